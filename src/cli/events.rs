@@ -1,0 +1,71 @@
+//! `events`: the event table (canonical names, Agent Hooks aliases, what hooks can do, payload
+//! fields), as a table or as JSON.
+
+use anyhow::Result;
+use clap::Args;
+use comfy_table::{ContentArrangement, Table, presets};
+
+use crate::config::Event;
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+use crate::output::json::{EventRow, to_line};
+
+#[derive(Args, Debug)]
+pub(crate) struct EventsArgs {
+    /// Print the table as one JSON array
+    #[arg(long)]
+    json: bool,
+}
+
+const LEGEND: &str = "`run` takes either name. block: stop the action; modify: rewrite the tool input; \
+context: add text for the model; gate: keep working instead of stopping; -: observer only.";
+
+pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
+    if args.json {
+        let rows: Vec<EventRow> = Event::all().map(EventRow::new).collect();
+        printer.data_line(&to_line(&rows))?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut table = Table::new();
+    table
+        .load_style(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header([
+            "EVENT",
+            "AGENT HOOKS NAME",
+            "CONFIG CAN",
+            "AGENT HOOKS CAN",
+            "TYPICAL FIELDS",
+        ]);
+    let effects = |names: Vec<&str>| {
+        if names.is_empty() {
+            "-".to_owned()
+        } else {
+            names.join(", ")
+        }
+    };
+    for event in Event::all() {
+        let def = event.def();
+        let config = if def.plugin_only {
+            "refused (plugin only)".to_owned()
+        } else if def.canonical.is_none() {
+            "n/a".to_owned()
+        } else {
+            effects(def.config.names())
+        };
+        table.add_row([
+            def.canonical.unwrap_or("-").to_owned(),
+            if def.aliases.is_empty() {
+                "-".to_owned()
+            } else {
+                def.aliases.join(", ")
+            },
+            config,
+            effects(def.agent_hooks.names()),
+            def.fields.join(", "),
+        ]);
+    }
+    let text = table.trim_fmt();
+    printer.data(&format!("{text}\n\n{LEGEND}\n"))?;
+    Ok(ExitStatus::Success)
+}

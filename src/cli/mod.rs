@@ -1,0 +1,124 @@
+//! The command line: clap definitions, global options, dispatch, and the exit policy (a usage
+//! error is 1, never 2; a closed stdout is not an error; errors print once with their causes).
+//!
+//! Doc comments on clap types are `--help` text for people, not rustdoc.
+#![allow(clippy::doc_markdown)]
+
+mod events;
+mod run;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+
+/// Run and audit agent hooks behind a content-pinned consent allowlist.
+#[derive(Parser, Debug)]
+#[command(
+    name = "hermes-hooks",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = "Exit codes: 0 success, 1 error (including usage errors), 2 only from `run`: a hook \
+                  blocked, or the quality gate asks to keep working."
+)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: GlobalArgs,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Options every subcommand accepts, before or after its name.
+#[derive(Args, Debug)]
+pub(crate) struct GlobalArgs {
+    /// Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) hermes_home: Option<PathBuf>,
+    /// Hermes config file [default: <hermes home>/config.yaml]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them
+    /// [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]
+    #[arg(long, global = true)]
+    pub(crate) accept_hooks: bool,
+    /// Colour in human output [env: NO_COLOR disables it]
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+    /// Print no warnings or notes on stderr (errors still show)
+    #[arg(short, long, global = true)]
+    pub(crate) quiet: bool,
+}
+
+/// When to use colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// Only on a terminal, and not when NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked
+    Run(run::RunArgs),
+    /// Print the event table: names, aliases, what hooks can do, payload fields
+    Events(events::EventsArgs),
+}
+
+/// Parses the command line and runs the command.
+pub(crate) fn main() -> ExitStatus {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage(&err),
+    };
+    let printer = Printer::new(cli.global.quiet);
+    let result = match cli.command {
+        Command::Run(args) => run::run(&cli.global, &args, &printer),
+        Command::Events(args) => events::run(&args, &printer),
+    };
+    match result {
+        Ok(status) => status,
+        Err(err) if is_broken_pipe(&err) => ExitStatus::Success,
+        Err(err) => {
+            printer.error(&err);
+            ExitStatus::Error
+        }
+    }
+}
+
+/// Help and version go to stdout with status 0; a usage error to stderr with status 1 (clap
+/// would use 2, which callers of `run` read as "blocked").
+fn usage(err: &clap::Error) -> ExitStatus {
+    let _ = err.print();
+    match err.kind() {
+        clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+            ExitStatus::Success
+        }
+        _ => ExitStatus::Error,
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory as _;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,183 @@
+//! `run <event>`: read the payload, run the event's hooks, print one JSON line on stdout; exit 2
+//! when the directive is block or continue (its message is then the last line on stderr).
+
+use std::io::{self, IsTerminal as _, Read as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, anyhow};
+use clap::Args;
+
+use super::GlobalArgs;
+use crate::config::{self, Event, LoadOptions};
+use crate::consent::{Bypass, ConsentGate};
+use crate::env;
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+use crate::output::json::{ErrorLine, RunLine, to_line};
+use crate::paths::Paths;
+use crate::payload::{self, Invocation};
+use crate::response::Directive;
+use crate::runner::{self, Plan, RunReport};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Prints one JSON line: {\"event\", the directive (action/message, action/args, \
+    context), \"hooks\": [per-hook status]}. Exit 0: go on (also when hooks failed open); 2: blocked, \
+    or keep working (pre_verify); 1: bad event, payload or config ({\"event\",\"error\"} on stdout)."
+)]
+pub(crate) struct RunArgs {
+    /// The event: canonical (pre_tool_call) or Agent Hooks name (pre-tool-call)
+    event: String,
+    /// Read the payload from FILE ('-' for stdin) instead of stdin
+    #[arg(long, value_name = "FILE")]
+    payload_file: Option<PathBuf>,
+    /// Check matchers and consent and report what would run; run nothing, write nothing
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Result<ExitStatus> {
+    let resolved = match Event::parse(&args.event) {
+        Ok(resolved) => resolved,
+        Err(unknown) => return refuse(printer, &args.event, &anyhow!(unknown)),
+    };
+    let event = resolved.event;
+    if let Some(current) = resolved.legacy_for {
+        printer.warn(format!(
+            "'{}' is a legacy event name; use '{current}'",
+            args.event
+        ));
+    }
+    if env::flag(env::HERMES_SAFE_MODE) {
+        printer.note(format!("{} is set: no hook runs", env::HERMES_SAFE_MODE));
+        let report = RunReport {
+            hooks: Vec::new(),
+            directive: None,
+        };
+        printer.data_line(&to_line(&RunLine::new(event, &[], &report)))?;
+        return Ok(ExitStatus::Success);
+    }
+    match prepare(global, args, event, printer) {
+        Ok(prepared) => execute(global, args, event, &prepared, printer),
+        Err(err) => refuse(printer, event.name(), &err),
+    }
+}
+
+/// Everything `run` reads before it runs anything.
+struct Prepared {
+    set: config::HookSet,
+    invocation: Invocation,
+    allowlist: PathBuf,
+    current_dir: PathBuf,
+}
+
+fn prepare(
+    global: &GlobalArgs,
+    args: &RunArgs,
+    event: Event,
+    printer: &Printer,
+) -> Result<Prepared> {
+    let input = read_payload(args.payload_file.as_deref(), printer)?;
+    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let set = config::load(LoadOptions {
+        config: &paths.config,
+        only: Some(event),
+    })?;
+    let current_dir = std::env::current_dir().context("cannot read the current directory")?;
+    let invocation = Invocation::from_input(input, &current_dir.to_string_lossy());
+    Ok(Prepared {
+        set,
+        invocation,
+        allowlist: paths.allowlist,
+        current_dir,
+    })
+}
+
+fn execute(
+    global: &GlobalArgs,
+    args: &RunArgs,
+    event: Event,
+    prepared: &Prepared,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    for warning in &prepared.set.warnings {
+        printer.warn(warning);
+    }
+    let bypass = if global.accept_hooks {
+        Some(Bypass::Flag)
+    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+        Some(Bypass::Env)
+    } else if prepared.set.auto_accept {
+        Some(Bypass::Config)
+    } else {
+        None
+    };
+    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
+    let report = runner::run(&Plan {
+        event,
+        hooks: &prepared.set.hooks,
+        invocation: &prepared.invocation,
+        gate: &gate,
+        current_dir: &prepared.current_dir,
+        apply_matchers: true,
+        dry_run: args.dry_run,
+    });
+    if let Some(problem) = gate.problem() {
+        printer.warn(format!(
+            "{problem}; treating it as empty, so no hook counts as approved"
+        ));
+    }
+    for notice in report.notices() {
+        printer.warn(notice);
+    }
+    printer.data_line(&to_line(&RunLine::new(event, &prepared.set.hooks, &report)))?;
+    match &report.directive {
+        Some(Directive::Block { message } | Directive::Continue { message }) => {
+            printer.verbatim(message);
+            Ok(ExitStatus::Blocked)
+        }
+        _ => Ok(ExitStatus::Success),
+    }
+}
+
+/// Reads the payload from `--payload-file` or stdin. A terminal on stdin is not waited on.
+fn read_payload(
+    file: Option<&Path>,
+    printer: &Printer,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let (bytes, source) = match file {
+        Some(path) if path != Path::new("-") => (
+            std::fs::read(path)
+                .with_context(|| format!("cannot read payload file {}", path.display()))?,
+            path.display().to_string(),
+        ),
+        _ => {
+            let mut stdin = io::stdin().lock();
+            if stdin.is_terminal() {
+                printer.note("stdin is a terminal; using the empty payload {} (pipe a payload or use --payload-file)");
+                return Ok(serde_json::Map::new());
+            }
+            let mut bytes = Vec::new();
+            stdin
+                .read_to_end(&mut bytes)
+                .context("cannot read the payload from stdin")?;
+            (bytes, "stdin".to_owned())
+        }
+    };
+    payload::parse(&bytes).with_context(|| format!("bad payload on {source}"))
+}
+
+/// An error before anything ran: the message on stderr, `{"event","error"}` on stdout, exit 1.
+fn refuse(printer: &Printer, event: &str, err: &anyhow::Error) -> Result<ExitStatus> {
+    printer.error(err);
+    let text = err
+        .chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ");
+    printer.data_line(&to_line(&ErrorLine {
+        event,
+        error: &text,
+    }))?;
+    Ok(ExitStatus::Error)
+}

@@ -1,0 +1,465 @@
+//! The event table: canonical (Hermes) names, Agent Hooks aliases, what a hook can do per source,
+//! and typical payload fields. Extend the lists here; everything else reads them.
+
+use std::fmt;
+
+use super::SourceKind;
+
+/// What a hook's answer may do on an event (a small bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effects(u8);
+
+impl Effects {
+    /// Nothing: the hook is an observer.
+    pub const NONE: Self = Self(0);
+    /// Block the action (tool call, turn, session, ...).
+    pub const BLOCK: Self = Self(1);
+    /// Rewrite the tool input.
+    pub const MODIFY: Self = Self(2);
+    /// Add context for the model.
+    pub const CONTEXT: Self = Self(4);
+    /// Quality gate: ask the agent to keep working instead of stopping.
+    pub const GATE: Self = Self(8);
+
+    const NAMES: [(Self, &'static str); 4] = [
+        (Self::BLOCK, "block"),
+        (Self::MODIFY, "modify"),
+        (Self::CONTEXT, "context"),
+        (Self::GATE, "gate"),
+    ];
+
+    /// Both sets together.
+    #[must_use]
+    pub const fn with(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// Whether every effect of `other` is in `self`.
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the hook can change nothing.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The effects' names, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        Self::NAMES
+            .iter()
+            .filter(|(effect, _)| self.contains(*effect))
+            .map(|(_, name)| *name)
+            .collect()
+    }
+}
+
+/// One row of the event table.
+#[derive(Debug)]
+pub struct EventDef {
+    /// The Hermes name; `None` for the events only the Agent Hooks format has.
+    pub canonical: Option<&'static str>,
+    /// Agent Hooks names (kebab-case) of the same event.
+    pub aliases: &'static [&'static str],
+    /// What a `config` hook can do here (Hermes honours only these).
+    pub config: Effects,
+    /// What an Agent Hooks hook can do here.
+    pub agent_hooks: Effects,
+    /// Typical payload fields (the rest travel in `extra`).
+    pub fields: &'static [&'static str],
+    /// Hermes refuses shell hooks for this event (Python plugins only).
+    pub plugin_only: bool,
+}
+
+const B: Effects = Effects::BLOCK;
+const BM: Effects = Effects::BLOCK.with(Effects::MODIFY);
+const BC: Effects = Effects::BLOCK.with(Effects::CONTEXT);
+const C: Effects = Effects::CONTEXT;
+const G: Effects = Effects::GATE;
+const N: Effects = Effects::NONE;
+
+const fn hermes(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    config: Effects,
+    agent_hooks: Effects,
+    fields: &'static [&'static str],
+) -> EventDef {
+    EventDef {
+        canonical: Some(name),
+        aliases,
+        config,
+        agent_hooks,
+        fields,
+        plugin_only: false,
+    }
+}
+
+const fn observer(name: &'static str, fields: &'static [&'static str]) -> EventDef {
+    hermes(name, &[], N, N, fields)
+}
+
+const fn agent_only(alias: &'static [&'static str]) -> EventDef {
+    EventDef {
+        canonical: None,
+        aliases: alias,
+        config: N,
+        agent_hooks: B,
+        fields: &[],
+        plugin_only: false,
+    }
+}
+
+const TOOL_FIELDS: &[&str] = &["tool_name", "args", "task_id", "tool_call_id"];
+const API_FIELDS: &[&str] = &["api_request_id", "model", "usage"];
+const APPROVAL_FIELDS: &[&str] = &["command", "choice"];
+const SESSION_FIELDS: &[&str] = &["session_id", "platform"];
+
+/// Every event: the ones hooks can act on first, then Hermes's other plugin events, then the events
+/// only the Agent Hooks format has.
+pub static EVENTS: &[EventDef] = &[
+    hermes("pre_tool_call", &["pre-tool-call"], BM, BM, TOOL_FIELDS),
+    hermes(
+        "post_tool_call",
+        &["post-tool-call", "post-tool-call-failure"],
+        N,
+        B,
+        &["tool_name", "args", "result", "status", "duration_ms"],
+    ),
+    hermes(
+        "pre_llm_call",
+        &["pre-agent-turn"],
+        C,
+        BC,
+        &[
+            "session_id",
+            "user_message",
+            "is_first_turn",
+            "model",
+            "platform",
+        ],
+    ),
+    hermes(
+        "post_llm_call",
+        &["post-agent-turn"],
+        N,
+        B,
+        &["user_message", "assistant_response"],
+    ),
+    hermes(
+        "pre_verify",
+        &["pre-agent-turn-stop"],
+        G,
+        G,
+        &["session_id", "assistant_response"],
+    ),
+    hermes(
+        "on_session_start",
+        &["pre-session"],
+        N,
+        B,
+        &["session_id", "model", "platform"],
+    ),
+    hermes(
+        "on_session_end",
+        &["post-session"],
+        N,
+        B,
+        &["completed", "interrupted"],
+    ),
+    hermes(
+        "subagent_start",
+        &["pre-subagent"],
+        N,
+        B,
+        &["parent_session_id", "child_role", "child_goal"],
+    ),
+    hermes(
+        "subagent_stop",
+        &["post-subagent"],
+        N,
+        B,
+        &["child_status", "child_summary", "duration_ms"],
+    ),
+    observer("on_session_finalize", SESSION_FIELDS),
+    observer("on_session_reset", SESSION_FIELDS),
+    observer("pre_api_request", API_FIELDS),
+    observer("post_api_request", API_FIELDS),
+    observer("api_request_error", API_FIELDS),
+    observer("pre_approval_request", APPROVAL_FIELDS),
+    observer("post_approval_response", APPROVAL_FIELDS),
+    observer("agent_loop_stopped", &[]),
+    observer("gateway_platform_event", &[]),
+    observer("kanban_task_blocked", &[]),
+    observer("kanban_task_claimed", &[]),
+    observer("kanban_task_completed", &[]),
+    observer("on_interim_message", &[]),
+    observer("on_kanban_dispatch_tick", &[]),
+    observer("on_kanban_task_updated", &[]),
+    observer("on_kanban_worker_exited", &[]),
+    observer("on_kanban_worker_spawned", &[]),
+    observer("on_kanban_worker_stale_claim", &[]),
+    observer("on_room_member_activity", &[]),
+    observer("on_skill_lifecycle", &[]),
+    observer("on_stream_delta", &[]),
+    observer("on_stream_end", &[]),
+    observer("on_stream_start", &[]),
+    observer("pre_command", &[]),
+    observer("pre_gateway_dispatch", &[]),
+    observer("pre_transcription", &[]),
+    EventDef {
+        plugin_only: true,
+        ..observer("transform_api_error_classification", &[])
+    },
+    observer("transform_llm_output", &[]),
+    observer("transform_terminal_output", &[]),
+    observer("transform_tool_result", &[]),
+    agent_only(&["post-agent-turn-stop"]),
+    agent_only(&["pre-context-compact"]),
+    agent_only(&["post-context-compact"]),
+];
+
+/// Older Agent Hooks trigger names, accepted with a warning that names the current one.
+pub static LEGACY_NAMES: &[(&str, &str)] = &[
+    ("before_tool", "pre-tool-call"),
+    ("after_tool", "post-tool-call"),
+    ("after_tool_failure", "post-tool-call-failure"),
+    ("before_agent", "pre-agent-turn"),
+    ("after_agent", "post-agent-turn"),
+    ("before_stop", "pre-agent-turn-stop"),
+    ("after_stop", "post-agent-turn-stop"),
+    ("before_session", "pre-session"),
+    ("after_session", "post-session"),
+    ("before_subagent", "pre-subagent"),
+    ("after_subagent", "post-subagent"),
+    ("before_compact", "pre-context-compact"),
+    ("after_compact", "post-context-compact"),
+];
+
+/// The `post_tool_call` alias whose hooks run when the tool call failed.
+pub const TOOL_FAILURE_ALIAS: &str = "post-tool-call-failure";
+
+/// One event: an index into [`EVENTS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Event(u8);
+
+/// How a name given by the user resolved to an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The event.
+    pub event: Event,
+    /// The name as it matched the table (canonical name or alias).
+    pub name: &'static str,
+    /// For a legacy name: the current name to use instead.
+    pub legacy_for: Option<&'static str>,
+}
+
+/// A name that is not an event, with the closest valid name when one is close enough.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEvent {
+    /// The name as given.
+    pub name: String,
+    /// The closest valid name, if any is similar.
+    pub suggestion: Option<&'static str>,
+}
+
+impl fmt::Display for UnknownEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown event '{}'", self.name)?;
+        match self.suggestion {
+            Some(name) => write!(f, " (did you mean '{name}'?)"),
+            None => write!(f, " (`hermes-hooks events` lists the valid names)"),
+        }
+    }
+}
+
+impl std::error::Error for UnknownEvent {}
+
+impl Event {
+    /// Every event, in table order.
+    pub fn all() -> impl Iterator<Item = Self> {
+        (0..EVENTS.len()).map(|index| Self(u8::try_from(index).expect("the table is small")))
+    }
+
+    /// This event's row.
+    pub fn def(self) -> &'static EventDef {
+        &EVENTS[usize::from(self.0)]
+    }
+
+    /// The canonical name (for Agent-Hooks-only events, their one name).
+    pub fn name(self) -> &'static str {
+        let def = self.def();
+        def.canonical.unwrap_or(def.aliases[0])
+    }
+
+    /// The Agent Hooks (kebab-case) name, if the format has this event.
+    pub fn agent_name(self) -> Option<&'static str> {
+        self.def().aliases.first().copied()
+    }
+
+    /// Whether Hermes itself fires this event (it has a canonical name).
+    pub fn is_hermes(self) -> bool {
+        self.def().canonical.is_some()
+    }
+
+    /// Whether tool matchers apply (the two tool-call events).
+    pub fn is_tool_event(self) -> bool {
+        matches!(
+            self.def().canonical,
+            Some("pre_tool_call" | "post_tool_call")
+        )
+    }
+
+    /// What a hook from `source` can do on this event.
+    pub fn effects(self, source: SourceKind) -> Effects {
+        match source {
+            SourceKind::Config => self.def().config,
+            SourceKind::AgentHooks => self.def().agent_hooks,
+            SourceKind::Gateway | SourceKind::Plugin => Effects::NONE,
+        }
+    }
+
+    /// Resolves a canonical name, an Agent Hooks alias or a legacy name.
+    pub fn parse(name: &str) -> Result<Resolved, UnknownEvent> {
+        if let Some(resolved) = Self::find_exact(name) {
+            return Ok(resolved);
+        }
+        if let Some((_, current)) = LEGACY_NAMES.iter().find(|(legacy, _)| *legacy == name) {
+            let resolved = Self::find_exact(current).expect("legacy names map to table names");
+            return Ok(Resolved {
+                legacy_for: Some(current),
+                ..resolved
+            });
+        }
+        Err(UnknownEvent {
+            name: name.to_owned(),
+            suggestion: Self::closest(name),
+        })
+    }
+
+    fn find_exact(name: &str) -> Option<Resolved> {
+        Self::all().find_map(|event| {
+            let def = event.def();
+            def.canonical
+                .into_iter()
+                .chain(def.aliases.iter().copied())
+                .find(|known| *known == name)
+                .map(|known| Resolved {
+                    event,
+                    name: known,
+                    legacy_for: None,
+                })
+        })
+    }
+
+    /// The valid name most similar to `name`, when the similarity is at least 0.6.
+    fn closest(name: &str) -> Option<&'static str> {
+        let wanted = name.to_ascii_lowercase();
+        Self::all()
+            .flat_map(|event| {
+                let def = event.def();
+                def.canonical.into_iter().chain(def.aliases.iter().copied())
+            })
+            .map(|known| {
+                (
+                    strsim::normalized_damerau_levenshtein(&wanted, known),
+                    known,
+                )
+            })
+            .filter(|(score, _)| *score >= 0.6)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, known)| known)
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EVENTS, Effects, Event, LEGACY_NAMES};
+    use crate::config::SourceKind;
+
+    #[test]
+    fn hermes_has_39_plugin_events() {
+        let hermes: Vec<_> = EVENTS.iter().filter_map(|def| def.canonical).collect();
+        assert_eq!(hermes.len(), 39);
+        let mut sorted = hermes.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 39, "no duplicates");
+    }
+
+    #[test]
+    fn every_name_is_unique() {
+        let mut names: Vec<_> = EVENTS
+            .iter()
+            .flat_map(|def| def.canonical.into_iter().chain(def.aliases.iter().copied()))
+            .collect();
+        let total = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), total);
+    }
+
+    #[test]
+    fn aliases_resolve_to_canonical() {
+        let resolved = Event::parse("pre-tool-call").unwrap();
+        assert_eq!(resolved.event.name(), "pre_tool_call");
+        assert_eq!(resolved.name, "pre-tool-call");
+        let failure = Event::parse("post-tool-call-failure").unwrap();
+        assert_eq!(failure.event.name(), "post_tool_call");
+        assert_eq!(
+            Event::parse("pre-context-compact").unwrap().event.name(),
+            "pre-context-compact"
+        );
+    }
+
+    #[test]
+    fn legacy_names_warn_with_current_name() {
+        for (legacy, current) in LEGACY_NAMES {
+            let resolved = Event::parse(legacy).unwrap();
+            assert_eq!(resolved.legacy_for, Some(*current));
+        }
+    }
+
+    #[test]
+    fn typos_get_a_suggestion() {
+        let err = Event::parse("pre_tools_call").unwrap_err();
+        assert_eq!(err.suggestion, Some("pre_tool_call"));
+        assert!(err.to_string().contains("did you mean 'pre_tool_call'?"));
+        assert_eq!(
+            Event::parse("PRE_LLM_CALL").unwrap_err().suggestion,
+            Some("pre_llm_call")
+        );
+        assert_eq!(Event::parse("zzzz").unwrap_err().suggestion, None);
+    }
+
+    #[test]
+    fn effects_by_source() {
+        let pre_tool = Event::parse("pre_tool_call").unwrap().event;
+        assert!(
+            pre_tool
+                .effects(SourceKind::Config)
+                .contains(Effects::MODIFY)
+        );
+        let post_llm = Event::parse("post_llm_call").unwrap().event;
+        assert!(post_llm.effects(SourceKind::Config).is_empty());
+        assert!(
+            post_llm
+                .effects(SourceKind::AgentHooks)
+                .contains(Effects::BLOCK)
+        );
+        assert_eq!(
+            Event::parse("pre_verify")
+                .unwrap()
+                .event
+                .effects(SourceKind::Config)
+                .names(),
+            ["gate"]
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! Hook sources merged into one ordered list of hooks, with the warnings found while loading them.
+
+pub mod event;
+pub mod hermes;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+
+pub use event::{Effects, Event};
+
+use crate::matcher::Matcher;
+
+/// Where a hook is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// The `hooks:` block of Hermes's config.yaml.
+    Config,
+    /// An Agent Hooks HOOK.md folder.
+    AgentHooks,
+    /// A Hermes gateway hook (audit only).
+    Gateway,
+    /// A Hermes plugin hook (audit only).
+    Plugin,
+}
+
+impl SourceKind {
+    /// The name used in output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Config => "config",
+            Self::AgentHooks => "agent-hooks",
+            Self::Gateway => "gateway",
+            Self::Plugin => "plugin",
+        }
+    }
+}
+
+/// A place in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The file.
+    pub file: PathBuf,
+    /// The 1-based line, when known.
+    pub line: Option<u64>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A problem that did not stop loading: the hook was skipped, or a setting was adjusted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// Where the problem is.
+    pub origin: Origin,
+    /// What is wrong and what was done about it.
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.origin, self.message)
+    }
+}
+
+/// One hook, ready to match and run.
+#[derive(Clone, Debug)]
+pub struct HookSpec {
+    /// The event it runs for.
+    pub event: Event,
+    /// Its source.
+    pub source: SourceKind,
+    /// A short name for people: the script's file name (config hooks), or the HOOK.md name.
+    pub name: String,
+    /// The command as declared; with the event, the consent key.
+    pub command: String,
+    /// The tool matcher (tool events only).
+    pub matcher: Option<Matcher>,
+    /// The deadline for one run.
+    pub timeout: Duration,
+    /// Block when the hook times out, cannot start, or answers with something unparseable.
+    pub fail_closed: bool,
+    /// Where it is declared.
+    pub origin: Origin,
+}
+
+impl HookSpec {
+    /// What this hook's answer may do on its event.
+    pub fn effects(&self) -> Effects {
+        self.event.effects(self.source)
+    }
+
+    /// Whether the hook applies to a call of `tool` (hooks without a matcher always apply).
+    pub fn matches_tool(&self, tool: Option<&str>) -> bool {
+        self.matcher
+            .as_ref()
+            .is_none_or(|matcher| matcher.matches(tool))
+    }
+}
+
+/// Every hook that was loaded, in run order, plus what was found along the way.
+#[derive(Debug, Default)]
+pub struct HookSet {
+    /// The hooks, in the order `run` uses them.
+    pub hooks: Vec<HookSpec>,
+    /// Load warnings, in file order.
+    pub warnings: Vec<Warning>,
+    /// `hooks_auto_accept: true` in config.yaml.
+    pub auto_accept: bool,
+}
+
+/// What to load.
+#[derive(Clone, Copy, Debug)]
+pub struct LoadOptions<'a> {
+    /// Hermes's config.yaml.
+    pub config: &'a Path,
+    /// Load only this event's hooks (and check only their entries); `None` loads everything.
+    pub only: Option<Event>,
+}
+
+/// Loads every executable source. A missing file means "no hooks from that source".
+pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
+    let config = hermes::load(options.config, options.only)?;
+    Ok(HookSet {
+        hooks: config.hooks,
+        warnings: config.warnings,
+        auto_accept: config.auto_accept,
+    })
+}

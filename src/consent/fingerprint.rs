@@ -1,0 +1,120 @@
+//! The content pin: which file a command runs (its "script") and that file's sha256.
+
+use std::fs::File;
+use std::io::{self, Read as _};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest as _, Sha256};
+
+use crate::paths::expand_tilde;
+
+/// Extensions that mark a word as the script (case-insensitive), as Hermes reads them.
+pub const SCRIPT_EXTENSIONS: [&str; 13] = [
+    ".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua", ".js", ".mjs", ".cjs",
+    ".ts",
+];
+
+/// The word of `command` that names its script: the first word with a script extension, else the
+/// first word containing `/` or starting with `~`, else the first word. `None` when the command
+/// does not split (unbalanced quotes) or is empty.
+pub fn script_word(command: &str) -> Option<String> {
+    script_word_at(&shlex::split(command)?).map(|(_, word)| word.to_owned())
+}
+
+fn script_word_at(words: &[String]) -> Option<(usize, &str)> {
+    let has_extension = |word: &String| {
+        let lower = word.to_ascii_lowercase();
+        SCRIPT_EXTENSIONS.iter().any(|ext| lower.ends_with(ext))
+    };
+    words
+        .iter()
+        .position(has_extension)
+        .or_else(|| {
+            words
+                .iter()
+                .position(|w| w.contains('/') || w.starts_with('~'))
+        })
+        .or(if words.is_empty() { None } else { Some(0) })
+        .map(|index| (index, words[index].as_str()))
+}
+
+/// The file the pin covers, resolved as the hook's exec will: [`script_word`] with `~` expanded;
+/// the program (first word) without a `/` is looked up on `PATH`; any other relative path is taken
+/// from `base`, the hook's working directory. `None` when the command has no such word, or a
+/// program is not on `PATH`.
+pub fn script_path(command: &str, base: &Path) -> Option<PathBuf> {
+    let words = shlex::split(command)?;
+    let (index, word) = script_word_at(&words)?;
+    let expanded = expand_tilde(word);
+    let path = Path::new(expanded.as_ref());
+    if index == 0 && !expanded.contains('/') {
+        which::which(path).ok()
+    } else {
+        Some(base.join(path))
+    }
+}
+
+/// The sha256 of the file's bytes, as lowercase hex. Symlinks are followed: the pin covers the
+/// content that runs.
+pub fn sha256_file(path: &Path) -> io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0_u8; 64 * 1024];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{hex, script_word, sha256_file};
+    use sha2::{Digest as _, Sha256};
+
+    #[test]
+    fn script_word_follows_hermes() {
+        let cases = [
+            ("/bin/echo hi", Some("/bin/echo")),
+            ("nice -n 10 /p/h.sh", Some("/p/h.sh")),
+            ("/usr/bin/env bash /p/h.sh", Some("/p/h.sh")),
+            ("my-binary --verbose", Some("my-binary")),
+            ("python3 -c 'print(1)'", Some("python3")),
+            ("python3 hooks/Guard.PY", Some("hooks/Guard.PY")),
+            ("~/x/guard --strict", Some("~/x/guard")),
+            ("'/p/with space/h.sh' a", Some("/p/with space/h.sh")),
+            ("python3 'unterminated", None),
+            ("", None),
+        ];
+        for (command, want) in cases {
+            assert_eq!(script_word(command).as_deref(), want, "{command}");
+        }
+    }
+
+    #[test]
+    fn sha256_matches_known_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"test").unwrap();
+        assert_eq!(
+            sha256_file(&path).unwrap(),
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+        );
+        assert_eq!(hex(&Sha256::digest(b"test")), sha256_file(&path).unwrap());
+    }
+}

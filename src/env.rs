@@ -1,0 +1,48 @@
+//! Every environment variable the tool reads or sets, and the only place that reads them.
+
+use std::ffi::OsString;
+
+/// Hermes's home folder (config.yaml, the allowlist); default `~/.hermes`.
+pub const HERMES_HOME: &str = "HERMES_HOME";
+/// Consent bypass: approve unapproved or changed hooks on the spot (1/true/yes/on).
+pub const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
+/// Safe mode: no hook runs (1/true/yes/on).
+pub const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
+/// Disables colour in human output when set to anything.
+pub const NO_COLOR: &str = "NO_COLOR";
+/// Set for every hook: the canonical name of the event it runs for.
+pub const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
+
+/// The value of `name`, or `None` when it is unset or empty.
+#[allow(clippy::disallowed_methods)] // this module is the one reader of the environment
+pub fn var_os(name: &str) -> Option<OsString> {
+    std::env::var_os(name).filter(|value| !value.is_empty())
+}
+
+/// Whether `name` is set to a truthy value (1, true, yes, on; any case, surrounding spaces ignored).
+pub fn flag(name: &str) -> bool {
+    var_os(name).is_some_and(|value| is_truthy(&value.to_string_lossy()))
+}
+
+/// The truthy spellings Hermes accepts for its switches.
+pub fn is_truthy(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_truthy;
+
+    #[test]
+    fn truthy_spellings() {
+        for yes in ["1", "true", "  TRUE  ", "yes", "On"] {
+            assert!(is_truthy(yes), "{yes}");
+        }
+        for no in ["", "0", "false", "no", "off", "2", "y"] {
+            assert!(!is_truthy(no), "{no}");
+        }
+    }
+}

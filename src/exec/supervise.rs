@@ -1,0 +1,299 @@
+//! Watching a started hook from one thread: feed stdin, drain stdout and stderr (capped), notice
+//! the exit (a pidfd on Linux, a short backing-off tick elsewhere), enforce the deadline, and end
+//! whatever is left of the hook's process group.
+
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::process::ExitStatusExt as _;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+
+use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP};
+
+/// Reads per wake-up before the deadline is looked at again (a flooding hook cannot starve it).
+const READS_PER_WAKE: usize = 16;
+const READ_CHUNK: usize = 64 * 1024;
+/// Longest sleep between exit checks where there is no `pidfd`.
+const MAX_TICK: Duration = Duration::from_millis(25);
+/// Poll interval while waiting for a group sent SIGTERM to go away.
+const GROUP_TICK: Duration = Duration::from_millis(10);
+
+/// What the supervision saw.
+pub(super) struct Report {
+    pub(super) end: End,
+    pub(super) stdout: Vec<u8>,
+    pub(super) stdout_overflow: bool,
+    pub(super) stderr: Vec<u8>,
+}
+
+/// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone.
+pub(super) fn supervise(mut child: Child, stdin: &[u8], deadline: Instant) -> Report {
+    let pid = Pid::from_child(&child);
+    let mut watch = Watch {
+        pidfd: open_pidfd(pid),
+        pid,
+        stdin: Feeder::new(child.stdin.take(), stdin),
+        out: Capture::new(child.stdout.take(), STDOUT_CAP),
+        err: Capture::new(child.stderr.take(), STDERR_CAP),
+        buf: vec![0; READ_CHUNK],
+        child,
+    };
+    let end = if let Some(status) = watch.pump_until(deadline) {
+        watch.end_leftovers();
+        end_of(status)
+    } else {
+        watch.end_after_deadline();
+        End::TimedOut
+    };
+    // Whatever is still buffered in the pipes, without waiting for writers outside the group.
+    watch.drain_pipes();
+    Report {
+        end,
+        stdout: watch.out.kept,
+        stdout_overflow: watch.out.overflow,
+        stderr: watch.err.kept,
+    }
+}
+
+fn end_of(status: ExitStatus) -> End {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => End::Exited(code),
+        (None, Some(signal)) => End::Signaled(signal),
+        (None, None) => End::Exited(-1),
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn open_pidfd(pid: Pid) -> Option<OwnedFd> {
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_pidfd(_: Pid) -> Option<OwnedFd> {
+    None
+}
+
+struct Watch<'a> {
+    child: Child,
+    pid: Pid,
+    pidfd: Option<OwnedFd>,
+    stdin: Feeder<'a>,
+    out: Capture<ChildStdout>,
+    err: Capture<ChildStderr>,
+    buf: Vec<u8>,
+}
+
+/// A descriptor to watch, what to wait for, and how to record that it is ready.
+type Watched<'a> = (Option<BorrowedFd<'a>>, PollFlags, fn(&mut Ready));
+
+/// Which watched descriptors are ready.
+#[derive(Default)]
+struct Ready {
+    stdin: bool,
+    stdout: bool,
+    stderr: bool,
+}
+
+impl Watch<'_> {
+    /// Moves data until the hook's main process exits (its status) or `until` passes (`None`).
+    fn pump_until(&mut self, until: Instant) -> Option<ExitStatus> {
+        let mut tick = Duration::from_millis(1);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            let now = Instant::now();
+            if now >= until {
+                return None;
+            }
+            let mut wait = until - now;
+            if self.pidfd.is_none() {
+                wait = wait.min(tick);
+                tick = (tick * 2).min(MAX_TICK);
+            }
+            let ready = self.poll(wait, true);
+            if ready.stdin {
+                self.stdin.feed();
+            }
+            if ready.stdout {
+                self.out.drain(&mut self.buf);
+            }
+            if ready.stderr {
+                self.err.drain(&mut self.buf);
+            }
+        }
+    }
+
+    /// The main process exited in time: end anything still running in its group (TERM, grace,
+    /// KILL), reading the pipes meanwhile so nothing blocks on a full pipe.
+    fn end_leftovers(&mut self) {
+        self.stdin.close();
+        if kill_process_group(self.pid, Signal::TERM).is_err() {
+            return; // nothing left in the group
+        }
+        let until = Instant::now() + KILL_GRACE;
+        while Instant::now() < until {
+            if test_kill_process_group(self.pid).is_err() {
+                return;
+            }
+            self.poll_pipes(GROUP_TICK);
+        }
+        let _ = kill_process_group(self.pid, Signal::KILL);
+    }
+
+    /// The deadline passed with the main process still running: TERM the group, give it the
+    /// grace to exit, then KILL the group and reap.
+    fn end_after_deadline(&mut self) {
+        self.stdin.close();
+        let _ = kill_process_group(self.pid, Signal::TERM);
+        if self.pump_until(Instant::now() + KILL_GRACE).is_none() {
+            let _ = kill_process_group(self.pid, Signal::KILL);
+            let _ = self.child.wait();
+        }
+        // Members that ignored TERM have had their grace.
+        let _ = kill_process_group(self.pid, Signal::KILL);
+    }
+
+    fn poll_pipes(&mut self, wait: Duration) {
+        let ready = self.poll(wait, false);
+        if ready.stdout {
+            self.out.drain(&mut self.buf);
+        }
+        if ready.stderr {
+            self.err.drain(&mut self.buf);
+        }
+    }
+
+    fn drain_pipes(&mut self) {
+        self.out.drain(&mut self.buf);
+        self.err.drain(&mut self.buf);
+    }
+
+    /// One `poll` over the open descriptors (and the pidfd when `exit` is wanted).
+    fn poll(&self, wait: Duration, exit: bool) -> Ready {
+        let pidfd = if exit {
+            self.pidfd.as_ref().map(AsFd::as_fd)
+        } else {
+            None
+        };
+        let candidates: [Watched<'_>; 4] = [
+            (self.stdin.fd(), PollFlags::OUT, |r| r.stdin = true),
+            (self.out.fd(), PollFlags::IN, |r| r.stdout = true),
+            (self.err.fd(), PollFlags::IN, |r| r.stderr = true),
+            (pidfd, PollFlags::IN, |_| {}), // wakes the loop, which then reaps
+        ];
+        let mut fds = Vec::with_capacity(candidates.len());
+        let mut slots = Vec::with_capacity(candidates.len());
+        for (fd, flags, mark) in candidates {
+            if let Some(fd) = fd {
+                fds.push(PollFd::from_borrowed_fd(fd, flags));
+                slots.push(mark);
+            }
+        }
+        let mut ready = Ready::default();
+        let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        if poll(&mut fds, Some(&timeout)).is_ok() {
+            for (fd, mark) in fds.iter().zip(&slots) {
+                if !fd.revents().is_empty() {
+                    mark(&mut ready);
+                }
+            }
+        }
+        ready
+    }
+}
+
+/// Writes the payload to the hook's stdin as fast as it reads, then closes it. A hook that exits
+/// or closes stdin early is fine: the rest is dropped.
+struct Feeder<'a> {
+    pipe: Option<ChildStdin>,
+    data: &'a [u8],
+    written: usize,
+}
+
+impl<'a> Feeder<'a> {
+    fn new(pipe: Option<ChildStdin>, data: &'a [u8]) -> Self {
+        let pipe = pipe.filter(|p| !data.is_empty() && rustix::io::ioctl_fionbio(p, true).is_ok());
+        let mut feeder = Self {
+            pipe,
+            data,
+            written: 0,
+        };
+        feeder.feed();
+        feeder
+    }
+
+    fn fd(&self) -> Option<BorrowedFd<'_>> {
+        self.pipe.as_ref().map(AsFd::as_fd)
+    }
+
+    fn feed(&mut self) {
+        while let Some(pipe) = self.pipe.as_mut() {
+            match pipe.write(&self.data[self.written..]) {
+                Ok(n) => {
+                    self.written += n;
+                    if n == 0 || self.written == self.data.len() {
+                        self.close();
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => self.close(), // EPIPE: the hook does not want the rest
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        self.pipe = None;
+    }
+}
+
+/// Keeps the first `cap` bytes of a stream and drops the rest, reading without blocking.
+struct Capture<R> {
+    pipe: Option<R>,
+    kept: Vec<u8>,
+    cap: usize,
+    overflow: bool,
+}
+
+impl<R: Read + AsFd> Capture<R> {
+    fn new(pipe: Option<R>, cap: usize) -> Self {
+        let pipe = pipe.filter(|p| rustix::io::ioctl_fionbio(p, true).is_ok());
+        Self {
+            pipe,
+            kept: Vec::new(),
+            cap,
+            overflow: false,
+        }
+    }
+
+    fn fd(&self) -> Option<BorrowedFd<'_>> {
+        self.pipe.as_ref().map(AsFd::as_fd)
+    }
+
+    /// Reads what is available now (a bounded amount); closes the pipe at end of file.
+    fn drain(&mut self, buf: &mut [u8]) {
+        for _ in 0..READS_PER_WAKE {
+            let Some(pipe) = self.pipe.as_mut() else {
+                return;
+            };
+            match pipe.read(buf) {
+                Ok(0) => self.pipe = None,
+                Ok(n) => {
+                    let take = n.min(self.cap - self.kept.len());
+                    self.kept.extend_from_slice(&buf[..take]);
+                    self.overflow |= take < n;
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => self.pipe = None,
+            }
+        }
+    }
+}

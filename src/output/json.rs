@@ -1,0 +1,162 @@
+//! The shapes of `--json` and `run` output, built from engine results (never engine types
+//! serialised directly), so scripts get a stable format.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config::{Event, HookSpec};
+use crate::response::Directive;
+use crate::runner::{HookReport, RunReport};
+
+/// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
+#[derive(Serialize)]
+pub struct RunLine<'a> {
+    /// Canonical event name.
+    pub event: &'a str,
+    /// The directive's keys.
+    #[serde(flatten)]
+    pub directive: DirectiveKeys<'a>,
+    /// Every hook declared for the event, in order.
+    pub hooks: Vec<HookLine<'a>>,
+}
+
+/// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
+/// `{"action":"continue","message"}`, or nothing.
+#[derive(Serialize, Default)]
+pub struct DirectiveKeys<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<&'a Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<&'a str>,
+}
+
+impl<'a> DirectiveKeys<'a> {
+    /// The keys of `directive`.
+    pub fn of(directive: Option<&'a Directive>) -> Self {
+        match directive {
+            None => Self::default(),
+            Some(Directive::Block { message }) => Self {
+                action: Some("block"),
+                message: Some(message),
+                ..Self::default()
+            },
+            Some(Directive::Continue { message }) => Self {
+                action: Some("continue"),
+                message: Some(message),
+                ..Self::default()
+            },
+            Some(Directive::Modify { args }) => Self {
+                action: Some("modify"),
+                args: Some(args),
+                ..Self::default()
+            },
+            Some(Directive::Context { text }) => Self {
+                context: Some(text),
+                ..Self::default()
+            },
+        }
+    }
+}
+
+/// One hook in `run` output.
+#[derive(Serialize)]
+pub struct HookLine<'a> {
+    /// Its short name.
+    pub name: &'a str,
+    /// `config` or `agent-hooks`.
+    pub source: &'static str,
+    /// The command as declared.
+    pub command: &'a str,
+    /// What happened.
+    pub status: &'static str,
+    /// Exit code when it ran (null when a signal or the deadline ended it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<Option<i32>>,
+    /// Milliseconds, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<f64>,
+    /// Warnings and errors, or the block message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<&'a str>,
+}
+
+impl<'a> RunLine<'a> {
+    /// The line for `report` over `hooks`.
+    pub fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
+        Self {
+            event: event.name(),
+            directive: DirectiveKeys::of(report.directive.as_ref()),
+            hooks: report
+                .hooks
+                .iter()
+                .map(|r| HookLine::new(&hooks[r.index], r))
+                .collect(),
+        }
+    }
+}
+
+impl<'a> HookLine<'a> {
+    fn new(spec: &'a HookSpec, report: &'a HookReport) -> Self {
+        Self {
+            name: &spec.name,
+            source: spec.source.as_str(),
+            command: &spec.command,
+            status: report.status.as_str(),
+            exit_code: report.exit_code,
+            elapsed_ms: report
+                .elapsed
+                .map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
+            message: report.message.as_deref(),
+        }
+    }
+}
+
+/// `run`'s line when it could not run: `{"event":...,"error":...}`.
+#[derive(Serialize)]
+pub struct ErrorLine<'a> {
+    /// The event (canonical when it resolved, else as given).
+    pub event: &'a str,
+    /// What went wrong.
+    pub error: &'a str,
+}
+
+/// One row of `events --json`.
+#[derive(Serialize)]
+pub struct EventRow {
+    /// The Hermes name (null for Agent-Hooks-only events).
+    pub canonical: Option<&'static str>,
+    /// Agent Hooks names.
+    pub aliases: &'static [&'static str],
+    /// What `config` hooks can do.
+    pub config: Vec<&'static str>,
+    /// What Agent Hooks hooks can do.
+    pub agent_hooks: Vec<&'static str>,
+    /// Typical payload fields.
+    pub fields: &'static [&'static str],
+    /// Hermes refuses shell hooks here.
+    pub plugin_only: bool,
+}
+
+impl EventRow {
+    /// The row for `event`.
+    pub fn new(event: Event) -> Self {
+        let def = event.def();
+        Self {
+            canonical: def.canonical,
+            aliases: def.aliases,
+            config: def.config.names(),
+            agent_hooks: def.agent_hooks.names(),
+            fields: def.fields,
+            plugin_only: def.plugin_only,
+        }
+    }
+}
+
+/// Serialises a DTO as one compact JSON line.
+pub fn to_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("output DTOs always serialise")
+}

@@ -1,0 +1,98 @@
+//! Where things live: the Hermes home, its config.yaml, the allowlist and its lock; `~` expansion.
+
+use anyhow::{Context as _, Result};
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use crate::env;
+
+/// File name of the consent allowlist inside the Hermes home (the file Hermes itself uses).
+pub const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
+
+/// The resolved locations for one invocation.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    /// The Hermes home (`--hermes-home`, `HERMES_HOME`, else `~/.hermes`).
+    pub home: PathBuf,
+    /// Hermes's config.yaml (`--config`, else `<home>/config.yaml`).
+    pub config: PathBuf,
+    /// The consent allowlist, `<home>/shell-hooks-allowlist.json`.
+    pub allowlist: PathBuf,
+}
+
+impl Paths {
+    /// Resolves the locations from the flags, then the environment, then the defaults.
+    pub fn resolve(home_flag: Option<&Path>, config_flag: Option<&Path>) -> Result<Self> {
+        let home = match home_flag {
+            Some(dir) => dir.to_path_buf(),
+            None => match env::var_os(env::HERMES_HOME) {
+                Some(dir) => expand_tilde_path(Path::new(&dir)),
+                None => home_dir()
+                    .context(
+                        "cannot find the home directory; set HERMES_HOME or pass --hermes-home",
+                    )?
+                    .join(".hermes"),
+            },
+        };
+        let config = config_flag.map_or_else(|| home.join("config.yaml"), Path::to_path_buf);
+        let allowlist = home.join(ALLOWLIST_FILE);
+        Ok(Self {
+            home,
+            config,
+            allowlist,
+        })
+    }
+}
+
+/// The lock file that serialises writers of `allowlist`: the same path with `.lock` appended.
+pub fn lock_path(allowlist: &Path) -> PathBuf {
+    let mut name = allowlist.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// The user's home directory.
+pub fn home_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf())
+}
+
+/// Expands a leading `~` (alone or followed by `/`) to the home directory. `~user` is left as it is.
+pub fn expand_tilde(word: &str) -> Cow<'_, str> {
+    let rest = match word.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest,
+        _ => return Cow::Borrowed(word),
+    };
+    match home_dir() {
+        Some(home) => Cow::Owned(format!("{}{rest}", home.to_string_lossy())),
+        None => Cow::Borrowed(word),
+    }
+}
+
+fn expand_tilde_path(path: &Path) -> PathBuf {
+    match path.to_str() {
+        Some(text) => PathBuf::from(expand_tilde(text).as_ref()),
+        None => path.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{expand_tilde, lock_path};
+    use std::path::Path;
+
+    #[test]
+    fn lock_is_a_sidecar() {
+        assert_eq!(
+            lock_path(Path::new("/h/shell-hooks-allowlist.json")),
+            Path::new("/h/shell-hooks-allowlist.json.lock")
+        );
+    }
+
+    #[test]
+    fn tilde_forms() {
+        assert_eq!(expand_tilde("~user/x"), "~user/x");
+        assert_eq!(expand_tilde("a~/x"), "a~/x");
+        assert!(!expand_tilde("~/x").starts_with('~'));
+        assert!(!expand_tilde("~").starts_with('~'));
+    }
+}

@@ -1,0 +1,336 @@
+//! The payload: reading either input shape (Hermes callback kwargs, or the wire payload a shell
+//! hook receives), and writing each source's wire form byte for byte as Hermes serialises it.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+use serde_json::{Map, Value};
+
+use crate::config::Event;
+
+/// Why an input payload was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum PayloadError {
+    /// Not JSON; the message gives line and column.
+    #[error("payload is not valid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// JSON, but not an object.
+    #[error("payload must be a JSON object, not {0}")]
+    NotObject(&'static str),
+}
+
+/// Parses an input payload. Empty (or blank) input is `{}`; a UTF-8 BOM is tolerated.
+pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice(bytes)? {
+        Value::Object(map) => Ok(map),
+        other => Err(PayloadError::NotObject(json_kind(&other))),
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Input keys the wire payload takes its own fields from; every other key travels in `extra`.
+const WIRE_KEYS: [&str; 9] = [
+    "hook_event_name",
+    "tool_name",
+    "args",
+    "tool_input",
+    "session_id",
+    "parent_session_id",
+    "cwd",
+    "profile",
+    "extra",
+];
+
+/// One call, normalised from either input shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invocation {
+    /// `tool_name` as given, else null.
+    pub tool_name: Value,
+    /// `args` (or `tool_input`) when it is an object.
+    pub tool_input: Option<Map<String, Value>>,
+    /// `session_id`, else `parent_session_id`, else `""` (Python truthiness, as Hermes).
+    pub session_id: Value,
+    /// The input's `cwd`, else the current directory.
+    pub cwd: String,
+    /// The input's `profile`, else `"default"`.
+    pub profile: Value,
+    /// The input's `extra` object, plus every input key the fields above do not use.
+    pub extra: Map<String, Value>,
+}
+
+impl Invocation {
+    /// Normalises `input`; `current_dir` stands in for a missing `cwd`.
+    pub fn from_input(mut input: Map<String, Value>, current_dir: &str) -> Self {
+        let object = |value: Option<&Value>| value.and_then(Value::as_object).cloned();
+        let tool_input = object(input.get("args")).or_else(|| object(input.get("tool_input")));
+        let session_id = ["session_id", "parent_session_id"]
+            .iter()
+            .find_map(|key| input.get(*key).filter(|v| is_truthy(v)).cloned())
+            .unwrap_or_else(|| Value::from(""));
+        let cwd = match input.get("cwd").and_then(Value::as_str) {
+            Some(cwd) if !cwd.is_empty() => cwd.to_owned(),
+            _ => current_dir.to_owned(),
+        };
+        let mut extra = match input.remove("extra") {
+            Some(Value::Object(extra)) => extra,
+            _ => Map::new(),
+        };
+        let tool_name = input.get("tool_name").cloned().unwrap_or(Value::Null);
+        let profile = input
+            .get("profile")
+            .filter(|v| !v.is_null())
+            .cloned()
+            .unwrap_or_else(|| Value::from("default"));
+        for (key, value) in input {
+            if !WIRE_KEYS.contains(&key.as_str()) {
+                extra.insert(key, value);
+            }
+        }
+        Self {
+            tool_name,
+            tool_input,
+            session_id,
+            cwd,
+            profile,
+            extra,
+        }
+    }
+
+    /// The tool name, when it is a string.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.tool_name.as_str()
+    }
+
+    /// The hook's working directory: `cwd` when it is an existing directory, else `fallback`.
+    pub fn work_dir(&self, fallback: &Path) -> PathBuf {
+        let cwd = Path::new(&self.cwd);
+        if cwd.is_absolute() && cwd.is_dir() {
+            cwd.to_path_buf()
+        } else {
+            fallback.to_path_buf()
+        }
+    }
+
+    /// The Hermes wire payload for `event`, with `tool_input` as it stands after earlier rewrites.
+    pub fn hermes_wire(&self, event: Event, tool_input: Option<&Map<String, Value>>) -> Vec<u8> {
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            hook_event_name: &'a str,
+            tool_name: &'a Value,
+            tool_input: Option<&'a Map<String, Value>>,
+            session_id: &'a Value,
+            cwd: &'a str,
+            profile: &'a Value,
+            extra: &'a Map<String, Value>,
+        }
+        to_python_json(&Wire {
+            hook_event_name: event.name(),
+            tool_name: &self.tool_name,
+            tool_input,
+            session_id: &self.session_id,
+            cwd: &self.cwd,
+            profile: &self.profile,
+            extra: &self.extra,
+        })
+    }
+}
+
+/// Python's truthiness for JSON values.
+fn is_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// Serialises `value` as Python's `json.dumps(value, ensure_ascii=False)` does: `", "` and
+/// `": "` separators, non-ASCII kept as UTF-8, floats in Python's `repr`, no trailing newline.
+pub fn to_python_json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, PythonFormatter);
+    value
+        .serialize(&mut ser)
+        .expect("serialising JSON values into memory cannot fail");
+    out
+}
+
+/// `serde_json`'s compact output with Python's separators and float spelling.
+struct PythonFormatter;
+
+impl Formatter for PythonFormatter {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
+        w.write_all(python_float(value).as_bytes())
+    }
+}
+
+/// Python's `repr` of a float: the shortest digits that round-trip, positional when the decimal
+/// exponent is in -4..16, else scientific with a signed, at least two-digit exponent.
+fn python_float(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let sci = format!("{:e}", value.abs());
+    let (mantissa, exponent) = sci.split_once('e').expect("{:e} always has an exponent");
+    let exponent: i32 = exponent.parse().expect("{:e} writes an integer exponent");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if !(-4..16).contains(&exponent) {
+        let sign_exp = if exponent < 0 { '-' } else { '+' };
+        return format!("{sign}{mantissa}e{sign_exp}{:02}", exponent.unsigned_abs());
+    }
+    let point = usize::try_from(exponent + 1).unwrap_or(0);
+    if exponent < 0 {
+        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
+        format!("{sign}0.{zeros}{digits}")
+    } else if digits.len() <= point {
+        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
+    } else {
+        format!("{sign}{}.{}", &digits[..point], &digits[point..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Invocation, PayloadError, parse, python_float, to_python_json};
+    use crate::config::Event;
+    use serde_json::json;
+
+    fn wire(input: &serde_json::Value, event: &str) -> String {
+        let map = input.as_object().unwrap().clone();
+        let inv = Invocation::from_input(map, "/work");
+        let event = Event::parse(event).unwrap().event;
+        String::from_utf8(inv.hermes_wire(event, inv.tool_input.as_ref())).unwrap()
+    }
+
+    #[test]
+    fn kwargs_shape_becomes_the_hermes_wire() {
+        let text = wire(
+            &json!({"tool_name": "terminal", "args": {"command": "rm -rf /"}, "task_id": "t", "tool_call_id": "c", "session_id": "s"}),
+            "pre_tool_call",
+        );
+        assert_eq!(
+            text,
+            r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "rm -rf /"}, "session_id": "s", "cwd": "/work", "profile": "default", "extra": {"task_id": "t", "tool_call_id": "c"}}"#
+        );
+    }
+
+    #[test]
+    fn wire_shape_round_trips() {
+        let input = r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, "session_id": "s", "cwd": "/p", "profile": "work", "extra": {"task_id": "t"}}"#;
+        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/elsewhere");
+        let event = Event::parse("pre_tool_call").unwrap().event;
+        assert_eq!(
+            String::from_utf8(inv.hermes_wire(event, inv.tool_input.as_ref())).unwrap(),
+            input
+        );
+    }
+
+    #[test]
+    fn subagent_payload_falls_back_to_parent_session() {
+        let text = wire(
+            &json!({"parent_session_id": "parent-sess", "child_role": null, "child_status": "completed", "duration_ms": 1234}),
+            "subagent_stop",
+        );
+        assert_eq!(
+            text,
+            r#"{"hook_event_name": "subagent_stop", "tool_name": null, "tool_input": null, "session_id": "parent-sess", "cwd": "/work", "profile": "default", "extra": {"child_role": null, "child_status": "completed", "duration_ms": 1234}}"#
+        );
+    }
+
+    #[test]
+    fn non_object_args_give_null_tool_input_and_unicode_stays_raw() {
+        let text = wire(
+            &json!({"tool_name": "t", "args": "x", "note": "é\n\u{1}"}),
+            "pre_tool_call",
+        );
+        assert!(text.contains(r#""tool_input": null"#), "{text}");
+        assert!(text.contains("\"note\": \"é\\n\\u0001\""), "{text}");
+    }
+
+    #[test]
+    fn empty_input_is_an_empty_object() {
+        assert!(parse(b"").unwrap().is_empty());
+        assert!(parse(b" \n\t").unwrap().is_empty());
+        assert!(parse(b"\xEF\xBB\xBF{}").unwrap().is_empty());
+    }
+
+    #[test]
+    fn bad_input_names_line_and_column() {
+        let err = parse(b"{\n  \"a\": ,\n}").unwrap_err();
+        assert!(matches!(err, PayloadError::Json(_)));
+        assert!(err.to_string().contains("line 2 column"), "{err}");
+        assert_eq!(
+            parse(b"[1]").unwrap_err().to_string(),
+            "payload must be a JSON object, not an array"
+        );
+    }
+
+    #[test]
+    fn floats_are_spelled_like_python() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (42.5, "42.5"),
+            (1_756_000_001.234, "1756000001.234"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (1.5e16, "1.5e+16"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.234e-7, "1.234e-07"),
+            (-0.0, "-0.0"),
+            (-2.5, "-2.5"),
+            (123_456_789_012_345_680.0, "1.2345678901234568e+17"),
+        ];
+        for (value, want) in cases {
+            assert_eq!(python_float(value), want, "{value}");
+        }
+        assert_eq!(
+            String::from_utf8(to_python_json(&json!({"a": [1, 2.0], "b": {}}))).unwrap(),
+            r#"{"a": [1, 2.0], "b": {}}"#
+        );
+    }
+}

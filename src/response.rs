@@ -1,0 +1,667 @@
+//! A hook's answer: its exit code first, then its stdout, read within what its event and source
+//! let it do, into one status and (perhaps) one directive.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::config::{Effects, Event};
+use crate::exec::{End, Outcome, describe_signal};
+
+/// What a hook asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Directive {
+    /// Stop the action.
+    Block {
+        /// Why, for the model.
+        message: String,
+    },
+    /// New tool input, shallow-merged over the current one.
+    Modify {
+        /// The keys to replace.
+        args: Map<String, Value>,
+    },
+    /// Text for the model.
+    Context {
+        /// The text.
+        text: String,
+    },
+    /// Quality gate: keep working.
+    Continue {
+        /// What is missing.
+        message: String,
+    },
+}
+
+/// What happened to one hook in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Ran, asked for nothing (or nothing its event allows).
+    Ok,
+    /// Blocked the action.
+    Blocked,
+    /// Rewrote the tool input.
+    Modified,
+    /// Added context.
+    Context,
+    /// Asked the agent to keep working.
+    Gated,
+    /// Its matcher did not match this tool.
+    NotMatched,
+    /// Not approved: did not run.
+    Unapproved,
+    /// Its script changed since approval: did not run.
+    Changed,
+    /// An earlier hook blocked, or this is a dry run.
+    NotRun,
+    /// Started in the background, not waited for.
+    Async,
+    /// Exited non-zero (not a block) or was killed by a signal.
+    Failed,
+    /// Still running at its deadline.
+    TimedOut,
+    /// Could not be started.
+    SpawnFailed,
+    /// Its stdout was not a JSON object, or too large.
+    InvalidOutput,
+}
+
+impl Status {
+    /// The name used in output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Blocked => "blocked",
+            Self::Modified => "modified",
+            Self::Context => "context",
+            Self::Gated => "gated",
+            Self::NotMatched => "not_matched",
+            Self::Unapproved => "unapproved",
+            Self::Changed => "changed",
+            Self::NotRun => "not_run",
+            Self::Async => "async",
+            Self::Failed => "failed",
+            Self::TimedOut => "timed_out",
+            Self::SpawnFailed => "spawn_failed",
+            Self::InvalidOutput => "invalid_output",
+        }
+    }
+}
+
+/// The reading of one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// What the process did (and asked).
+    pub status: Status,
+    /// What it asks for, if anything its event allows.
+    pub directive: Option<Directive>,
+    /// Warnings and errors, or the block message.
+    pub message: Option<String>,
+}
+
+/// What the reader needs to know about the hook.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules<'a> {
+    /// The event it ran for.
+    pub event: Event,
+    /// What its answer may do there (by event and source).
+    pub effects: Effects,
+    /// Its name, for default messages.
+    pub name: &'a str,
+    /// Its timeout, for messages.
+    pub timeout: Duration,
+    /// Block when it gives no usable answer (timeout, spawn failure, unparseable stdout).
+    pub fail_closed: bool,
+}
+
+/// Longest stderr excerpt used as a block message.
+const STDERR_MESSAGE_CHARS: usize = 400;
+
+/// Reads `outcome` under `rules`.
+pub fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
+    let can_stop = rules.effects.contains(Effects::BLOCK) || rules.effects.contains(Effects::GATE);
+    match &outcome.end {
+        End::SpawnFailed(reason) => fail_closed_or_open(Status::SpawnFailed, reason.clone(), rules),
+        End::TimedOut => fail_closed_or_open(
+            Status::TimedOut,
+            format!("timed out after {}", seconds(rules.timeout)),
+            rules,
+        ),
+        End::Exited(2) if can_stop => exit_two(outcome, rules),
+        End::Exited(code) => {
+            let stdout = match read_stdout(outcome) {
+                Ok(stdout) => stdout,
+                Err(reason) if *code == 0 => {
+                    return fail_closed_or_open(Status::InvalidOutput, reason, rules);
+                }
+                Err(reason) => {
+                    return failed(format!("{}; {reason}", exit_text(*code, outcome)), None);
+                }
+            };
+            let (directive, note) = stdout.map_or((None, None), |obj| read_directive(&obj, rules));
+            if *code == 0 {
+                succeeded(directive, note)
+            } else {
+                let directive = directive.filter(|d| !matches!(d, Directive::Modify { .. }));
+                failed(exit_text(*code, outcome), directive)
+            }
+        }
+        End::Signaled(signal) => {
+            let directive = read_stdout(outcome)
+                .ok()
+                .flatten()
+                .and_then(|obj| read_directive(&obj, rules).0)
+                .filter(|d| !matches!(d, Directive::Modify { .. }));
+            failed(format!("killed by {}", describe_signal(*signal)), directive)
+        }
+    }
+}
+
+/// Exit 2 where the hook can block or gate.
+fn exit_two(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
+    let from_json = read_stdout(outcome)
+        .ok()
+        .flatten()
+        .and_then(|obj| text_of(&obj, &["message", "reason"]));
+    let message = from_json
+        .or_else(|| {
+            let stderr = String::from_utf8_lossy(&outcome.stderr);
+            let trimmed: String = stderr.trim().chars().take(STDERR_MESSAGE_CHARS).collect();
+            let trimmed = trimmed.trim_end().to_owned();
+            (!trimmed.is_empty()).then_some(trimmed)
+        })
+        .unwrap_or_else(|| default_block_message(rules.name));
+    if rules.effects.contains(Effects::GATE) {
+        Answer {
+            status: Status::Gated,
+            directive: Some(Directive::Continue {
+                message: message.clone(),
+            }),
+            message: Some(message),
+        }
+    } else {
+        Answer {
+            status: Status::Blocked,
+            directive: Some(Directive::Block {
+                message: message.clone(),
+            }),
+            message: Some(message),
+        }
+    }
+}
+
+fn succeeded(directive: Option<Directive>, note: Option<String>) -> Answer {
+    let (status, message) = match &directive {
+        None => (Status::Ok, note),
+        Some(Directive::Block { message }) => (Status::Blocked, Some(message.clone())),
+        Some(Directive::Continue { message }) => (Status::Gated, Some(message.clone())),
+        Some(Directive::Modify { .. }) => (Status::Modified, None),
+        Some(Directive::Context { .. }) => (Status::Context, None),
+    };
+    Answer {
+        status,
+        directive,
+        message,
+    }
+}
+
+fn failed(reason: String, directive: Option<Directive>) -> Answer {
+    let message = match &directive {
+        Some(Directive::Block { message } | Directive::Continue { message }) => {
+            format!("{reason}; it still answered: {message}")
+        }
+        _ => reason,
+    };
+    Answer {
+        status: Status::Failed,
+        directive,
+        message: Some(message),
+    }
+}
+
+/// A hook that gave no usable answer: open by default, a block with `fail_closed` where the hook
+/// can block.
+fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Answer {
+    if rules.fail_closed && rules.effects.contains(Effects::BLOCK) {
+        let message = format!("hook {} failed closed: {reason}", rules.name);
+        return Answer {
+            status,
+            directive: Some(Directive::Block {
+                message: message.clone(),
+            }),
+            message: Some(message),
+        };
+    }
+    Answer {
+        status,
+        directive: None,
+        message: Some(reason),
+    }
+}
+
+fn exit_text(code: i32, outcome: &Outcome) -> String {
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    match stderr.trim().lines().next() {
+        Some(line) => format!("exited with code {code}: {}", excerpt(line, 200)),
+        None => format!("exited with code {code}"),
+    }
+}
+
+/// stdout as a JSON object: `Ok(None)` when blank; an error text when too large or not an object.
+fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> {
+    if outcome.stdout_overflow {
+        return Err(format!(
+            "stdout is larger than {} KiB",
+            crate::exec::STDOUT_CAP / 1024
+        ));
+    }
+    let text = String::from_utf8_lossy(&outcome.stdout);
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(obj)) => Ok(Some(obj)),
+        Ok(_) => Err("stdout is JSON but not an object".to_owned()),
+        Err(err) => Err(format!(
+            "stdout is not JSON ({err}): {}",
+            excerpt(text, 120)
+        )),
+    }
+}
+
+/// The directive in a parsed answer, within `rules.effects`; the second value explains an
+/// answer that asked for something the event does not allow.
+fn read_directive(
+    obj: &Map<String, Value>,
+    rules: &Rules<'_>,
+) -> (Option<Directive>, Option<String>) {
+    let effects = rules.effects;
+    let action = obj.get("action").and_then(Value::as_str);
+    let decision = obj.get("decision").and_then(Value::as_str);
+    if effects.contains(Effects::BLOCK) {
+        if action == Some("block") {
+            let message = text_of(obj, &["message", "reason"])
+                .unwrap_or_else(|| default_block_message(rules.name));
+            return (Some(Directive::Block { message }), None);
+        }
+        if matches!(decision, Some("block" | "deny")) {
+            let message = text_of(obj, &["reason", "message"])
+                .unwrap_or_else(|| default_block_message(rules.name));
+            return (Some(Directive::Block { message }), None);
+        }
+    }
+    if effects.contains(Effects::GATE)
+        && (matches!(action, Some("continue" | "block"))
+            || matches!(decision, Some("continue" | "block")))
+    {
+        return match text_of(obj, &["message", "reason"]) {
+            Some(message) => (Some(Directive::Continue { message }), None),
+            None => (
+                None,
+                Some("a quality-gate answer without a message is ignored".to_owned()),
+            ),
+        };
+    }
+    if effects.contains(Effects::MODIFY) {
+        let args = if action == Some("modify") {
+            obj.get("args")
+        } else if matches!(decision, Some("modify" | "allow")) {
+            obj.get("tool_input").or_else(|| obj.get("modified_input"))
+        } else {
+            None
+        };
+        if let Some(args) = args {
+            return match args {
+                Value::Object(args) => (Some(Directive::Modify { args: args.clone() }), None),
+                _ => (
+                    None,
+                    Some("a modify answer whose new input is not an object is ignored".to_owned()),
+                ),
+            };
+        }
+    }
+    if effects.contains(Effects::CONTEXT)
+        && let Some(text) = obj
+            .get("context")
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+    {
+        return (
+            Some(Directive::Context {
+                text: text.to_owned(),
+            }),
+            None,
+        );
+    }
+    let asked = matches!(action, Some(a) if a != "allow")
+        || matches!(decision, Some(d) if d != "allow" && d != "approve")
+        || obj.contains_key("context");
+    let note = asked.then(|| {
+        let allowed = effects.names();
+        if allowed.is_empty() {
+            format!(
+                "answer ignored: this hook cannot change anything on {}",
+                rules.event
+            )
+        } else {
+            format!(
+                "answer ignored: on {} this hook can only {}",
+                rules.event,
+                allowed.join(", ")
+            )
+        }
+    });
+    (None, note)
+}
+
+/// The first of `keys` holding a non-blank string.
+fn text_of(obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter()
+        .find_map(|key| {
+            obj.get(*key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty())
+        })
+        .map(str::to_owned)
+}
+
+fn default_block_message(name: &str) -> String {
+    format!("Blocked by hook {name}")
+}
+
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}
+
+fn excerpt(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(3)).collect();
+    format!("{cut}...")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Answer, Directive, Rules, Status, interpret};
+    use crate::config::{Event, SourceKind};
+    use crate::exec::{End, Outcome};
+    use serde_json::json;
+    use std::time::Duration;
+
+    fn outcome(end: End, stdout: &str, stderr: &str) -> Outcome {
+        Outcome {
+            end,
+            stdout: stdout.as_bytes().to_vec(),
+            stdout_overflow: false,
+            stderr: stderr.as_bytes().to_vec(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    fn read(event: &str, end: End, stdout: &str, stderr: &str, fail_closed: bool) -> Answer {
+        let event = Event::parse(event).unwrap().event;
+        interpret(
+            &outcome(end, stdout, stderr),
+            &Rules {
+                event,
+                effects: event.effects(SourceKind::Config),
+                name: "g.sh",
+                timeout: Duration::from_secs(5),
+                fail_closed,
+            },
+        )
+    }
+
+    #[allow(clippy::unnecessary_wraps)] // compared with `Answer::directive`, an Option
+    fn block(message: &str) -> Option<Directive> {
+        Some(Directive::Block {
+            message: message.to_owned(),
+        })
+    }
+
+    #[test]
+    fn both_block_dialects() {
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"action":"block","message":"no"}"#,
+            "",
+            false,
+        );
+        assert_eq!((a.status, a.directive), (Status::Blocked, block("no")));
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"decision":"block","reason":"nope"}"#,
+            "",
+            false,
+        );
+        assert_eq!(a.directive, block("nope"));
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"decision":"deny","message":"m"}"#,
+            "",
+            false,
+        );
+        assert_eq!(a.directive, block("m"));
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"action":"block","message":42}"#,
+            "",
+            false,
+        );
+        assert_eq!(a.directive, block("Blocked by hook g.sh"));
+    }
+
+    #[test]
+    fn exit_two_message_sources() {
+        let a = read(
+            "pre_tool_call",
+            End::Exited(2),
+            "",
+            "policy violation\n",
+            false,
+        );
+        assert_eq!(
+            (a.status, a.directive),
+            (Status::Blocked, block("policy violation"))
+        );
+        let a = read(
+            "pre_tool_call",
+            End::Exited(2),
+            r#"{"reason":"from json"}"#,
+            "stderr",
+            false,
+        );
+        assert_eq!(a.directive, block("from json"));
+        let a = read("pre_tool_call", End::Exited(2), "", "", false);
+        assert_eq!(a.directive, block("Blocked by hook g.sh"));
+        let long = "x".repeat(1000);
+        let a = read("pre_tool_call", End::Exited(2), "", &long, false);
+        assert_eq!(a.message.unwrap().len(), 400);
+    }
+
+    #[test]
+    fn exit_two_where_nothing_can_block_is_a_failure() {
+        let a = read("post_tool_call", End::Exited(2), "", "no", false);
+        assert_eq!((a.status, a.directive), (Status::Failed, None));
+    }
+
+    #[test]
+    fn modify_both_dialects() {
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"action":"modify","args":{"command":"ls"}}"#,
+            "",
+            false,
+        );
+        assert_eq!(a.status, Status::Modified);
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"decision":"allow","modified_input":{"command":"ls"}}"#,
+            "",
+            false,
+        );
+        assert_eq!(
+            a.directive,
+            Some(Directive::Modify {
+                args: json!({"command":"ls"}).as_object().unwrap().clone()
+            })
+        );
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"decision":"allow"}"#,
+            "",
+            false,
+        );
+        assert_eq!((a.status, a.directive, a.message), (Status::Ok, None, None));
+        let a = read(
+            "pre_tool_call",
+            End::Exited(1),
+            r#"{"action":"modify","args":{"c":1}}"#,
+            "",
+            false,
+        );
+        assert_eq!(
+            (a.status, a.directive),
+            (Status::Failed, None),
+            "a failed hook never modifies"
+        );
+    }
+
+    #[test]
+    fn context_only_where_allowed() {
+        let a = read(
+            "pre_llm_call",
+            End::Exited(0),
+            r#"{"context":"Friday"}"#,
+            "",
+            false,
+        );
+        assert_eq!(
+            a.directive,
+            Some(Directive::Context {
+                text: "Friday".to_owned()
+            })
+        );
+        let a = read(
+            "pre_llm_call",
+            End::Exited(0),
+            r#"{"action":"block","message":"x"}"#,
+            "",
+            false,
+        );
+        assert_eq!((a.status, a.directive), (Status::Ok, None));
+        assert!(a.message.unwrap().contains("can only context"));
+        let a = read(
+            "pre_llm_call",
+            End::Exited(0),
+            r#"{"context":"   "}"#,
+            "",
+            false,
+        );
+        assert_eq!(a.directive, None);
+    }
+
+    #[test]
+    fn quality_gate() {
+        let gate = |stdout: &str, end| read("pre_verify", end, stdout, "tests fail", false);
+        let a = gate(
+            r#"{"action":"continue","message":"run tests"}"#,
+            End::Exited(0),
+        );
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::Gated,
+                Some(Directive::Continue {
+                    message: "run tests".into()
+                })
+            )
+        );
+        let a = gate(r#"{"decision":"block","reason":"r"}"#, End::Exited(0));
+        assert_eq!(
+            a.directive,
+            Some(Directive::Continue {
+                message: "r".into()
+            })
+        );
+        let a = gate(r#"{"action":"continue"}"#, End::Exited(0));
+        assert_eq!(a.directive, None);
+        let a = gate("", End::Exited(2));
+        assert_eq!(
+            a.directive,
+            Some(Directive::Continue {
+                message: "tests fail".into()
+            })
+        );
+    }
+
+    #[test]
+    fn invalid_output_and_fail_closed() {
+        let a = read("pre_tool_call", End::Exited(0), "Traceback ...", "", false);
+        assert_eq!(
+            (a.status, a.directive.is_none()),
+            (Status::InvalidOutput, true)
+        );
+        let a = read("pre_tool_call", End::Exited(0), "[1, 2]", "", true);
+        assert_eq!(a.status, Status::InvalidOutput);
+        assert!(
+            matches!(a.directive, Some(Directive::Block { message }) if message.starts_with("hook g.sh failed closed: "))
+        );
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"ok":true} trailing"#,
+            "",
+            false,
+        );
+        assert_eq!(a.status, Status::InvalidOutput);
+        let a = read("pre_tool_call", End::TimedOut, "", "", true);
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::TimedOut,
+                block("hook g.sh failed closed: timed out after 5s")
+            )
+        );
+        let a = read(
+            "pre_tool_call",
+            End::SpawnFailed("command not found: x".into()),
+            "",
+            "",
+            false,
+        );
+        assert_eq!((a.status, a.directive), (Status::SpawnFailed, None));
+    }
+
+    #[test]
+    fn failures_keep_their_block() {
+        let a = read(
+            "pre_tool_call",
+            End::Exited(1),
+            r#"{"action":"block","message":"m"}"#,
+            "",
+            false,
+        );
+        assert_eq!((a.status, a.directive), (Status::Failed, block("m")));
+        let a = read("pre_tool_call", End::Exited(1), "", "boom\nmore", false);
+        assert_eq!(a.message.as_deref(), Some("exited with code 1: boom"));
+        let a = read("pre_tool_call", End::Signaled(9), "", "", false);
+        assert_eq!(
+            (a.status, a.message.as_deref()),
+            (Status::Failed, Some("killed by signal 9 (SIGKILL)"))
+        );
+    }
+}

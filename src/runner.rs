@@ -1,0 +1,277 @@
+//! One event's run: match each hook, check consent right before it starts, execute (in order
+//! where hooks can change something, concurrently where none can), read each answer, and
+//! aggregate one directive.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::config::{Event, HookSpec};
+use crate::consent::{ConsentGate, Verdict};
+use crate::env::HERMES_HOOK_EVENT;
+use crate::exec::{self, End, Job};
+use crate::payload::Invocation;
+use crate::response::{self, Answer, Directive, Rules, Status};
+
+/// Hooks started at once on observer events, so a long list never exhausts descriptors.
+pub const MAX_CONCURRENT: usize = 16;
+
+/// What to run.
+pub struct Plan<'a> {
+    /// The event.
+    pub event: Event,
+    /// The hooks declared for it, in order.
+    pub hooks: &'a [HookSpec],
+    /// The call.
+    pub invocation: &'a Invocation,
+    /// Consent.
+    pub gate: &'a ConsentGate,
+    /// The directory `run` was started in (a hook's fallback working directory).
+    pub current_dir: &'a Path,
+    /// Apply tool matchers (`test` without `--for-tool` runs every hook).
+    pub apply_matchers: bool,
+    /// Check consent and report, without running anything.
+    pub dry_run: bool,
+}
+
+/// One hook's part in the run.
+#[derive(Clone, Debug)]
+pub struct HookReport {
+    /// Index into [`Plan::hooks`].
+    pub index: usize,
+    /// What happened.
+    pub status: Status,
+    /// Exit code when it ran (`Some(None)`: killed by a signal or at its deadline).
+    pub exit_code: Option<Option<i32>>,
+    /// Time from start until it and its group were gone, when it ran.
+    pub elapsed: Option<Duration>,
+    /// Warnings and errors, or the block message.
+    pub message: Option<String>,
+    /// What it asked for (within what its event allows).
+    pub directive: Option<Directive>,
+    /// Its stderr (bounded), for audit views.
+    pub stderr: String,
+    /// A consent notice for stderr (approved on the spot, not approved, changed, ...).
+    pub notice: Option<String>,
+}
+
+impl HookReport {
+    fn skipped(index: usize, status: Status, message: Option<String>) -> Self {
+        Self {
+            index,
+            status,
+            exit_code: None,
+            elapsed: None,
+            message,
+            directive: None,
+            stderr: String::new(),
+            notice: None,
+        }
+    }
+}
+
+/// The whole run.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// Every hook of the event, in order.
+    pub hooks: Vec<HookReport>,
+    /// The aggregated directive.
+    pub directive: Option<Directive>,
+}
+
+impl RunReport {
+    /// Consent notices, in hook order.
+    pub fn notices(&self) -> impl Iterator<Item = &str> {
+        self.hooks.iter().filter_map(|h| h.notice.as_deref())
+    }
+}
+
+/// Runs the plan.
+pub fn run(plan: &Plan<'_>) -> RunReport {
+    let tool = plan.invocation.tool_name();
+    let applies: Vec<bool> = plan
+        .hooks
+        .iter()
+        .map(|hook| !plan.apply_matchers || !hook.event.is_tool_event() || hook.matches_tool(tool))
+        .collect();
+    let sequential = plan
+        .hooks
+        .iter()
+        .zip(&applies)
+        .any(|(hook, applies)| *applies && !hook.effects().is_empty());
+    let (hooks, tool_input) = if sequential {
+        run_in_order(plan, &applies)
+    } else {
+        (run_concurrently(plan, &applies), None)
+    };
+    let directive = aggregate(&hooks, tool_input);
+    RunReport { hooks, directive }
+}
+
+/// Gating events: one after another; each `modify` feeds the next hook; the first block or gate
+/// stops the rest.
+fn run_in_order(
+    plan: &Plan<'_>,
+    applies: &[bool],
+) -> (Vec<HookReport>, Option<Map<String, Value>>) {
+    let mut tool_input = plan.invocation.tool_input.clone();
+    let mut modified = false;
+    let mut payload = plan.invocation.hermes_wire(plan.event, tool_input.as_ref());
+    let mut stopped_by: Option<String> = None;
+    let mut reports = Vec::with_capacity(plan.hooks.len());
+    for (index, hook) in plan.hooks.iter().enumerate() {
+        if !applies[index] {
+            reports.push(HookReport::skipped(index, Status::NotMatched, None));
+            continue;
+        }
+        if let Some(by) = &stopped_by {
+            reports.push(HookReport::skipped(
+                index,
+                Status::NotRun,
+                Some(format!("stopped by {by}")),
+            ));
+            continue;
+        }
+        let report = run_one(plan, index, &payload);
+        match &report.directive {
+            Some(Directive::Block { .. } | Directive::Continue { .. }) => {
+                stopped_by = Some(hook.name.clone());
+            }
+            Some(Directive::Modify { args }) => {
+                let current = tool_input.get_or_insert_with(Map::new);
+                for (key, value) in args {
+                    current.insert(key.clone(), value.clone());
+                }
+                modified = true;
+                payload = plan.invocation.hermes_wire(plan.event, tool_input.as_ref());
+            }
+            Some(Directive::Context { .. }) | None => {}
+        }
+        reports.push(report);
+    }
+    (reports, if modified { tool_input } else { None })
+}
+
+/// Observer events: every applicable hook at once (bounded), reported in order.
+fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
+    let payload = plan
+        .invocation
+        .hermes_wire(plan.event, plan.invocation.tool_input.as_ref());
+    let todo: Vec<usize> = (0..plan.hooks.len()).filter(|i| applies[*i]).collect();
+    let slots: Mutex<Vec<Option<HookReport>>> = Mutex::new(vec![None; plan.hooks.len()]);
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        while let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let report = run_one(plan, index, &payload);
+            slots
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(report);
+        }
+    };
+    let helpers = todo.len().min(MAX_CONCURRENT).saturating_sub(1);
+    thread::scope(|scope| {
+        for _ in 0..helpers {
+            // Should a thread fail to start, the others (and this one) take its share.
+            let _ = thread::Builder::new().spawn_scoped(scope, worker);
+        }
+        worker();
+    });
+    slots
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .enumerate()
+        .map(|(index, slot)| {
+            slot.unwrap_or_else(|| HookReport::skipped(index, Status::NotMatched, None))
+        })
+        .collect()
+}
+
+/// Consent, then the hook itself, then its answer.
+fn run_one(plan: &Plan<'_>, index: usize, payload: &[u8]) -> HookReport {
+    let hook = &plan.hooks[index];
+    let work_dir = plan.invocation.work_dir(plan.current_dir);
+    let notice = match plan.gate.check(hook, &work_dir) {
+        Verdict::Run { notice } => notice,
+        Verdict::Unapproved { message } => {
+            let mut report = HookReport::skipped(index, Status::Unapproved, Some(message.clone()));
+            report.notice = Some(message);
+            return report;
+        }
+        Verdict::Changed { message } => {
+            let mut report = HookReport::skipped(index, Status::Changed, Some(message.clone()));
+            report.notice = Some(message);
+            return report;
+        }
+    };
+    if plan.dry_run {
+        let mut report =
+            HookReport::skipped(index, Status::NotRun, Some("dry run: would run".to_owned()));
+        report.notice = notice;
+        return report;
+    }
+    let outcome = exec::run(&Job {
+        command: &hook.command,
+        cwd: &work_dir,
+        env: &[(HERMES_HOOK_EVENT, hook.event.name())],
+        stdin: payload,
+        timeout: hook.timeout,
+    });
+    let Answer {
+        status,
+        directive,
+        message,
+    } = response::interpret(
+        &outcome,
+        &Rules {
+            event: hook.event,
+            effects: hook.effects(),
+            name: &hook.name,
+            timeout: hook.timeout,
+            fail_closed: hook.fail_closed,
+        },
+    );
+    let exit_code = match outcome.end {
+        End::Exited(code) => Some(Some(code)),
+        End::Signaled(_) | End::TimedOut => Some(None),
+        End::SpawnFailed(_) => None,
+    };
+    HookReport {
+        index,
+        status,
+        exit_code,
+        elapsed: Some(outcome.elapsed),
+        message,
+        directive,
+        stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
+        notice,
+    }
+}
+
+/// The first block wins; else the first gate; else the rewritten input; else every context,
+/// joined by a blank line.
+fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
+    let directives = || hooks.iter().filter_map(|h| h.directive.as_ref());
+    if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
+        return Some(block.clone());
+    }
+    if let Some(gate) = directives().find(|d| matches!(d, Directive::Continue { .. })) {
+        return Some(gate.clone());
+    }
+    if let Some(args) = tool_input {
+        return Some(Directive::Modify { args });
+    }
+    let contexts: Vec<&str> = directives()
+        .filter_map(|d| match d {
+            Directive::Context { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    (!contexts.is_empty()).then(|| Directive::Context {
+        text: contexts.join("\n\n"),
+    })
+}
