@@ -1,0 +1,303 @@
+//! Reading answers and combining them: both block dialects and exit 2, `modify` chained in order,
+//! contexts joined, the quality gate, `fail_closed`, order on gating events, concurrency on
+//! observer events.
+
+use std::fmt::Write as _;
+use std::fs;
+
+use hermes_hooks::config::Event;
+use serde_json::json;
+
+use crate::common::{TestEnv, code, json, statuses, stderr};
+
+/// Config hooks for `event`, one per body, all approved (bodies get the payload on stdin).
+fn hooks(env: &TestEnv, event: &str, bodies: &[&str]) {
+    let mut yaml = format!("hooks:\n  {event}:\n");
+    for (i, body) in bodies.iter().enumerate() {
+        let hook = env.script(&format!("h{i}.sh"), body).display().to_string();
+        writeln!(yaml, "    - command: {hook}").unwrap();
+        env.approve(Event::parse(event).unwrap().event.name(), &hook);
+    }
+    env.config(&yaml);
+}
+
+const TERMINAL: &str =
+    r#"{"tool_name": "terminal", "args": {"command": "rm -rf /", "cwd": "/tmp"}}"#;
+
+#[test]
+fn hermes_dialect_blocks() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &[r#"cat >/dev/null; printf '{"action": "block", "message": "no way"}'"#],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(
+        (line["action"].as_str(), line["message"].as_str()),
+        (Some("block"), Some("no way"))
+    );
+    assert_eq!(stderr(&out).lines().last(), Some("no way"));
+}
+
+#[test]
+fn claude_dialect_blocks() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &[r#"cat >/dev/null; printf '{"decision": "deny", "reason": "denied"}'"#],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["message"], "denied");
+}
+
+#[test]
+fn exit_2_blocks_with_stderr() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &["cat >/dev/null; echo 'Dangerous command blocked' >&2; exit 2"],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(line["message"], "Dangerous command blocked");
+    assert_eq!(line["hooks"][0]["exit_code"], 2);
+    assert_eq!(line["hooks"][0]["status"], "blocked");
+}
+
+#[test]
+fn modify_chains_in_order() {
+    let env = TestEnv::new();
+    let seen = env.path("seen.json").display().to_string();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &[
+            r#"cat >/dev/null; printf '{"action": "modify", "args": {"command": "ls -la"}}'"#,
+            &format!(
+                r#"cat > '{seen}'; printf '{{"decision": "allow", "modified_input": {{"dry_run": true}}}}'"#
+            ),
+        ],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["action"], "modify");
+    assert_eq!(
+        line["args"],
+        json!({"command": "ls -la", "cwd": "/tmp", "dry_run": true})
+    );
+    assert_eq!(statuses(&line), ["modified", "modified"]);
+    let second: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(
+        second["tool_input"],
+        json!({"command": "ls -la", "cwd": "/tmp"}),
+        "the second hook saw the rewrite"
+    );
+}
+
+#[test]
+fn a_block_after_a_modify_wins() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &[
+            r#"cat >/dev/null; printf '{"action": "modify", "args": {"command": "ls"}}'"#,
+            "cat >/dev/null; exit 2",
+        ],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(line["action"], "block");
+    assert_eq!(line["message"], "Blocked by hook h1.sh");
+    assert!(line.get("args").is_none());
+}
+
+#[test]
+fn contexts_join_with_a_blank_line() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_llm_call",
+        &[
+            r#"cat >/dev/null; printf '{"context": "first"}'"#,
+            "cat >/dev/null; printf '{}'",
+            r#"cat >/dev/null; printf '{"context": "second\\nline"}'"#,
+        ],
+    );
+    let out = env.run(
+        "pre_llm_call",
+        r#"{"session_id": "s", "user_message": "hi"}"#,
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(json(&out)["context"], "first\n\nsecond\nline");
+}
+
+#[test]
+fn config_hooks_cannot_block_a_turn() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_llm_call",
+        &["cat >/dev/null; echo no >&2; exit 2"],
+    );
+    let out = env.run("pre_llm_call", "{}");
+    assert_eq!(
+        code(&out),
+        0,
+        "exit 2 where a hook cannot block is a failure, not a block"
+    );
+    assert_eq!(statuses(&json(&out)), ["failed"]);
+}
+
+#[test]
+fn quality_gate_keeps_the_agent_working() {
+    let env = TestEnv::new();
+    hooks(
+        &env,
+        "pre_verify",
+        &["cat >/dev/null; echo 'tests are failing' >&2; exit 2"],
+    );
+    let out = env.run(
+        "pre_verify",
+        r#"{"session_id": "s", "assistant_response": "done"}"#,
+    );
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(
+        (line["action"].as_str(), line["message"].as_str()),
+        (Some("continue"), Some("tests are failing"))
+    );
+    assert_eq!(statuses(&line), ["gated"]);
+
+    hooks(
+        &env,
+        "pre-agent-turn-stop",
+        &[r#"cat >/dev/null; printf '{"decision": "block", "reason": "add tests"}'"#],
+    );
+    let out = env.run("pre-agent-turn-stop", "{}");
+    assert_eq!(
+        (code(&out), json(&out)["action"].as_str()),
+        (2, Some("continue"))
+    );
+    assert_eq!(json(&out)["message"], "add tests");
+}
+
+#[test]
+fn fail_closed_blocks_on_timeout_and_bad_output() {
+    let env = TestEnv::new();
+    let slow = env.script("slow.sh", "sleep 30").display().to_string();
+    let bad = env
+        .script(
+            "bad.sh",
+            "cat >/dev/null; echo 'Traceback (most recent call last):'",
+        )
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {bad}\n    - command: {slow}\n      timeout: 1\n      fail_closed: true\n"
+    ));
+    env.approve("pre_tool_call", &bad);
+    env.approve("pre_tool_call", &slow);
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(
+        statuses(&line),
+        ["invalid_output", "timed_out"],
+        "bad output without fail_closed fails open"
+    );
+    assert_eq!(
+        line["message"],
+        "hook slow.sh failed closed: timed out after 1s"
+    );
+
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {bad}\n      failClosed: true\n"
+    ));
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("hook bad.sh failed closed: stdout is not JSON")
+    );
+}
+
+#[test]
+fn gating_events_run_in_order_and_stop_at_the_first_block() {
+    let env = TestEnv::new();
+    let log = env.path("order.log").display().to_string();
+    hooks(
+        &env,
+        "pre_tool_call",
+        &[
+            &format!("cat >/dev/null; echo one >> '{log}'; printf '{{}}'"),
+            &format!("cat >/dev/null; echo two >> '{log}'; exit 2"),
+            &format!("cat >/dev/null; echo three >> '{log}'; printf '{{}}'"),
+        ],
+    );
+    let out = env.run("pre_tool_call", TERMINAL);
+    assert_eq!(code(&out), 2);
+    assert_eq!(statuses(&json(&out)), ["ok", "blocked", "not_run"]);
+    assert_eq!(fs::read_to_string(&log).unwrap(), "one\ntwo\n");
+}
+
+#[test]
+fn observer_events_run_concurrently() {
+    // Each hook marks itself started, then waits for the other two: run one after another, the
+    // first would wait out its timeout.
+    let env = TestEnv::new();
+    let dir = env.path("barrier");
+    fs::create_dir_all(&dir).unwrap();
+    let dir = dir.display().to_string();
+    let body = |i: usize| {
+        format!(
+            "cat >/dev/null; touch '{dir}/{i}'; n=0; while [ \"$(ls '{dir}' | wc -l)\" -lt 3 ]; do n=$((n+1)); [ $n -gt 2000 ] && exit 1; sleep 0.01; done; printf '{{}}'"
+        )
+    };
+    let bodies: Vec<String> = (0..3).map(body).collect();
+    let refs: Vec<&str> = bodies.iter().map(String::as_str).collect();
+    hooks(&env, "post_tool_call", &refs);
+    let out = env.run(
+        "post_tool_call",
+        r#"{"tool_name": "terminal", "result": "{}"}"#,
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(statuses(&json(&out)), ["ok", "ok", "ok"]);
+}
+
+#[test]
+fn matchers_pick_the_hooks_of_a_tool() {
+    let env = TestEnv::new();
+    let block = env
+        .script("b.sh", "cat >/dev/null; exit 2")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - matcher: 'write_file|patch'\n      command: {block}\n    - matcher: terminal\n      command: {block} t\n"
+    ));
+    env.approve("pre_tool_call", &block);
+    env.approve("pre_tool_call", &format!("{block} t"));
+    let out = env.run("pre_tool_call", r#"{"tool_name": "patch"}"#);
+    assert_eq!(statuses(&json(&out)), ["blocked", "not_matched"]);
+    let out = env.run("pre_tool_call", r#"{"tool_name": "web_search"}"#);
+    assert_eq!(code(&out), 0);
+    assert_eq!(statuses(&json(&out)), ["not_matched", "not_matched"]);
+    let out = env.run("pre_tool_call", "{}");
+    assert_eq!(
+        statuses(&json(&out)),
+        ["not_matched", "not_matched"],
+        "no tool name never matches"
+    );
+}

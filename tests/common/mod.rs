@@ -1,0 +1,200 @@
+//! Shared test setup: a temporary HOME (with `~/.hermes` as the Hermes home) and a working
+//! directory, POSIX `sh` hook scripts, and the command under test with a clean environment.
+
+#![allow(dead_code)] // each test module uses a different part
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+use hermes_hooks::consent::{fingerprint, store};
+
+/// Environment variables the tool reads; cleared for every test command.
+const TOOL_ENV: [&str; 5] = [
+    "HERMES_HOME",
+    "HERMES_ACCEPT_HOOKS",
+    "HERMES_SAFE_MODE",
+    "NO_COLOR",
+    "XDG_CONFIG_HOME",
+];
+
+/// A generous bound for anything that must "return promptly" (never a speed claim).
+pub const PROMPTLY: Duration = Duration::from_secs(30);
+
+pub struct TestEnv {
+    dir: TempDir,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("hermes-hooks-test")
+            .tempdir()
+            .unwrap();
+        fs::create_dir_all(dir.path().join("home/.hermes/agent-hooks")).unwrap();
+        fs::create_dir_all(dir.path().join("work")).unwrap();
+        Self { dir }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `$HOME`.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// The Hermes home (`~/.hermes`, found through HOME).
+    pub fn hermes_home(&self) -> PathBuf {
+        self.home().join(".hermes")
+    }
+
+    /// The current directory of every command.
+    pub fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    pub fn allowlist_path(&self) -> PathBuf {
+        self.hermes_home().join("shell-hooks-allowlist.json")
+    }
+
+    /// Writes an executable `#!/bin/sh` script into `~/.hermes/agent-hooks/` and returns its path.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        let path = self.hermes_home().join("agent-hooks").join(name);
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// Writes `~/.hermes/config.yaml`.
+    pub fn config(&self, yaml: &str) {
+        fs::write(self.hermes_home().join("config.yaml"), yaml).unwrap();
+    }
+
+    /// A file in the temporary root (for markers written by hooks).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The binary with HOME set, the tool's variables cleared, in the working directory.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hermes-hooks"));
+        for name in TOOL_ENV {
+            cmd.env_remove(name);
+        }
+        cmd.env("HOME", self.home()).current_dir(self.work());
+        cmd
+    }
+
+    /// [`Self::std_cmd`] with `assert_cmd`'s conveniences (`write_stdin`).
+    pub fn cmd(&self) -> Command {
+        Command::from_std(self.std_cmd())
+    }
+
+    /// `run <event>` with `payload` on stdin.
+    pub fn run(&self, event: &str, payload: &str) -> Output {
+        self.cmd()
+            .args(["run", event])
+            .write_stdin(payload)
+            .output()
+            .unwrap()
+    }
+
+    /// Records an approval the way `--accept-hooks` would, through the library.
+    pub fn approve(&self, event: &str, command: &str) {
+        let script = fingerprint::script_path(command, &self.work());
+        let sha256 = script
+            .as_deref()
+            .and_then(|p| fingerprint::sha256_file(p).ok());
+        let approval = store::Approval {
+            event: event.to_owned(),
+            command: command.to_owned(),
+            script,
+            sha256,
+            mtime: None,
+        };
+        store::update(&self.allowlist_path(), |list| {
+            list.approve(&approval, "2026-01-01T00:00:00Z");
+            (true, ())
+        })
+        .unwrap();
+    }
+
+    /// The allowlist as JSON.
+    pub fn allowlist(&self) -> Value {
+        serde_json::from_slice(&fs::read(self.allowlist_path()).unwrap()).unwrap()
+    }
+
+    pub fn approvals(&self) -> Vec<Value> {
+        self.allowlist()["approvals"].as_array().unwrap().clone()
+    }
+}
+
+/// The one JSON line `run` printed.
+pub fn json(output: &Output) -> Value {
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        text.matches('\n').count(),
+        1,
+        "exactly one line on stdout: {text:?}"
+    );
+    serde_json::from_str(text.trim_end()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+pub fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+/// Statuses of the hooks in a `run` line, in order.
+pub fn statuses(line: &Value) -> Vec<String> {
+    line["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Whether a process is still running (zombies count as gone).
+pub fn alive(pid: i32) -> bool {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat"));
+    if let Ok(stat) = stat {
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next());
+        return state != Some("Z");
+    }
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    rustix::process::test_kill_process(pid).is_ok()
+}
+
+/// Polls until `pid` is gone, up to `PROMPTLY`.
+pub fn wait_gone(pid: i32) -> bool {
+    let until = std::time::Instant::now() + PROMPTLY;
+    while std::time::Instant::now() < until {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// Reads a pid a hook wrote to `file`.
+pub fn read_pid(file: &Path) -> i32 {
+    fs::read_to_string(file).unwrap().trim().parse().unwrap()
+}

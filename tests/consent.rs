@@ -1,0 +1,352 @@
+//! Consent: a Hermes-compatible allowlist, the sha256 pin checked before each spawn, bypasses that
+//! record the hash, locked atomic writes, and a corrupt file that is never overwritten.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::process::Stdio;
+
+use serde_json::json;
+
+use crate::common::{TestEnv, code, json, statuses, stderr};
+
+/// One `on_session_start` hook that touches `ran`; returns (command, marker).
+fn marker_hook(env: &TestEnv) -> (String, std::path::PathBuf) {
+    let marker = env.path("ran");
+    let hook = env.script("mark.sh", &format!("touch '{}'", marker.display()));
+    let command = hook.display().to_string();
+    env.config(&format!(
+        "hooks:\n  on_session_start:\n    - command: {command}\n"
+    ));
+    (command, marker)
+}
+
+#[test]
+fn unapproved_hooks_do_not_run_and_say_how_to_approve() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(code(&out), 0);
+    assert_eq!(statuses(&json(&out)), ["unapproved"]);
+    assert!(!marker.exists());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&command) && err.contains("--accept-hooks"),
+        "{err}"
+    );
+    assert!(
+        !env.allowlist_path().exists(),
+        "nothing written without a bypass"
+    );
+}
+
+#[test]
+fn every_bypass_approves_and_records_the_hash() {
+    for bypass in ["flag", "env", "config"] {
+        let env = TestEnv::new();
+        let (command, marker) = marker_hook(&env);
+        let mut cmd = env.cmd();
+        cmd.args(["run", "on_session_start"]);
+        match bypass {
+            "flag" => {
+                cmd.arg("--accept-hooks");
+            }
+            "env" => {
+                cmd.env("HERMES_ACCEPT_HOOKS", "yes");
+            }
+            _ => env.config(&format!(
+                "hooks_auto_accept: true\nhooks:\n  on_session_start:\n    - command: {command}\n"
+            )),
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(statuses(&json(&out)), ["ok"], "{bypass}: {}", stderr(&out));
+        assert!(marker.exists());
+        assert!(
+            stderr(&out).contains("approved by"),
+            "{bypass}: {}",
+            stderr(&out)
+        );
+        let entry = &env.approvals()[0];
+        let sha = hermes_hooks::consent::fingerprint::sha256_file(std::path::Path::new(&command))
+            .unwrap();
+        assert_eq!(entry["script_sha256"], sha.as_str(), "{bypass}");
+        assert_eq!(entry["event"], "on_session_start");
+        assert_eq!(entry["command"], command.as_str());
+        assert!(entry["approved_at"].as_str().unwrap().ends_with('Z'));
+        assert!(
+            entry["script_mtime_at_approval"]
+                .as_str()
+                .unwrap()
+                .ends_with('Z')
+        );
+        let mode = fs::metadata(env.allowlist_path())
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+}
+
+#[test]
+fn an_edited_script_does_not_run_until_reapproved() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    env.approve("on_session_start", &command);
+    fs::write(
+        &command,
+        format!(
+            "#!/bin/sh\ntouch '{}'\necho tampered >&2\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(statuses(&json(&out)), ["changed"]);
+    assert!(!marker.exists());
+    let err = stderr(&out);
+    assert!(
+        err.contains(&command) && err.contains("re-approve"),
+        "{err}"
+    );
+
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(statuses(&json(&out)), ["ok"]);
+    assert!(marker.exists());
+    assert_eq!(env.approvals().len(), 1, "re-approval replaces the entry");
+}
+
+#[test]
+fn hermes_written_approvals_are_honoured_and_pinned_on_first_use() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    fs::write(
+        env.allowlist_path(),
+        format!(
+            "\u{feff}{{\"approvals\": [{{\"approved_at\": \"2026-04-17T09:30:00Z\", \"command\": \"{command}\", \"event\": \"on_session_start\", \"script_mtime_at_approval\": null}}, \"junk\"], \"version\": 3}}"
+        ),
+    )
+    .unwrap();
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(statuses(&json(&out)), ["ok"], "{}", stderr(&out));
+    assert!(marker.exists());
+    let list = env.allowlist();
+    assert_eq!(list["version"], 3, "other keys are kept");
+    assert_eq!(
+        list["approvals"][1], "junk",
+        "entries it does not understand are kept"
+    );
+    assert_eq!(list["approvals"][0]["approved_at"], "2026-04-17T09:30:00Z");
+    assert_eq!(
+        list["approvals"][0]["script_sha256"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
+
+    fs::remove_file(&marker).unwrap();
+    fs::write(&command, "#!/bin/sh\necho changed\n").unwrap();
+    assert_eq!(
+        statuses(&json(&env.run("on_session_start", "{}"))),
+        ["changed"],
+        "a later edit is caught"
+    );
+}
+
+#[test]
+fn written_like_hermes_writes_it() {
+    let env = TestEnv::new();
+    let (command, _) = marker_hook(&env);
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let text = fs::read_to_string(env.allowlist_path()).unwrap();
+    assert!(
+        text.starts_with("{\n  \"approvals\": [\n    {\n      \"approved_at\": "),
+        "{text}"
+    );
+    assert!(!text.ends_with('\n'));
+    let keys: Vec<String> = env.approvals()[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "approved_at",
+            "command",
+            "event",
+            "script",
+            "script_mtime_at_approval",
+            "script_sha256"
+        ],
+        "sorted keys"
+    );
+    assert_eq!(env.approvals()[0]["command"], command.as_str());
+    let leftovers: Vec<_> = fs::read_dir(env.hermes_home())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|e| e == "tmp")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_corrupt_allowlist_is_never_overwritten() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    fs::write(env.allowlist_path(), "{\"approvals\": [").unwrap();
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(statuses(&json(&out)), ["unapproved"], "treated as empty");
+    assert!(
+        stderr(&out).contains("not a valid allowlist"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!marker.exists());
+
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(statuses(&json(&out)), ["ok"], "the bypass still runs it");
+    assert!(marker.exists());
+    assert!(
+        stderr(&out).contains("approval was not recorded"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(env.allowlist_path()).unwrap(),
+        "{\"approvals\": ["
+    );
+    let _ = command;
+}
+
+#[test]
+fn a_read_only_home_still_runs_with_a_bypass() {
+    let env = TestEnv::new();
+    let (_, marker) = marker_hook(&env);
+    if rustix::process::geteuid().is_root() {
+        eprintln!("skipped: root ignores folder permissions");
+        return;
+    }
+    fs::set_permissions(env.hermes_home(), fs::Permissions::from_mode(0o555)).unwrap();
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--accept-hooks"])
+        .output()
+        .unwrap();
+    fs::set_permissions(env.hermes_home(), fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(statuses(&json(&out)), ["ok"]);
+    assert!(marker.exists());
+    assert!(stderr(&out).contains("approval was not recorded"));
+}
+
+#[test]
+fn safe_mode_runs_nothing() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    env.approve("on_session_start", &command);
+    let out = env
+        .cmd()
+        .env("HERMES_SAFE_MODE", "1")
+        .args(["run", "on_session_start"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        json(&out),
+        json!({"event": "on_session_start", "hooks": []})
+    );
+    assert!(!marker.exists());
+}
+
+#[test]
+fn twenty_concurrent_approvals_lose_nothing() {
+    let env = TestEnv::new();
+    let hook = env
+        .script("n.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    let mut children = Vec::new();
+    for i in 0..20 {
+        let config = env.path(&format!("config-{i}.yaml"));
+        fs::write(
+            &config,
+            format!("hooks:\n  on_session_start:\n    - command: {hook} {i}\n"),
+        )
+        .unwrap();
+        let child = env
+            .std_cmd()
+            .args([
+                "run",
+                "on_session_start",
+                "--accept-hooks",
+                "-q",
+                "--config",
+            ])
+            .arg(&config)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        children.push(child);
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(statuses(&json(&out)), ["ok"]);
+    }
+    let mut commands: Vec<String> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap().to_owned())
+        .collect();
+    commands.sort();
+    let mut expected: Vec<String> = (0..20).map(|i| format!("{hook} {i}")).collect();
+    expected.sort();
+    assert_eq!(commands, expected);
+}
+
+#[test]
+fn dry_run_checks_consent_and_runs_nothing() {
+    let env = TestEnv::new();
+    let (command, marker) = marker_hook(&env);
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--dry-run", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let line = json(&out);
+    assert_eq!(statuses(&line), ["not_run"]);
+    assert!(!marker.exists());
+    assert!(!env.allowlist_path().exists(), "a dry run writes nothing");
+    assert!(stderr(&out).contains("would approve"), "{}", stderr(&out));
+
+    env.approve("on_session_start", &command);
+    let out = env
+        .cmd()
+        .args(["run", "on_session_start", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["hooks"][0]["message"], "dry run: would run");
+    assert!(!marker.exists());
+}

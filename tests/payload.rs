@@ -1,0 +1,164 @@
+//! The payload: either input shape in, the exact Hermes wire bytes out; empty stdin, a terminal on
+//! stdin, and bad JSON behave as the contract says.
+
+use std::fs;
+use std::time::Instant;
+
+use crate::common::{PROMPTLY, TestEnv, code, json, statuses, stderr};
+
+/// A hook that saves its stdin, cwd and `HERMES_HOOK_EVENT` next to the test root.
+fn recorder(env: &TestEnv) -> String {
+    let out = env.path("stdin.json").display().to_string();
+    let meta = env.path("meta.txt").display().to_string();
+    let hook = env.script(
+        "record.sh",
+        &format!("cat > '{out}'\nprintf '%s\\n%s\\n' \"$(pwd)\" \"$HERMES_HOOK_EVENT\" > '{meta}'\nprintf '{{}}'"),
+    );
+    let command = hook.display().to_string();
+    env.config(&format!("hooks:\n  pre_tool_call:\n    - command: {command}\n  subagent_stop:\n    - command: {command}\n"));
+    env.approve("pre_tool_call", &command);
+    env.approve("subagent_stop", &command);
+    out
+}
+
+#[test]
+fn kwargs_shape_reaches_the_hook_as_the_hermes_wire_payload() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    let out = env.run(
+        "pre_tool_call",
+        r#"{"tool_name": "terminal", "args": {"command": "echo héllo"}, "session_id": "s1", "task_id": "t1", "tool_call_id": "c1", "cwd": "/"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(&saved).unwrap(),
+        r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo héllo"}, "session_id": "s1", "cwd": "/", "profile": "default", "extra": {"task_id": "t1", "tool_call_id": "c1"}}"#
+    );
+    let meta = fs::read_to_string(env.path("meta.txt")).unwrap();
+    assert_eq!(
+        meta, "/\npre_tool_call\n",
+        "cwd is the payload's; HERMES_HOOK_EVENT is canonical"
+    );
+}
+
+#[test]
+fn wire_shape_passes_through_byte_for_byte() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    let wire = r#"{"hook_event_name": "pre_tool_call", "tool_name": "write_file", "tool_input": {"path": "a.py", "n": 1.5}, "session_id": "s2", "cwd": "/tmp", "profile": "work", "extra": {"task_id": "t"}}"#;
+    let out = env.run("pre-tool-call", wire);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&saved).unwrap(), wire);
+}
+
+#[test]
+fn empty_stdin_is_an_empty_payload() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    let out = env.run("subagent_stop", "");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let wire = fs::read_to_string(&saved).unwrap();
+    let cwd = env.work().display().to_string();
+    assert_eq!(
+        wire,
+        format!(
+            r#"{{"hook_event_name": "subagent_stop", "tool_name": null, "tool_input": null, "session_id": "", "cwd": "{cwd}", "profile": "default", "extra": {{}}}}"#
+        )
+    );
+}
+
+#[test]
+fn a_terminal_on_stdin_is_not_waited_on() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let env = TestEnv::new();
+    recorder(&env);
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let tty = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    let started = Instant::now();
+    let out = env
+        .std_cmd()
+        .args(["run", "pre_tool_call"])
+        .stdin(tty)
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < PROMPTLY);
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out).contains("stdin is a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(statuses(&json(&out)), ["ok"]);
+}
+
+#[test]
+fn invalid_json_gives_line_and_column_and_exit_1() {
+    let env = TestEnv::new();
+    recorder(&env);
+    let out = env.run(
+        "pre_tool_call",
+        "{\n  \"tool_name\": \"terminal\",\n  oops\n}",
+    );
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("line 3 column 3"), "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["event"], "pre_tool_call");
+    assert!(line["error"].as_str().unwrap().contains("line 3 column 3"));
+    assert!(!env.path("stdin.json").exists(), "no hook ran");
+
+    let out = env.run("pre_tool_call", "[1, 2]");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("must be a JSON object, not an array"));
+}
+
+#[test]
+fn payload_file_and_dash() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    let file = env.path("p.json");
+    fs::write(&file, r#"{"tool_name": "from-file"}"#).unwrap();
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--payload-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    assert!(
+        fs::read_to_string(&saved)
+            .unwrap()
+            .contains(r#""tool_name": "from-file""#)
+    );
+
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--payload-file", "-"])
+        .write_stdin(r#"{"tool_name": "dash"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    assert!(
+        fs::read_to_string(&saved)
+            .unwrap()
+            .contains(r#""tool_name": "dash""#)
+    );
+
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--payload-file", "missing.json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("cannot read payload file missing.json"),
+        "{}",
+        stderr(&out)
+    );
+}
