@@ -418,6 +418,11 @@ mod tests {
         )
     }
 
+    /// A config hook that exited 0 with `stdout`.
+    fn answer(event: &str, stdout: &str) -> Answer {
+        read(event, End::Exited(0), stdout, "", false)
+    }
+
     #[allow(clippy::unnecessary_wraps)] // compared with `Answer::directive`, an Option
     fn block(message: &str) -> Option<Directive> {
         Some(Directive::Block {
@@ -427,37 +432,13 @@ mod tests {
 
     #[test]
     fn both_block_dialects() {
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"action":"block","message":"no"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"action":"block","message":"no"}"#);
         assert_eq!((a.status, a.directive), (Status::Blocked, block("no")));
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"decision":"block","reason":"nope"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"decision":"block","reason":"nope"}"#);
         assert_eq!(a.directive, block("nope"));
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"decision":"deny","message":"m"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"decision":"deny","message":"m"}"#);
         assert_eq!(a.directive, block("m"));
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"action":"block","message":42}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"action":"block","message":42}"#);
         assert_eq!(a.directive, block("Blocked by hook g.sh"));
     }
 
@@ -497,20 +478,14 @@ mod tests {
 
     #[test]
     fn modify_both_dialects() {
-        let a = read(
+        let a = answer(
             "pre_tool_call",
-            End::Exited(0),
             r#"{"action":"modify","args":{"command":"ls"}}"#,
-            "",
-            false,
         );
         assert_eq!(a.status, Status::Modified);
-        let a = read(
+        let a = answer(
             "pre_tool_call",
-            End::Exited(0),
             r#"{"decision":"allow","modified_input":{"command":"ls"}}"#,
-            "",
-            false,
         );
         assert_eq!(
             a.directive,
@@ -518,13 +493,7 @@ mod tests {
                 args: json!({"command":"ls"}).as_object().unwrap().clone()
             })
         );
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"decision":"allow"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"decision":"allow"}"#);
         assert_eq!((a.status, a.directive, a.message), (Status::Ok, None, None));
         let a = read(
             "pre_tool_call",
@@ -542,35 +511,17 @@ mod tests {
 
     #[test]
     fn context_only_where_allowed() {
-        let a = read(
-            "pre_llm_call",
-            End::Exited(0),
-            r#"{"context":"Friday"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_llm_call", r#"{"context":"Friday"}"#);
         assert_eq!(
             a.directive,
             Some(Directive::Context {
                 text: "Friday".to_owned()
             })
         );
-        let a = read(
-            "pre_llm_call",
-            End::Exited(0),
-            r#"{"action":"block","message":"x"}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_llm_call", r#"{"action":"block","message":"x"}"#);
         assert_eq!((a.status, a.directive), (Status::Ok, None));
         assert!(a.message.unwrap().contains("can only context"));
-        let a = read(
-            "pre_llm_call",
-            End::Exited(0),
-            r#"{"context":"   "}"#,
-            "",
-            false,
-        );
+        let a = answer("pre_llm_call", r#"{"context":"   "}"#);
         assert_eq!(a.directive, None);
     }
 
@@ -610,7 +561,7 @@ mod tests {
 
     #[test]
     fn invalid_output_and_fail_closed() {
-        let a = read("pre_tool_call", End::Exited(0), "Traceback ...", "", false);
+        let a = answer("pre_tool_call", "Traceback ...");
         assert_eq!(
             (a.status, a.directive.is_none()),
             (Status::InvalidOutput, true)
@@ -620,13 +571,7 @@ mod tests {
         assert!(
             matches!(a.directive, Some(Directive::Block { message }) if message.starts_with("hook g.sh failed closed: "))
         );
-        let a = read(
-            "pre_tool_call",
-            End::Exited(0),
-            r#"{"ok":true} trailing"#,
-            "",
-            false,
-        );
+        let a = answer("pre_tool_call", r#"{"ok":true} trailing"#);
         assert_eq!(a.status, Status::InvalidOutput);
         let a = read("pre_tool_call", End::TimedOut, "", "", true);
         assert_eq!(

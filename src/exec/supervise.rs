@@ -198,12 +198,17 @@ impl Watch<'_> {
             tv_sec: i64::MAX,
             tv_nsec: 0,
         });
-        if poll(&mut fds, Some(&timeout)).is_ok() {
-            for (fd, mark) in fds.iter().zip(&slots) {
-                if !fd.revents().is_empty() {
-                    mark(&mut ready);
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(_) => {
+                for (fd, mark) in fds.iter().zip(&slots) {
+                    if !fd.revents().is_empty() {
+                        mark(&mut ready);
+                    }
                 }
             }
+            Err(rustix::io::Errno::INTR) => {}
+            // Should poll itself fail, back off rather than spin until the deadline.
+            Err(_) => std::thread::sleep(Duration::from_millis(1)),
         }
         ready
     }
