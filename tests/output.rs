@@ -73,4 +73,12 @@ fn failing_hooks_fail_open_with_exit_0() {
     assert_eq!(line["hooks"][0]["exit_code"], 1);
     assert_eq!(line["hooks"][0]["message"], "exited with code 1: boom");
     assert!(line.get("action").is_none());
+    let config = env.hermes_home().join("config.yaml");
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!(
+            "hermes-hooks: warning: hook f.sh ({}:3): exited with code 1: boom (failing open)",
+            config.display()
+        )
+    );
 }

@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 
 use super::GlobalArgs;
-use crate::config::{self, Event, LoadOptions};
+use crate::config::{self, Event, HookSpec, LoadOptions};
 use crate::consent::{Bypass, ConsentGate};
 use crate::env;
 use crate::exit::ExitStatus;
@@ -16,8 +16,8 @@ use crate::output::Printer;
 use crate::output::json::{ErrorLine, RunLine, to_line};
 use crate::paths::Paths;
 use crate::payload::{self, Invocation};
-use crate::response::Directive;
-use crate::runner::{self, Plan, RunReport};
+use crate::response::{Directive, Status};
+use crate::runner::{self, HookReport, Plan, RunReport};
 
 #[derive(Args, Debug)]
 #[command(
@@ -130,6 +130,11 @@ fn execute(
     for notice in report.notices() {
         printer.warn(notice);
     }
+    for hook in &report.hooks {
+        if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
+            printer.warn(warning);
+        }
+    }
     printer.data_line(&to_line(&RunLine::new(event, &prepared.set.hooks, &report)))?;
     match &report.directive {
         Some(Directive::Block { message } | Directive::Continue { message }) => {
@@ -138,6 +143,26 @@ fn execute(
         }
         _ => Ok(ExitStatus::Success),
     }
+}
+
+/// The stderr warning for a hook that failed (or whose answer was ignored), naming the hook and
+/// where it is declared.
+fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
+    let message = report.message.as_deref()?;
+    let outcome = match report.status {
+        Status::Failed | Status::TimedOut | Status::SpawnFailed | Status::InvalidOutput => {
+            match report.directive {
+                Some(Directive::Block { .. } | Directive::Continue { .. }) => "",
+                _ => " (failing open)",
+            }
+        }
+        Status::Ok => "",
+        _ => return None,
+    };
+    Some(format!(
+        "hook {} ({}): {message}{outcome}",
+        spec.name, spec.origin
+    ))
 }
 
 /// Reads the payload from `--payload-file` or stdin. A terminal on stdin is not waited on.
