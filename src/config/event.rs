@@ -239,8 +239,8 @@ pub static LEGACY_NAMES: &[(&str, &str)] = &[
 /// The `post_tool_call` alias whose hooks run when the tool call failed.
 pub const TOOL_FAILURE_ALIAS: &str = "post-tool-call-failure";
 
-/// One event: an index into [`EVENTS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One event: an index into [`EVENTS`]; ordered as the table is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Event(u8);
 
 /// How a name given by the user resolved to an event.

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::{Event, HookSpec, Origin, SourceKind, Warning};
+use super::{Event, HookSpec, Origin, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
 use crate::consent::fingerprint::script_word;
 use crate::matcher::Matcher;
@@ -114,8 +114,9 @@ struct BlockReader<'a> {
 }
 
 impl BlockReader<'_> {
-    fn warn(&mut self, line: u64, message: String) {
+    fn warn(&mut self, kind: WarningKind, line: u64, message: String) {
         self.out.warnings.push(Warning {
+            kind,
             origin: Origin {
                 file: self.path.to_path_buf(),
                 line: Some(line),
@@ -127,7 +128,11 @@ impl BlockReader<'_> {
     fn event(&mut self, key: &Spanned<Loose>, value: Spanned<EventValue>) {
         let line = key.referenced.line();
         let Loose::Str(name) = &key.value else {
-            self.warn(line, format!("unknown hook event {} in hooks:", key.value));
+            self.warn(
+                WarningKind::UnknownEvent,
+                line,
+                format!("unknown hook event {} in hooks:", key.value),
+            );
             return;
         };
         if RESERVED_KEYS.contains(&name.as_str()) {
@@ -136,13 +141,18 @@ impl BlockReader<'_> {
         let resolved = match Event::parse(name) {
             Ok(resolved) => resolved,
             Err(unknown) => {
-                self.warn(line, format!("{unknown} in hooks: (skipped)"));
+                self.warn(
+                    WarningKind::UnknownEvent,
+                    line,
+                    format!("{unknown} in hooks: (skipped)"),
+                );
                 return;
             }
         };
         let event = resolved.event;
         if event.def().plugin_only {
             self.warn(
+                WarningKind::Refused,
                 line,
                 format!(
                     "hook event '{name}' is Python-plugin-only: a shell hook cannot return its \
@@ -156,6 +166,7 @@ impl BlockReader<'_> {
         }
         if let Some(current) = resolved.legacy_for {
             self.warn(
+                WarningKind::LegacyName,
                 line,
                 format!("'{name}' is a legacy event name; use '{current}'"),
             );
@@ -163,6 +174,7 @@ impl BlockReader<'_> {
         match value.value {
             EventValue::Null => {}
             EventValue::Other(kind) => self.warn(
+                WarningKind::SkippedEntry,
                 line,
                 format!("hooks.{name} must be a list of hook definitions; got {kind} (skipped)"),
             ),
@@ -190,6 +202,7 @@ impl BlockReader<'_> {
             RawEntry::Fields(fields) => fields,
             RawEntry::Other(kind) => {
                 self.warn(
+                    WarningKind::SkippedEntry,
                     line,
                     format!("{at} must be a mapping with a 'command' key; got {kind} (skipped)"),
                 );
@@ -200,6 +213,7 @@ impl BlockReader<'_> {
             Some(Loose::Str(command)) if !command.trim().is_empty() => command.trim().to_owned(),
             _ => {
                 self.warn(
+                    WarningKind::SkippedEntry,
                     line,
                     format!("{at} is missing a non-empty 'command' field (skipped)"),
                 );
@@ -244,6 +258,7 @@ impl BlockReader<'_> {
             Some(Loose::Str(pattern)) => pattern.trim(),
             Some(_) => {
                 self.warn(
+                    WarningKind::IgnoredMatcher,
                     line,
                     format!("{at}.matcher must be a string regex; ignoring it"),
                 );
@@ -255,6 +270,7 @@ impl BlockReader<'_> {
         }
         if !event.is_tool_event() {
             self.warn(
+                WarningKind::IgnoredMatcher,
                 line,
                 format!(
                     "{at}.matcher '{pattern}' is ignored: matchers apply only to pre_tool_call and \
@@ -266,6 +282,7 @@ impl BlockReader<'_> {
         let (matcher, invalid) = Matcher::compile(pattern);
         if let Some(reason) = invalid {
             self.warn(
+                WarningKind::LiteralMatcher,
                 line,
                 format!(
                     "{at}.matcher '{pattern}' is not a valid regex ({reason}); matching the tool \
@@ -281,6 +298,7 @@ impl BlockReader<'_> {
         let Some(raw) = raw else { return default };
         let Some(seconds) = raw.as_python_int() else {
             self.warn(
+                WarningKind::InvalidValue,
                 line,
                 format!(
                     "{at}.timeout must be an integer (got {raw}); using {DEFAULT_TIMEOUT_SECS}s"
@@ -290,6 +308,7 @@ impl BlockReader<'_> {
         };
         if seconds < 1 {
             self.warn(
+                WarningKind::ClampedTimeout,
                 line,
                 format!("{at}.timeout must be >= 1; using {DEFAULT_TIMEOUT_SECS}s"),
             );
@@ -298,6 +317,7 @@ impl BlockReader<'_> {
         let seconds = seconds.unsigned_abs();
         if seconds > MAX_TIMEOUT_SECS {
             self.warn(
+                WarningKind::ClampedTimeout,
                 line,
                 format!(
                     "{at}.timeout={seconds}s exceeds the maximum; clamped to {MAX_TIMEOUT_SECS}s"
@@ -318,6 +338,7 @@ impl BlockReader<'_> {
         };
         let Loose::Bool(wanted) = raw else {
             self.warn(
+                WarningKind::InvalidValue,
                 line,
                 format!("{at}.fail_closed must be a boolean (got {raw}); failing open"),
             );
@@ -325,6 +346,7 @@ impl BlockReader<'_> {
         };
         if *wanted && !event.effects(SourceKind::Config).contains(Effects::BLOCK) {
             self.warn(
+                WarningKind::InvalidValue,
                 line,
                 format!(
                     "{at}.fail_closed is ignored: config hooks can block only on pre_tool_call, so \

@@ -57,9 +57,48 @@ impl fmt::Display for Origin {
     }
 }
 
+/// What kind of problem a [`Warning`] reports (`doctor` grades them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarningKind {
+    /// An event name that is not known; its hooks never run.
+    UnknownEvent,
+    /// An old event name, accepted.
+    LegacyName,
+    /// A registration Hermes refuses (a Python-plugin-only event).
+    Refused,
+    /// A declaration that could not be read; that hook never runs.
+    SkippedEntry,
+    /// A matcher that is ignored (non-tool event, not a string).
+    IgnoredMatcher,
+    /// A matcher that is not a valid regex, matched by literal equality.
+    LiteralMatcher,
+    /// A timeout out of range, clamped or replaced by the default.
+    ClampedTimeout,
+    /// A setting of the wrong type or place, replaced by its default.
+    InvalidValue,
+}
+
+impl WarningKind {
+    /// The name used in `--json` output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::UnknownEvent => "unknown_event",
+            Self::LegacyName => "legacy_name",
+            Self::Refused => "refused",
+            Self::SkippedEntry => "skipped_entry",
+            Self::IgnoredMatcher => "ignored_matcher",
+            Self::LiteralMatcher => "literal_matcher",
+            Self::ClampedTimeout => "clamped_timeout",
+            Self::InvalidValue => "invalid_value",
+        }
+    }
+}
+
 /// A problem that did not stop loading: the hook was skipped, or a setting was adjusted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// What kind of problem.
+    pub kind: WarningKind,
     /// Where the problem is.
     pub origin: Origin,
     /// What is wrong and what was done about it.

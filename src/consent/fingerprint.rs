@@ -43,14 +43,66 @@ fn script_word_at(words: &[String]) -> Option<(usize, &str)> {
 /// from `base`, the hook's working directory. `None` when the command has no such word, or a
 /// program is not on `PATH`.
 pub fn script_path(command: &str, base: &Path) -> Option<PathBuf> {
+    locate(command, base).map(|(path, _)| path)
+}
+
+/// Whether the script a command names can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptState {
+    /// It exists and can run (executable when it is the program, readable when an interpreter
+    /// reads it).
+    Ok,
+    /// It does not exist (or the program is not on `PATH`).
+    Missing,
+    /// It exists but cannot run: no exec bit on the program, or an unreadable script.
+    NotExecutable,
+}
+
+impl ScriptState {
+    /// The name used in output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Missing => "missing",
+            Self::NotExecutable => "not executable",
+        }
+    }
+}
+
+/// The state of the script `command` names (see [`script_path`]).
+pub fn script_state(command: &str, base: &Path) -> ScriptState {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Some((path, is_program)) = locate(command, base) else {
+        return ScriptState::Missing;
+    };
+    match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_file() => {
+            let runnable = if is_program {
+                meta.permissions().mode() & 0o111 != 0
+            } else {
+                File::open(&path).is_ok()
+            };
+            if runnable {
+                ScriptState::Ok
+            } else {
+                ScriptState::NotExecutable
+            }
+        }
+        Ok(_) => ScriptState::NotExecutable,
+        Err(_) => ScriptState::Missing,
+    }
+}
+
+/// The script's path, and whether it is the program itself (rather than an interpreter's input).
+fn locate(command: &str, base: &Path) -> Option<(PathBuf, bool)> {
     let words = shlex::split(command)?;
     let (index, word) = script_word_at(&words)?;
     let expanded = expand_tilde(word);
     let path = Path::new(expanded.as_ref());
     if index == 0 && !expanded.contains('/') {
-        which::which(path).ok()
+        which::which(path).ok().map(|p| (p, true))
     } else {
-        Some(base.join(path))
+        Some((base.join(path), index == 0))
     }
 }
 
@@ -84,8 +136,9 @@ pub fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{hex, script_word, sha256_file};
+    use super::{ScriptState, hex, script_state, script_word, sha256_file};
     use sha2::{Digest as _, Sha256};
+    use std::os::unix::fs::PermissionsExt as _;
 
     #[test]
     fn script_word_follows_hermes() {
@@ -116,5 +169,28 @@ mod tests {
             "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
         );
         assert_eq!(hex(&Sha256::digest(b"test")), sha256_file(&path).unwrap());
+    }
+
+    #[test]
+    fn script_states() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path();
+        std::fs::write(base.join("plain.sh"), "echo").unwrap();
+        std::fs::write(base.join("run.sh"), "echo").unwrap();
+        std::fs::set_permissions(base.join("run.sh"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        assert_eq!(script_state("./run.sh --x", base), ScriptState::Ok);
+        assert_eq!(script_state("./plain.sh", base), ScriptState::NotExecutable);
+        assert_eq!(
+            script_state("sh plain.sh", base),
+            ScriptState::Ok,
+            "read by an interpreter"
+        );
+        assert_eq!(script_state("./gone.sh", base), ScriptState::Missing);
+        assert_eq!(
+            script_state("no-such-program-4711", base),
+            ScriptState::Missing
+        );
+        assert_eq!(script_state("sh", base), ScriptState::Ok);
     }
 }

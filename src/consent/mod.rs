@@ -56,6 +56,110 @@ pub enum Verdict {
     },
 }
 
+/// What the allowlist says about a hook right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsentState {
+    /// Approved, and the script matches the pin.
+    Approved,
+    /// No approval for `(event, command)`.
+    Unapproved,
+    /// Approved, but the script's content differs from the pin (or cannot be read).
+    Changed,
+    /// Approved without a pin (written by Hermes): honoured, pinned on first run.
+    Unpinned,
+}
+
+impl ConsentState {
+    /// The name used in output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Approved => "approved",
+            Self::Unapproved => "unapproved",
+            Self::Changed => "changed",
+            Self::Unpinned => "unpinned",
+        }
+    }
+
+    /// Whether the hook may run without a bypass.
+    pub const fn may_run(self) -> bool {
+        matches!(self, Self::Approved | Self::Unpinned)
+    }
+}
+
+/// A hook's consent state with the facts behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assessment {
+    /// The verdict.
+    pub state: ConsentState,
+    /// The script the pin covers, when the command names one.
+    pub script: Option<PathBuf>,
+    /// The script's sha256 now, when it can be read.
+    pub sha256: Option<String>,
+    /// The sha256 recorded at approval.
+    pub pinned: Option<String>,
+    /// When it was approved.
+    pub approved_at: Option<String>,
+    /// The script's mtime when it was approved.
+    pub mtime_at_approval: Option<String>,
+}
+
+/// Judges `hook` against `list` without writing anything. `base` is the hook's working directory.
+pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
+    let script = fingerprint::script_path(&hook.command, base);
+    let sha256 = script
+        .as_deref()
+        .and_then(|p| fingerprint::sha256_file(p).ok());
+    let entry = list.find(hook.event.name(), &hook.command);
+    let text = |key: &str| {
+        entry
+            .and_then(|e| e.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let pinned = text("script_sha256");
+    let state = match (entry, &pinned) {
+        (None, _) => ConsentState::Unapproved,
+        (Some(_), None) => ConsentState::Unpinned,
+        (Some(_), Some(pin)) if Some(pin) == sha256.as_ref() => ConsentState::Approved,
+        (Some(_), Some(_)) => ConsentState::Changed,
+    };
+    Assessment {
+        state,
+        script,
+        sha256,
+        pinned,
+        approved_at: text("approved_at"),
+        mtime_at_approval: text("script_mtime_at_approval"),
+    }
+}
+
+/// The approval `--accept-hooks` or `approve` records for `hook`, from its assessment.
+pub fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval {
+    let mtime = assessment
+        .script
+        .as_deref()
+        .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .map(clock::iso_utc);
+    Approval {
+        event: hook.event.name().to_owned(),
+        command: hook.command.clone(),
+        script: assessment.script.clone(),
+        sha256: assessment.sha256.clone(),
+        mtime,
+    }
+}
+
+/// Records `approvals` in one locked write. Returns how many were written.
+pub fn record(path: &Path, approvals: &[Approval]) -> Result<usize, StoreError> {
+    let now = clock::now_iso();
+    store::update(path, |list| {
+        for approval in approvals {
+            list.approve(approval, &now);
+        }
+        (!approvals.is_empty(), approvals.len())
+    })
+}
+
 /// The consent state for one invocation: the allowlist is read once, when the first hook needs it.
 pub struct ConsentGate {
     path: PathBuf,
@@ -64,13 +168,14 @@ pub struct ConsentGate {
     snapshot: OnceLock<Snapshot>,
 }
 
-enum Snapshot {
-    Usable(Allowlist),
-    Unusable(String),
+struct Snapshot {
+    list: Allowlist,
+    problem: Option<String>,
 }
 
 impl ConsentGate {
-    /// A gate over the allowlist at `path`. With `record` false (dry runs), nothing is written.
+    /// A gate over the allowlist at `path`. With `record` false (dry runs, `doctor`), nothing is
+    /// written.
     pub fn new(path: PathBuf, bypass: Option<Bypass>, record: bool) -> Self {
         Self {
             path,
@@ -82,76 +187,66 @@ impl ConsentGate {
 
     fn snapshot(&self) -> &Snapshot {
         self.snapshot.get_or_init(|| match store::read(&self.path) {
-            Ok(list) => Snapshot::Usable(list.unwrap_or_default()),
-            Err(err) => Snapshot::Unusable(err.to_string()),
+            Ok(list) => Snapshot {
+                list: list.unwrap_or_default(),
+                problem: None,
+            },
+            Err(err) => Snapshot {
+                list: Allowlist::default(),
+                problem: Some(err.to_string()),
+            },
         })
     }
 
     /// When the allowlist could not be used (corrupt or unreadable): why. It is then treated as
     /// empty, so nothing counts as approved.
     pub fn problem(&self) -> Option<&str> {
-        match self.snapshot.get() {
-            Some(Snapshot::Unusable(reason)) => Some(reason),
-            _ => None,
-        }
+        self.snapshot.get().and_then(|s| s.problem.as_deref())
     }
 
     /// Decides whether `hook` may run now. `base` is the hook's working directory, against which
     /// a relative script path resolves.
     pub fn check(&self, hook: &HookSpec, base: &Path) -> Verdict {
         let event = hook.event.name();
-        let script = fingerprint::script_path(&hook.command, base);
-        let actual = script
-            .as_deref()
-            .and_then(|p| fingerprint::sha256_file(p).ok());
-        let entry = match self.snapshot() {
-            Snapshot::Usable(list) => list.find(event, &hook.command),
-            Snapshot::Unusable(_) => None,
-        };
-        let Some(entry) = entry else {
-            return self
-                .approve_now(hook, script, actual, "not approved")
+        let assessment = assess(&self.snapshot().list, hook, base);
+        match assessment.state {
+            ConsentState::Approved => Verdict::Run { notice: None },
+            ConsentState::Unpinned => Verdict::Run {
+                notice: self.pin_first_use(hook, &assessment),
+            },
+            ConsentState::Unapproved => self
+                .approve_now(hook, &assessment, "not approved")
                 .unwrap_or_else(|| Verdict::Unapproved {
                     message: format!(
                         "not approved, not run: {event} '{}'; review it, then approve it by \
                          running once with --accept-hooks (or HERMES_ACCEPT_HOOKS=1)",
                         hook.command
                     ),
-                });
-        };
-        match entry.get("script_sha256").and_then(Value::as_str) {
-            Some(pinned) if Some(pinned) == actual.as_deref() => Verdict::Run { notice: None },
-            Some(pinned) => {
-                let shown = script
+                }),
+            ConsentState::Changed => {
+                let shown = assessment
+                    .script
                     .as_ref()
                     .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
-                let now = actual
+                let now = assessment
+                    .sha256
                     .as_deref()
                     .map_or_else(|| "unreadable".to_owned(), short);
-                self.approve_now(hook, script, actual, "changed")
+                let pinned = assessment.pinned.as_deref().map_or_else(String::new, short);
+                self.approve_now(hook, &assessment, "changed")
                     .unwrap_or_else(|| Verdict::Changed {
                         message: format!(
                             "changed since approval, not run: {event} '{}': {shown} is now {now}, \
-                         approved as {}; review it, then re-approve it with --accept-hooks",
-                            hook.command,
-                            short(pinned)
+                             approved as {pinned}; review it, then re-approve it with --accept-hooks",
+                            hook.command
                         ),
                     })
             }
-            None => Verdict::Run {
-                notice: self.pin_first_use(hook, script.as_deref(), actual.as_deref()),
-            },
         }
     }
 
     /// Approves on the spot when a bypass is active; `None` when there is none.
-    fn approve_now(
-        &self,
-        hook: &HookSpec,
-        script: Option<PathBuf>,
-        sha256: Option<String>,
-        was: &str,
-    ) -> Option<Verdict> {
+    fn approve_now(&self, hook: &HookSpec, assessment: &Assessment, was: &str) -> Option<Verdict> {
         let bypass = self.bypass?;
         let what = format!("{} '{}'", hook.event.name(), hook.command);
         if !self.record {
@@ -159,22 +254,8 @@ impl ConsentGate {
                 notice: Some(format!("{what} is {was}; {bypass} would approve it")),
             });
         }
-        let mtime = script
-            .as_deref()
-            .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
-            .map(clock::iso_utc);
-        let approval = Approval {
-            event: hook.event.name().to_owned(),
-            command: hook.command.clone(),
-            script,
-            sha256,
-            mtime,
-        };
-        let notice = match self.write(|list| {
-            list.approve(&approval, &clock::now_iso());
-            true
-        }) {
-            Ok(()) => format!("{what} was {was}; approved by {bypass}"),
+        let notice = match record(&self.path, &[approval_for(hook, assessment)]) {
+            Ok(_) => format!("{what} was {was}; approved by {bypass}"),
             Err(err) => format!(
                 "{what} was {was}; runs by {bypass}, but the approval was not recorded: {err}"
             ),
@@ -186,30 +267,23 @@ impl ConsentGate {
 
     /// Trust on first use for an approval without a pin (written by Hermes): record the hash of
     /// what is about to run. A failed write does not stop the hook.
-    fn pin_first_use(
-        &self,
-        hook: &HookSpec,
-        script: Option<&Path>,
-        sha256: Option<&str>,
-    ) -> Option<String> {
-        let (Some(script), Some(sha256)) = (script, sha256) else {
+    fn pin_first_use(&self, hook: &HookSpec, assessment: &Assessment) -> Option<String> {
+        let (Some(script), Some(sha256)) = (&assessment.script, &assessment.sha256) else {
             return None;
         };
         if !self.record {
             return None;
         }
         let event = hook.event.name();
-        match self.write(|list| list.pin(event, &hook.command, script, sha256)) {
+        match store::update(&self.path, |list| {
+            (list.pin(event, &hook.command, script, sha256), ())
+        }) {
             Ok(()) => None,
             Err(err) => Some(format!(
                 "{event} '{}' runs, but its sha256 pin was not recorded: {err}",
                 hook.command
             )),
         }
-    }
-
-    fn write(&self, change: impl FnOnce(&mut Allowlist) -> bool) -> Result<(), StoreError> {
-        store::update(&self.path, |list| (change(list), ()))
     }
 }
 
