@@ -2,6 +2,7 @@
 
 #![allow(unreachable_pub)] // test helpers are shared between modules of one binary
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+#![allow(clippy::needless_raw_string_hashes)] // snapbox writes its snapshots this way
 
 mod common;
 
@@ -11,5 +12,7 @@ mod consent;
 mod events;
 mod example;
 mod exec;
+mod list;
 mod output;
 mod payload;
+mod revoke;

@@ -3,12 +3,12 @@
 
 use anyhow::Result;
 use clap::Args;
-use comfy_table::{ContentArrangement, Table, presets};
 
 use crate::config::Event;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
 use crate::output::json::{EventRow, to_line};
+use crate::output::table;
 
 #[derive(Args, Debug)]
 pub(crate) struct EventsArgs {
@@ -26,17 +26,16 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
         printer.data_line(&to_line(&rows))?;
         return Ok(ExitStatus::Success);
     }
-    let mut table = Table::new();
-    table
-        .load_style(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header([
+    let mut table = table::new(
+        &[
             "EVENT",
             "AGENT HOOKS NAME",
             "CONFIG CAN",
             "AGENT HOOKS CAN",
             "TYPICAL FIELDS",
-        ]);
+        ],
+        false,
+    );
     let effects = |names: Vec<&str>| {
         if names.is_empty() {
             "-".to_owned()
@@ -65,7 +64,7 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
             def.fields.join(", "),
         ]);
     }
-    let text = table.trim_fmt();
-    printer.data(&format!("{text}\n\n{LEGEND}\n"))?;
+    let text = table::render(&mut table);
+    printer.data(&format!("{text}\n{LEGEND}\n"))?;
     Ok(ExitStatus::Success)
 }

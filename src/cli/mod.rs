@@ -5,7 +5,10 @@
 #![allow(clippy::doc_markdown)]
 
 mod events;
+mod list;
+mod revoke;
 mod run;
+mod shared;
 
 use std::path::PathBuf;
 
@@ -67,6 +70,12 @@ pub(crate) enum ColorChoice {
 pub(crate) enum Command {
     /// Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked
     Run(run::RunArgs),
+    /// List every hook with its matcher, timeout, consent and script state
+    #[command(visible_alias = "ls")]
+    List(list::ListArgs),
+    /// Remove the approvals of a command
+    #[command(visible_aliases = ["remove", "rm"])]
+    Revoke(revoke::RevokeArgs),
     /// Print the event table: names, aliases, what hooks can do, payload fields
     Events(events::EventsArgs),
 }
@@ -80,6 +89,8 @@ pub(crate) fn main() -> ExitStatus {
     let printer = Printer::new(cli.global.quiet);
     let result = match cli.command {
         Command::Run(args) => run::run(&cli.global, &args, &printer),
+        Command::List(args) => list::run(&cli.global, &args, &printer),
+        Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&args, &printer),
     };
     match result {

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 
-use super::GlobalArgs;
+use super::{GlobalArgs, shared};
 use crate::config::{self, Event, HookSpec, LoadOptions};
-use crate::consent::{Bypass, ConsentGate};
+use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
@@ -103,15 +103,7 @@ fn execute(
     for warning in &prepared.set.warnings {
         printer.warn(warning);
     }
-    let bypass = if global.accept_hooks {
-        Some(Bypass::Flag)
-    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
-        Some(Bypass::Env)
-    } else if prepared.set.auto_accept {
-        Some(Bypass::Config)
-    } else {
-        None
-    };
+    let bypass = shared::bypass(global, &prepared.set);
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
     let report = runner::run(&Plan {
         event,

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::config::{Event, HookSpec};
+use crate::config::{Event, HookSpec, Warning};
 use crate::response::Directive;
 use crate::runner::{HookReport, RunReport};
 
@@ -152,6 +152,31 @@ impl EventRow {
             agent_hooks: def.agent_hooks.names(),
             fields: def.fields,
             plugin_only: def.plugin_only,
+        }
+    }
+}
+
+/// A load warning in `--json` output.
+#[derive(Serialize)]
+pub struct WarningLine<'a> {
+    /// The file.
+    pub file: String,
+    /// The line, when known.
+    pub line: Option<u64>,
+    /// What kind of problem.
+    pub kind: &'static str,
+    /// The message.
+    pub message: &'a str,
+}
+
+impl<'a> WarningLine<'a> {
+    /// The line for `warning`.
+    pub fn new(warning: &'a Warning) -> Self {
+        Self {
+            file: warning.origin.file.display().to_string(),
+            line: warning.origin.line,
+            kind: warning.kind.as_str(),
+            message: &warning.message,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod sanitize;
+pub mod table;
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write as _};

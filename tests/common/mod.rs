@@ -109,7 +109,10 @@ impl TestEnv {
 
     /// Records an approval the way `--accept-hooks` would, through the library.
     pub fn approve(&self, event: &str, command: &str) {
-        let script = fingerprint::script_path(command, &self.work());
+        // `~` means this test's HOME, not the HOME of the test process.
+        let home = format!("{}/", self.home().display());
+        let resolved = command.replace("~/", &home);
+        let script = fingerprint::script_path(&resolved, &self.work());
         let sha256 = script
             .as_deref()
             .and_then(|p| fingerprint::sha256_file(p).ok());
@@ -197,4 +200,9 @@ pub fn wait_gone(pid: i32) -> bool {
 /// Reads a pid a hook wrote to `file`.
 pub fn read_pid(file: &Path) -> i32 {
     fs::read_to_string(file).unwrap().trim().parse().unwrap()
+}
+
+/// stdout as text with the temporary root replaced by `[ROOT]`, for snapshots.
+pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).replace(&env.root().display().to_string(), "[ROOT]")
 }

@@ -1,0 +1,141 @@
+//! `list` (`ls`): every hook, grouped by event in the order `run` uses them, with its matcher,
+//! timeout, consent state and script state.
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::config::HookSpec;
+use crate::consent::fingerprint::{self, ScriptState};
+use crate::consent::{ConsentState, assess};
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+use crate::output::json::{WarningLine, to_line};
+use crate::output::table::{self, Tone};
+
+#[derive(Args, Debug)]
+pub(crate) struct ListArgs {
+    /// Only this event's hooks (either name)
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
+    /// Print one JSON document instead of the table
+    #[arg(long)]
+    json: bool,
+}
+
+/// One row, for both outputs.
+#[derive(Serialize)]
+struct Row<'a> {
+    event: &'static str,
+    source: &'static str,
+    name: &'a str,
+    command: &'a str,
+    matcher: Option<&'a str>,
+    timeout_ms: u128,
+    fail_closed: bool,
+    consent: &'static str,
+    script: Option<String>,
+    script_state: &'static str,
+    declared_at: String,
+}
+
+#[derive(Serialize)]
+struct Listing<'a> {
+    schema_version: u32,
+    config: String,
+    allowlist: String,
+    hooks: Vec<Row<'a>>,
+    warnings: Vec<WarningLine<'a>>,
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Result<ExitStatus> {
+    let only = args
+        .event
+        .as_deref()
+        .map(|name| shared::event(name, printer))
+        .transpose()?;
+    let loaded = shared::load(global, only, printer)?;
+    let list = shared::read_allowlist(&loaded.paths, printer);
+    let base = shared::current_dir()?;
+    let mut hooks: Vec<&HookSpec> = loaded.set.hooks.iter().collect();
+    hooks.sort_by_key(|hook| hook.event); // stable: run order within each event
+    let rows: Vec<Row<'_>> = hooks
+        .iter()
+        .map(|hook| {
+            let assessment = assess(&list, hook, &base);
+            Row {
+                event: hook.event.name(),
+                source: hook.source.as_str(),
+                name: &hook.name,
+                command: &hook.command,
+                matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                timeout_ms: hook.timeout.as_millis(),
+                fail_closed: hook.fail_closed,
+                consent: assessment.state.as_str(),
+                script: assessment.script.map(|p| p.display().to_string()),
+                script_state: fingerprint::script_state(&hook.command, &base).as_str(),
+                declared_at: hook.origin.to_string(),
+            }
+        })
+        .collect();
+    if args.json {
+        let listing = Listing {
+            schema_version: 1,
+            config: loaded.paths.config.display().to_string(),
+            allowlist: loaded.paths.allowlist.display().to_string(),
+            hooks: rows,
+            warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
+        };
+        printer.data_line(&to_line(&listing))?;
+        return Ok(ExitStatus::Success);
+    }
+    if rows.is_empty() {
+        let scope = only.map_or_else(String::new, |event| format!(" for {event}"));
+        printer.data_line(&format!(
+            "No hooks{scope} in {}.",
+            loaded.paths.config.display()
+        ))?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut out = table::new(
+        &[
+            "EVENT", "SOURCE", "HOOK", "MATCHER", "TIMEOUT", "CONSENT", "SCRIPT",
+        ],
+        shared::color(global),
+    );
+    for row in &rows {
+        let timeout = if row.timeout_ms % 1000 == 0 {
+            format!("{}s", row.timeout_ms / 1000)
+        } else {
+            format!("{}ms", row.timeout_ms)
+        };
+        out.add_row(vec![
+            table::cell(row.event, Tone::Plain),
+            table::cell(row.source, Tone::Plain),
+            table::cell(row.command, Tone::Plain),
+            table::cell(row.matcher.unwrap_or("-"), Tone::Plain),
+            table::cell(&timeout, Tone::Plain),
+            table::cell(row.consent, consent_tone(row.consent)),
+            table::cell(row.script_state, script_tone(row.script_state)),
+        ]);
+    }
+    printer.data(&table::render(&mut out))?;
+    Ok(ExitStatus::Success)
+}
+
+fn consent_tone(state: &str) -> Tone {
+    match state {
+        s if s == ConsentState::Approved.as_str() => Tone::Good,
+        s if s == ConsentState::Changed.as_str() => Tone::Bad,
+        _ => Tone::Notice,
+    }
+}
+
+fn script_tone(state: &str) -> Tone {
+    if state == ScriptState::Ok.as_str() {
+        Tone::Good
+    } else {
+        Tone::Bad
+    }
+}

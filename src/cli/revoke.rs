@@ -1,0 +1,72 @@
+//! `revoke <command>` (`remove`, `rm`): drop the approvals of a command, for every event or one.
+
+use anyhow::{Result, bail};
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::consent::store;
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+use crate::output::json::to_line;
+use crate::paths::Paths;
+
+#[derive(Args, Debug)]
+pub(crate) struct RevokeArgs {
+    /// The command exactly as declared in the config
+    command: String,
+    /// Only the approval for this event (either name)
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
+    /// Print one JSON document instead of a sentence
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Revoked<'a> {
+    command: &'a str,
+    event: Option<&'static str>,
+    removed: usize,
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> Result<ExitStatus> {
+    let event = args
+        .event
+        .as_deref()
+        .map(|name| shared::event(name, printer))
+        .transpose()?;
+    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let event_name = event.map(crate::config::Event::name);
+    let removed = if store::read(&paths.allowlist)?.is_some() {
+        store::update(&paths.allowlist, |list| {
+            let removed = list.revoke(&args.command, event_name);
+            (removed > 0, removed)
+        })?
+    } else {
+        0
+    };
+    if removed == 0 {
+        let scope = event_name.map_or_else(String::new, |e| format!(" for {e}"));
+        bail!(
+            "no approval of '{}'{scope} in {} (`hermes-hooks list` shows the commands as declared)",
+            args.command,
+            paths.allowlist.display()
+        );
+    }
+    if args.json {
+        printer.data_line(&to_line(&Revoked {
+            command: &args.command,
+            event: event_name,
+            removed,
+        }))?;
+    } else {
+        let noun = if removed == 1 {
+            "approval"
+        } else {
+            "approvals"
+        };
+        printer.data_line(&format!("Removed {removed} {noun} of '{}'.", args.command))?;
+    }
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,83 @@
+//! What several subcommands share: resolving an event name, loading hooks with their warnings
+//! printed, the consent bypass, and the colour decision.
+
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+
+use super::{ColorChoice, GlobalArgs};
+use crate::config::{self, Event, HookSet, LoadOptions};
+use crate::consent::Bypass;
+use crate::consent::store::{self, Allowlist};
+use crate::env;
+use crate::output::Printer;
+use crate::paths::Paths;
+
+/// Resolves an event name given on the command line (warning on a legacy name).
+pub(crate) fn event(name: &str, printer: &Printer) -> Result<Event> {
+    let resolved = Event::parse(name)?;
+    if let Some(current) = resolved.legacy_for {
+        printer.warn(format!("'{name}' is a legacy event name; use '{current}'"));
+    }
+    Ok(resolved.event)
+}
+
+/// Paths and hooks, with load warnings printed on stderr.
+pub(crate) struct Loaded {
+    pub(crate) paths: Paths,
+    pub(crate) set: HookSet,
+}
+
+/// Loads the hooks (of one event, or all), printing load warnings.
+pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) -> Result<Loaded> {
+    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let set = config::load(LoadOptions {
+        config: &paths.config,
+        only,
+    })?;
+    for warning in &set.warnings {
+        printer.warn(warning);
+    }
+    Ok(Loaded { paths, set })
+}
+
+/// The allowlist for read-only views: a corrupt or unreadable file is reported and read as empty.
+pub(crate) fn read_allowlist(paths: &Paths, printer: &Printer) -> Allowlist {
+    match store::read(&paths.allowlist) {
+        Ok(list) => list.unwrap_or_default(),
+        Err(err) => {
+            printer.warn(format!("{err}; showing every hook as unapproved"));
+            Allowlist::default()
+        }
+    }
+}
+
+/// The active consent bypass, if any: the flag, then the environment, then the config.
+pub(crate) fn bypass(global: &GlobalArgs, set: &HookSet) -> Option<Bypass> {
+    if global.accept_hooks {
+        Some(Bypass::Flag)
+    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+        Some(Bypass::Env)
+    } else if set.auto_accept {
+        Some(Bypass::Config)
+    } else {
+        None
+    }
+}
+
+/// Whether human output on stdout gets colour.
+pub(crate) fn color(global: &GlobalArgs) -> bool {
+    match global.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            env::var_os(env::NO_COLOR).is_none() && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// The current directory (a hook's default working directory, and the base of relative paths).
+pub(crate) fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().context("cannot read the current directory")
+}

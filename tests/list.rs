@@ -1,0 +1,159 @@
+//! `list`: every hook grouped by event in run order, with consent and script state; `--json`;
+//! no colour off a terminal.
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::common::{TestEnv, code, redacted, stderr};
+
+fn setup(env: &TestEnv) {
+    env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    let edited = env.script("edited.sh", "printf '{}'");
+    std::fs::write(env.hermes_home().join("agent-hooks/plain.sh"), "echo").unwrap();
+    env.config(
+        "hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/ok.sh start\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/ok.sh\n      timeout: 5\n    - command: ~/.hermes/agent-hooks/edited.sh\n    - command: ~/.hermes/agent-hooks/plain.sh\n    - command: ~/.hermes/agent-hooks/gone.sh\n  pre_tools_call: []\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/ok.sh");
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/edited.sh");
+    std::fs::write(&edited, "#!/bin/sh\necho edited\n").unwrap();
+    let list = env.allowlist_path();
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&list).unwrap()).unwrap();
+    doc["approvals"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "approved_at": "2026-01-01T00:00:00Z", "command": "~/.hermes/agent-hooks/ok.sh start",
+            "event": "on_session_start", "script_mtime_at_approval": null
+        }));
+    std::fs::write(&list, doc.to_string()).unwrap();
+}
+
+#[test]
+fn table_groups_by_event_in_run_order() {
+    let env = TestEnv::new();
+    setup(&env);
+    let out = env.cmd().arg("list").output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+EVENT             SOURCE  HOOK                               MATCHER   TIMEOUT  CONSENT     SCRIPT
+pre_tool_call     config  ~/.hermes/agent-hooks/ok.sh        terminal  5s       approved    ok
+pre_tool_call     config  ~/.hermes/agent-hooks/edited.sh    -         60s      changed     ok
+pre_tool_call     config  ~/.hermes/agent-hooks/plain.sh     -         60s      unapproved  not executable
+pre_tool_call     config  ~/.hermes/agent-hooks/gone.sh      -         60s      unapproved  missing
+on_session_start  config  ~/.hermes/agent-hooks/ok.sh start  -         60s      unpinned    ok
+
+"#]]
+    );
+    assert!(
+        stderr(&out).contains("unknown event 'pre_tools_call'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains('\u{1b}'),
+        "no ANSI codes off a terminal"
+    );
+}
+
+#[test]
+fn color_always_and_no_color() {
+    let env = TestEnv::new();
+    setup(&env);
+    let out = env
+        .cmd()
+        .args(["ls", "--color", "always"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\u{1b}["));
+    let out = env
+        .cmd()
+        .args(["ls", "--color", "auto"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
+}
+
+#[test]
+fn json_and_event_filter() {
+    let env = TestEnv::new();
+    setup(&env);
+    let out = env
+        .cmd()
+        .args(["list", "--json", "--event", "pre-tool-call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hooks = doc["hooks"].as_array().unwrap();
+    let states: Vec<(&str, &str)> = hooks
+        .iter()
+        .map(|h| {
+            (
+                h["consent"].as_str().unwrap(),
+                h["script_state"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("approved", "ok"),
+            ("changed", "ok"),
+            ("unapproved", "not executable"),
+            ("unapproved", "missing")
+        ]
+    );
+    assert_eq!(hooks[0]["matcher"], "terminal");
+    assert_eq!(hooks[0]["timeout_ms"], 5000);
+    assert!(
+        hooks[0]["declared_at"]
+            .as_str()
+            .unwrap()
+            .ends_with("config.yaml:5")
+    );
+    assert_eq!(doc["warnings"][0]["kind"], "unknown_event");
+
+    let out = env
+        .cmd()
+        .args(["list", "--event", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("unknown event 'nope'"));
+}
+
+#[test]
+fn empty_config_and_bad_input() {
+    let env = TestEnv::new();
+    let out = env.cmd().arg("list").output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+No hooks in [ROOT]/home/.hermes/config.yaml.
+
+"#]]
+    );
+
+    env.config("hooks: [");
+    let out = env.cmd().arg("list").output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("config.yaml:1:"), "{}", stderr(&out));
+
+    env.config("hooks:\n  pre_tool_call:\n    - command: x.sh\n");
+    std::fs::write(env.allowlist_path(), "not json").unwrap();
+    let out = env.cmd().arg("list").output().unwrap();
+    assert_eq!(
+        code(&out),
+        0,
+        "a read-only view survives a corrupt allowlist"
+    );
+    assert!(
+        stderr(&out).contains("not a valid allowlist"),
+        "{}",
+        stderr(&out)
+    );
+}

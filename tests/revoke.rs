@@ -1,0 +1,57 @@
+//! `revoke <command>`: removes matching approvals, says how many, exit 1 when none matched, never
+//! touches a corrupt file.
+
+use crate::common::{TestEnv, code, stderr};
+
+#[test]
+fn removes_every_event_or_one() {
+    let env = TestEnv::new();
+    env.approve("pre_tool_call", "/h/a.sh");
+    env.approve("on_session_start", "/h/a.sh");
+    env.approve("pre_tool_call", "/h/b.sh");
+    let out = env
+        .cmd()
+        .args(["revoke", "/h/a.sh", "--event", "pre-tool-call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Removed 1 approval of '/h/a.sh'.\n"
+    );
+    let out = env
+        .cmd()
+        .args(["rm", "/h/a.sh", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["removed"], 1);
+    let left: Vec<_> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(left, ["/h/b.sh"]);
+}
+
+#[test]
+fn nothing_matched_is_exit_1_and_writes_nothing() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["revoke", "/h/none.sh"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("no approval of '/h/none.sh'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.allowlist_path().exists(), "no file created");
+
+    std::fs::write(env.allowlist_path(), "{broken").unwrap();
+    let out = env.cmd().args(["remove", "/h/none.sh"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("not a valid allowlist"));
+    assert_eq!(
+        std::fs::read_to_string(env.allowlist_path()).unwrap(),
+        "{broken"
+    );
+}
