@@ -31,7 +31,7 @@ fn unapproved_hooks_do_not_run_and_say_how_to_approve() {
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains(&command) && err.contains("--accept-hooks"),
+        err.contains(&command) && err.contains("hermes-hooks approve --event on_session_start"),
         "{err}"
     );
     assert!(

@@ -7,6 +7,7 @@
 mod common;
 
 mod answers;
+mod approve;
 mod config;
 mod consent;
 mod events;

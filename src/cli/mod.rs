@@ -4,6 +4,7 @@
 //! Doc comments on clap types are `--help` text for people, not rustdoc.
 #![allow(clippy::doc_markdown)]
 
+mod approve;
 mod events;
 mod list;
 mod revoke;
@@ -73,6 +74,8 @@ pub(crate) enum Command {
     /// List every hook with its matcher, timeout, consent and script state
     #[command(visible_alias = "ls")]
     List(list::ListArgs),
+    /// Review and approve hooks (asks on a terminal; --yes for scripts)
+    Approve(approve::ApproveArgs),
     /// Remove the approvals of a command
     #[command(visible_aliases = ["remove", "rm"])]
     Revoke(revoke::RevokeArgs),
@@ -90,6 +93,7 @@ pub(crate) fn main() -> ExitStatus {
     let result = match cli.command {
         Command::Run(args) => run::run(&cli.global, &args, &printer),
         Command::List(args) => list::run(&cli.global, &args, &printer),
+        Command::Approve(args) => approve::run(&cli.global, &args, &printer),
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&args, &printer),
     };

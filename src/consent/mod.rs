@@ -218,9 +218,10 @@ impl ConsentGate {
                 .approve_now(hook, &assessment, "not approved")
                 .unwrap_or_else(|| Verdict::Unapproved {
                     message: format!(
-                        "not approved, not run: {event} '{}'; review it, then approve it by \
-                         running once with --accept-hooks (or HERMES_ACCEPT_HOOKS=1)",
-                        hook.command
+                        "not approved, not run: {event} '{}'; review and approve it with \
+                         `hermes-hooks approve --event {event} {}`",
+                        hook.command,
+                        quoted(&hook.command)
                     ),
                 }),
             ConsentState::Changed => {
@@ -237,8 +238,10 @@ impl ConsentGate {
                     .unwrap_or_else(|| Verdict::Changed {
                         message: format!(
                             "changed since approval, not run: {event} '{}': {shown} is now {now}, \
-                             approved as {pinned}; review it, then re-approve it with --accept-hooks",
-                            hook.command
+                             approved as {pinned}; review and re-approve it with \
+                             `hermes-hooks approve --event {event} {}`",
+                            hook.command,
+                            quoted(&hook.command)
                         ),
                     })
             }
@@ -285,6 +288,11 @@ impl ConsentGate {
             )),
         }
     }
+}
+
+/// `text` quoted for a POSIX shell, for commands shown to copy.
+fn quoted(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }
 
 /// The first 12 hex digits of a digest, for messages.

@@ -1,0 +1,207 @@
+//! `approve`: the review step. Each hook that is not approved, changed or unpinned (or the ones
+//! named) is shown with its script's sha256 and first lines and confirmed on a terminal; `--yes`
+//! approves without asking. Writes go through the same locked, atomic path as `run`.
+
+use std::io::{IsTerminal as _, Read as _};
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Args;
+use dialoguer::Confirm;
+use dialoguer::console::Term;
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::config::HookSpec;
+use crate::consent::store;
+use crate::consent::{Assessment, ConsentState, approval_for, assess, record};
+use crate::exit::ExitStatus;
+use crate::output::json::to_line;
+use crate::output::{Printer, sanitize};
+
+/// Lines of the script shown for review.
+const PREVIEW_LINES: usize = 12;
+
+#[derive(Args, Debug)]
+pub(crate) struct ApproveArgs {
+    /// Approve the hooks that run this command, exactly as declared [default: every hook that is
+    /// unapproved, changed or unpinned]
+    command: Option<String>,
+    /// Only hooks of this event (either name)
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
+    /// Also re-approve hooks that are approved already, pinning their current content
+    #[arg(long)]
+    all: bool,
+    /// Approve without asking (for scripts and CI); without a terminal, approve refuses unless
+    /// this is given
+    #[arg(short, long)]
+    yes: bool,
+    /// Print one JSON document instead of a line per hook
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Decision {
+    event: &'static str,
+    command: String,
+    script: Option<String>,
+    sha256: Option<String>,
+    was: &'static str,
+}
+
+#[derive(Serialize, Default)]
+struct Outcome {
+    approved: Vec<Decision>,
+    declined: Vec<Decision>,
+}
+
+pub(crate) fn run(
+    global: &GlobalArgs,
+    args: &ApproveArgs,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let only = args
+        .event
+        .as_deref()
+        .map(|name| shared::event(name, printer))
+        .transpose()?;
+    let loaded = shared::load(global, only, printer)?;
+    let list = store::read(&loaded.paths.allowlist)
+        .context("cannot approve")?
+        .unwrap_or_default();
+    let base = shared::current_dir()?;
+    let named: Vec<&HookSpec> = loaded
+        .set
+        .hooks
+        .iter()
+        .filter(|hook| args.command.as_ref().is_none_or(|c| *c == hook.command))
+        .collect();
+    if let (Some(command), true) = (&args.command, named.is_empty()) {
+        let scope = only.map_or_else(String::new, |e| format!(" on {e}"));
+        bail!(
+            "no hook{scope} in {} runs '{command}'",
+            loaded.paths.config.display()
+        );
+    }
+    let pending: Vec<(&HookSpec, Assessment)> = named
+        .into_iter()
+        .map(|hook| (hook, assess(&list, hook, &base)))
+        .filter(|(_, a)| args.all || a.state != ConsentState::Approved)
+        .collect();
+    let mut outcome = Outcome::default();
+    if pending.is_empty() {
+        if !args.json {
+            printer.data_line("Nothing to approve: every hook is approved and pinned.")?;
+        }
+    } else {
+        let interactive = !args.yes;
+        if interactive && !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+            bail!(
+                "approve asks before each hook and needs a terminal for that; pass --yes to approve without asking"
+            );
+        }
+        for (hook, assessment) in &pending {
+            let yes = !interactive || confirm(hook, assessment, printer)?;
+            let approval = approval_for(hook, assessment);
+            let decision = Decision {
+                event: hook.event.name(),
+                command: hook.command.clone(),
+                script: approval.script.as_ref().map(|p| p.display().to_string()),
+                sha256: approval.sha256.clone(),
+                was: assessment.state.as_str(),
+            };
+            if yes {
+                record(&loaded.paths.allowlist, &[approval])?;
+                if !args.json {
+                    printer.data_line(&approved_line(&decision))?;
+                }
+                outcome.approved.push(decision);
+            } else {
+                outcome.declined.push(decision);
+            }
+        }
+        if !args.json {
+            let declined = outcome.declined.len();
+            let tail = if declined > 0 {
+                format!(", declined {declined}")
+            } else {
+                String::new()
+            };
+            printer.note(format!("approved {}{tail}", outcome.approved.len()));
+        }
+    }
+    if args.json {
+        printer.data_line(&to_line(&outcome))?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn approved_line(decision: &Decision) -> String {
+    let sha = decision.sha256.as_deref().map_or_else(
+        || "no script to pin".to_owned(),
+        |s| format!("sha256:{}", &s[..12.min(s.len())]),
+    );
+    format!(
+        "approved  {}  {}  ({sha})",
+        decision.event,
+        sanitize::line(&decision.command)
+    )
+}
+
+/// Shows the hook for review on stderr and asks; the default answer is no.
+fn confirm(hook: &HookSpec, assessment: &Assessment, printer: &Printer) -> Result<bool> {
+    let mut review = vec![
+        String::new(),
+        format!(
+            "{}  {}  declared at {}",
+            hook.event,
+            hook.source.as_str(),
+            hook.origin
+        ),
+        format!("  command:  {}", sanitize::line(&hook.command)),
+        format!("  state:    {}", assessment.state.as_str()),
+    ];
+    if let Some(script) = &assessment.script {
+        review.push(format!("  script:   {}", script.display()));
+    }
+    match (&assessment.sha256, &assessment.pinned) {
+        (Some(now), Some(was)) if assessment.state == ConsentState::Changed => {
+            review.push(format!("  sha256:   {now}  (approved as {was})"));
+        }
+        (Some(now), _) => review.push(format!("  sha256:   {now}")),
+        (None, _) => review.push("  sha256:   (no readable script to pin)".to_owned()),
+    }
+    if let Some(script) = &assessment.script {
+        review.extend(preview(script));
+    }
+    for line in review {
+        printer.verbatim(&line);
+    }
+    Confirm::new()
+        .with_prompt("Approve this hook?")
+        .default(false)
+        .interact_on(&Term::stderr())
+        .context("reading the answer")
+}
+
+/// The first lines of the script, or a note when it is binary or unreadable.
+fn preview(script: &Path) -> Vec<String> {
+    let mut head = Vec::new();
+    let read = std::fs::File::open(script).and_then(|f| f.take(8 * 1024).read_to_end(&mut head));
+    if read.is_err() {
+        return vec!["  (the script cannot be read)".to_owned()];
+    }
+    if head.contains(&0) {
+        return vec!["  (a binary file)".to_owned()];
+    }
+    let text = String::from_utf8_lossy(&head);
+    let mut lines = vec!["  first lines:".to_owned()];
+    lines.extend(
+        text.lines()
+            .take(PREVIEW_LINES)
+            .map(|l| format!("  | {}", sanitize::line(l))),
+    );
+    lines
+}

@@ -1,0 +1,214 @@
+//! `approve`: `--yes` for scripts, a refusal without a terminal, a real confirmation on a
+//! pseudo-terminal, `--all` to re-pin, and a corrupt allowlist left alone.
+
+use std::io::{Read as _, Write as _};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{PROMPTLY, TestEnv, code, json, statuses, stderr};
+
+fn two_hooks(env: &TestEnv) -> (String, String) {
+    let a = env
+        .script("a.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    let b = env
+        .script("b.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {a}\n  on_session_start:\n    - command: {b}\n"
+    ));
+    (a, b)
+}
+
+#[test]
+fn yes_approves_every_pending_hook_with_its_pin() {
+    let env = TestEnv::new();
+    let (a, b) = two_hooks(&env);
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains(&format!("approved  pre_tool_call  {a}  (sha256:")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("approved  on_session_start  {b}")),
+        "{text}"
+    );
+    assert!(
+        env.approvals()
+            .iter()
+            .all(|e| e["script_sha256"].as_str().is_some_and(|s| s.len() == 64))
+    );
+    assert_eq!(statuses(&json(&env.run("on_session_start", "{}"))), ["ok"]);
+
+    let out = env.cmd().args(["approve", "-y"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Nothing to approve: every hook is approved and pinned.\n"
+    );
+}
+
+#[test]
+fn a_named_command_and_an_event() {
+    let env = TestEnv::new();
+    let (a, _) = two_hooks(&env);
+    let out = env
+        .cmd()
+        .args(["approve", &a, "--event", "pre-tool-call", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["approved"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["approved"][0]["was"], "unapproved");
+    assert_eq!(env.approvals().len(), 1);
+
+    let out = env
+        .cmd()
+        .args(["approve", "/not/declared.sh", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("runs '/not/declared.sh'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn no_terminal_and_no_yes_refuses() {
+    let env = TestEnv::new();
+    two_hooks(&env);
+    let out = env.cmd().arg("approve").output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("pass --yes"), "{}", stderr(&out));
+    assert!(!env.allowlist_path().exists());
+}
+
+#[test]
+fn changed_and_unpinned_hooks_are_repinned() {
+    let env = TestEnv::new();
+    let (a, b) = two_hooks(&env);
+    env.approve("pre_tool_call", &a);
+    std::fs::write(&a, "#!/bin/sh\nprintf '{}'\n").unwrap();
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let was: Vec<&str> = doc["approved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["was"].as_str().unwrap())
+        .collect();
+    assert_eq!(was, ["changed", "unapproved"]);
+    assert_eq!(statuses(&json(&env.run("pre_tool_call", "{}"))), ["ok"]);
+
+    let out = env
+        .cmd()
+        .args(["approve", "--all", "--yes", "--json", &b])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["approved"][0]["was"], "approved", "--all re-approves");
+    assert_eq!(env.approvals().len(), 2, "never duplicates");
+}
+
+#[test]
+fn a_corrupt_allowlist_is_not_replaced() {
+    let env = TestEnv::new();
+    two_hooks(&env);
+    std::fs::write(env.allowlist_path(), "[").unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("not a valid allowlist"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(env.allowlist_path()).unwrap(), "[");
+}
+
+#[test]
+fn asks_on_a_terminal() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let env = TestEnv::new();
+    let (a, b) = two_hooks(&env);
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let open_tty = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap()
+    };
+    let child = env
+        .std_cmd()
+        .arg("approve")
+        .stdin(open_tty())
+        .stderr(open_tty())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut master = std::fs::File::from(master);
+    let screen = Arc::new(Mutex::new(String::new()));
+    {
+        let screen = Arc::clone(&screen);
+        let mut reader = master.try_clone().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0_u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+    }
+    let wait_for = |count: usize| {
+        let until = Instant::now() + PROMPTLY;
+        while screen.lock().unwrap().matches("Approve this hook?").count() < count {
+            assert!(
+                Instant::now() < until,
+                "no prompt: {}",
+                screen.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_for(1);
+    master.write_all(b"y").unwrap();
+    wait_for(2);
+    master.write_all(b"n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0);
+    let shown = screen.lock().unwrap().clone();
+    assert!(
+        shown.contains(&format!("command:  {a}")) && shown.contains("sha256:"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("| #!/bin/sh"),
+        "the first lines are shown: {shown}"
+    );
+    let commands: Vec<String> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(commands, [a], "the second hook ({b}) was declined");
+}
