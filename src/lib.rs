@@ -24,6 +24,7 @@ pub mod paths;
 pub mod payload;
 pub mod response;
 pub mod runner;
+pub mod synthetic;
 
 mod cli;
 

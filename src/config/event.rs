@@ -289,7 +289,10 @@ impl Event {
     /// The canonical name (for Agent-Hooks-only events, their one name).
     pub fn name(self) -> &'static str {
         let def = self.def();
-        def.canonical.unwrap_or(def.aliases[0])
+        match def.canonical {
+            Some(name) => name,
+            None => def.aliases[0],
+        }
     }
 
     /// The Agent Hooks (kebab-case) name, if the format has this event.
@@ -391,6 +394,13 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), 39, "no duplicates");
+    }
+
+    #[test]
+    fn every_event_has_a_name() {
+        for event in Event::all() {
+            assert_eq!(Event::parse(event.name()).unwrap().event, event);
+        }
     }
 
     #[test]
