@@ -56,7 +56,9 @@ pub fn payload(event: Event) -> Map<String, Value> {
             "completed": true, "failed": false, "interrupted": false,
             "turn_exit_reason": "text_response(stop)", "model": "gpt-4", "platform": "cli",
         }),
-        "on_session_finalize" | "on_session_reset" => json!({"session_id": SESSION, "platform": "cli"}),
+        "on_session_finalize" | "on_session_reset" => {
+            json!({"session_id": SESSION, "platform": "cli"})
+        }
         "subagent_start" => json!({
             "parent_session_id": "parent-sess", "child_session_id": "child-sess",
             "child_role": null, "child_goal": "Summarise the notes",
@@ -104,7 +106,10 @@ mod tests {
     fn every_event_has_an_object_with_a_session() {
         for event in Event::all() {
             let p = payload(event);
-            assert!(p.contains_key("session_id") || p.contains_key("parent_session_id"), "{event}");
+            assert!(
+                p.contains_key("session_id") || p.contains_key("parent_session_id"),
+                "{event}"
+            );
         }
     }
 
@@ -113,6 +118,9 @@ mod tests {
         let p = payload(Event::parse("pre-tool-call").unwrap().event);
         assert_eq!(p["tool_name"], "terminal");
         assert_eq!(p["args"]["command"], "echo hello");
-        assert_eq!(payload(Event::parse("post_tool_call").unwrap().event)["duration_ms"], 42);
+        assert_eq!(
+            payload(Event::parse("post_tool_call").unwrap().event)["duration_ms"],
+            42
+        );
     }
 }

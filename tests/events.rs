@@ -90,7 +90,10 @@ fn every_event_runs() {
     let out = env.cmd().args(["events", "--json"]).output().unwrap();
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     for row in rows {
-        let name = row["canonical"].as_str().or_else(|| row["aliases"][0].as_str()).unwrap();
+        let name = row["canonical"]
+            .as_str()
+            .or_else(|| row["aliases"][0].as_str())
+            .unwrap();
         let out = env.run(name, "{}");
         assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
         assert_eq!(json(&out)["event"], name);

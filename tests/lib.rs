@@ -17,3 +17,4 @@ mod list;
 mod output;
 mod payload;
 mod revoke;
+mod test_cmd;

@@ -10,6 +10,7 @@ mod list;
 mod revoke;
 mod run;
 mod shared;
+mod test_cmd;
 
 use std::path::PathBuf;
 
@@ -74,6 +75,8 @@ pub(crate) enum Command {
     /// List every hook with its matcher, timeout, consent and script state
     #[command(visible_alias = "ls")]
     List(list::ListArgs),
+    /// Run an event's hooks against a synthetic payload and show what each one answered
+    Test(test_cmd::TestArgs),
     /// Review and approve hooks (asks on a terminal; --yes for scripts)
     Approve(approve::ApproveArgs),
     /// Remove the approvals of a command
@@ -93,6 +96,7 @@ pub(crate) fn main() -> ExitStatus {
     let result = match cli.command {
         Command::Run(args) => run::run(&cli.global, &args, &printer),
         Command::List(args) => list::run(&cli.global, &args, &printer),
+        Command::Test(args) => test_cmd::run(&cli.global, &args, &printer),
         Command::Approve(args) => approve::run(&cli.global, &args, &printer),
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&args, &printer),

@@ -22,7 +22,7 @@ pub struct RunLine<'a> {
 
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
 /// `{"action":"continue","message"}`, or nothing.
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, Clone, Copy)]
 pub struct DirectiveKeys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     action: Option<&'static str>,

@@ -1,0 +1,253 @@
+//! `test <event>`: run the event's hooks against a synthetic payload and show, for each hook, its
+//! status, exit code, time, parsed directive and stderr, then the aggregated directive.
+//! `--expect` turns it into a one-line CI assertion.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{GlobalArgs, shared};
+use crate::consent::ConsentGate;
+use crate::exit::ExitStatus;
+use crate::output::json::{DirectiveKeys, to_line};
+use crate::output::{Printer, sanitize};
+use crate::payload::{self, Invocation};
+use crate::response::Directive;
+use crate::runner::{self, Plan};
+use crate::synthetic;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Without --for-tool every hook of the event runs (matchers are not \
+    applied), so any hook can be tried. Consent applies: unapproved hooks are shown, not run, \
+    unless --accept-hooks. Exits 0 whatever the hooks decide, unless --expect is given."
+)]
+pub(crate) struct TestArgs {
+    /// The event (either name)
+    event: String,
+    /// Set tool_name in the payload and apply tool matchers
+    #[arg(long, value_name = "NAME")]
+    for_tool: Option<String>,
+    /// A JSON object merged over the synthetic payload (top-level keys replace)
+    #[arg(long, value_name = "FILE")]
+    payload_file: Option<PathBuf>,
+    /// Exit 1 unless the aggregated directive is this one
+    #[arg(long, value_enum, value_name = "DIRECTIVE")]
+    expect: Option<Expect>,
+    /// Print one JSON document instead of the report
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `--expect` can ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Expect {
+    Block,
+    Modify,
+    Context,
+    Continue,
+    None,
+}
+
+impl Expect {
+    fn of(directive: Option<&Directive>) -> Self {
+        match directive {
+            Option::None => Self::None,
+            Some(Directive::Block { .. }) => Self::Block,
+            Some(Directive::Modify { .. }) => Self::Modify,
+            Some(Directive::Context { .. }) => Self::Context,
+            Some(Directive::Continue { .. }) => Self::Continue,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Block => "block",
+            Self::Modify => "modify",
+            Self::Context => "context",
+            Self::Continue => "continue",
+            Self::None => "none",
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct HookResult<'a> {
+    name: &'a str,
+    source: &'static str,
+    command: &'a str,
+    status: &'static str,
+    #[allow(clippy::option_option)]
+    // absent: it did not run; null: a signal or the deadline ended it
+    exit_code: Option<Option<i32>>,
+    elapsed_ms: Option<f64>,
+    directive: Option<DirectiveKeys<'a>>,
+    message: Option<&'a str>,
+    stderr: &'a str,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    event: &'static str,
+    payload: &'a Map<String, Value>,
+    hooks: Vec<HookResult<'a>>,
+    directive: DirectiveKeys<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matched: Option<bool>,
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
+    let event = shared::event(&args.event, printer)?;
+    let loaded = shared::load(global, Some(event), printer)?;
+    let mut input = synthetic::payload(event);
+    if let Some(tool) = &args.for_tool {
+        input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
+    }
+    if let Some(file) = &args.payload_file {
+        let bytes = std::fs::read(file)
+            .with_context(|| format!("cannot read payload file {}", file.display()))?;
+        let extra =
+            payload::parse(&bytes).with_context(|| format!("bad payload in {}", file.display()))?;
+        input.extend(extra);
+    }
+    let current_dir = shared::current_dir()?;
+    let invocation = Invocation::from_input(input.clone(), &current_dir.to_string_lossy());
+    let gate = ConsentGate::new(
+        loaded.paths.allowlist.clone(),
+        shared::bypass(global, &loaded.set),
+        true,
+    );
+    let report = runner::run(&Plan {
+        event,
+        hooks: &loaded.set.hooks,
+        invocation: &invocation,
+        gate: &gate,
+        current_dir: &current_dir,
+        apply_matchers: args.for_tool.is_some(),
+        dry_run: false,
+    });
+    if let Some(problem) = gate.problem() {
+        printer.warn(format!(
+            "{problem}; treating it as empty, so no hook counts as approved"
+        ));
+    }
+    for notice in report.notices() {
+        printer.warn(notice);
+    }
+    let got = Expect::of(report.directive.as_ref());
+    let matched = args.expect.map(|want| want == got);
+    let hooks: Vec<HookResult<'_>> = report
+        .hooks
+        .iter()
+        .map(|r| {
+            let spec = &loaded.set.hooks[r.index];
+            HookResult {
+                name: &spec.name,
+                source: spec.source.as_str(),
+                command: &spec.command,
+                status: r.status.as_str(),
+                exit_code: r.exit_code,
+                elapsed_ms: r
+                    .elapsed
+                    .map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
+                directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
+                message: r.message.as_deref(),
+                stderr: r.stderr.trim_end(),
+            }
+        })
+        .collect();
+    if args.json {
+        printer.data_line(&to_line(&Report {
+            event: event.name(),
+            payload: &input,
+            hooks,
+            directive: DirectiveKeys::of(report.directive.as_ref()),
+            expected: args.expect.map(Expect::name),
+            matched,
+        }))?;
+    } else {
+        printer.data(&human(
+            event.name(),
+            &hooks,
+            report.directive.as_ref(),
+            args,
+        ))?;
+    }
+    match (args.expect, matched) {
+        (Some(want), Some(false)) => {
+            printer.verbatim(&format!(
+                "hermes-hooks: test {}: expected {}, got {}",
+                event.name(),
+                want.name(),
+                got.name()
+            ));
+            Ok(ExitStatus::Error)
+        }
+        _ => Ok(ExitStatus::Success),
+    }
+}
+
+fn human(
+    event: &str,
+    hooks: &[HookResult<'_>],
+    directive: Option<&Directive>,
+    args: &TestArgs,
+) -> String {
+    let mut out = String::new();
+    let payload = if args.payload_file.is_some() {
+        "synthetic payload + file"
+    } else {
+        "synthetic payload"
+    };
+    let tool = args.for_tool.as_deref().map_or_else(
+        || ", all hooks (no --for-tool)".to_owned(),
+        |t| format!(", tool {t}"),
+    );
+    let _ = writeln!(
+        out,
+        "test {event}: {} hook(s), {payload}{tool}",
+        hooks.len()
+    );
+    for hook in hooks {
+        let _ = writeln!(out, "\n{}  {}", hook.name, sanitize::line(hook.command));
+        let _ = write!(out, "  status:     {}", hook.status);
+        if let Some(code) = hook.exit_code {
+            match code {
+                Some(code) => {
+                    let _ = write!(out, "  exit {code}");
+                }
+                None => out.push_str("  exit -"),
+            }
+        }
+        if let Some(ms) = hook.elapsed_ms {
+            let _ = write!(out, "  {ms:.1} ms");
+        }
+        out.push('\n');
+        if let Some(directive) = &hook.directive {
+            let _ = writeln!(out, "  directive:  {}", sanitize::line(&to_line(directive)));
+        }
+        if let Some(message) = hook.message {
+            let _ = writeln!(out, "  message:    {}", sanitize::line(message));
+        }
+        for (i, line) in hook.stderr.lines().take(20).enumerate() {
+            let label = if i == 0 {
+                "  stderr:     "
+            } else {
+                "              "
+            };
+            let _ = writeln!(out, "{label}{}", sanitize::line(line));
+        }
+    }
+    let result = match directive {
+        None => "none".to_owned(),
+        Some(d) => sanitize::line(&to_line(&DirectiveKeys::of(Some(d)))).into_owned(),
+    };
+    let _ = writeln!(out, "\nresult: {result}");
+    out
+}

@@ -1,0 +1,197 @@
+//! `test <event>`: synthetic payloads, `--for-tool`, `--payload-file`, consent, `--expect`, and
+//! the report in both forms. It never exits 2.
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::common::{TestEnv, code, stderr};
+
+/// A blocking guard on `terminal` and a recorder without a matcher, both approved.
+fn setup(env: &TestEnv) -> std::path::PathBuf {
+    let seen = env.path("seen.json");
+    env.script(
+        "guard.sh",
+        "cat >/dev/null; echo 'no terminal today' >&2; exit 2",
+    );
+    env.script(
+        "record.sh",
+        &format!("cat > '{}'; printf '{{}}'", seen.display()),
+    );
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/record.sh\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/guard.sh\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/record.sh");
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/guard.sh");
+    seen
+}
+
+#[test]
+fn report_shows_each_hook_then_the_result() {
+    let env = TestEnv::new();
+    setup(&env);
+    let out = env.cmd().args(["test", "pre_tool_call"]).output().unwrap();
+    assert_eq!(code(&out), 0, "test never exits 2: {}", stderr(&out));
+    assert_data_eq!(
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        str![[r#"
+test pre_tool_call: 2 hook(s), synthetic payload, all hooks (no --for-tool)
+
+record.sh  ~/.hermes/agent-hooks/record.sh
+  status:     ok  exit 0  [..] ms
+
+guard.sh  ~/.hermes/agent-hooks/guard.sh
+  status:     blocked  exit 2  [..] ms
+  directive:  {"action":"block","message":"no terminal today"}
+  message:    no terminal today
+  stderr:     no terminal today
+
+result: {"action":"block","message":"no terminal today"}
+
+"#]]
+    );
+}
+
+#[test]
+fn hooks_get_the_synthetic_wire_payload() {
+    let env = TestEnv::new();
+    let seen = setup(&env);
+    env.cmd().args(["test", "pre-tool-call"]).output().unwrap();
+    let wire: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(wire["tool_name"], "terminal");
+    assert_eq!(wire["tool_input"]["command"], "echo hello");
+    assert_eq!(wire["session_id"], "test-session");
+    assert_eq!(wire["extra"]["task_id"], "test-task");
+    assert_eq!(wire["extra"]["tool_call_id"], "test-call");
+}
+
+#[test]
+fn for_tool_applies_matchers_and_payload_files_merge() {
+    let env = TestEnv::new();
+    let seen = setup(&env);
+    let file = env.path("p.json");
+    std::fs::write(
+        &file,
+        r#"{"args": {"command": "ls"}, "session_id": "mine"}"#,
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .args([
+            "test",
+            "pre_tool_call",
+            "--for-tool",
+            "web_search",
+            "--json",
+            "--payload-file",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let statuses: Vec<&str> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["ok", "not_matched"]);
+    assert_eq!(doc["payload"]["tool_name"], "web_search");
+    assert!(doc["directive"].as_object().unwrap().is_empty());
+    let wire: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(
+        (
+            wire["tool_input"]["command"].as_str(),
+            wire["session_id"].as_str()
+        ),
+        (Some("ls"), Some("mine"))
+    );
+
+    std::fs::write(&file, "[1]").unwrap();
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--payload-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("must be a JSON object"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn expect_is_a_one_line_assertion() {
+    let env = TestEnv::new();
+    setup(&env);
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--expect", "block"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let out = env
+        .cmd()
+        .args([
+            "test",
+            "pre_tool_call",
+            "--for-tool",
+            "patch",
+            "--expect",
+            "block",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "hermes-hooks: test pre_tool_call: expected block, got none"
+    );
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--expect", "maybe"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "a bad value is a usage error");
+}
+
+#[test]
+fn consent_applies() {
+    let env = TestEnv::new();
+    let marker = env.path("ran");
+    env.script("new.sh", &format!("touch '{}'", marker.display()));
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/new.sh\n");
+    let out = env
+        .cmd()
+        .args(["test", "on_session_start", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["status"], "unapproved");
+    assert!(
+        !marker.exists(),
+        "testing a fresh config never runs unreviewed code"
+    );
+    let out = env
+        .cmd()
+        .args(["test", "on_session_start", "--accept-hooks", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["status"], "ok");
+    assert!(marker.exists());
+}
+
+#[test]
+fn bad_event_and_bad_config() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["test", "pre_tool_cal"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("did you mean 'pre_tool_call'?"));
+    env.config("hooks: {");
+    let out = env.cmd().args(["test", "pre_tool_call"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("config.yaml:1:"), "{}", stderr(&out));
+}
