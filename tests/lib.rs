@@ -10,6 +10,7 @@ mod answers;
 mod approve;
 mod config;
 mod consent;
+mod doctor;
 mod events;
 mod example;
 mod exec;

@@ -5,6 +5,7 @@
 #![allow(clippy::doc_markdown)]
 
 mod approve;
+mod doctor;
 mod events;
 mod list;
 mod revoke;
@@ -82,6 +83,8 @@ pub(crate) enum Command {
     /// Remove the approvals of a command
     #[command(visible_aliases = ["remove", "rm"])]
     Revoke(revoke::RevokeArgs),
+    /// Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)
+    Doctor(doctor::DoctorArgs),
     /// Print the event table: names, aliases, what hooks can do, payload fields
     Events(events::EventsArgs),
 }
@@ -99,6 +102,7 @@ pub(crate) fn main() -> ExitStatus {
         Command::Test(args) => test_cmd::run(&cli.global, &args, &printer),
         Command::Approve(args) => approve::run(&cli.global, &args, &printer),
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
+        Command::Doctor(args) => doctor::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&args, &printer),
     };
     match result {

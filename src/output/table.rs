@@ -56,3 +56,18 @@ pub fn render(table: &mut Table) -> String {
     text.push('\n');
     text
 }
+
+/// `text` in the colour of `tone` (ANSI), or as it is when `color` is off.
+pub fn paint(text: &str, tone: Tone, color: bool) -> String {
+    let code = match tone {
+        Tone::Good => "32",
+        Tone::Notice => "33",
+        Tone::Bad => "31",
+        Tone::Plain => return text.to_owned(),
+    };
+    if color {
+        format!("\u{1b}[{code}m{text}\u{1b}[0m")
+    } else {
+        text.to_owned()
+    }
+}

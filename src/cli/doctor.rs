@@ -1,0 +1,372 @@
+//! `doctor`: checks every hook (script, exec bit, approval, content change, mtime drift), the
+//! config's warnings and duplicates, and smoke-runs approved hooks on the synthetic payload.
+//! Exit 1 on any error (`--strict`: any warning): a CI gate. It never writes the allowlist and
+//! never runs an unapproved hook unless `--accept-hooks`.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::clock;
+use crate::config::{HookSpec, WarningKind};
+use crate::consent::fingerprint::{self, ScriptState};
+use crate::consent::store::{self, Allowlist};
+use crate::consent::{Assessment, ConsentState, assess};
+use crate::env::HERMES_HOOK_EVENT;
+use crate::exec::{self, Job};
+use crate::exit::ExitStatus;
+use crate::output::json::to_line;
+use crate::output::{Printer, sanitize, table};
+use crate::paths::Paths;
+use crate::payload::Invocation;
+use crate::response::{self, Rules, Status};
+use crate::synthetic;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Errors: a missing or non-executable script, a changed script, a smoke run \
+    that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
+    entry that is skipped. Warnings: an unapproved hook, an unpinned approval, mtime drift without \
+    a pin, an ignored matcher, an unknown event, a clamped timeout, a duplicate, a slow smoke run."
+)]
+pub(crate) struct DoctorArgs {
+    /// Skip the smoke runs: execute no hook
+    #[arg(long)]
+    no_exec: bool,
+    /// Exit 1 on warnings too
+    #[arg(long)]
+    strict: bool,
+    /// Print the findings as one JSON document
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Error,
+    Warning,
+    Ok,
+}
+
+#[derive(Serialize)]
+struct Finding {
+    level: Level,
+    check: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hook: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'static str>,
+    at: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    errors: usize,
+    warnings: usize,
+    ok: usize,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    schema_version: u32,
+    findings: &'a [Finding],
+    summary: Summary,
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus> {
+    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let quiet = Printer::new(true); // warnings become findings, not stderr lines
+    let mut findings = Vec::new();
+    match shared::load(global, None, &quiet) {
+        Ok(loaded) => check_all(global, args, &loaded, &mut findings)?,
+        Err(err) => findings.push(Finding {
+            level: Level::Error,
+            check: "config",
+            event: None,
+            hook: None,
+            source: None,
+            at: paths.config.display().to_string(),
+            message: format!("{err:#}"),
+        }),
+    }
+    let count = |level| findings.iter().filter(|f| f.level == level).count();
+    let summary = Summary {
+        errors: count(Level::Error),
+        warnings: count(Level::Warning),
+        ok: count(Level::Ok),
+    };
+    let failed = summary.errors > 0 || (args.strict && summary.warnings > 0);
+    if args.json {
+        printer.data_line(&to_line(&Report {
+            schema_version: 1,
+            findings: &findings,
+            summary,
+        }))?;
+    } else {
+        printer.data(&human(&findings, &summary, shared::color(global), &paths))?;
+    }
+    Ok(if failed {
+        ExitStatus::Error
+    } else {
+        ExitStatus::Success
+    })
+}
+
+fn check_all(
+    global: &GlobalArgs,
+    args: &DoctorArgs,
+    loaded: &shared::Loaded,
+    findings: &mut Vec<Finding>,
+) -> Result<()> {
+    for warning in &loaded.set.warnings {
+        let level = if warning.kind == WarningKind::SkippedEntry {
+            Level::Error
+        } else {
+            Level::Warning
+        };
+        findings.push(Finding {
+            level,
+            check: "config",
+            event: None,
+            hook: None,
+            source: None,
+            at: warning.origin.to_string(),
+            message: warning.message.clone(),
+        });
+    }
+    let list = match store::read(&loaded.paths.allowlist) {
+        Ok(list) => list.unwrap_or_default(),
+        Err(err) => {
+            findings.push(Finding {
+                level: Level::Error,
+                check: "allowlist",
+                event: None,
+                hook: None,
+                source: None,
+                at: loaded.paths.allowlist.display().to_string(),
+                message: err.to_string(),
+            });
+            Allowlist::default()
+        }
+    };
+    let base = shared::current_dir()?;
+    let mut hooks: Vec<&HookSpec> = loaded.set.hooks.iter().collect();
+    hooks.sort_by_key(|hook| hook.event);
+    let mut seen: HashMap<(&str, &str), &HookSpec> = HashMap::new();
+    let smoke_all = shared::bypass(global, &loaded.set).is_some();
+    for hook in hooks {
+        let mut add = |level, check, message: String| {
+            findings.push(Finding {
+                level,
+                check,
+                event: Some(hook.event.name()),
+                hook: Some(hook.command.clone()),
+                source: Some(hook.source.as_str()),
+                at: hook.origin.to_string(),
+                message,
+            });
+        };
+        if let Some(first) = seen.insert((hook.event.name(), hook.command.as_str()), hook) {
+            add(
+                Level::Warning,
+                "duplicate",
+                format!("declared twice: also at {}", first.origin),
+            );
+        }
+        let script = fingerprint::script_state(&hook.command, &base);
+        let assessment = assess(&list, hook, &base);
+        let shown = assessment
+            .script
+            .as_ref()
+            .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+        match script {
+            ScriptState::Ok => add(Level::Ok, "script", format!("{shown} exists and can run")),
+            ScriptState::Missing => add(Level::Error, "script", format!("{shown} is missing")),
+            ScriptState::NotExecutable => add(
+                Level::Error,
+                "script",
+                format!("{shown} cannot run (chmod +x it, or fix the path)"),
+            ),
+        }
+        let (level, message) = consent_finding(hook, &assessment);
+        add(level, "consent", message);
+        if let Some((level, message)) = drift(&assessment) {
+            add(level, "drift", message);
+        }
+        let may_smoke =
+            assessment.state.may_run() || (smoke_all && assessment.state != ConsentState::Changed);
+        if !args.no_exec && may_smoke && script == ScriptState::Ok {
+            let (level, message) = smoke(hook, &base);
+            add(level, "smoke", message);
+        }
+    }
+    Ok(())
+}
+
+fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) {
+    let approve = format!(
+        "`hermes-hooks approve --event {} {}`",
+        hook.event,
+        quote(&hook.command)
+    );
+    match assessment.state {
+        ConsentState::Approved => (
+            Level::Ok,
+            format!(
+                "approved {}, pinned to sha256:{}",
+                assessment.approved_at.as_deref().unwrap_or("(no date)"),
+                short(assessment.pinned.as_deref())
+            ),
+        ),
+        ConsentState::Unpinned => (
+            Level::Warning,
+            format!("approved without a sha256 pin (written by Hermes); {approve} pins it"),
+        ),
+        ConsentState::Unapproved => (
+            Level::Warning,
+            format!(
+                "not approved: `run` skips it and doctor does not run it; review it with {approve}"
+            ),
+        ),
+        ConsentState::Changed => (
+            Level::Error,
+            format!(
+                "changed since approval (sha256:{} now, pinned sha256:{}): `run` refuses it; review it with {approve}",
+                short(assessment.sha256.as_deref()),
+                short(assessment.pinned.as_deref())
+            ),
+        ),
+    }
+}
+
+/// mtime drift of an unpinned approval (a pinned one is checked by content instead).
+fn drift(assessment: &Assessment) -> Option<(Level, String)> {
+    if assessment.state != ConsentState::Unpinned {
+        return None;
+    }
+    let at = assessment.mtime_at_approval.as_deref()?;
+    let approved = humantime::parse_rfc3339_weak(at.trim_end_matches('Z')).ok()?;
+    let now = assessment
+        .script
+        .as_deref()
+        .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())?;
+    let moved = now
+        .duration_since(approved)
+        .is_ok_and(|d| d.as_secs_f64() > 0.000_5);
+    moved.then(|| {
+        (
+            Level::Warning,
+            format!(
+                "script modified since approval (was {at}, now {})",
+                clock::iso_utc(now)
+            ),
+        )
+    })
+}
+
+/// One run on the synthetic payload; never records anything.
+fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
+    let invocation =
+        Invocation::from_input(synthetic::payload(hook.event), &base.to_string_lossy());
+    let payload = invocation.hermes_wire(hook.event, invocation.tool_input.as_ref());
+    let outcome = exec::run(&Job {
+        command: &hook.command,
+        cwd: base,
+        env: &[(HERMES_HOOK_EVENT, hook.event.name())],
+        stdin: &payload,
+        timeout: hook.timeout,
+    });
+    let answer = response::interpret(
+        &outcome,
+        &Rules {
+            event: hook.event,
+            effects: hook.effects(),
+            name: &hook.name,
+            timeout: hook.timeout,
+            fail_closed: false,
+        },
+    );
+    let ms = outcome.elapsed.as_secs_f64() * 1000.0;
+    let detail = answer.message.clone().unwrap_or_default();
+    match answer.status {
+        Status::TimedOut => (
+            Level::Error,
+            format!("smoke run {detail} on the synthetic payload"),
+        ),
+        Status::SpawnFailed => (Level::Error, format!("smoke run cannot start: {detail}")),
+        Status::InvalidOutput => (Level::Error, format!("smoke run: {detail}")),
+        Status::Failed => (Level::Warning, format!("smoke run {detail}")),
+        _ if outcome.elapsed * 2 > hook.timeout => (
+            Level::Warning,
+            format!(
+                "smoke run took {ms:.0} ms, more than half its {}s timeout",
+                hook.timeout.as_secs()
+            ),
+        ),
+        status => {
+            let what = if outcome.stdout.iter().all(u8::is_ascii_whitespace) {
+                "empty stdout (an observer)".to_owned()
+            } else {
+                format!("valid JSON ({})", status.as_str())
+            };
+            (
+                Level::Ok,
+                format!("smoke run answered {what} in {ms:.1} ms"),
+            )
+        }
+    }
+}
+
+fn short(sha: Option<&str>) -> &str {
+    sha.map_or("-", |s| s.get(..12).unwrap_or(s))
+}
+
+fn quote(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
+}
+
+fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if findings.is_empty() {
+        let _ = writeln!(out, "No hooks in {}.", paths.config.display());
+    }
+    let mut last: Option<(Option<&str>, Option<&str>)> = None;
+    for f in findings {
+        let key = (f.event, f.hook.as_deref());
+        if f.hook.is_some() && last != Some(key) {
+            let _ = writeln!(
+                out,
+                "{}  {}  ({})",
+                f.event.unwrap_or("-"),
+                sanitize::line(f.hook.as_deref().unwrap_or_default()),
+                f.at
+            );
+        }
+        last = Some(key);
+        let (word, tone) = match f.level {
+            Level::Error => ("error  ", table::Tone::Bad),
+            Level::Warning => ("warning", table::Tone::Notice),
+            Level::Ok => ("ok     ", table::Tone::Good),
+        };
+        let word = table::paint(word, tone, color);
+        if f.hook.is_some() {
+            let _ = writeln!(out, "  {word}  {}", sanitize::line(&f.message));
+        } else {
+            let _ = writeln!(out, "{word}  {}: {}", f.at, sanitize::line(&f.message));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{} error(s), {} warning(s), {} ok",
+        summary.errors, summary.warnings, summary.ok
+    );
+    out
+}

@@ -1,0 +1,178 @@
+//! `doctor`: every check of the contract, exit 0/1 as a CI gate, `--strict`, `--no-exec`,
+//! `--json`; it never runs an unapproved hook and never writes the allowlist.
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::common::{TestEnv, code, redacted, stderr};
+
+fn doctor(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    env.cmd().arg("doctor").args(args).output().unwrap()
+}
+
+fn findings(out: &std::process::Output) -> Vec<(String, String, String)> {
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["level"].as_str().unwrap().to_owned(),
+                f["check"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_sound_config_passes() {
+    let env = TestEnv::new();
+    env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/ok.sh\n      timeout: 30\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/ok.sh");
+    let out = doctor(&env, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+pre_tool_call  ~/.hermes/agent-hooks/ok.sh  ([ROOT]/home/.hermes/config.yaml:3)
+  ok       [ROOT]/home/.hermes/agent-hooks/ok.sh exists and can run
+  ok       approved 2026-01-01T00:00:00Z, pinned to sha256:[..]
+  ok       smoke run answered valid JSON (ok) in [..] ms
+
+0 error(s), 0 warning(s), 3 ok
+
+"#]]
+    );
+}
+
+#[test]
+fn no_allowlist_is_only_warnings_so_ci_passes_unless_strict() {
+    let env = TestEnv::new();
+    let marker = env.path("ran");
+    env.script("new.sh", &format!("touch '{}'", marker.display()));
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/new.sh\n");
+    let out = doctor(&env, &[]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(!marker.exists(), "an unapproved hook is never executed");
+    assert_eq!(code(&doctor(&env, &["--strict"])), 1);
+
+    let out = doctor(&env, &["--accept-hooks", "--json"]);
+    assert!(marker.exists(), "--accept-hooks smoke-runs it");
+    assert!(!env.allowlist_path().exists(), "and still writes nothing");
+    assert!(
+        findings(&out)
+            .iter()
+            .any(|(l, c, _)| l == "ok" && c == "smoke")
+    );
+}
+
+#[test]
+fn every_problem_is_found() {
+    let env = TestEnv::new();
+    env.script("bad-json.sh", "cat >/dev/null; echo 'not json'");
+    env.script("slow.sh", "sleep 30");
+    env.script("edited.sh", "printf '{}'");
+    env.script("hermes.sh", "printf '{}'");
+    std::fs::write(env.hermes_home().join("agent-hooks/plain.sh"), "echo").unwrap();
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/gone.sh\n    - command: ~/.hermes/agent-hooks/plain.sh\n    - command: ~/.hermes/agent-hooks/bad-json.sh\n    - command: ~/.hermes/agent-hooks/slow.sh\n      timeout: 1\n    - command: ~/.hermes/agent-hooks/edited.sh\n    - command: ~/.hermes/agent-hooks/bad-json.sh\n    - 42\n  pre_llm_call:\n    - command: ~/.hermes/agent-hooks/hermes.sh\n      matcher: terminal\n      timeout: 999\n  pre_tools_call: []\n",
+    );
+    for hook in ["bad-json.sh", "slow.sh", "edited.sh"] {
+        env.approve("pre_tool_call", &format!("~/.hermes/agent-hooks/{hook}"));
+    }
+    std::fs::write(
+        env.hermes_home().join("agent-hooks/edited.sh"),
+        "#!/bin/sh\necho edited\n",
+    )
+    .unwrap();
+    let list = env.allowlist_path();
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&list).unwrap()).unwrap();
+    doc["approvals"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "approved_at": "2000-01-01T00:00:00Z", "command": "~/.hermes/agent-hooks/hermes.sh",
+            "event": "pre_llm_call", "script_mtime_at_approval": "2000-01-01T00:00:00Z"
+        }));
+    std::fs::write(&list, doc.to_string()).unwrap();
+    let before = std::fs::read(&list).unwrap();
+
+    let out = doctor(&env, &["--json"]);
+    assert_eq!(code(&out), 1);
+    let found = findings(&out);
+    let has = |level: &str, check: &str, text: &str| {
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| l == level && c == check && m.contains(text)),
+            "no {level}/{check} containing {text:?} in {found:#?}"
+        );
+    };
+    has("error", "script", "gone.sh is missing");
+    has("error", "script", "plain.sh cannot run");
+    has("error", "smoke", "stdout is not JSON");
+    has("error", "smoke", "timed out after 1s");
+    has("error", "consent", "changed since approval");
+    has("warning", "consent", "not approved");
+    has("warning", "consent", "without a sha256 pin");
+    has(
+        "warning",
+        "drift",
+        "modified since approval (was 2000-01-01T00:00:00Z",
+    );
+    has("warning", "duplicate", "declared twice");
+    has("error", "config", "must be a mapping with a 'command' key");
+    has("warning", "config", "unknown event 'pre_tools_call'");
+    has("warning", "config", "matcher 'terminal' is ignored");
+    has("warning", "config", "exceeds the maximum");
+    assert_eq!(
+        std::fs::read(&list).unwrap(),
+        before,
+        "doctor never writes the allowlist"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["summary"]["errors"].as_u64().unwrap() >= 6);
+
+    let out = doctor(&env, &["--no-exec", "--json"]);
+    assert!(
+        !findings(&out).iter().any(|(_, c, _)| c == "smoke"),
+        "--no-exec runs nothing"
+    );
+}
+
+#[test]
+fn a_broken_config_or_allowlist_is_an_error() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  pre_tool_call: [\n");
+    let out = doctor(&env, &[]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml: "),
+        "{}",
+        redacted(&env, &out.stdout)
+    );
+
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n");
+    std::fs::write(env.allowlist_path(), "{").unwrap();
+    let out = doctor(&env, &["--json", "--no-exec"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        findings(&out)
+            .iter()
+            .any(|(l, c, _)| l == "error" && c == "allowlist")
+    );
+    assert_eq!(std::fs::read_to_string(env.allowlist_path()).unwrap(), "{");
+}
+
+#[test]
+fn nothing_configured_passes() {
+    let env = TestEnv::new();
+    let out = doctor(&env, &[]);
+    assert_eq!(code(&out), 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("No hooks in"));
+}
