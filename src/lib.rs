@@ -28,6 +28,11 @@ pub mod synthetic;
 
 mod cli;
 
+/// The clap definition of the command line (for completions and man pages).
+pub fn command() -> clap::Command {
+    <cli::Cli as clap::CommandFactory>::command()
+}
+
 /// Parses the command line, runs the command and returns the process exit code.
 pub fn main() -> u8 {
     cli::main().code()

@@ -14,6 +14,7 @@ mod doctor;
 mod events;
 mod example;
 mod exec;
+mod generated;
 mod list;
 mod output;
 mod payload;

@@ -1,0 +1,216 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[hermes-hooks] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'hermes-hooks'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'hermes-hooks'= {
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand run 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
+            cand list 'List every hook with its matcher, timeout, consent and script state'
+            cand ls 'List every hook with its matcher, timeout, consent and script state'
+            cand test 'Run an event''s hooks against a synthetic payload and show what each one answered'
+            cand approve 'Review and approve hooks (asks on a terminal; --yes for scripts)'
+            cand revoke 'Remove the approvals of a command'
+            cand remove 'Remove the approvals of a command'
+            cand rm 'Remove the approvals of a command'
+            cand doctor 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
+            cand events 'Print the event table: names, aliases, what hooks can do, payload fields'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hermes-hooks;run'= {
+            cand --payload-file 'Read the payload from FILE (''-'' for stdin) instead of stdin'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --dry-run 'Check matchers and consent and report what would run; run nothing, write nothing'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;list'= {
+            cand --event 'Only this event''s hooks (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of the table'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;ls'= {
+            cand --event 'Only this event''s hooks (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of the table'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;test'= {
+            cand --for-tool 'Set tool_name in the payload and apply tool matchers'
+            cand --payload-file 'A JSON object merged over the synthetic payload (top-level keys replace)'
+            cand --expect 'Exit 1 unless the aggregated directive is this one'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of the report'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;approve'= {
+            cand --event 'Only hooks of this event (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --all 'Also re-approve hooks that are approved already, pinning their current content'
+            cand -y 'Approve without asking (for scripts and CI); without a terminal, approve refuses unless this is given'
+            cand --yes 'Approve without asking (for scripts and CI); without a terminal, approve refuses unless this is given'
+            cand --json 'Print one JSON document instead of a line per hook'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;revoke'= {
+            cand --event 'Only the approval for this event (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of a sentence'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;remove'= {
+            cand --event 'Only the approval for this event (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of a sentence'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;rm'= {
+            cand --event 'Only the approval for this event (either name)'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print one JSON document instead of a sentence'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;doctor'= {
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --no-exec 'Skip the smoke runs: execute no hook'
+            cand --strict 'Exit 1 on warnings too'
+            cand --json 'Print the findings as one JSON document'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;events'= {
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --json 'Print the table as one JSON array'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;help'= {
+            cand run 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
+            cand list 'List every hook with its matcher, timeout, consent and script state'
+            cand test 'Run an event''s hooks against a synthetic payload and show what each one answered'
+            cand approve 'Review and approve hooks (asks on a terminal; --yes for scripts)'
+            cand revoke 'Remove the approvals of a command'
+            cand doctor 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
+            cand events 'Print the event table: names, aliases, what hooks can do, payload fields'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hermes-hooks;help;run'= {
+        }
+        &'hermes-hooks;help;list'= {
+        }
+        &'hermes-hooks;help;test'= {
+        }
+        &'hermes-hooks;help;approve'= {
+        }
+        &'hermes-hooks;help;revoke'= {
+        }
+        &'hermes-hooks;help;doctor'= {
+        }
+        &'hermes-hooks;help;events'= {
+        }
+        &'hermes-hooks;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
