@@ -212,3 +212,37 @@ fn asks_on_a_terminal() {
         .collect();
     assert_eq!(commands, [a], "the second hook ({b}) was declined");
 }
+
+#[test]
+fn a_missing_script_is_never_approved() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/later.sh\n");
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("cannot be read, so there is nothing to pin"),
+        "{}",
+        stderr(&out)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["skipped"].as_array().unwrap().len(), 1);
+    assert!(!env.allowlist_path().exists());
+
+    // A bypass runs it (and fails to start it) but does not approve it either.
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(statuses(&json(&out)), ["spawn_failed"]);
+    assert!(!env.allowlist_path().exists());
+    env.script("later.sh", "cat >/dev/null; printf '{}'");
+    assert_eq!(
+        statuses(&json(&env.run("pre_tool_call", "{}"))),
+        ["unapproved"]
+    );
+}

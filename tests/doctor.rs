@@ -176,3 +176,20 @@ fn nothing_configured_passes() {
     assert_eq!(code(&out), 0);
     assert!(String::from_utf8_lossy(&out.stdout).contains("No hooks in"));
 }
+
+#[test]
+fn a_smoke_run_close_to_its_timeout_is_a_warning() {
+    let env = TestEnv::new();
+    env.script("slowish.sh", "cat >/dev/null; sleep 1.2; printf '{}'");
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/slowish.sh\n      timeout: 2\n");
+    env.approve("on_session_start", "~/.hermes/agent-hooks/slowish.sh");
+    let out = doctor(&env, &["--json"]);
+    assert_eq!(code(&out), 0);
+    assert!(
+        findings(&out).iter().any(|(l, c, m)| l == "warning"
+            && c == "smoke"
+            && m.contains("more than half its 2s timeout")),
+        "{:#?}",
+        findings(&out)
+    );
+}

@@ -55,6 +55,17 @@ struct Decision {
 struct Outcome {
     approved: Vec<Decision>,
     declined: Vec<Decision>,
+    skipped: Vec<Decision>,
+}
+
+fn decision_for(hook: &HookSpec, assessment: &Assessment, sha256: Option<String>) -> Decision {
+    Decision {
+        event: hook.event.name(),
+        command: hook.command.clone(),
+        script: assessment.script.as_ref().map(|p| p.display().to_string()),
+        sha256,
+        was: assessment.state.as_str(),
+    }
 }
 
 pub(crate) fn run(
@@ -103,15 +114,21 @@ pub(crate) fn run(
             );
         }
         for (hook, assessment) in &pending {
+            if assessment.sha256.is_none() {
+                let script = assessment
+                    .script
+                    .as_ref()
+                    .map_or_else(|| "(none found)".to_owned(), |p| p.display().to_string());
+                printer.warn(format!(
+                    "cannot approve {} '{}': its script {script} cannot be read, so there is nothing to pin",
+                    hook.event, hook.command
+                ));
+                outcome.skipped.push(decision_for(hook, assessment, None));
+                continue;
+            }
             let yes = !interactive || confirm(hook, assessment, printer)?;
             let approval = approval_for(hook, assessment);
-            let decision = Decision {
-                event: hook.event.name(),
-                command: hook.command.clone(),
-                script: approval.script.as_ref().map(|p| p.display().to_string()),
-                sha256: approval.sha256.clone(),
-                was: assessment.state.as_str(),
-            };
+            let decision = decision_for(hook, assessment, approval.sha256.clone());
             if yes {
                 record(&loaded.paths.allowlist, &[approval])?;
                 if !args.json {
@@ -135,7 +152,11 @@ pub(crate) fn run(
     if args.json {
         printer.data_line(&to_line(&outcome))?;
     }
-    Ok(ExitStatus::Success)
+    Ok(if outcome.skipped.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    })
 }
 
 fn approved_line(decision: &Decision) -> String {

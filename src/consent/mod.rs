@@ -257,6 +257,15 @@ impl ConsentGate {
                 notice: Some(format!("{what} is {was}; {bypass} would approve it")),
             });
         }
+        if assessment.sha256.is_none() {
+            // Approving what cannot be read would pin nothing: whatever appears there later would
+            // be trusted on first use without review.
+            return Some(Verdict::Run {
+                notice: Some(format!(
+                    "{what} was {was}; runs by {bypass}, but is not approved: its script cannot be read"
+                )),
+            });
+        }
         let notice = match record(&self.path, &[approval_for(hook, assessment)]) {
             Ok(_) => format!("{what} was {was}; approved by {bypass}"),
             Err(err) => format!(
