@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::config::{Effects, Event};
+use crate::config::{Effects, Event, HookSpec};
 use crate::exec::{End, Outcome, describe_signal};
 
 /// What a hook asks for.
@@ -112,6 +112,20 @@ pub struct Rules<'a> {
     pub timeout: Duration,
     /// Block when it gives no usable answer (timeout, spawn failure, unparseable stdout).
     pub fail_closed: bool,
+}
+
+impl<'a> Rules<'a> {
+    /// The rules of `hook`: its event, what its source may do there, its timeout and
+    /// `fail_closed`.
+    pub fn for_hook(hook: &'a HookSpec) -> Self {
+        Self {
+            event: hook.event,
+            effects: hook.effects(),
+            name: &hook.name,
+            timeout: hook.timeout,
+            fail_closed: hook.fail_closed,
+        }
+    }
 }
 
 /// Longest stderr excerpt used as a block message.

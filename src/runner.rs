@@ -225,16 +225,7 @@ fn run_one(plan: &Plan<'_>, index: usize, payload: &[u8]) -> HookReport {
         status,
         directive,
         message,
-    } = response::interpret(
-        &outcome,
-        &Rules {
-            event: hook.event,
-            effects: hook.effects(),
-            name: &hook.name,
-            timeout: hook.timeout,
-            fail_closed: hook.fail_closed,
-        },
-    );
+    } = response::interpret(&outcome, &Rules::for_hook(hook));
     let exit_code = match outcome.end {
         End::Exited(code) => Some(Some(code)),
         End::Signaled(_) | End::TimedOut => Some(None),

@@ -90,16 +90,12 @@ fn every_problem_is_found() {
         "#!/bin/sh\necho edited\n",
     )
     .unwrap();
+    env.hermes_approval(
+        "pre_llm_call",
+        "~/.hermes/agent-hooks/hermes.sh",
+        Some("2000-01-01T00:00:00Z"),
+    );
     let list = env.allowlist_path();
-    let mut doc: Value = serde_json::from_slice(&std::fs::read(&list).unwrap()).unwrap();
-    doc["approvals"]
-        .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "approved_at": "2000-01-01T00:00:00Z", "command": "~/.hermes/agent-hooks/hermes.sh",
-            "event": "pre_llm_call", "script_mtime_at_approval": "2000-01-01T00:00:00Z"
-        }));
-    std::fs::write(&list, doc.to_string()).unwrap();
     let before = std::fs::read(&list).unwrap();
 
     let out = doctor(&env, &["--json"]);

@@ -16,16 +16,11 @@ fn setup(env: &TestEnv) {
     env.approve("pre_tool_call", "~/.hermes/agent-hooks/ok.sh");
     env.approve("pre_tool_call", "~/.hermes/agent-hooks/edited.sh");
     std::fs::write(&edited, "#!/bin/sh\necho edited\n").unwrap();
-    let list = env.allowlist_path();
-    let mut doc: Value = serde_json::from_slice(&std::fs::read(&list).unwrap()).unwrap();
-    doc["approvals"]
-        .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "approved_at": "2026-01-01T00:00:00Z", "command": "~/.hermes/agent-hooks/ok.sh start",
-            "event": "on_session_start", "script_mtime_at_approval": null
-        }));
-    std::fs::write(&list, doc.to_string()).unwrap();
+    env.hermes_approval(
+        "on_session_start",
+        "~/.hermes/agent-hooks/ok.sh start",
+        None,
+    );
 }
 
 #[test]

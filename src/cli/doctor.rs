@@ -14,7 +14,7 @@ use crate::clock;
 use crate::config::{HookSpec, WarningKind};
 use crate::consent::fingerprint::{self, ScriptState};
 use crate::consent::store::{self, Allowlist};
-use crate::consent::{Assessment, ConsentState, assess};
+use crate::consent::{Assessment, ConsentState, approve_hint, assess};
 use crate::env::HERMES_HOOK_EVENT;
 use crate::exec::{self, Job};
 use crate::exit::ExitStatus;
@@ -211,11 +211,7 @@ fn check_all(
 }
 
 fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) {
-    let approve = format!(
-        "`hermes-hooks approve --event {} {}`",
-        hook.event,
-        quote(&hook.command)
-    );
+    let approve = approve_hint(hook);
     match assessment.state {
         ConsentState::Approved => (
             Level::Ok,
@@ -283,16 +279,12 @@ fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
         stdin: &payload,
         timeout: hook.timeout,
     });
-    let answer = response::interpret(
-        &outcome,
-        &Rules {
-            event: hook.event,
-            effects: hook.effects(),
-            name: &hook.name,
-            timeout: hook.timeout,
-            fail_closed: false,
-        },
-    );
+    // A smoke run reports what the hook did; failing closed is `run`'s business.
+    let rules = Rules {
+        fail_closed: false,
+        ..Rules::for_hook(hook)
+    };
+    let answer = response::interpret(&outcome, &rules);
     let ms = outcome.elapsed.as_secs_f64() * 1000.0;
     let detail = answer.message.clone().unwrap_or_default();
     match answer.status {
@@ -326,10 +318,6 @@ fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
 
 fn short(sha: Option<&str>) -> &str {
     sha.map_or("-", |s| s.get(..12).unwrap_or(s))
-}
-
-fn quote(text: &str) -> String {
-    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }
 
 fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> String {

@@ -218,10 +218,9 @@ impl ConsentGate {
                 .approve_now(hook, &assessment, "not approved")
                 .unwrap_or_else(|| Verdict::Unapproved {
                     message: format!(
-                        "not approved, not run: {event} '{}'; review and approve it with \
-                         `hermes-hooks approve --event {event} {}`",
+                        "not approved, not run: {event} '{}'; review and approve it with {}",
                         hook.command,
-                        quoted(&hook.command)
+                        approve_hint(hook)
                     ),
                 }),
             ConsentState::Changed => {
@@ -238,10 +237,9 @@ impl ConsentGate {
                     .unwrap_or_else(|| Verdict::Changed {
                         message: format!(
                             "changed since approval, not run: {event} '{}': {shown} is now {now}, \
-                             approved as {pinned}; review and re-approve it with \
-                             `hermes-hooks approve --event {event} {}`",
+                             approved as {pinned}; review and re-approve it with {}",
                             hook.command,
-                            quoted(&hook.command)
+                            approve_hint(hook)
                         ),
                     })
             }
@@ -297,6 +295,15 @@ impl ConsentGate {
             )),
         }
     }
+}
+
+/// The command that reviews and approves `hook`, ready to copy.
+pub fn approve_hint(hook: &HookSpec) -> String {
+    format!(
+        "`hermes-hooks approve --event {} {}`",
+        hook.event,
+        quoted(&hook.command)
+    )
 }
 
 /// `text` quoted for a POSIX shell, for commands shown to copy.

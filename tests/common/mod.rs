@@ -130,6 +130,23 @@ impl TestEnv {
         .unwrap();
     }
 
+    /// Adds an approval the way Hermes writes it: no pin, the given mtime (or null).
+    pub fn hermes_approval(&self, event: &str, command: &str, mtime: Option<&str>) {
+        let path = self.allowlist_path();
+        let mut doc: Value = fs::read(&path).map_or_else(
+            |_| serde_json::json!({"approvals": []}),
+            |b| serde_json::from_slice(&b).unwrap(),
+        );
+        doc["approvals"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({
+                "approved_at": "2026-01-01T00:00:00Z", "command": command, "event": event,
+                "script_mtime_at_approval": mtime,
+            }));
+        fs::write(&path, doc.to_string()).unwrap();
+    }
+
     /// The allowlist as JSON.
     pub fn allowlist(&self) -> Value {
         serde_json::from_slice(&fs::read(self.allowlist_path()).unwrap()).unwrap()
