@@ -2,6 +2,7 @@
 
 pub mod event;
 pub mod hermes;
+pub(crate) mod yaml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
