@@ -80,7 +80,7 @@ _hermes__hooks() {
 
     case "${cmd}" in
         hermes__hooks)
-            opts="-q -h -V --hermes-home --config --accept-hooks --color --quiet --help --version run list ls test approve revoke remove rm doctor events help"
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version run list ls test approve revoke remove rm doctor events help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -91,6 +91,14 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -106,7 +114,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__approve)
-            opts="-y -q -h -V --event --all --yes --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-y -q -h -V --event --all --yes --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -124,6 +132,14 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -136,7 +152,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__doctor)
-            opts="-q -h -V --no-exec --strict --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --no-exec --strict --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +163,14 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -162,7 +186,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__events)
-            opts="-q -h -V --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,6 +197,14 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -314,7 +346,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__list)
-            opts="-q -h -V --event --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --event --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -329,6 +361,14 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -344,7 +384,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__revoke)
-            opts="-q -h -V --event --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --event --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,6 +402,14 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -374,7 +422,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__run)
-            opts="-q -h -V --payload-file --dry-run --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --payload-file --dry-run --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -392,6 +440,14 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -404,7 +460,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__test)
-            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,6 +483,14 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hermes_hooks_global_optspecs
-    string join \n hermes-home= config= accept-hooks color= q/quiet h/help V/version
+    string join \n hermes-home= config= user-hooks= project= accept-hooks color= q/quiet h/help V/version
 end
 
 function __fish_hermes_hooks_needs_command
@@ -26,6 +26,8 @@ end
 
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -47,6 +49,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "help" -d 
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l payload-file -d 'Read the payload from FILE (\'-\' for stdin) instead of stdin' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -58,6 +62,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -s V -l v
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l event -d 'Only this event\'s hooks (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -69,6 +75,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -s V -l 
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l event -d 'Only this event\'s hooks (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -86,6 +94,8 @@ continue\t''
 none\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -97,6 +107,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -s V -l 
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l event -d 'Only hooks of this event (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -110,6 +122,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -s V 
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l event -d 'Only the approval for this event (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -121,6 +135,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -s V -
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l event -d 'Only the approval for this event (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -132,6 +148,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -s V -
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l event -d 'Only the approval for this event (either name)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -142,6 +160,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s h -l he
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s V -l version -d 'Print version'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -154,6 +174,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -s h -
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"

@@ -8,6 +8,7 @@ use regex::Regex;
 pub struct Matcher {
     source: String,
     regex: Option<Regex>,
+    search: bool,
 }
 
 impl Matcher {
@@ -19,6 +20,7 @@ impl Matcher {
                 Self {
                     source: pattern.to_owned(),
                     regex: Some(regex),
+                    search: false,
                 },
                 None,
             ),
@@ -26,9 +28,53 @@ impl Matcher {
                 Self {
                     source: pattern.to_owned(),
                     regex: None,
+                    search: false,
                 },
                 Some(one_line(&err.to_string())),
             ),
+        }
+    }
+
+    /// Compiles `pattern` to be searched anywhere in a text (Agent Hooks `matcher.pattern`). An
+    /// invalid regex becomes a plain substring search, and the second value says why.
+    pub fn compile_search(pattern: &str) -> (Self, Option<String>) {
+        let (regex, invalid) = match Regex::new(pattern) {
+            Ok(regex) => (Some(regex), None),
+            Err(err) => (None, Some(one_line(&err.to_string()))),
+        };
+        (
+            Self {
+                source: pattern.to_owned(),
+                regex,
+                search: true,
+            },
+            invalid,
+        )
+    }
+
+    /// Whether the pattern is found in any scalar value of `input`, at any depth, rendered as
+    /// text (`\\.py$` finds `{"path": "x.py"}`). Keys and nulls are not searched.
+    pub fn matches_any_value(&self, input: &serde_json::Map<String, serde_json::Value>) -> bool {
+        input.values().any(|value| self.matches_value(value))
+    }
+
+    fn matches_value(&self, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match value {
+            Value::Null => false,
+            Value::String(text) => self.matches_text(text),
+            Value::Bool(b) => self.matches_text(&b.to_string()),
+            Value::Number(n) => self.matches_text(&n.to_string()),
+            Value::Array(items) => items.iter().any(|v| self.matches_value(v)),
+            Value::Object(map) => map.values().any(|v| self.matches_value(v)),
+        }
+    }
+
+    fn matches_text(&self, text: &str) -> bool {
+        match (&self.regex, self.search) {
+            (Some(regex), _) => regex.is_match(text),
+            (None, true) => text.contains(&self.source),
+            (None, false) => text == self.source,
         }
     }
 
@@ -44,11 +90,7 @@ impl Matcher {
 
     /// Whether the tool name matches; a call without a tool name never matches.
     pub fn matches(&self, tool: Option<&str>) -> bool {
-        let Some(tool) = tool else { return false };
-        match &self.regex {
-            Some(regex) => regex.is_match(tool),
-            None => tool == self.source,
-        }
+        tool.is_some_and(|tool| self.matches_text(tool))
     }
 }
 
@@ -83,6 +125,24 @@ mod tests {
         assert!(warning.is_some_and(|w| !w.contains('\n')));
         assert!(m.matches(Some("foo[bar")));
         assert!(!m.matches(Some("foob")));
+    }
+
+    #[test]
+    fn pattern_searches_every_scalar_value() {
+        let (m, _) = Matcher::compile_search(r"\.py$");
+        let input = |v: serde_json::Value| v.as_object().unwrap().clone();
+        assert!(m.matches_any_value(&input(serde_json::json!({"path": "x.py"}))));
+        assert!(m.matches_any_value(&input(
+            serde_json::json!({"edits": [{"file": {"name": "a.py"}}]})
+        )));
+        assert!(!m.matches_any_value(&input(serde_json::json!({"x.py": "key only", "n": null}))));
+        let (rm, _) = Matcher::compile_search("rm -rf");
+        assert!(rm.matches_any_value(&input(serde_json::json!({"command": "sudo rm -rf /"}))));
+        let (num, _) = Matcher::compile_search("^42$");
+        assert!(num.matches_any_value(&input(serde_json::json!({"n": 42}))));
+        let (bad, warning) = Matcher::compile_search("a(b");
+        assert!(warning.is_some());
+        assert!(bad.matches_any_value(&input(serde_json::json!({"s": "xa(by"}))));
     }
 
     #[test]

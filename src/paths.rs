@@ -9,6 +9,19 @@ use crate::env;
 /// File name of the consent allowlist inside the Hermes home (the file Hermes itself uses).
 pub const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
 
+/// Where the user asked to look (flags); `None` means the default.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Locations<'a> {
+    /// `--hermes-home`.
+    pub hermes_home: Option<&'a Path>,
+    /// `--config`.
+    pub config: Option<&'a Path>,
+    /// `--user-hooks`.
+    pub user_hooks: Option<&'a Path>,
+    /// `--project` (the project root).
+    pub project: Option<&'a Path>,
+}
+
 /// The resolved locations for one invocation.
 #[derive(Clone, Debug)]
 pub struct Paths {
@@ -18,12 +31,17 @@ pub struct Paths {
     pub config: PathBuf,
     /// The consent allowlist, `<home>/shell-hooks-allowlist.json`.
     pub allowlist: PathBuf,
+    /// User-level Agent Hooks (`--user-hooks`, `$XDG_CONFIG_HOME/agents/hooks`, else
+    /// `~/.config/agents/hooks`); `None` without a home directory.
+    pub user_hooks: Option<PathBuf>,
+    /// Project-level Agent Hooks: `<project root>/.agents/hooks`.
+    pub project_hooks: PathBuf,
 }
 
 impl Paths {
     /// Resolves the locations from the flags, then the environment, then the defaults.
-    pub fn resolve(home_flag: Option<&Path>, config_flag: Option<&Path>) -> Result<Self> {
-        let home = match home_flag {
+    pub fn resolve(flags: &Locations<'_>) -> Result<Self> {
+        let home = match flags.hermes_home {
             Some(dir) => dir.to_path_buf(),
             None => match env::var_os(env::HERMES_HOME) {
                 Some(dir) => expand_tilde_path(Path::new(&dir)),
@@ -34,12 +52,29 @@ impl Paths {
                     .join(".hermes"),
             },
         };
-        let config = config_flag.map_or_else(|| home.join("config.yaml"), Path::to_path_buf);
+        let config = flags
+            .config
+            .map_or_else(|| home.join("config.yaml"), Path::to_path_buf);
         let allowlist = home.join(ALLOWLIST_FILE);
+        let user_hooks = match flags.user_hooks {
+            Some(dir) => Some(dir.to_path_buf()),
+            None => env::var_os(env::XDG_CONFIG_HOME)
+                .map(PathBuf::from)
+                .filter(|base| base.is_absolute())
+                .or_else(|| home_dir().map(|h| h.join(".config")))
+                .map(|base| base.join("agents").join("hooks")),
+        };
+        let project_hooks = flags
+            .project
+            .map_or_else(PathBuf::new, Path::to_path_buf)
+            .join(".agents")
+            .join("hooks");
         Ok(Self {
             home,
             config,
             allowlist,
+            user_hooks,
+            project_hooks,
         })
     }
 }

@@ -151,6 +151,53 @@ impl Invocation {
     }
 }
 
+impl Invocation {
+    /// Whether the tool call failed: `status` is `error` (it travels in `extra`).
+    pub fn failed(&self) -> bool {
+        self.extra.get("status").and_then(Value::as_str) == Some("error")
+    }
+
+    /// The Agent Hooks event payload: `event_type` (the kebab name), `timestamp`, `session_id`,
+    /// `work_dir`, `context`, then on tool events `tool_name`, `tool_input`, `tool_use_id`, then
+    /// the fields the Hermes payload carries in `extra`, never overwriting one of those.
+    pub fn agent_wire(
+        &self,
+        event_type: &str,
+        tool_event: bool,
+        tool_input: Option<&Map<String, Value>>,
+        timestamp: &str,
+    ) -> Vec<u8> {
+        let mut out = Map::new();
+        out.insert("event_type".to_owned(), Value::from(event_type));
+        out.insert("timestamp".to_owned(), Value::from(timestamp));
+        out.insert("session_id".to_owned(), self.session_id.clone());
+        out.insert("work_dir".to_owned(), Value::from(self.cwd.as_str()));
+        let context = self.extra.get("context").filter(|c| c.is_object()).cloned();
+        out.insert(
+            "context".to_owned(),
+            context.unwrap_or_else(|| Value::Object(Map::new())),
+        );
+        if tool_event {
+            out.insert("tool_name".to_owned(), self.tool_name.clone());
+            out.insert(
+                "tool_input".to_owned(),
+                tool_input.map_or(Value::Null, |input| Value::Object(input.clone())),
+            );
+            let id = self
+                .extra
+                .get("tool_use_id")
+                .or_else(|| self.extra.get("tool_call_id"));
+            out.insert("tool_use_id".to_owned(), id.cloned().unwrap_or(Value::Null));
+        }
+        for (key, value) in &self.extra {
+            if !out.contains_key(key) {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+        to_python_json(&out)
+    }
+}
+
 /// Python's truthiness for JSON values.
 fn is_truthy(value: &Value) -> bool {
     match value {
@@ -288,6 +335,26 @@ mod tests {
         );
         assert!(text.contains(r#""tool_input": null"#), "{text}");
         assert!(text.contains("\"note\": \"é\\n\\u0001\""), "{text}");
+    }
+
+    #[test]
+    fn agent_hooks_get_their_own_shape() {
+        let input = json!({"tool_name": "Shell", "args": {"command": "rm -rf /tmp"}, "session_id": "s",
+            "tool_call_id": "tool_123", "model": "m", "context": {"k": 1}, "work_dir": "ignored"});
+        let inv = Invocation::from_input(input.as_object().unwrap().clone(), "/home/user/project");
+        let text = String::from_utf8(inv.agent_wire(
+            "pre-tool-call",
+            true,
+            inv.tool_input.as_ref(),
+            "2024-01-15T10:30:00Z",
+        ))
+        .unwrap();
+        assert_eq!(
+            text,
+            r#"{"event_type": "pre-tool-call", "timestamp": "2024-01-15T10:30:00Z", "session_id": "s", "work_dir": "/home/user/project", "context": {"k": 1}, "tool_name": "Shell", "tool_input": {"command": "rm -rf /tmp"}, "tool_use_id": "tool_123", "tool_call_id": "tool_123", "model": "m"}"#
+        );
+        let text = String::from_utf8(inv.agent_wire("pre-session", false, None, "t")).unwrap();
+        assert!(!text.contains("tool_name"), "{text}");
     }
 
     #[test]

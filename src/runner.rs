@@ -10,9 +10,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::config::{Event, HookSpec};
+use crate::clock;
+use crate::config::event::TOOL_FAILURE_ALIAS;
+use crate::config::{Event, HookSpec, SourceKind};
 use crate::consent::{ConsentGate, Verdict};
 use crate::env::HERMES_HOOK_EVENT;
+use crate::exec::detach::{self, Watchdog};
 use crate::exec::{self, End, Job};
 use crate::payload::Invocation;
 use crate::response::{self, Answer, Directive, Rules, Status};
@@ -36,6 +39,12 @@ pub struct Plan<'a> {
     pub apply_matchers: bool,
     /// Check consent and report, without running anything.
     pub dry_run: bool,
+    /// The program that watches `async` hooks past the end of this process; without one,
+    /// `async` hooks cannot start.
+    pub watchdog: Option<Watchdog<'a>>,
+    /// The tool call failed (`post_tool_call` with status `error`, or called as
+    /// `post-tool-call-failure`): Agent Hooks declared for the failure run instead of the others.
+    pub failure: bool,
 }
 
 /// One hook's part in the run.
@@ -92,17 +101,12 @@ impl RunReport {
 
 /// Runs the plan.
 pub fn run(plan: &Plan<'_>) -> RunReport {
-    let tool = plan.invocation.tool_name();
-    let applies: Vec<bool> = plan
-        .hooks
-        .iter()
-        .map(|hook| !plan.apply_matchers || !hook.event.is_tool_event() || hook.matches_tool(tool))
-        .collect();
+    let applies: Vec<bool> = plan.hooks.iter().map(|hook| applies(plan, hook)).collect();
     let sequential = plan
         .hooks
         .iter()
         .zip(&applies)
-        .any(|(hook, applies)| *applies && !hook.effects().is_empty());
+        .any(|(hook, applies)| *applies && !hook.run_async && !hook.effects().is_empty());
     let (hooks, tool_input) = if sequential {
         run_in_order(plan, &applies)
     } else {
@@ -110,6 +114,46 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
     };
     let directive = aggregate(&hooks, tool_input);
     RunReport { hooks, directive }
+}
+
+/// Whether `hook` runs for this call: its matchers (when they apply) and, for Agent Hooks on
+/// `post_tool_call`, whether it was declared for a failed or a successful call.
+fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
+    if hook.source == SourceKind::AgentHooks
+        && hook.event.name() == "post_tool_call"
+        && hook.on_failure != plan.failure
+    {
+        return false;
+    }
+    if !plan.apply_matchers || !hook.event.is_tool_event() {
+        return true;
+    }
+    hook.matches_tool(plan.invocation.tool_name())
+        && hook.matches_input(plan.invocation.tool_input.as_ref())
+}
+
+/// The payload `hook` receives, in the dialect of its source.
+pub fn wire_for(
+    hook: &HookSpec,
+    invocation: &Invocation,
+    tool_input: Option<&Map<String, Value>>,
+) -> Vec<u8> {
+    match hook.source {
+        SourceKind::AgentHooks => {
+            let event_type = if hook.on_failure {
+                TOOL_FAILURE_ALIAS
+            } else {
+                hook.event.agent_name().unwrap_or(hook.event.name())
+            };
+            invocation.agent_wire(
+                event_type,
+                hook.event.is_tool_event(),
+                tool_input,
+                &clock::now_iso(),
+            )
+        }
+        _ => invocation.hermes_wire(hook.event, tool_input),
+    }
 }
 
 /// Gating events: one after another; each `modify` feeds the next hook; the first block or gate
@@ -120,7 +164,6 @@ fn run_in_order(
 ) -> (Vec<HookReport>, Option<Map<String, Value>>) {
     let mut tool_input = plan.invocation.tool_input.clone();
     let mut modified = false;
-    let mut payload = plan.invocation.hermes_wire(plan.event, tool_input.as_ref());
     let mut stopped_by: Option<String> = None;
     let mut reports = Vec::with_capacity(plan.hooks.len());
     for (index, hook) in plan.hooks.iter().enumerate() {
@@ -136,7 +179,7 @@ fn run_in_order(
             ));
             continue;
         }
-        let report = run_one(plan, index, &payload);
+        let report = run_one(plan, index, tool_input.as_ref());
         match &report.directive {
             Some(Directive::Block { .. } | Directive::Continue { .. }) => {
                 stopped_by = Some(hook.name.clone());
@@ -147,7 +190,6 @@ fn run_in_order(
                     current.insert(key.clone(), value.clone());
                 }
                 modified = true;
-                payload = plan.invocation.hermes_wire(plan.event, tool_input.as_ref());
             }
             Some(Directive::Context { .. }) | None => {}
         }
@@ -158,15 +200,12 @@ fn run_in_order(
 
 /// Observer events: every applicable hook at once (bounded), reported in order.
 fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
-    let payload = plan
-        .invocation
-        .hermes_wire(plan.event, plan.invocation.tool_input.as_ref());
     let todo: Vec<usize> = (0..plan.hooks.len()).filter(|i| applies[*i]).collect();
     let slots: Mutex<Vec<Option<HookReport>>> = Mutex::new(vec![None; plan.hooks.len()]);
     let next = AtomicUsize::new(0);
     let worker = || {
         while let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let report = run_one(plan, index, &payload);
+            let report = run_one(plan, index, plan.invocation.tool_input.as_ref());
             slots
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(report);
@@ -192,7 +231,7 @@ fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
 }
 
 /// Consent, then the hook itself, then its answer.
-fn run_one(plan: &Plan<'_>, index: usize, payload: &[u8]) -> HookReport {
+fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>>) -> HookReport {
     let hook = &plan.hooks[index];
     let work_dir = plan.invocation.work_dir(plan.current_dir);
     let notice = match plan.gate.check(hook, &work_dir) {
@@ -214,13 +253,19 @@ fn run_one(plan: &Plan<'_>, index: usize, payload: &[u8]) -> HookReport {
         report.notice = notice;
         return report;
     }
-    let outcome = exec::run(&Job {
+    let payload = wire_for(hook, plan.invocation, tool_input);
+    let job = Job {
         command: &hook.command,
+        argv: hook.argv.as_deref(),
         cwd: &work_dir,
         env: &[(HERMES_HOOK_EVENT, hook.event.name())],
-        stdin: payload,
+        stdin: &payload,
         timeout: hook.timeout,
-    });
+    };
+    if hook.run_async {
+        return start_async(plan, index, &job, notice);
+    }
+    let outcome = exec::run(&job);
     let Answer {
         status,
         directive,
@@ -241,6 +286,28 @@ fn run_one(plan: &Plan<'_>, index: usize, payload: &[u8]) -> HookReport {
         stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
         notice,
     }
+}
+
+/// An `async` hook: started, not waited for; it cannot change anything.
+fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>, notice: Option<String>) -> HookReport {
+    let started = std::time::Instant::now();
+    let result = match &plan.watchdog {
+        Some(watchdog) => detach::start(job, watchdog),
+        None => Err("async hooks need a watchdog, and none was given".to_owned()),
+    };
+    let mut report = match result {
+        Ok(pid) => HookReport::skipped(
+            index,
+            Status::Async,
+            Some(format!(
+                "started in the background (pid {pid}), not waited for"
+            )),
+        ),
+        Err(reason) => HookReport::skipped(index, Status::SpawnFailed, Some(reason)),
+    };
+    report.elapsed = Some(started.elapsed());
+    report.notice = notice;
+    report
 }
 
 /// The first block wins; else the first gate; else the rewritten input; else every context,

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::clock;
 use crate::config::{HookSpec, WarningKind};
-use crate::consent::fingerprint::{self, ScriptState};
+use crate::consent::fingerprint::ScriptState;
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{Assessment, ConsentState, approve_hint, assess};
 use crate::env::HERMES_HOOK_EVENT;
@@ -23,6 +23,7 @@ use crate::output::{Printer, sanitize, table};
 use crate::paths::Paths;
 use crate::payload::Invocation;
 use crate::response::{self, Rules, Status};
+use crate::runner;
 use crate::synthetic;
 
 #[derive(Args, Debug)]
@@ -81,7 +82,7 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus> {
-    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let paths = global.paths()?;
     let quiet = Printer::new(true); // warnings become findings, not stderr lines
     let mut findings = Vec::new();
     match shared::load(global, None, &quiet) {
@@ -180,14 +181,28 @@ fn check_all(
                 format!("declared twice: also at {}", first.origin),
             );
         }
-        let script = fingerprint::script_state(&hook.command, &base);
+        let script = crate::consent::script_state(hook, &base);
         let assessment = assess(&list, hook, &base);
         let shown = assessment
             .script
             .as_ref()
             .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
         match script {
-            ScriptState::Ok => add(Level::Ok, "script", format!("{shown} exists and can run")),
+            ScriptState::Ok => {
+                let how = match hook.argv.as_deref() {
+                    Some([interpreter, script])
+                        if Some(std::path::Path::new(script)) == hook.entry.as_deref() =>
+                    {
+                        format!("; it has no exec bit, so it runs through {interpreter}")
+                    }
+                    _ => String::new(),
+                };
+                add(
+                    Level::Ok,
+                    "script",
+                    format!("{shown} exists and can run{how}"),
+                );
+            }
             ScriptState::Missing => add(Level::Error, "script", format!("{shown} is missing")),
             ScriptState::NotExecutable => add(
                 Level::Error,
@@ -269,11 +284,15 @@ fn drift(assessment: &Assessment) -> Option<(Level, String)> {
 
 /// One run on the synthetic payload; never records anything.
 fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
-    let invocation =
-        Invocation::from_input(synthetic::payload(hook.event), &base.to_string_lossy());
-    let payload = invocation.hermes_wire(hook.event, invocation.tool_input.as_ref());
+    let mut input = synthetic::payload(hook.event);
+    if hook.on_failure {
+        input.insert("status".to_owned(), serde_json::Value::from("error"));
+    }
+    let invocation = Invocation::from_input(input, &base.to_string_lossy());
+    let payload = runner::wire_for(hook, &invocation, invocation.tool_input.as_ref());
     let outcome = exec::run(&Job {
         command: &hook.command,
+        argv: hook.argv.as_deref(),
         cwd: base,
         env: &[(HERMES_HOOK_EVENT, hook.event.name())],
         stdin: &payload,

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{GlobalArgs, shared};
 use crate::config::HookSpec;
-use crate::consent::fingerprint::{self, ScriptState};
+use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentState, assess};
 use crate::exit::ExitStatus;
 use crate::output::Printer;
@@ -29,6 +29,8 @@ pub(crate) struct ListArgs {
 struct Row<'a> {
     event: &'static str,
     source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<&'static str>,
     name: &'a str,
     command: &'a str,
     matcher: Option<&'a str>,
@@ -58,23 +60,32 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let loaded = shared::load(global, only, printer)?;
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
-    let mut hooks: Vec<&HookSpec> = loaded.set.hooks.iter().collect();
-    hooks.sort_by_key(|hook| hook.event); // stable: run order within each event
+    // Run order within each event; a user hook replaced by a project hook of the same name
+    // follows, marked `overridden` (it never runs).
+    let mut hooks: Vec<(&HookSpec, bool)> = loaded.set.hooks.iter().map(|h| (h, false)).collect();
+    hooks.extend(loaded.set.overridden.iter().map(|h| (h, true)));
+    hooks.sort_by_key(|(hook, _)| hook.event);
     let rows: Vec<Row<'_>> = hooks
         .iter()
-        .map(|hook| {
+        .map(|&(hook, overridden)| {
             let assessment = assess(&list, hook, &base);
+            let consent = if overridden {
+                "overridden"
+            } else {
+                assessment.state.as_str()
+            };
             Row {
                 event: hook.event.name(),
                 source: hook.source.as_str(),
+                scope: hook.scope.map(crate::config::Scope::as_str),
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
                 timeout_ms: hook.timeout.as_millis(),
                 fail_closed: hook.fail_closed,
-                consent: assessment.state.as_str(),
+                consent,
                 script: assessment.script.map(|p| p.display().to_string()),
-                script_state: fingerprint::script_state(&hook.command, &base).as_str(),
+                script_state: crate::consent::script_state(hook, &base).as_str(),
                 declared_at: hook.origin.to_string(),
             }
         })
@@ -112,8 +123,15 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         };
         out.add_row(vec![
             table::cell(row.event, Tone::Plain),
-            table::cell(row.source, Tone::Plain),
-            table::cell(row.command, Tone::Plain),
+            table::cell(&source_label(row), Tone::Plain),
+            table::cell(
+                if row.source == "config" {
+                    row.command
+                } else {
+                    row.name
+                },
+                Tone::Plain,
+            ),
             table::cell(row.matcher.unwrap_or("-"), Tone::Plain),
             table::cell(&timeout, Tone::Plain),
             table::cell(row.consent, consent_tone(row.consent)),
@@ -122,6 +140,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     }
     printer.data(&table::render(&mut out))?;
     Ok(ExitStatus::Success)
+}
+
+/// `config`, or `agent-hooks (user)` / `agent-hooks (project)`.
+fn source_label(row: &Row<'_>) -> String {
+    match row.scope {
+        Some(scope) => format!("{} ({scope})", row.source),
+        None => row.source.to_owned(),
+    }
 }
 
 fn consent_tone(state: &str) -> Tone {

@@ -46,6 +46,13 @@ pub(crate) struct GlobalArgs {
     /// Hermes config file [default: <hermes home>/config.yaml]
     #[arg(long, global = true, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+    /// User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else
+    /// ~/.config/agents/hooks]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) user_hooks: Option<PathBuf>,
+    /// Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them
     /// [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]
     #[arg(long, global = true)]
@@ -56,6 +63,18 @@ pub(crate) struct GlobalArgs {
     /// Print no warnings or notes on stderr (errors still show)
     #[arg(short, long, global = true)]
     pub(crate) quiet: bool,
+}
+
+impl GlobalArgs {
+    /// The locations these flags name, resolved against the environment and the defaults.
+    pub(crate) fn paths(&self) -> anyhow::Result<crate::paths::Paths> {
+        crate::paths::Paths::resolve(&crate::paths::Locations {
+            hermes_home: self.hermes_home.as_deref(),
+            config: self.config.as_deref(),
+            user_hooks: self.user_hooks.as_deref(),
+            project: self.project.as_deref(),
+        })
+    }
 }
 
 /// When to use colour.
@@ -91,6 +110,9 @@ pub(crate) enum Command {
 
 /// Parses the command line and runs the command.
 pub(crate) fn main() -> ExitStatus {
+    if let Some(status) = shared::watch_mode() {
+        return status;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return usage(&err),

@@ -9,7 +9,6 @@ use crate::consent::store;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
 use crate::output::json::to_line;
-use crate::paths::Paths;
 
 #[derive(Args, Debug)]
 pub(crate) struct RevokeArgs {
@@ -36,7 +35,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
         .as_deref()
         .map(|name| shared::event(name, printer))
         .transpose()?;
-    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
+    let paths = global.paths()?;
     let event_name = event.map(crate::config::Event::name);
     let removed = if store::read(&paths.allowlist)?.is_some() {
         store::update(&paths.allowlist, |list| {

@@ -8,13 +8,13 @@ use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 
 use super::{GlobalArgs, shared};
-use crate::config::{self, Event, HookSpec, LoadOptions};
+use crate::config::event::TOOL_FAILURE_ALIAS;
+use crate::config::{self, Event, HookSpec};
 use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
 use crate::output::json::{ErrorLine, RunLine, to_line};
-use crate::paths::Paths;
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
 use crate::runner::{self, HookReport, Plan, RunReport};
@@ -78,11 +78,8 @@ fn prepare(
     printer: &Printer,
 ) -> Result<Prepared> {
     let input = read_payload(args.payload_file.as_deref(), printer)?;
-    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
-    let set = config::load(LoadOptions {
-        config: &paths.config,
-        only: Some(event),
-    })?;
+    let paths = global.paths()?;
+    let set = config::load(shared::options(&paths, Some(event)))?;
     let current_dir = std::env::current_dir().context("cannot read the current directory")?;
     let invocation = Invocation::from_input(input, &current_dir.to_string_lossy());
     Ok(Prepared {
@@ -104,7 +101,9 @@ fn execute(
         printer.warn(warning);
     }
     let bypass = shared::bypass(global, &prepared.set);
+    let called_as_failure = Event::parse(&args.event).is_ok_and(|r| r.name == TOOL_FAILURE_ALIAS);
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
+    let watchdog = shared::watchdog_program(&prepared.set);
     let report = runner::run(&Plan {
         event,
         hooks: &prepared.set.hooks,
@@ -113,6 +112,8 @@ fn execute(
         current_dir: &prepared.current_dir,
         apply_matchers: true,
         dry_run: args.dry_run,
+        failure: prepared.invocation.failed() || called_as_failure,
+        watchdog: shared::watchdog(watchdog.as_deref()),
     });
     if let Some(problem) = gate.problem() {
         printer.warn(format!(

@@ -11,6 +11,7 @@ use crate::config::{self, Event, HookSet, LoadOptions};
 use crate::consent::Bypass;
 use crate::consent::store::{self, Allowlist};
 use crate::env;
+use crate::exec::detach::Watchdog;
 use crate::output::Printer;
 use crate::paths::Paths;
 
@@ -31,15 +32,22 @@ pub(crate) struct Loaded {
 
 /// Loads the hooks (of one event, or all), printing load warnings.
 pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) -> Result<Loaded> {
-    let paths = Paths::resolve(global.hermes_home.as_deref(), global.config.as_deref())?;
-    let set = config::load(LoadOptions {
-        config: &paths.config,
-        only,
-    })?;
+    let paths = global.paths()?;
+    let set = config::load(options(&paths, only))?;
     for warning in &set.warnings {
         printer.warn(warning);
     }
     Ok(Loaded { paths, set })
+}
+
+/// What to load from `paths`.
+pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
+    LoadOptions {
+        config: &paths.config,
+        user_hooks: paths.user_hooks.as_deref(),
+        project_hooks: Some(&paths.project_hooks),
+        only,
+    }
 }
 
 /// The allowlist for read-only views: a corrupt or unreadable file is reported and read as empty.
@@ -75,6 +83,45 @@ pub(crate) fn color(global: &GlobalArgs) -> bool {
             env::var_os(env::NO_COLOR).is_none() && std::io::stdout().is_terminal()
         }
     }
+}
+
+/// The first argument that turns this program into the watchdog of an `async` hook (kept out
+/// of clap, so it is in no help, completion or man page).
+pub(crate) const WATCH_COMMAND: &str = "__watch";
+
+/// `hermes-hooks __watch <pgid> <timeout_ms>`: watch an `async` hook's group and end it at its
+/// deadline. `None` when this is not the watch mode.
+pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != WATCH_COMMAND {
+        return None;
+    }
+    let mut number = || args.next()?.to_str()?.parse::<u64>().ok();
+    let (Some(pgid), Some(timeout_ms)) = (number(), number()) else {
+        return Some(crate::exit::ExitStatus::Error);
+    };
+    let Ok(pgid) = u32::try_from(pgid) else {
+        return Some(crate::exit::ExitStatus::Error);
+    };
+    crate::exec::detach::watch(pgid, std::time::Duration::from_millis(timeout_ms));
+    Some(crate::exit::ExitStatus::Success)
+}
+
+/// This program, when some hook is `async` and needs it as its watchdog.
+pub(crate) fn watchdog_program(set: &HookSet) -> Option<PathBuf> {
+    set.hooks
+        .iter()
+        .any(|hook| hook.run_async)
+        .then(std::env::current_exe)
+        .and_then(Result::ok)
+}
+
+/// The watchdog of `async` hooks: `program __watch <pgid> <timeout_ms>`.
+pub(crate) fn watchdog(program: Option<&std::path::Path>) -> Option<Watchdog<'_>> {
+    program.map(|program| Watchdog {
+        program,
+        args: &[WATCH_COMMAND],
+    })
 }
 
 /// The current directory (a hook's default working directory, and the base of relative paths).

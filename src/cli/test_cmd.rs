@@ -11,6 +11,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{GlobalArgs, shared};
+use crate::config::Event;
+use crate::config::event::TOOL_FAILURE_ALIAS;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
@@ -105,7 +107,11 @@ struct Report<'a> {
 pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
     let event = shared::event(&args.event, printer)?;
     let loaded = shared::load(global, Some(event), printer)?;
+    let called_as_failure = Event::parse(&args.event).is_ok_and(|r| r.name == TOOL_FAILURE_ALIAS);
     let mut input = synthetic::payload(event);
+    if called_as_failure {
+        input.insert("status".to_owned(), Value::from("error"));
+    }
     if let Some(tool) = &args.for_tool {
         input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
     }
@@ -123,6 +129,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         shared::bypass(global, &loaded.set),
         true,
     );
+    let watchdog = shared::watchdog_program(&loaded.set);
     let report = runner::run(&Plan {
         event,
         hooks: &loaded.set.hooks,
@@ -131,6 +138,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         current_dir: &current_dir,
         apply_matchers: args.for_tool.is_some(),
         dry_run: false,
+        failure: invocation.failed() || called_as_failure,
+        watchdog: shared::watchdog(watchdog.as_deref()),
     });
     if let Some(problem) = gate.problem() {
         printer.warn(format!(

@@ -232,18 +232,15 @@ impl BlockReader<'_> {
                     .map_or(word.clone(), |name| name.to_string_lossy().into_owned())
             },
         );
+        let origin = Origin {
+            file: self.path.to_path_buf(),
+            line: Some(line),
+        };
         Some(HookSpec {
-            event,
-            source: SourceKind::Config,
-            name,
-            command,
             matcher,
             timeout,
             fail_closed,
-            origin: Origin {
-                file: self.path.to_path_buf(),
-                line: Some(line),
-            },
+            ..HookSpec::new(event, SourceKind::Config, name, command, origin)
         })
     }
 

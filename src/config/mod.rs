@@ -2,6 +2,7 @@
 
 pub mod event;
 pub mod hermes;
+pub mod hook_md;
 pub(crate) mod yaml;
 
 use std::fmt;
@@ -131,9 +132,82 @@ pub struct HookSpec {
     pub fail_closed: bool,
     /// Where it is declared.
     pub origin: Origin,
+    /// The exact argv (Agent Hooks: the entry script, or its interpreter and the script);
+    /// `None` splits `command` like a shell.
+    pub argv: Option<Vec<String>>,
+    /// The file the consent pin covers when it is known up front (Agent Hooks: the entry
+    /// script); `None` derives it from `command`.
+    pub entry: Option<PathBuf>,
+    /// `matcher.pattern`: a regex searched in every scalar value of the tool input.
+    pub pattern: Option<Matcher>,
+    /// Started detached and not waited for (Agent Hooks `async: true`).
+    pub run_async: bool,
+    /// Agent Hooks on `post_tool_call`: declared as `post-tool-call-failure`, so it runs only for
+    /// failed calls (and the others only for successful ones).
+    pub on_failure: bool,
+    /// Agent Hooks: the level it comes from.
+    pub scope: Option<Scope>,
+    /// Agent Hooks: higher runs first within its level.
+    pub priority: u16,
+}
+
+/// The level of an Agent Hooks folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `~/.config/agents/hooks` (or `$XDG_CONFIG_HOME/agents/hooks`, `--user-hooks`).
+    User,
+    /// `<project>/.agents/hooks`.
+    Project,
+}
+
+impl Scope {
+    /// The name used in output.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Project => "project",
+        }
+    }
 }
 
 impl HookSpec {
+    /// A hook with the defaults of the fields only some sources set.
+    pub fn new(
+        event: Event,
+        source: SourceKind,
+        name: String,
+        command: String,
+        origin: Origin,
+    ) -> Self {
+        Self {
+            event,
+            source,
+            name,
+            command,
+            matcher: None,
+            timeout: Duration::from_secs(hermes::DEFAULT_TIMEOUT_SECS),
+            fail_closed: false,
+            origin,
+            argv: None,
+            entry: None,
+            pattern: None,
+            run_async: false,
+            on_failure: false,
+            scope: None,
+            priority: 0,
+        }
+    }
+
+    /// Whether the tool input satisfies `matcher.pattern` (hooks without one always apply).
+    pub fn matches_input(
+        &self,
+        input: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> bool {
+        self.pattern
+            .as_ref()
+            .is_none_or(|pattern| input.is_some_and(|input| pattern.matches_any_value(input)))
+    }
+
     /// What this hook's answer may do on its event.
     pub fn effects(&self) -> Effects {
         self.event.effects(self.source)
@@ -152,6 +226,8 @@ impl HookSpec {
 pub struct HookSet {
     /// The hooks, in the order `run` uses them.
     pub hooks: Vec<HookSpec>,
+    /// User-level hooks replaced by a project-level hook of the same name (never run).
+    pub overridden: Vec<HookSpec>,
     /// Load warnings, in file order.
     pub warnings: Vec<Warning>,
     /// `hooks_auto_accept: true` in config.yaml.
@@ -163,16 +239,38 @@ pub struct HookSet {
 pub struct LoadOptions<'a> {
     /// Hermes's config.yaml.
     pub config: &'a Path,
+    /// The user-level Agent Hooks folder, if any.
+    pub user_hooks: Option<&'a Path>,
+    /// The project-level Agent Hooks folder.
+    pub project_hooks: Option<&'a Path>,
     /// Load only this event's hooks (and check only their entries); `None` loads everything.
     pub only: Option<Event>,
 }
 
-/// Loads every executable source. A missing file means "no hooks from that source".
+/// Loads every executable source: config hooks in file order, then user-level Agent Hooks, then
+/// project-level ones (each level by priority, then name). A project hook replaces the user hook
+/// of the same name. A missing file or folder means "no hooks from that source".
 pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     let config = hermes::load(options.config, options.only)?;
+    let mut warnings = config.warnings;
+    let mut level = |dir: Option<&Path>, scope| {
+        dir.map(|dir| hook_md::load_level(dir, scope, options.only, &mut warnings))
+            .unwrap_or_default()
+    };
+    let user = level(options.user_hooks, Scope::User);
+    let project = level(options.project_hooks, Scope::Project);
+    let project_names: Vec<&str> = project.names.iter().map(String::as_str).collect();
+    let (overridden, user): (Vec<HookSpec>, Vec<HookSpec>) = user
+        .hooks
+        .into_iter()
+        .partition(|hook| project_names.contains(&hook.name.as_str()));
+    let mut hooks = config.hooks;
+    hooks.extend(user);
+    hooks.extend(project.hooks);
     Ok(HookSet {
-        hooks: config.hooks,
-        warnings: config.warnings,
+        hooks,
+        overridden,
+        warnings,
         auto_accept: config.auto_accept,
     })
 }

@@ -137,5 +137,4 @@ macro_rules! other_shapes {
     };
 }
 
-
 pub(crate) use other_shapes;

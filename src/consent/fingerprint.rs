@@ -71,16 +71,22 @@ impl ScriptState {
 
 /// The state of the script `command` names (see [`script_path`]).
 pub fn script_state(command: &str, base: &Path) -> ScriptState {
+    match locate(command, base) {
+        Some((path, is_program)) => path_state(&path, is_program),
+        None => ScriptState::Missing,
+    }
+}
+
+/// The state of `path`: it must be executable when it is the program, readable when an
+/// interpreter reads it.
+pub fn path_state(path: &Path, is_program: bool) -> ScriptState {
     use std::os::unix::fs::PermissionsExt as _;
-    let Some((path, is_program)) = locate(command, base) else {
-        return ScriptState::Missing;
-    };
-    match std::fs::metadata(&path) {
+    match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             let runnable = if is_program {
                 meta.permissions().mode() & 0o111 != 0
             } else {
-                File::open(&path).is_ok()
+                File::open(path).is_ok()
             };
             if runnable {
                 ScriptState::Ok

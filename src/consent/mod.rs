@@ -105,7 +105,10 @@ pub struct Assessment {
 
 /// Judges `hook` against `list` without writing anything. `base` is the hook's working directory.
 pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
-    let script = fingerprint::script_path(&hook.command, base);
+    let script = hook
+        .entry
+        .clone()
+        .or_else(|| fingerprint::script_path(&hook.command, base));
     let sha256 = script
         .as_deref()
         .and_then(|p| fingerprint::sha256_file(p).ok());
@@ -130,6 +133,20 @@ pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
         pinned,
         approved_at: text("approved_at"),
         mtime_at_approval: text("script_mtime_at_approval"),
+    }
+}
+
+/// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
+/// command names.
+pub fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
+    match (&hook.entry, &hook.argv) {
+        (Some(entry), Some(argv)) => {
+            let is_program = argv
+                .first()
+                .is_some_and(|program| Path::new(program) == entry);
+            fingerprint::path_state(entry, is_program)
+        }
+        _ => fingerprint::script_state(&hook.command, base),
     }
 }
 

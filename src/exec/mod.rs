@@ -1,6 +1,7 @@
 //! Running one hook: no shell, its own process group, the payload on stdin, bounded output, and a
 //! deadline that ends the whole group. Nothing here interprets the answer (see `response`).
 
+pub mod detach;
 mod signal;
 pub mod spawn;
 mod supervise;
@@ -22,6 +23,8 @@ pub const KILL_GRACE: Duration = Duration::from_secs(1);
 pub struct Job<'a> {
     /// The command line, split like a POSIX shell splits words.
     pub command: &'a str,
+    /// The exact argv, when it is known (then `command` is only for messages).
+    pub argv: Option<&'a [String]>,
     /// The working directory.
     pub cwd: &'a Path,
     /// Variables added to the inherited environment.
@@ -65,7 +68,14 @@ pub struct Outcome {
 /// hook's group outlives the first grace).
 pub fn run(job: &Job<'_>) -> Outcome {
     let started = Instant::now();
-    let child = match spawn::build(job.command, job.cwd, job.env).and_then(spawn::start) {
+    let words = match job.argv {
+        Some(argv) if !argv.is_empty() => Ok(argv.to_vec()),
+        _ => spawn::split(job.command),
+    };
+    let child = match words
+        .and_then(|words| spawn::build(&words, job.cwd, job.env))
+        .and_then(spawn::start)
+    {
         Ok(child) => child,
         Err(reason) => {
             return Outcome {

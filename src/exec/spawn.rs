@@ -9,10 +9,9 @@ use std::process::{Child, Command, Stdio};
 
 use crate::paths::expand_tilde;
 
-/// Splits `command` and prepares it to run in `cwd` with `env` added. The error is the
+/// Prepares `words` (program first) to run in `cwd` with `env` added. The error is the
 /// `spawn_failed` message ("command not found: X", "command not executable: X", ...).
-pub fn build(command: &str, cwd: &Path, env: &[(&str, &str)]) -> Result<Command, String> {
-    let words = split(command)?;
+pub fn build(words: &[String], cwd: &Path, env: &[(&str, &str)]) -> Result<Command, String> {
     let program = &words[0];
     let resolved = if program.contains('/') {
         let path = cwd.join(program);
@@ -83,6 +82,9 @@ mod tests {
     #[test]
     fn missing_and_non_executable_programs() {
         let dir = tempfile::tempdir().unwrap();
+        let build = |command: &str, cwd: &Path, env: &[(&str, &str)]| {
+            build(&split(command).unwrap(), cwd, env)
+        };
         let err = build("./nope.sh", dir.path(), &[]).unwrap_err();
         assert_eq!(err, "command not found: ./nope.sh");
         std::fs::write(dir.path().join("plain.sh"), "echo").unwrap();

@@ -73,6 +73,33 @@ impl TestEnv {
         path
     }
 
+    /// The user-level Agent Hooks folder (the default: `~/.config/agents/hooks`).
+    pub fn user_hooks(&self) -> PathBuf {
+        self.home().join(".config/agents/hooks")
+    }
+
+    /// The project-level Agent Hooks folder of the working directory.
+    pub fn project_hooks(&self) -> PathBuf {
+        self.work().join(".agents/hooks")
+    }
+
+    /// Writes `<level>/<name>/HOOK.md` (with `frontmatter` between the `---` lines) and an
+    /// executable `scripts/run` with `body`; returns the entry script.
+    #[allow(clippy::unused_self)] // a method like the other helpers, for one calling style
+    pub fn hook_md(&self, level: &Path, name: &str, frontmatter: &str, body: &str) -> PathBuf {
+        let folder = level.join(name);
+        fs::create_dir_all(folder.join("scripts")).unwrap();
+        fs::write(
+            folder.join("HOOK.md"),
+            format!("---\n{frontmatter}---\n\n# {name}\n"),
+        )
+        .unwrap();
+        let entry = folder.join("scripts/run");
+        fs::write(&entry, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&entry, fs::Permissions::from_mode(0o755)).unwrap();
+        entry
+    }
+
     /// Writes `~/.hermes/config.yaml`.
     pub fn config(&self, yaml: &str) {
         fs::write(self.hermes_home().join("config.yaml"), yaml).unwrap();

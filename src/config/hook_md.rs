@@ -1,0 +1,588 @@
+//! Agent Hooks folders: `<level>/<name>/HOOK.md` with YAML frontmatter, checked with messages that
+//! name the file and line, and each hook's entry script (`scripts/run`, `run.sh` or `run.py`).
+//! A HOOK.md that cannot be read as a hook is skipped with a warning (which `doctor` reports as an
+//! error); softer problems are warnings and the hook still loads.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use super::event::TOOL_FAILURE_ALIAS;
+use super::yaml::{Loose, other_shapes};
+use super::{Effects, Event, HookSpec, Origin, Scope, SourceKind, Warning, WarningKind};
+use crate::matcher::Matcher;
+
+/// A hook's timeout when none is given, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// The shortest timeout; shorter ones are raised to it.
+pub const MIN_TIMEOUT_MS: u64 = 100;
+/// The longest timeout (10 minutes); longer ones are clamped.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// The priority when none is given (higher runs first).
+pub const DEFAULT_PRIORITY: u16 = 100;
+/// The highest priority.
+pub const MAX_PRIORITY: u16 = 1000;
+/// Entry scripts, in the order they are looked for.
+pub const ENTRIES: [&str; 3] = ["run", "run.sh", "run.py"];
+
+/// One level's hooks, and the names of every hook it declares (also those of other events, so a
+/// project hook replaces the user hook of its name whichever event is loaded).
+#[derive(Debug, Default)]
+pub struct Level {
+    /// The hooks, sorted by priority (higher first), then name.
+    pub hooks: Vec<HookSpec>,
+    /// Every declared hook name.
+    pub names: Vec<String>,
+}
+
+/// Loads every hook of one level. A folder that does not exist loads nothing and is not walked.
+/// With `only`, hooks of other events are not built.
+pub fn load_level(
+    dir: &Path,
+    scope: Scope,
+    only: Option<Event>,
+    warnings: &mut Vec<Warning>,
+) -> Level {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Level::default(),
+        Err(err) => {
+            warnings.push(warning(
+                dir,
+                None,
+                WarningKind::SkippedEntry,
+                format!("cannot read the hooks folder: {err}"),
+            ));
+            return Level::default();
+        }
+    };
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.join("HOOK.md").is_file())
+        .collect();
+    folders.sort();
+    let mut level = Level::default();
+    for folder in &folders {
+        let (hook, name) = load_hook(folder, scope, only, warnings);
+        level.names.extend(name);
+        level.hooks.extend(hook);
+    }
+    level.hooks.sort_by(|a, b| {
+        b.priority
+            .cmp(&a.priority)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    level
+}
+
+fn warning(file: &Path, line: Option<u64>, kind: WarningKind, message: String) -> Warning {
+    Warning {
+        kind,
+        origin: Origin {
+            file: file.to_path_buf(),
+            line,
+        },
+        message,
+    }
+}
+
+/// Reads one hook folder: the hook (`None` when it is skipped, with a warning, or filtered out)
+/// and the name it declares.
+fn load_hook(
+    folder: &Path,
+    scope: Scope,
+    only: Option<Event>,
+    warnings: &mut Vec<Warning>,
+) -> (Option<HookSpec>, Option<String>) {
+    let file = folder.join("HOOK.md");
+    let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let folder_name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut reader = Reader {
+        file: &file,
+        warnings,
+    };
+    let bytes = match fs::read(&file) {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            reader.skip(None, &format!("cannot read it: {err}"));
+            return (None, None);
+        }
+    };
+    let text =
+        String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
+    let Some(raw) = reader
+        .frontmatter(&text)
+        .and_then(|yaml| reader.parse(yaml))
+    else {
+        return (None, None);
+    };
+    let name = match &raw.name {
+        Some(Spanned {
+            value: Loose::Str(name),
+            ..
+        }) if !name.trim().is_empty() => name.trim().to_owned(),
+        _ => folder_name.clone(),
+    };
+    (
+        reader.hook(raw, &folder, &folder_name, scope, only),
+        Some(name),
+    )
+}
+
+struct Reader<'a> {
+    file: &'a Path,
+    warnings: &'a mut Vec<Warning>,
+}
+
+impl Reader<'_> {
+    fn soft(&mut self, line: u64, message: String) {
+        self.warnings.push(warning(
+            self.file,
+            Some(line),
+            WarningKind::InvalidValue,
+            message,
+        ));
+    }
+
+    fn skip(&mut self, line: Option<u64>, message: &str) {
+        self.warnings.push(warning(
+            self.file,
+            line,
+            WarningKind::SkippedEntry,
+            format!("{message}; the hook is skipped"),
+        ));
+    }
+
+    /// The frontmatter text: between a first line `---` and the next `---` line.
+    fn frontmatter<'t>(&mut self, text: &'t str) -> Option<&'t str> {
+        let mut lines = text.split_inclusive('\n');
+        let first = lines.next().unwrap_or_default();
+        if first.trim_end() != "---" {
+            self.skip(
+                Some(1),
+                "no YAML frontmatter: HOOK.md must start with a '---' line",
+            );
+            return None;
+        }
+        let start = first.len();
+        let mut offset = start;
+        for line in lines {
+            if line.trim_end() == "---" {
+                return Some(&text[start..offset]);
+            }
+            offset += line.len();
+        }
+        self.skip(
+            Some(1),
+            "the frontmatter never closes: no second '---' line",
+        );
+        None
+    }
+
+    fn parse(&mut self, yaml: &str) -> Option<RawHookMd> {
+        match serde_saphyr::from_str::<Option<RawHookMd>>(yaml) {
+            Ok(Some(raw)) => Some(raw),
+            Ok(None) => {
+                self.skip(
+                    Some(2),
+                    "the frontmatter is empty (it needs at least a trigger)",
+                );
+                None
+            }
+            Err(err) => {
+                let line = err.location().map(|at| at.line() + 1);
+                let message = err.without_snippet().to_string();
+                let message = err
+                    .location()
+                    .and_then(|at| {
+                        message.strip_suffix(&format!(
+                            " at line {}, column {}",
+                            at.line(),
+                            at.column()
+                        ))
+                    })
+                    .unwrap_or(&message)
+                    .to_owned();
+                self.skip(
+                    line,
+                    &format!("the frontmatter is not valid YAML: {message}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn hook(
+        &mut self,
+        raw: RawHookMd,
+        folder: &Path,
+        folder_name: &str,
+        scope: Scope,
+        only: Option<Event>,
+    ) -> Option<HookSpec> {
+        let line = |spanned: &Spanned<Loose>| spanned.referenced.line() + 1;
+        let Some(trigger) = raw.trigger else {
+            self.skip(Some(1), "no trigger: name the event that runs this hook (for example `trigger: pre-tool-call`)");
+            return None;
+        };
+        let Loose::Str(trigger_name) = &trigger.value else {
+            self.skip(
+                Some(line(&trigger)),
+                &format!("trigger must be an event name, not {}", trigger.value),
+            );
+            return None;
+        };
+        let resolved = match Event::parse(trigger_name.trim()) {
+            Ok(resolved) => resolved,
+            Err(unknown) => {
+                self.skip(Some(line(&trigger)), &format!("trigger: {unknown}"));
+                return None;
+            }
+        };
+        let event = resolved.event;
+        if only.is_some_and(|only| only != event) {
+            return None;
+        }
+        if let Some(current) = resolved.legacy_for {
+            self.warnings.push(warning(
+                self.file,
+                Some(line(&trigger)),
+                WarningKind::LegacyName,
+                format!("trigger '{trigger_name}' is a legacy event name; use '{current}'"),
+            ));
+        }
+        let name = self.name(raw.name.as_ref(), folder_name);
+        self.description(raw.description.as_ref());
+        let timeout = self.timeout(raw.timeout.as_ref());
+        let priority = self.priority(raw.priority.as_ref());
+        let run_async = self.flag(raw.run_async.as_ref(), "async");
+        let mut fail_closed = self.flag(raw.fail_closed.as_ref(), "fail_closed");
+        if fail_closed
+            && !event
+                .effects(SourceKind::AgentHooks)
+                .contains(Effects::BLOCK)
+        {
+            self.soft(
+                1,
+                format!("fail_closed is ignored: a hook cannot block on {event}"),
+            );
+            fail_closed = false;
+        }
+        let (matcher, pattern) = self.matchers(raw.matcher.as_ref(), event);
+        let (entry, argv) = entry_of(folder);
+        let origin = Origin {
+            file: self.file.to_path_buf(),
+            line: Some(1),
+        };
+        Some(HookSpec {
+            matcher,
+            pattern,
+            timeout,
+            fail_closed,
+            argv: Some(argv),
+            entry: Some(entry.clone()),
+            run_async,
+            on_failure: resolved.name == TOOL_FAILURE_ALIAS,
+            scope: Some(scope),
+            priority,
+            ..HookSpec::new(
+                event,
+                SourceKind::AgentHooks,
+                name,
+                entry.to_string_lossy().into_owned(),
+                origin,
+            )
+        })
+    }
+
+    fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> String {
+        let Some((Loose::Str(name), at)) = raw.map(|r| (&r.value, r.referenced)) else {
+            self.soft(1, format!("no name; using the folder name '{folder_name}'"));
+            return folder_name.to_owned();
+        };
+        let line = at.line() + 1;
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 64 {
+            self.soft(line, "name must be 1 to 64 characters".to_owned());
+        } else if !is_spec_name(name) {
+            self.soft(
+                line,
+                format!("name '{name}' should be lowercase letters, digits and single hyphens"),
+            );
+        } else if name != folder_name {
+            self.soft(
+                line,
+                format!("name '{name}' should equal its folder name '{folder_name}'"),
+            );
+        }
+        if name.is_empty() {
+            folder_name.to_owned()
+        } else {
+            name.to_owned()
+        }
+    }
+
+    fn description(&mut self, raw: Option<&Spanned<Loose>>) {
+        match raw {
+            Some(Spanned {
+                value: Loose::Str(text),
+                referenced,
+                ..
+            }) => {
+                let chars = text.trim().chars().count();
+                if chars == 0 || chars > 1024 {
+                    self.soft(
+                        referenced.line() + 1,
+                        "description must be 1 to 1024 characters".to_owned(),
+                    );
+                }
+            }
+            _ => self.soft(
+                1,
+                "no description: say what the hook does (1 to 1024 characters)".to_owned(),
+            ),
+        }
+    }
+
+    fn timeout(&mut self, raw: Option<&Spanned<Loose>>) -> Duration {
+        let Some(raw) = raw else {
+            return Duration::from_millis(DEFAULT_TIMEOUT_MS);
+        };
+        let line = raw.referenced.line() + 1;
+        let Some(ms) = raw.value.as_python_int() else {
+            self.soft(
+                line,
+                format!(
+                    "timeout must be milliseconds (got {}); using {DEFAULT_TIMEOUT_MS}",
+                    raw.value
+                ),
+            );
+            return Duration::from_millis(DEFAULT_TIMEOUT_MS);
+        };
+        let clamped = ms.clamp(
+            i64::try_from(MIN_TIMEOUT_MS).unwrap_or(100),
+            i64::try_from(MAX_TIMEOUT_MS).unwrap_or(600_000),
+        );
+        if clamped != ms {
+            self.warnings.push(warning(
+                self.file,
+                Some(line),
+                WarningKind::ClampedTimeout,
+                format!("timeout {ms} ms is outside {MIN_TIMEOUT_MS}..{MAX_TIMEOUT_MS}; using {clamped} ms"),
+            ));
+        }
+        Duration::from_millis(clamped.unsigned_abs())
+    }
+
+    fn priority(&mut self, raw: Option<&Spanned<Loose>>) -> u16 {
+        let Some(raw) = raw else {
+            return DEFAULT_PRIORITY;
+        };
+        let line = raw.referenced.line() + 1;
+        let Some(value) = raw.value.as_python_int() else {
+            self.soft(
+                line,
+                format!(
+                    "priority must be a number (got {}); using {DEFAULT_PRIORITY}",
+                    raw.value
+                ),
+            );
+            return DEFAULT_PRIORITY;
+        };
+        let clamped = value.clamp(0, i64::from(MAX_PRIORITY));
+        if clamped != value {
+            self.soft(
+                line,
+                format!("priority {value} is outside 0..{MAX_PRIORITY}; using {clamped}"),
+            );
+        }
+        u16::try_from(clamped).unwrap_or(DEFAULT_PRIORITY)
+    }
+
+    fn flag(&mut self, raw: Option<&Spanned<Loose>>, key: &str) -> bool {
+        match raw.map(|r| &r.value) {
+            None => false,
+            Some(Loose::Bool(value)) => *value,
+            Some(other) => {
+                let line = raw.map_or(1, |r| r.referenced.line() + 1);
+                self.soft(
+                    line,
+                    format!("{key} must be true or false (got {other}); using false"),
+                );
+                false
+            }
+        }
+    }
+
+    fn matchers(
+        &mut self,
+        raw: Option<&Spanned<RawMatcher>>,
+        event: Event,
+    ) -> (Option<Matcher>, Option<Matcher>) {
+        let Some(raw) = raw else { return (None, None) };
+        let line = raw.referenced.line() + 1;
+        let (tool, pattern) = match &raw.value {
+            RawMatcher::Fields { tool, pattern } => (tool, pattern),
+            RawMatcher::Other(kind) => {
+                self.warnings.push(warning(self.file, Some(line), WarningKind::IgnoredMatcher, format!("matcher must be a mapping with tool and/or pattern, not a {kind}; ignoring it")));
+                return (None, None);
+            }
+        };
+        if (tool.is_some() || pattern.is_some()) && !event.is_tool_event() {
+            self.warnings.push(warning(self.file, Some(line), WarningKind::IgnoredMatcher, format!("matcher is ignored: it applies only to tool events; the hook runs on every {event} event")));
+            return (None, None);
+        }
+        let mut compile = |raw: &Option<Loose>, key: &str, search: bool| -> Option<Matcher> {
+            let text = match raw {
+                None | Some(Loose::Null) => return None,
+                Some(Loose::Str(text)) if !text.trim().is_empty() => text.trim(),
+                Some(other) => {
+                    self.warnings.push(warning(
+                        self.file,
+                        Some(line),
+                        WarningKind::IgnoredMatcher,
+                        format!("matcher.{key} must be a regex string (got {other}); ignoring it"),
+                    ));
+                    return None;
+                }
+            };
+            let (matcher, invalid) = if search {
+                Matcher::compile_search(text)
+            } else {
+                Matcher::compile(text)
+            };
+            if let Some(reason) = invalid {
+                let fallback = if search {
+                    "substring search"
+                } else {
+                    "literal equality"
+                };
+                self.warnings.push(warning(
+                    self.file,
+                    Some(line),
+                    WarningKind::LiteralMatcher,
+                    format!(
+                        "matcher.{key} '{text}' is not a valid regex ({reason}); using {fallback}"
+                    ),
+                ));
+            }
+            Some(matcher)
+        };
+        (
+            compile(tool, "tool", false),
+            compile(pattern, "pattern", true),
+        )
+    }
+}
+
+/// Whether `name` follows the spec: lowercase letters, digits and single hyphens between them.
+fn is_spec_name(name: &str) -> bool {
+    name.split('-').all(|part| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    })
+}
+
+/// The entry script and the argv that runs it: `scripts/run`, `run.sh` or `run.py`, the first
+/// that exists. With its exec bit it runs directly; without, `run.sh` runs through `sh` and
+/// `run.py` through `python3`. No entry at all gives `scripts/run` (which then fails to start).
+pub fn entry_of(folder: &Path) -> (PathBuf, Vec<String>) {
+    let scripts = folder.join("scripts");
+    for name in ENTRIES {
+        let path = scripts.join(name);
+        let Ok(meta) = fs::metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let text = path.to_string_lossy().into_owned();
+        let argv = match (meta.permissions().mode() & 0o111 != 0, name) {
+            (false, "run.sh") => vec!["sh".to_owned(), text],
+            (false, "run.py") => vec!["python3".to_owned(), text],
+            _ => vec![text],
+        };
+        return (path, argv);
+    }
+    let path = scripts.join(ENTRIES[0]);
+    let text = path.to_string_lossy().into_owned();
+    (path, vec![text])
+}
+
+/// The frontmatter keys this tool reads; others are ignored.
+#[derive(Deserialize)]
+struct RawHookMd {
+    #[serde(default)]
+    name: Option<Spanned<Loose>>,
+    #[serde(default)]
+    description: Option<Spanned<Loose>>,
+    #[serde(default)]
+    trigger: Option<Spanned<Loose>>,
+    #[serde(default)]
+    matcher: Option<Spanned<RawMatcher>>,
+    #[serde(default)]
+    timeout: Option<Spanned<Loose>>,
+    #[serde(default, rename = "async")]
+    run_async: Option<Spanned<Loose>>,
+    #[serde(default)]
+    priority: Option<Spanned<Loose>>,
+    #[serde(default)]
+    fail_closed: Option<Spanned<Loose>>,
+}
+
+/// `matcher:` as written.
+enum RawMatcher {
+    Fields {
+        tool: Option<Loose>,
+        pattern: Option<Loose>,
+    },
+    Other(&'static str),
+}
+
+impl<'de> Deserialize<'de> for RawMatcher {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MatcherVisitor;
+        impl<'de> Visitor<'de> for MatcherVisitor {
+            type Value = RawMatcher;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a matcher with tool and/or pattern")
+            }
+            other_shapes!(RawMatcher, RawMatcher::Other);
+            fn visit_unit<E: de::Error>(self) -> Result<RawMatcher, E> {
+                Ok(RawMatcher::Fields {
+                    tool: None,
+                    pattern: None,
+                })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawMatcher, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(RawMatcher::Other("list"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawMatcher, A::Error> {
+                let (mut tool, mut pattern) = (None, None);
+                while let Some(key) = map.next_key::<Loose>()? {
+                    match key {
+                        Loose::Str(k) if k == "tool" => tool = Some(map.next_value()?),
+                        Loose::Str(k) if k == "pattern" => pattern = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(RawMatcher::Fields { tool, pattern })
+            }
+        }
+        deserializer.deserialize_any(MatcherVisitor)
+    }
+}
