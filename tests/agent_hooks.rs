@@ -519,3 +519,84 @@ fn async_hooks_are_not_waited_for_and_end_at_their_deadline() {
         "the watchdog ends it at its deadline"
     );
 }
+
+#[test]
+fn gateway_and_plugin_hooks_are_shown_and_checked_never_run() {
+    let env = TestEnv::new();
+    let gateway = env.hermes_home().join("hooks/logger");
+    fs::create_dir_all(&gateway).unwrap();
+    fs::write(
+        gateway.join("HOOK.yaml"),
+        "name: logger\ndescription: logs\nevents:\n  - agent:end\n  - command:*\n",
+    )
+    .unwrap();
+    fs::write(
+        gateway.join("handler.py"),
+        "def handle(event_type, context):\n    pass\n",
+    )
+    .unwrap();
+    let plugin = env.hermes_home().join("plugins/calc");
+    fs::create_dir_all(&plugin).unwrap();
+    fs::write(
+        plugin.join("plugin.yaml"),
+        "name: calc\nversion: 1.0.0\nprovides_hooks:\n  - post_tool_call\n  - pre_tool_cal\nrequires_env:\n  - HERMES_HOOKS_TEST_UNSET_VARIABLE\n",
+    )
+    .unwrap();
+
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows: Vec<(&str, &str, &str, &str)> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["event"].as_str().unwrap(),
+                h["source"].as_str().unwrap(),
+                h["consent"].as_str().unwrap(),
+                h["script_state"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("agent:end", "gateway", "in-process", "ok"),
+            ("command:*", "gateway", "in-process", "ok"),
+            ("post_tool_call", "plugin", "in-process", "missing"),
+            ("pre_tool_cal", "plugin", "in-process", "missing"),
+        ]
+    );
+
+    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(code(&out), 1, "a missing handler is an error");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["level"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let has = |level: &str, text: &str| {
+        assert!(
+            found.iter().any(|(l, m)| l == level && m.contains(text)),
+            "no {level} {text:?} in {found:#?}"
+        );
+    };
+    has("ok", "handler.py is present");
+    has("error", "__init__.py is missing");
+    has(
+        "warning",
+        "'pre_tool_cal' is not an event Hermes fires (did you mean 'pre_tool_call'?)",
+    );
+    has("warning", "HERMES_HOOKS_TEST_UNSET_VARIABLE is not set");
+    assert!(
+        !found.iter().any(|(_, m)| m.contains("agent:end")),
+        "gateway events and command:* are known"
+    );
+}

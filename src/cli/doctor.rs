@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{GlobalArgs, shared};
 use crate::clock;
+use crate::config::in_process;
 use crate::config::{HookSpec, WarningKind};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::store::{self, Allowlist};
@@ -86,7 +87,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     let quiet = Printer::new(true); // warnings become findings, not stderr lines
     let mut findings = Vec::new();
     match shared::load(global, None, &quiet) {
-        Ok(loaded) => check_all(global, args, &loaded, &mut findings)?,
+        Ok(loaded) => {
+            check_all(global, args, &loaded, &mut findings)?;
+            check_in_process(&loaded.paths, &mut findings);
+        }
         Err(err) => findings.push(Finding {
             level: Level::Error,
             check: "config",
@@ -225,6 +229,68 @@ fn check_all(
     Ok(())
 }
 
+/// Gateway and plugin hooks: checked, never run.
+fn check_in_process(paths: &Paths, findings: &mut Vec<Finding>) {
+    for hook in in_process::load(&paths.home) {
+        let mut add = |level, check, message: String| {
+            findings.push(Finding {
+                level,
+                check,
+                event: None,
+                hook: Some(hook.name.clone()),
+                source: Some(hook.source.as_str()),
+                at: hook.manifest.display().to_string(),
+                message,
+            });
+        };
+        if let Some(reason) = &hook.broken {
+            add(
+                Level::Error,
+                "manifest",
+                format!("cannot be read: {reason}"),
+            );
+            continue;
+        }
+        let handler = hook.handler.display();
+        if hook.handler.is_file() {
+            add(
+                Level::Ok,
+                "handler",
+                format!("{handler} is present (Hermes runs it in-process)"),
+            );
+        } else {
+            add(
+                Level::Error,
+                "handler",
+                format!("{handler} is missing, so Hermes skips this hook"),
+            );
+        }
+        if hook.events.is_empty() {
+            add(Level::Warning, "events", "declares no events".to_owned());
+        }
+        for event in hook.unknown_events() {
+            let hint = crate::config::Event::parse(event)
+                .err()
+                .and_then(|unknown| unknown.suggestion)
+                .map_or_else(String::new, |s| format!(" (did you mean '{s}'?)"));
+            add(
+                Level::Warning,
+                "events",
+                format!("'{event}' is not an event Hermes fires{hint}"),
+            );
+        }
+        for name in &hook.requires_env {
+            if crate::env::var_os(name).is_none() {
+                add(
+                    Level::Warning,
+                    "requires_env",
+                    format!("{name} is not set, so Hermes disables this plugin"),
+                );
+            }
+        }
+    }
+}
+
 fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) {
     let approve = approve_hint(hook);
     match assessment.state {
@@ -352,7 +418,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
             let _ = writeln!(
                 out,
                 "{}  {}  ({})",
-                f.event.unwrap_or("-"),
+                f.event.or(f.source).unwrap_or("-"),
                 sanitize::line(f.hook.as_deref().unwrap_or_default()),
                 f.at
             );

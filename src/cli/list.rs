@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{GlobalArgs, shared};
 use crate::config::HookSpec;
+use crate::config::in_process::{self, InProcessHook};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentState, assess};
 use crate::exit::ExitStatus;
@@ -27,14 +28,14 @@ pub(crate) struct ListArgs {
 /// One row, for both outputs.
 #[derive(Serialize)]
 struct Row<'a> {
-    event: &'static str,
+    event: &'a str,
     source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     scope: Option<&'static str>,
     name: &'a str,
     command: &'a str,
     matcher: Option<&'a str>,
-    timeout_ms: u128,
+    timeout_ms: Option<u128>,
     fail_closed: bool,
     consent: &'static str,
     script: Option<String>,
@@ -65,7 +66,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let mut hooks: Vec<(&HookSpec, bool)> = loaded.set.hooks.iter().map(|h| (h, false)).collect();
     hooks.extend(loaded.set.overridden.iter().map(|h| (h, true)));
     hooks.sort_by_key(|(hook, _)| hook.event);
-    let rows: Vec<Row<'_>> = hooks
+    let mut rows: Vec<Row<'_>> = hooks
         .iter()
         .map(|&(hook, overridden)| {
             let assessment = assess(&list, hook, &base);
@@ -81,7 +82,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
-                timeout_ms: hook.timeout.as_millis(),
+                timeout_ms: Some(hook.timeout.as_millis()),
                 fail_closed: hook.fail_closed,
                 consent,
                 script: assessment.script.map(|p| p.display().to_string()),
@@ -90,6 +91,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             }
         })
         .collect();
+    let in_process = in_process::load(&loaded.paths.home);
+    rows.extend(
+        in_process
+            .iter()
+            .flat_map(|hook| in_process_rows(hook, only)),
+    );
     if args.json {
         let listing = Listing {
             schema_version: 1,
@@ -116,10 +123,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         shared::color(global),
     );
     for row in &rows {
-        let timeout = if row.timeout_ms % 1000 == 0 {
-            format!("{}s", row.timeout_ms / 1000)
-        } else {
-            format!("{}ms", row.timeout_ms)
+        let timeout = match row.timeout_ms {
+            None => "-".to_owned(),
+            Some(ms) if ms % 1000 == 0 => format!("{}s", ms / 1000),
+            Some(ms) => format!("{ms}ms"),
         };
         out.add_row(vec![
             table::cell(row.event, Tone::Plain),
@@ -142,6 +149,39 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     Ok(ExitStatus::Success)
 }
 
+/// Gateway and plugin hooks: one row per event they declare, consent `in-process` (Hermes runs
+/// them in its own process; this tool never does), script state of their handler.
+fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> Vec<Row<'_>> {
+    let handler = if hook.handler.is_file() {
+        ScriptState::Ok
+    } else {
+        ScriptState::Missing
+    };
+    let events: Vec<&str> = if hook.events.is_empty() {
+        vec!["-"]
+    } else {
+        hook.events.iter().map(String::as_str).collect()
+    };
+    events
+        .into_iter()
+        .filter(|event| only.is_none_or(|only| *event == only.name()))
+        .map(|event| Row {
+            event,
+            source: hook.source.as_str(),
+            scope: None,
+            name: &hook.name,
+            command: &hook.name,
+            matcher: None,
+            timeout_ms: None,
+            fail_closed: false,
+            consent: "in-process",
+            script: Some(hook.handler.display().to_string()),
+            script_state: handler.as_str(),
+            declared_at: hook.manifest.display().to_string(),
+        })
+        .collect()
+}
+
 /// `config`, or `agent-hooks (user)` / `agent-hooks (project)`.
 fn source_label(row: &Row<'_>) -> String {
     match row.scope {
@@ -152,7 +192,7 @@ fn source_label(row: &Row<'_>) -> String {
 
 fn consent_tone(state: &str) -> Tone {
     match state {
-        s if s == ConsentState::Approved.as_str() => Tone::Good,
+        s if s == ConsentState::Approved.as_str() || s == "in-process" => Tone::Good,
         s if s == ConsentState::Changed.as_str() => Tone::Bad,
         _ => Tone::Notice,
     }

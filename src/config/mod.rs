@@ -3,6 +3,7 @@
 pub mod event;
 pub mod hermes;
 pub mod hook_md;
+pub mod in_process;
 pub(crate) mod yaml;
 
 use std::fmt;
