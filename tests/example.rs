@@ -68,3 +68,62 @@ fn lets_harmless_commands_through_and_adds_context() {
             .starts_with("Today is ")
     );
 }
+
+/// The README's Agent Hooks example: approvals go to a scratch Hermes home, never the checkout.
+#[test]
+fn the_project_example_guards_and_gates() {
+    let home = tempfile::tempdir().unwrap();
+    let cmd = |args: &[&str]| {
+        Command::new(assert_cmd::cargo::cargo_bin!("hermes-hooks"))
+            .current_dir(repo())
+            .env_remove("HERMES_ACCEPT_HOOKS")
+            .env_remove("HERMES_SAFE_MODE")
+            .arg("--hermes-home")
+            .arg(home.path())
+            .args([
+                "--user-hooks",
+                "/nonexistent",
+                "--project",
+                "examples/project",
+            ])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = cmd(&["approve", "--yes"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = cmd(&[
+        "run",
+        "pre-tool-call",
+        "--payload-file",
+        "examples/payloads/force-push.json",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        json(&out)["message"],
+        "Force-pushing is not allowed here; push a new branch instead."
+    );
+    let out = cmd(&[
+        "run",
+        "pre-tool-call",
+        "--payload-file",
+        "examples/payloads/ls.json",
+    ]);
+    assert_eq!(
+        (code(&out), statuses(&json(&out))),
+        (0, vec!["not_matched".to_owned()])
+    );
+    let out = cmd(&[
+        "run",
+        "pre-agent-turn-stop",
+        "--payload-file",
+        "examples/payloads/stop.json",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out)["action"], "continue");
+    assert!(
+        !repo()
+            .join("examples/project/shell-hooks-allowlist.json")
+            .exists()
+    );
+}

@@ -35,6 +35,8 @@ struct Row<'a> {
     name: &'a str,
     command: &'a str,
     matcher: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern: Option<&'a str>,
     timeout_ms: Option<u128>,
     fail_closed: bool,
     consent: &'static str,
@@ -82,6 +84,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                pattern: hook.pattern.as_ref().map(crate::matcher::Matcher::source),
                 timeout_ms: Some(hook.timeout.as_millis()),
                 fail_closed: hook.fail_closed,
                 consent,
@@ -139,7 +142,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 },
                 Tone::Plain,
             ),
-            table::cell(row.matcher.unwrap_or("-"), Tone::Plain),
+            table::cell(&matcher_label(row), Tone::Plain),
             table::cell(&timeout, Tone::Plain),
             table::cell(row.consent, consent_tone(row.consent)),
             table::cell(row.script_state, script_tone(row.script_state)),
@@ -172,6 +175,7 @@ fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> 
             name: &hook.name,
             command: &hook.name,
             matcher: None,
+            pattern: None,
             timeout_ms: None,
             fail_closed: false,
             consent: "in-process",
@@ -180,6 +184,16 @@ fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> 
             declared_at: hook.manifest.display().to_string(),
         })
         .collect()
+}
+
+/// The tool matcher, and the input pattern between slashes: `terminal /rm -rf/`.
+fn matcher_label(row: &Row<'_>) -> String {
+    match (row.matcher, row.pattern) {
+        (None, None) => "-".to_owned(),
+        (Some(tool), None) => tool.to_owned(),
+        (None, Some(pattern)) => format!("/{pattern}/"),
+        (Some(tool), Some(pattern)) => format!("{tool} /{pattern}/"),
+    }
 }
 
 /// `config`, or `agent-hooks (user)` / `agent-hooks (project)`.
