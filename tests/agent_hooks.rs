@@ -600,3 +600,40 @@ fn gateway_and_plugin_hooks_are_shown_and_checked_never_run() {
         "gateway events and command:* are known"
     );
 }
+
+#[test]
+fn fail_closed_and_the_python_fallback() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "slow-guard",
+        &fm(
+            "slow-guard",
+            "pre-tool-call",
+            "timeout: 300\nfail_closed: true\n",
+        ),
+        "sleep 30",
+    );
+    approve_all(&env);
+    let out = env.run("pre-tool-call", r#"{"tool_name": "Shell"}"#);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        json(&out)["message"],
+        "hook slow-guard failed closed: timed out after 0.3s"
+    );
+
+    let folder = env.project_hooks().join("py");
+    fs::create_dir_all(folder.join("scripts")).unwrap();
+    fs::write(
+        folder.join("HOOK.md"),
+        format!("---\n{}---\n", fm("py", "pre-session", "")),
+    )
+    .unwrap();
+    fs::write(folder.join("scripts/run.py"), "print('{}')\n").unwrap();
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("run.py exists and can run; it has no exec bit, so it runs through python3"),
+        "{text}"
+    );
+}
