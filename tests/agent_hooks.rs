@@ -199,6 +199,12 @@ fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
         "name: Soft_Name\ntrigger: pre-session\ntimeout: 5\npriority: 5000\n",
         "cat >/dev/null",
     );
+    env.hook_md(
+        &level,
+        "legacy",
+        &fm("legacy", "before_session", ""),
+        "cat >/dev/null",
+    );
     let out = env.cmd().args(["list", "--json"]).output().unwrap();
     assert_eq!(code(&out), 0);
     let err = stderr(&out);
@@ -225,6 +231,10 @@ fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
             "{}:5: priority 5000 is outside 0..1000; using 1000",
             md("soft")
         ),
+        format!(
+            "{}:4: trigger 'before_session' is a legacy event name; use 'pre-session'",
+            md("legacy")
+        ),
     ] {
         assert!(err.contains(&expected), "missing {expected:?} in:\n{err}");
     }
@@ -235,7 +245,11 @@ fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
         .iter()
         .map(|h| h["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["Soft_Name", "good"], "soft problems keep the hook");
+    assert_eq!(
+        names,
+        ["Soft_Name", "good", "legacy"],
+        "soft problems keep the hook"
+    );
 
     let out = env
         .cmd()
