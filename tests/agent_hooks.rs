@@ -26,36 +26,16 @@ fn config_then_user_then_project_by_priority_then_name() {
     let say = |word: &str| format!("cat >/dev/null; echo {word} >> '{log}'");
     env.script("cfg.sh", &say("config"));
     env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/cfg.sh\n");
-    env.hook_md(
-        &env.user_hooks(),
-        "b-user",
-        &fm("b-user", "pre-session", ""),
-        &say("b-user"),
-    );
-    env.hook_md(
-        &env.user_hooks(),
-        "a-user",
-        &fm("a-user", "on_session_start", ""),
-        &say("a-user"),
-    );
-    env.hook_md(
-        &env.user_hooks(),
-        "z-user",
-        &fm("z-user", "pre-session", "priority: 500\n"),
-        &say("z-user"),
-    );
-    env.hook_md(
-        &env.project_hooks(),
-        "p-low",
-        &fm("p-low", "pre-session", "priority: 1\n"),
-        &say("p-low"),
-    );
-    env.hook_md(
-        &env.project_hooks(),
-        "p-high",
-        &fm("p-high", "pre-session", "priority: 1000\n"),
-        &say("p-high"),
-    );
+    let (user, project) = (env.user_hooks(), env.project_hooks());
+    for (level, name, trigger, extra) in [
+        (&user, "b-user", "pre-session", ""),
+        (&user, "a-user", "on_session_start", ""),
+        (&user, "z-user", "pre-session", "priority: 500\n"),
+        (&project, "p-low", "pre-session", "priority: 1\n"),
+        (&project, "p-high", "pre-session", "priority: 1000\n"),
+    ] {
+        env.hook_md(level, name, &fm(name, trigger, extra), &say(name));
+    }
     approve_all(&env);
     let out = env.run("pre-session", "{}");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
