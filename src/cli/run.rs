@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 
 use super::{GlobalArgs, shared};
-use crate::config::event::TOOL_FAILURE_ALIAS;
+use crate::config::event::{Resolved, TOOL_FAILURE_ALIAS};
 use crate::config::{self, Event, HookSpec};
 use crate::consent::ConsentGate;
 use crate::env;
@@ -58,7 +58,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         return Ok(ExitStatus::Success);
     }
     match prepare(global, args, event, printer) {
-        Ok(prepared) => execute(global, args, event, &prepared, printer),
+        Ok(prepared) => execute(global, args, resolved, &prepared, printer),
         Err(err) => refuse(printer, event.name(), &err),
     }
 }
@@ -93,15 +93,16 @@ fn prepare(
 fn execute(
     global: &GlobalArgs,
     args: &RunArgs,
-    event: Event,
+    resolved: Resolved,
     prepared: &Prepared,
     printer: &Printer,
 ) -> Result<ExitStatus> {
+    let event = resolved.event;
     for warning in &prepared.set.warnings {
         printer.warn(warning);
     }
     let bypass = shared::bypass(global, &prepared.set);
-    let called_as_failure = Event::parse(&args.event).is_ok_and(|r| r.name == TOOL_FAILURE_ALIAS);
+    let called_as_failure = resolved.name == TOOL_FAILURE_ALIAS;
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
     let watchdog = shared::watchdog_program(&prepared.set);
     let report = runner::run(&Plan {
