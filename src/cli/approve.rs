@@ -73,11 +73,7 @@ pub(crate) fn run(
     args: &ApproveArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    let only = args
-        .event
-        .as_deref()
-        .map(|name| shared::event(name, printer))
-        .transpose()?;
+    let only = shared::optional_event(args.event.as_deref(), printer)?;
     let loaded = shared::load(global, only, printer)?;
     let list = store::read(&loaded.paths.allowlist)
         .context("cannot approve")?

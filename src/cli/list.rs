@@ -55,11 +55,7 @@ struct Listing<'a> {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Result<ExitStatus> {
-    let only = args
-        .event
-        .as_deref()
-        .map(|name| shared::event(name, printer))
-        .transpose()?;
+    let only = shared::optional_event(args.event.as_deref(), printer)?;
     let loaded = shared::load(global, only, printer)?;
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;

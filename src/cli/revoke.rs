@@ -30,11 +30,7 @@ struct Revoked<'a> {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> Result<ExitStatus> {
-    let event = args
-        .event
-        .as_deref()
-        .map(|name| shared::event(name, printer))
-        .transpose()?;
+    let event = shared::optional_event(args.event.as_deref(), printer)?;
     let paths = global.paths()?;
     let event_name = event.map(crate::config::Event::name);
     let removed = if store::read(&paths.allowlist)?.is_some() {

@@ -24,6 +24,11 @@ pub(crate) fn event(name: &str, printer: &Printer) -> Result<Event> {
     Ok(resolved.event)
 }
 
+/// Resolves an optional `--event` name.
+pub(crate) fn optional_event(name: Option<&str>, printer: &Printer) -> Result<Option<Event>> {
+    name.map(|name| event(name, printer)).transpose()
+}
+
 /// Paths and hooks, with load warnings printed on stderr.
 pub(crate) struct Loaded {
     pub(crate) paths: Paths,
