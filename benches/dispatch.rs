@@ -11,7 +11,12 @@ use std::time::{Duration, Instant};
 
 use hermes_hooks::consent::{fingerprint, record, store::Approval};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hermes-hooks");
+/// The binary under test: `HERMES_HOOKS_BENCH_BIN` (to compare builds), else this build's.
+#[allow(clippy::disallowed_methods)] // the harness's own knob, not the product's environment
+fn bin() -> std::ffi::OsString {
+    std::env::var_os("HERMES_HOOKS_BENCH_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_hermes-hooks").into())
+}
 const PAYLOAD: &[u8] =
     br#"{"tool_name": "terminal", "args": {"command": "ls -la"}, "session_id": "bench", "tool_call_id": "c1"}"#;
 
@@ -133,7 +138,7 @@ fn fixture() -> Fixture {
 }
 
 fn run_cmd(home: &Path, event: &str) -> Command {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.arg("--hermes-home")
         .arg(home)
         .args(["--user-hooks", "/nonexistent", "-q", "run", event]);

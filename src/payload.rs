@@ -127,8 +127,13 @@ impl Invocation {
         }
     }
 
-    /// The Hermes wire payload for `event`, with `tool_input` as it stands after earlier rewrites.
-    pub fn hermes_wire(&self, event: Event, tool_input: Option<&Map<String, Value>>) -> Vec<u8> {
+    /// The Hermes wire payload for `event`, with `tool_input` as it stands after earlier rewrites
+    /// (serialise it with [`write_python_json`]).
+    pub fn hermes_wire<'a>(
+        &'a self,
+        event: Event,
+        tool_input: Option<&'a Map<String, Value>>,
+    ) -> impl Serialize + 'a {
         #[derive(Serialize)]
         struct Wire<'a> {
             hook_event_name: &'a str,
@@ -139,7 +144,7 @@ impl Invocation {
             profile: &'a Value,
             extra: &'a Map<String, Value>,
         }
-        to_python_json(&Wire {
+        Wire {
             hook_event_name: event.name(),
             tool_name: &self.tool_name,
             tool_input,
@@ -147,7 +152,7 @@ impl Invocation {
             cwd: &self.cwd,
             profile: &self.profile,
             extra: &self.extra,
-        })
+        }
     }
 }
 
@@ -159,42 +164,70 @@ impl Invocation {
 
     /// The Agent Hooks event payload: `event_type` (the kebab name), `timestamp`, `session_id`,
     /// `work_dir`, `context`, then on tool events `tool_name`, `tool_input`, `tool_use_id`, then
-    /// the fields the Hermes payload carries in `extra`, never overwriting one of those.
-    pub fn agent_wire(
-        &self,
-        event_type: &str,
+    /// the fields the Hermes payload carries in `extra`, never overwriting one of those. It
+    /// borrows from `self`: a large payload is not copied.
+    pub fn agent_wire<'a>(
+        &'a self,
+        event_type: &'a str,
         tool_event: bool,
-        tool_input: Option<&Map<String, Value>>,
-        timestamp: &str,
-    ) -> Vec<u8> {
-        let mut out = Map::new();
-        out.insert("event_type".to_owned(), Value::from(event_type));
-        out.insert("timestamp".to_owned(), Value::from(timestamp));
-        out.insert("session_id".to_owned(), self.session_id.clone());
-        out.insert("work_dir".to_owned(), Value::from(self.cwd.as_str()));
-        let context = self.extra.get("context").filter(|c| c.is_object()).cloned();
-        out.insert(
-            "context".to_owned(),
-            context.unwrap_or_else(|| Value::Object(Map::new())),
-        );
+        tool_input: Option<&'a Map<String, Value>>,
+        timestamp: &'a str,
+    ) -> impl Serialize + 'a {
+        let context = self.extra.get("context").filter(|c| c.is_object());
+        let mut fields: Vec<(&str, Field<'a>)> = vec![
+            ("event_type", Field::Str(event_type)),
+            ("timestamp", Field::Str(timestamp)),
+            ("session_id", Field::Value(&self.session_id)),
+            ("work_dir", Field::Str(&self.cwd)),
+            ("context", context.map_or(Field::EmptyObject, Field::Value)),
+        ];
         if tool_event {
-            out.insert("tool_name".to_owned(), self.tool_name.clone());
-            out.insert(
-                "tool_input".to_owned(),
-                tool_input.map_or(Value::Null, |input| Value::Object(input.clone())),
-            );
             let id = self
                 .extra
                 .get("tool_use_id")
                 .or_else(|| self.extra.get("tool_call_id"));
-            out.insert("tool_use_id".to_owned(), id.cloned().unwrap_or(Value::Null));
+            fields.push(("tool_name", Field::Value(&self.tool_name)));
+            fields.push(("tool_input", tool_input.map_or(Field::Null, Field::Object)));
+            fields.push(("tool_use_id", id.map_or(Field::Null, Field::Value)));
         }
+        let fixed = fields.len();
         for (key, value) in &self.extra {
-            if !out.contains_key(key) {
-                out.insert(key.clone(), value.clone());
+            if !fields[..fixed].iter().any(|(name, _)| name == key) {
+                fields.push((key.as_str(), Field::Value(value)));
             }
         }
-        to_python_json(&out)
+        Fields(fields)
+    }
+}
+
+/// An ordered JSON object whose values are borrowed where they can be.
+struct Fields<'a>(Vec<(&'a str, Field<'a>)>);
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
+    }
+}
+
+/// One value of [`Fields`].
+enum Field<'a> {
+    Str(&'a str),
+    Value(&'a Value),
+    Object(&'a Map<String, Value>),
+    EmptyObject,
+    Null,
+}
+
+impl Serialize for Field<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        match self {
+            Self::Str(text) => serializer.serialize_str(text),
+            Self::Value(value) => value.serialize(serializer),
+            Self::Object(map) => map.serialize(serializer),
+            Self::EmptyObject => serializer.serialize_map(Some(0))?.end(),
+            Self::Null => serializer.serialize_unit(),
+        }
     }
 }
 
@@ -214,11 +247,17 @@ fn is_truthy(value: &Value) -> bool {
 /// `": "` separators, non-ASCII kept as UTF-8, floats in Python's `repr`, no trailing newline.
 pub fn to_python_json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, PythonFormatter);
-    value
-        .serialize(&mut ser)
-        .expect("serialising JSON values into memory cannot fail");
+    write_python_json(&mut out, value).expect("serialising JSON values into memory cannot fail");
     out
+}
+
+/// [`to_python_json`], written to `out` as it goes.
+pub fn write_python_json<W: io::Write + ?Sized, T: Serialize + ?Sized>(
+    out: &mut W,
+    value: &T,
+) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, PythonFormatter);
+    value.serialize(&mut ser).map_err(io::Error::other)
 }
 
 /// `serde_json`'s compact output with Python's separators and float spelling.
@@ -289,7 +328,10 @@ mod tests {
         let map = input.as_object().unwrap().clone();
         let inv = Invocation::from_input(map, "/work");
         let event = Event::parse(event).unwrap().event;
-        String::from_utf8(inv.hermes_wire(event, inv.tool_input.as_ref())).unwrap()
+        String::from_utf8(to_python_json(
+            &inv.hermes_wire(event, inv.tool_input.as_ref()),
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -310,7 +352,10 @@ mod tests {
         let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/elsewhere");
         let event = Event::parse("pre_tool_call").unwrap().event;
         assert_eq!(
-            String::from_utf8(inv.hermes_wire(event, inv.tool_input.as_ref())).unwrap(),
+            String::from_utf8(to_python_json(
+                &inv.hermes_wire(event, inv.tool_input.as_ref())
+            ))
+            .unwrap(),
             input
         );
     }
@@ -342,18 +387,24 @@ mod tests {
         let input = json!({"tool_name": "Shell", "args": {"command": "rm -rf /tmp"}, "session_id": "s",
             "tool_call_id": "tool_123", "model": "m", "context": {"k": 1}, "work_dir": "ignored"});
         let inv = Invocation::from_input(input.as_object().unwrap().clone(), "/home/user/project");
-        let text = String::from_utf8(inv.agent_wire(
+        let text = String::from_utf8(to_python_json(&inv.agent_wire(
             "pre-tool-call",
             true,
             inv.tool_input.as_ref(),
             "2024-01-15T10:30:00Z",
-        ))
+        )))
         .unwrap();
         assert_eq!(
             text,
             r#"{"event_type": "pre-tool-call", "timestamp": "2024-01-15T10:30:00Z", "session_id": "s", "work_dir": "/home/user/project", "context": {"k": 1}, "tool_name": "Shell", "tool_input": {"command": "rm -rf /tmp"}, "tool_use_id": "tool_123", "tool_call_id": "tool_123", "model": "m"}"#
         );
-        let text = String::from_utf8(inv.agent_wire("pre-session", false, None, "t")).unwrap();
+        let text = String::from_utf8(to_python_json(&inv.agent_wire(
+            "pre-session",
+            false,
+            None,
+            "t",
+        )))
+        .unwrap();
         assert!(!text.contains("tool_name"), "{text}");
     }
 

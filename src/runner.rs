@@ -15,9 +15,10 @@ use crate::config::event::TOOL_FAILURE_ALIAS;
 use crate::config::{Event, HookSpec, SourceKind};
 use crate::consent::{ConsentGate, Verdict};
 use crate::env::HERMES_HOOK_EVENT;
+use crate::exec::Input;
 use crate::exec::detach::{self, Watchdog};
-use crate::exec::{self, End, Job};
-use crate::payload::Invocation;
+use crate::exec::{self, End, Job, Outcome};
+use crate::payload::{self, Invocation};
 use crate::response::{self, Answer, Directive, Rules, Status};
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
@@ -132,28 +133,27 @@ fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
         && hook.matches_input(plan.invocation.tool_input.as_ref())
 }
 
-/// The payload `hook` receives, in the dialect of its source.
+/// The payload `hook` receives, in the dialect of its source: in memory when small, else spooled
+/// to an anonymous file.
 pub fn wire_for(
     hook: &HookSpec,
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
-) -> Vec<u8> {
-    match hook.source {
+) -> std::io::Result<Input> {
+    Input::spool(|out| match hook.source {
         SourceKind::AgentHooks => {
             let event_type = if hook.on_failure {
                 TOOL_FAILURE_ALIAS
             } else {
                 hook.event.agent_name().unwrap_or(hook.event.name())
             };
-            invocation.agent_wire(
-                event_type,
-                hook.event.is_tool_event(),
-                tool_input,
-                &clock::now_iso(),
-            )
+            let now = clock::now_iso();
+            let wire =
+                invocation.agent_wire(event_type, hook.event.is_tool_event(), tool_input, &now);
+            payload::write_python_json(out, &wire)
         }
-        _ => invocation.hermes_wire(hook.event, tool_input),
-    }
+        _ => payload::write_python_json(out, &invocation.hermes_wire(hook.event, tool_input)),
+    })
 }
 
 /// Gating events: one after another; each `modify` feeds the next hook; the first block or gate
@@ -162,8 +162,8 @@ fn run_in_order(
     plan: &Plan<'_>,
     applies: &[bool],
 ) -> (Vec<HookReport>, Option<Map<String, Value>>) {
-    let mut tool_input = plan.invocation.tool_input.clone();
-    let mut modified = false;
+    // The input as rewritten so far; cloned from the call's only when a hook rewrites it.
+    let mut rewritten: Option<Map<String, Value>> = None;
     let mut stopped_by: Option<String> = None;
     let mut reports = Vec::with_capacity(plan.hooks.len());
     for (index, hook) in plan.hooks.iter().enumerate() {
@@ -179,23 +179,24 @@ fn run_in_order(
             ));
             continue;
         }
-        let report = run_one(plan, index, tool_input.as_ref());
+        let current = rewritten.as_ref().or(plan.invocation.tool_input.as_ref());
+        let report = run_one(plan, index, current);
         match &report.directive {
             Some(Directive::Block { .. } | Directive::Continue { .. }) => {
                 stopped_by = Some(hook.name.clone());
             }
             Some(Directive::Modify { args }) => {
-                let current = tool_input.get_or_insert_with(Map::new);
+                let current = rewritten
+                    .get_or_insert_with(|| plan.invocation.tool_input.clone().unwrap_or_default());
                 for (key, value) in args {
                     current.insert(key.clone(), value.clone());
                 }
-                modified = true;
             }
             Some(Directive::Context { .. }) | None => {}
         }
         reports.push(report);
     }
-    (reports, if modified { tool_input } else { None })
+    (reports, rewritten)
 }
 
 /// Observer events: every applicable hook at once (bounded), reported in order.
@@ -253,19 +254,23 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
         report.notice = notice;
         return report;
     }
-    let payload = wire_for(hook, plan.invocation, tool_input);
-    let job = Job {
-        command: &hook.command,
-        argv: hook.argv.as_deref(),
-        cwd: &work_dir,
-        env: &[(HERMES_HOOK_EVENT, hook.event.name())],
-        stdin: &payload,
-        timeout: hook.timeout,
+    let outcome = match wire_for(hook, plan.invocation, tool_input) {
+        Ok(payload) => {
+            let job = Job {
+                command: &hook.command,
+                argv: hook.argv.as_deref(),
+                cwd: &work_dir,
+                env: &[(HERMES_HOOK_EVENT, hook.event.name())],
+                stdin: &payload,
+                timeout: hook.timeout,
+            };
+            if hook.run_async {
+                return start_async(plan, index, &job, notice);
+            }
+            exec::run(&job)
+        }
+        Err(err) => Outcome::not_started(format!("cannot hold the payload: {err}")),
     };
-    if hook.run_async {
-        return start_async(plan, index, &job, notice);
-    }
-    let outcome = exec::run(&job);
     let Answer {
         status,
         directive,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::common::{PROMPTLY, TestEnv, code, json, read_pid, statuses, stderr, wait_gone};
+use crate::common::{PROMPTLY, TestEnv, await_pid, code, json, statuses, stderr, wait_gone};
 
 fn fm(name: &str, trigger: &str, extra: &str) -> String {
     format!("name: {name}\ndescription: A test hook\ntrigger: {trigger}\n{extra}")
@@ -503,13 +503,8 @@ fn async_hooks_are_not_waited_for_and_end_at_their_deadline() {
         stderr(&out)
     );
     assert_eq!(statuses(&json(&out)), ["async"]);
-    let until = Instant::now() + PROMPTLY;
-    while !pid_file.exists() {
-        assert!(Instant::now() < until, "the async hook never started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
     assert!(
-        wait_gone(read_pid(&pid_file)),
+        wait_gone(await_pid(&pid_file, PROMPTLY)),
         "the watchdog ends it at its deadline"
     );
 }

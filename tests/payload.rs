@@ -52,6 +52,24 @@ fn wire_shape_passes_through_byte_for_byte() {
 }
 
 #[test]
+fn a_payload_too_large_for_memory_reaches_the_hook_whole() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    // Larger than what is fed from memory, with escapes and non-ASCII along the way.
+    let content = r#"line \"é\"\n"#.repeat(100_000);
+    let wire = format!(
+        r#"{{"hook_event_name": "pre_tool_call", "tool_name": "write_file", "tool_input": {{"path": "a.txt", "content": "{content}"}}, "session_id": "s", "cwd": "/", "profile": "default", "extra": {{}}}}"#
+    );
+    assert!(wire.len() > hermes_hooks::exec::SPOOL_LIMIT);
+    let out = env.run("pre_tool_call", &wire);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        fs::read_to_string(&saved).unwrap() == wire,
+        "the hook reads the same bytes"
+    );
+}
+
+#[test]
 fn empty_stdin_is_an_empty_payload() {
     let env = TestEnv::new();
     let saved = recorder(&env);

@@ -355,15 +355,17 @@ fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
         input.insert("status".to_owned(), serde_json::Value::from("error"));
     }
     let invocation = Invocation::from_input(input, &base.to_string_lossy());
-    let payload = runner::wire_for(hook, &invocation, invocation.tool_input.as_ref());
-    let outcome = exec::run(&Job {
-        command: &hook.command,
-        argv: hook.argv.as_deref(),
-        cwd: base,
-        env: &[(HERMES_HOOK_EVENT, hook.event.name())],
-        stdin: &payload,
-        timeout: hook.timeout,
-    });
+    let outcome = match runner::wire_for(hook, &invocation, invocation.tool_input.as_ref()) {
+        Ok(payload) => exec::run(&Job {
+            command: &hook.command,
+            argv: hook.argv.as_deref(),
+            cwd: base,
+            env: &[(HERMES_HOOK_EVENT, hook.event.name())],
+            stdin: &payload,
+            timeout: hook.timeout,
+        }),
+        Err(err) => exec::Outcome::not_started(format!("cannot hold the payload: {err}")),
+    };
     // A smoke run reports what the hook did; failing closed is `run`'s business.
     let rules = Rules {
         fail_closed: false,

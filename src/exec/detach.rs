@@ -2,7 +2,6 @@
 //! their deadline by a watchdog process that outlives `run` (the caller's own program, re-run in
 //! its watch mode), so nothing is left running past the deadline.
 
-use std::io::{Seek as _, Write as _};
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -33,7 +32,10 @@ pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
         _ => spawn::split(job.command)?,
     };
     let mut cmd = spawn::build(&words, job.cwd, job.env)?;
-    let stdin = payload_file(job.stdin).map_err(|err| format!("cannot hold the payload: {err}"))?;
+    let stdin = job
+        .stdin
+        .to_file()
+        .map_err(|err| format!("cannot hold the payload: {err}"))?;
     cmd.stdin(Stdio::from(stdin))
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -53,14 +55,6 @@ pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
         return Err(format!("cannot start the watchdog of an async hook: {err}"));
     }
     Ok(pid)
-}
-
-/// An anonymous file holding the payload, so a hook that never reads stdin blocks nobody.
-fn payload_file(payload: &[u8]) -> std::io::Result<std::fs::File> {
-    let mut file = tempfile::tempfile()?;
-    file.write_all(payload)?;
-    file.rewind()?;
-    Ok(file)
 }
 
 /// The watchdog's work: wait until `timeout` has passed or the group `pgid` is gone; then TERM

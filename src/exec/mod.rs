@@ -6,7 +6,10 @@ mod signal;
 pub mod spawn;
 mod supervise;
 
+use std::fs::File;
+use std::io::{self, Seek as _, Write};
 use std::path::Path;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 pub use signal::describe_signal;
@@ -17,6 +20,74 @@ pub const STDOUT_CAP: usize = 1024 * 1024;
 pub const STDERR_CAP: usize = 64 * 1024;
 /// Time between SIGTERM and SIGKILL when a process group is ended.
 pub const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// Payloads up to this size are fed through a pipe from memory; larger ones are spooled to an
+/// anonymous temporary file that becomes the hook's stdin, so `run` never holds them twice.
+pub const SPOOL_LIMIT: usize = 256 * 1024;
+
+/// A hook's stdin.
+#[derive(Debug)]
+pub enum Input {
+    /// Fed through a pipe, then the pipe is closed.
+    Bytes(Vec<u8>),
+    /// An anonymous file, read from its start (a large payload, off the heap).
+    File(File),
+}
+
+impl Input {
+    /// Collects what `write` writes: in memory up to [`SPOOL_LIMIT`], else in an anonymous
+    /// temporary file.
+    pub fn spool(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Self> {
+        let mut spool = io::BufWriter::new(tempfile::SpooledTempFile::new(SPOOL_LIMIT));
+        write(&mut spool)?;
+        Ok(match spool.into_inner()?.into_inner() {
+            tempfile::SpooledData::InMemory(cursor) => Self::Bytes(cursor.into_inner()),
+            tempfile::SpooledData::OnDisk(mut file) => {
+                file.rewind()?;
+                Self::File(file)
+            }
+        })
+    }
+
+    /// The bytes, for a payload held in memory (tests and messages).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Self::Bytes(bytes) => Some(bytes),
+            Self::File(_) => None,
+        }
+    }
+
+    /// An anonymous file with the payload at offset 0 (for a detached hook, which nobody feeds).
+    fn to_file(&self) -> io::Result<File> {
+        match self {
+            Self::Bytes(bytes) => {
+                let mut file = tempfile::tempfile()?;
+                file.write_all(bytes)?;
+                file.rewind()?;
+                Ok(file)
+            }
+            Self::File(file) => {
+                let mut file = file.try_clone()?;
+                file.rewind()?;
+                Ok(file)
+            }
+        }
+    }
+
+    /// The child's stdin, and the bytes left to feed it through the pipe.
+    fn stdio(&self) -> io::Result<(Stdio, &[u8])> {
+        match self {
+            Self::Bytes(bytes) => Ok((Stdio::piped(), bytes)),
+            Self::File(_) => Ok((Stdio::from(self.to_file()?), &[])),
+        }
+    }
+}
+
+impl From<Vec<u8>> for Input {
+    fn from(bytes: Vec<u8>) -> Self {
+        Self::Bytes(bytes)
+    }
+}
 
 /// What to run.
 #[derive(Clone, Copy, Debug)]
@@ -29,8 +100,8 @@ pub struct Job<'a> {
     pub cwd: &'a Path,
     /// Variables added to the inherited environment.
     pub env: &'a [(&'a str, &'a str)],
-    /// The payload written to stdin (then stdin is closed).
-    pub stdin: &'a [u8],
+    /// The payload on stdin.
+    pub stdin: &'a Input,
     /// How long the hook may run.
     pub timeout: Duration,
 }
@@ -63,6 +134,19 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
+impl Outcome {
+    /// A hook that could not be started, for `reason`.
+    pub fn not_started(reason: String) -> Self {
+        Self {
+            end: End::SpawnFailed(reason),
+            stdout: Vec::new(),
+            stdout_overflow: false,
+            stderr: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 /// Runs `job` to completion (or to its deadline) and returns what happened. Never panics on a
 /// misbehaving hook and never waits past the deadline plus the kill grace (twice, at most, if the
 /// hook's group outlives the first grace).
@@ -74,25 +158,50 @@ pub fn run(job: &Job<'_>) -> Outcome {
     };
     let child = match words
         .and_then(|words| spawn::build(&words, job.cwd, job.env))
-        .and_then(spawn::start)
-    {
+        .and_then(|mut cmd| {
+            let (stdio, feed) = job
+                .stdin
+                .stdio()
+                .map_err(|err| format!("cannot hold the payload: {err}"))?;
+            cmd.stdin(stdio);
+            spawn::start(cmd).map(|child| (child, feed))
+        }) {
         Ok(child) => child,
         Err(reason) => {
             return Outcome {
-                end: End::SpawnFailed(reason),
-                stdout: Vec::new(),
-                stdout_overflow: false,
-                stderr: Vec::new(),
                 elapsed: started.elapsed(),
+                ..Outcome::not_started(reason)
             };
         }
     };
-    let report = supervise::supervise(child, job.stdin, started + job.timeout);
+    let (child, feed) = child;
+    let report = supervise::supervise(child, feed, started + job.timeout);
     Outcome {
         end: report.end,
         stdout: report.stdout,
         stdout_overflow: report.stdout_overflow,
         stderr: report.stderr,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Input, SPOOL_LIMIT};
+    use std::io::Read as _;
+
+    #[test]
+    fn small_payloads_stay_in_memory_large_ones_go_to_a_file() {
+        let small = Input::spool(|out| out.write_all(b"{}")).unwrap();
+        assert_eq!(small.bytes(), Some(&b"{}"[..]));
+        let big = vec![b'x'; SPOOL_LIMIT + 1];
+        let spooled = Input::spool(|out| out.write_all(&big)).unwrap();
+        assert!(spooled.bytes().is_none());
+        let mut read = Vec::new();
+        spooled.to_file().unwrap().read_to_end(&mut read).unwrap();
+        assert_eq!(read, big, "the file is read from its start");
+        let mut again = Vec::new();
+        spooled.to_file().unwrap().read_to_end(&mut again).unwrap();
+        assert_eq!(again, big, "and again for the next reader");
     }
 }

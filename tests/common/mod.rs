@@ -246,6 +246,24 @@ pub fn read_pid(file: &Path) -> i32 {
     fs::read_to_string(file).unwrap().trim().parse().unwrap()
 }
 
+/// Waits (up to `within`) for a hook started in the background to write its pid to `file`; the
+/// file may exist a moment before its content does.
+pub fn await_pid(file: &Path, within: Duration) -> i32 {
+    let until = std::time::Instant::now() + within;
+    loop {
+        let text = fs::read_to_string(file).unwrap_or_default();
+        if let Ok(pid) = text.trim().parse() {
+            return pid;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no pid in {}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// stdout as text with the temporary root replaced by `[ROOT]`, for snapshots.
 pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace(&env.root().display().to_string(), "[ROOT]")
