@@ -141,6 +141,8 @@ pub fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
             format!("timed out after {}", seconds(rules.timeout)),
             rules,
         ),
+        // The run is being abandoned: no answer, and nothing to fail closed for.
+        End::Interrupted => failed("interrupted; its process group was ended".to_owned(), None),
         End::Exited(2) if can_stop => exit_two(outcome, rules),
         End::Exited(code) => {
             let stdout = match read_stdout(outcome) {

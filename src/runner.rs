@@ -234,6 +234,9 @@ fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
 /// Consent, then the hook itself, then its answer.
 fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>>) -> HookReport {
     let hook = &plan.hooks[index];
+    if exec::interrupt::received().is_some() {
+        return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
+    }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
     let notice = match plan.gate.check(hook, &work_dir) {
         Verdict::Run { notice } => notice,
@@ -278,7 +281,7 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
     } = response::interpret(&outcome, &Rules::for_hook(hook));
     let exit_code = match outcome.end {
         End::Exited(code) => Some(Some(code)),
-        End::Signaled(_) | End::TimedOut => Some(None),
+        End::Signaled(_) | End::TimedOut | End::Interrupted => Some(None),
         End::SpawnFailed(_) => None,
     };
     HookReport {

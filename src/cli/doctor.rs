@@ -84,6 +84,7 @@ struct Report<'a> {
 
 pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus> {
     let paths = global.paths()?;
+    shared::end_hooks_on_interrupt();
     let quiet = Printer::new(true); // warnings become findings, not stderr lines
     let mut findings = Vec::new();
     match shared::load(global, None, &quiet) {
@@ -100,6 +101,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             at: paths.config.display().to_string(),
             message: format!("{err:#}"),
         }),
+    }
+    if let Some(status) = shared::interrupted(printer) {
+        return Ok(status);
     }
     let count = |level| findings.iter().filter(|f| f.level == level).count();
     let summary = Summary {

@@ -57,6 +57,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         printer.data_line(&to_line(&RunLine::new(event, &[], &report)))?;
         return Ok(ExitStatus::Success);
     }
+    shared::end_hooks_on_interrupt();
     match prepare(global, args, event, printer) {
         Ok(prepared) => execute(global, args, resolved, &prepared, printer),
         Err(err) => refuse(printer, event.name(), &err),
@@ -116,6 +117,9 @@ fn execute(
         failure: prepared.invocation.failed() || called_as_failure,
         watchdog: shared::watchdog(watchdog.as_deref()),
     });
+    if let Some(status) = shared::interrupted(printer) {
+        return Ok(status);
+    }
     if let Some(problem) = gate.problem() {
         printer.warn(format!(
             "{problem}; treating it as empty, so no hook counts as approved"

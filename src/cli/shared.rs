@@ -12,6 +12,7 @@ use crate::consent::Bypass;
 use crate::consent::store::{self, Allowlist};
 use crate::env;
 use crate::exec::detach::Watchdog;
+use crate::exec::interrupt::{self, Interrupt};
 use crate::output::Printer;
 use crate::paths::Paths;
 
@@ -132,4 +133,23 @@ pub(crate) fn watchdog(program: Option<&std::path::Path>) -> Option<Watchdog<'_>
 /// The current directory (a hook's default working directory, and the base of relative paths).
 pub(crate) fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().context("cannot read the current directory")
+}
+
+/// SIGINT and SIGTERM end the hooks that run instead of this program (see
+/// [`crate::exec::interrupt`]).
+pub(crate) fn end_hooks_on_interrupt() {
+    interrupt::enable();
+}
+
+/// After hooks ran: when a signal asked the program to stop, a note on stderr and the exit status
+/// (130 or 143); the caller then prints nothing on stdout, so no half answer is ever read.
+pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> {
+    let (name, status) = match interrupt::received()? {
+        Interrupt::Int => ("SIGINT", crate::exit::ExitStatus::Interrupted),
+        Interrupt::Term => ("SIGTERM", crate::exit::ExitStatus::Terminated),
+    };
+    printer.note(format!(
+        "interrupted by {name}; the running hooks' process groups were ended, no answer given"
+    ));
+    Some(status)
 }

@@ -130,6 +130,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         true,
     );
     let watchdog = shared::watchdog_program(&loaded.set);
+    shared::end_hooks_on_interrupt();
     let report = runner::run(&Plan {
         event,
         hooks: &loaded.set.hooks,
@@ -141,6 +142,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         failure: invocation.failed() || called_as_failure,
         watchdog: shared::watchdog(watchdog.as_deref()),
     });
+    if let Some(status) = shared::interrupted(printer) {
+        return Ok(status);
+    }
     if let Some(problem) = gate.problem() {
         printer.warn(format!(
             "{problem}; treating it as empty, so no hook counts as approved"

@@ -2,6 +2,7 @@
 //! deadline that ends the whole group. Nothing here interprets the answer (see `response`).
 
 pub mod detach;
+pub mod interrupt;
 mod signal;
 pub mod spawn;
 mod supervise;
@@ -117,6 +118,8 @@ pub enum End {
     TimedOut,
     /// It could not be started; the text says why.
     SpawnFailed(String),
+    /// SIGINT or SIGTERM came while it ran; its group was ended.
+    Interrupted,
 }
 
 /// What one run produced.
@@ -151,6 +154,13 @@ impl Outcome {
 /// misbehaving hook and never waits past the deadline plus the kill grace (twice, at most, if the
 /// hook's group outlives the first grace).
 pub fn run(job: &Job<'_>) -> Outcome {
+    interrupt::arm();
+    if interrupt::received().is_some() {
+        return Outcome {
+            end: End::Interrupted,
+            ..Outcome::not_started(String::new())
+        };
+    }
     let started = Instant::now();
     let words = match job.argv {
         Some(argv) if !argv.is_empty() => Ok(argv.to_vec()),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
 
-use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP};
+use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP, interrupt};
 
 /// Reads per wake-up before the deadline is looked at again (a flooding hook cannot starve it).
 const READS_PER_WAKE: usize = 16;
@@ -41,12 +41,19 @@ pub(super) fn supervise(mut child: Child, stdin: &[u8], deadline: Instant) -> Re
         buf: vec![0; READ_CHUNK],
         child,
     };
-    let end = if let Some(status) = watch.pump_until(deadline) {
-        watch.end_leftovers();
-        end_of(status)
-    } else {
-        watch.end_after_deadline();
-        End::TimedOut
+    let end = match watch.pump_until(deadline, true) {
+        Pumped::Exited(status) => {
+            watch.end_leftovers();
+            end_of(status)
+        }
+        Pumped::Deadline => {
+            watch.end_after_deadline();
+            End::TimedOut
+        }
+        Pumped::Interrupted => {
+            watch.end_after_deadline();
+            End::Interrupted
+        }
     };
     // Whatever is still buffered in the pipes, without waiting for writers outside the group.
     watch.drain_pipes();
@@ -97,24 +104,38 @@ struct Ready {
     stderr: bool,
 }
 
+/// Why [`Watch::pump_until`] returned.
+enum Pumped {
+    /// The main process exited.
+    Exited(ExitStatus),
+    /// The time was up.
+    Deadline,
+    /// SIGINT or SIGTERM came (see [`interrupt`]).
+    Interrupted,
+}
+
 impl Watch<'_> {
-    /// Moves data until the hook's main process exits (its status) or `until` passes (`None`).
-    fn pump_until(&mut self, until: Instant) -> Option<ExitStatus> {
+    /// Moves data until the hook's main process exits, `until` passes, or (when `interruptible`)
+    /// the program is asked to stop.
+    fn pump_until(&mut self, until: Instant, interruptible: bool) -> Pumped {
         let mut tick = Duration::from_millis(1);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
+                return Pumped::Exited(status);
+            }
+            if interruptible && interrupt::received().is_some() {
+                return Pumped::Interrupted;
             }
             let now = Instant::now();
             if now >= until {
-                return None;
+                return Pumped::Deadline;
             }
             let mut wait = until - now;
             if self.pidfd.is_none() {
                 wait = wait.min(tick);
                 tick = (tick * 2).min(MAX_TICK);
             }
-            let ready = self.poll(wait, true);
+            let ready = self.poll(wait, true, interruptible);
             if ready.stdin {
                 self.stdin.feed();
             }
@@ -149,7 +170,10 @@ impl Watch<'_> {
     fn end_after_deadline(&mut self) {
         self.stdin.close();
         let _ = kill_process_group(self.pid, Signal::TERM);
-        if self.pump_until(Instant::now() + KILL_GRACE).is_none() {
+        if !matches!(
+            self.pump_until(Instant::now() + KILL_GRACE, false),
+            Pumped::Exited(_)
+        ) {
             let _ = kill_process_group(self.pid, Signal::KILL);
             let _ = self.child.wait();
         }
@@ -158,7 +182,7 @@ impl Watch<'_> {
     }
 
     fn poll_pipes(&mut self, wait: Duration) {
-        let ready = self.poll(wait, false);
+        let ready = self.poll(wait, false, false);
         if ready.stdout {
             self.out.drain(&mut self.buf);
         }
@@ -172,18 +196,21 @@ impl Watch<'_> {
         self.err.drain(&mut self.buf);
     }
 
-    /// One `poll` over the open descriptors (and the pidfd when `exit` is wanted).
-    fn poll(&self, wait: Duration, exit: bool) -> Ready {
+    /// One `poll` over the open descriptors (and the pidfd when `exit` is wanted, and the
+    /// interrupt's wake-up when `wake` is).
+    fn poll(&self, wait: Duration, exit: bool, wake: bool) -> Ready {
         let pidfd = if exit {
             self.pidfd.as_ref().map(AsFd::as_fd)
         } else {
             None
         };
-        let candidates: [Watched<'_>; 4] = [
+        let wake = if wake { interrupt::wake_fd() } else { None };
+        let candidates: [Watched<'_>; 5] = [
             (self.stdin.fd(), PollFlags::OUT, |r| r.stdin = true),
             (self.out.fd(), PollFlags::IN, |r| r.stdout = true),
             (self.err.fd(), PollFlags::IN, |r| r.stderr = true),
             (pidfd, PollFlags::IN, |_| {}), // wakes the loop, which then reaps
+            (wake, PollFlags::IN, |_| {}),  // wakes the loop, which then stops
         ];
         let mut fds = Vec::with_capacity(candidates.len());
         let mut slots = Vec::with_capacity(candidates.len());
