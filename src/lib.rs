@@ -7,6 +7,7 @@
 //! - [`matcher`]: which hooks apply to a tool call;
 //! - [`consent`]: the allowlist (locked, atomic writes) and the sha256 pin;
 //! - [`exec`]: spawning one hook without a shell, in its own process group, under a deadline;
+//! - [`limits`]: size caps on the files it parses;
 //! - [`response`]: a hook's exit code and stdout into one status and directive;
 //! - [`runner`]: matching, consent, execution order and aggregation for one event.
 //!
@@ -18,6 +19,7 @@ pub mod consent;
 pub mod env;
 pub mod exec;
 pub mod exit;
+pub mod limits;
 pub mod matcher;
 pub mod output;
 pub mod paths;

@@ -16,6 +16,7 @@ mod events;
 mod example;
 mod exec;
 mod generated;
+mod hostile_input;
 mod interrupt;
 mod list;
 mod output;

@@ -38,7 +38,7 @@ pub struct HermesConfig {
 /// Reads `path`; a missing file declares no hooks. With `only`, entries of other events are not
 /// checked or built (their keys still are, so a misspelt event is reported).
 pub fn load(path: &Path, only: Option<Event>) -> Result<HermesConfig> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::limits::read(path, crate::limits::CONFIG_MAX) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             return Ok(HermesConfig::default());

@@ -110,7 +110,15 @@ fn load_hook(
         file: &file,
         warnings,
     };
-    let bytes = match fs::read(&file) {
+    if folder.to_str().is_none() {
+        // The allowlist (JSON) and the command line cannot name such a path exactly.
+        reader.skip(
+            None,
+            "its path is not valid UTF-8, so it can be neither approved nor run exactly",
+        );
+        return (None, None);
+    }
+    let bytes = match crate::limits::read(&file, crate::limits::MANIFEST_MAX) {
         Ok(bytes) => bytes,
         Err(err) => {
             reader.skip(None, &format!("cannot read it: {err}"));

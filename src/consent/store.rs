@@ -207,7 +207,7 @@ fn sort_keys(value: Value) -> Value {
 /// Reads the allowlist without locking (writes are atomic renames, so a reader never sees half a
 /// file). `Ok(None)` when the file does not exist.
 pub fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
-    match fs::read(path) {
+    match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
         Ok(bytes) => Allowlist::parse(&bytes)
             .map(Some)
             .map_err(|reason| StoreError::Corrupt {

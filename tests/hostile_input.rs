@@ -1,0 +1,156 @@
+//! Hostile input: each case ends in a clear message naming the file (exit 1, never 2, never a
+//! panic), or, where the contract says a broken hook folder is skipped, a located warning from
+//! `run` and an error from `doctor`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::os::unix::ffi::OsStrExt as _;
+use std::process::Output;
+
+use crate::common::{TestEnv, code, json, stderr};
+
+/// `run on_session_start` with `{}`, expected to be refused with a message containing `needle`.
+fn assert_refused(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(code(out), 1, "{err}");
+    assert!(err.contains(needle), "{needle:?} not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        json(out)["error"].is_string(),
+        "stdout still says what failed"
+    );
+}
+
+#[test]
+fn a_yaml_alias_bomb_is_refused() {
+    let env = TestEnv::new();
+    let mut yaml = String::from(
+        "hooks:\n  on_session_start:\n    - command: /bin/true\nbomb0: &b0 [x, x, x, x, x, x, x, x, x]\n",
+    );
+    for level in 1..10 {
+        let refs = vec![format!("*b{}", level - 1); 9].join(", ");
+        writeln!(yaml, "bomb{level}: &b{level} [{refs}]").unwrap();
+    }
+    env.config(&yaml);
+    assert_refused(&env.run("on_session_start", "{}"), "config.yaml:");
+    let out = env.cmd().arg("list").output().unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+}
+
+#[test]
+fn deep_nesting_in_yaml_and_in_the_payload_is_refused() {
+    let env = TestEnv::new();
+    env.config(&format!(
+        "hooks:\n  on_session_start:\n    - command: {}\n",
+        "[".repeat(100_000)
+    ));
+    assert_refused(&env.run("on_session_start", "{}"), "recursion limit");
+
+    env.config("hooks: {}\n");
+    let payload = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+    assert_refused(&env.run("on_session_start", &payload), "recursion limit");
+}
+
+#[test]
+fn a_huge_config_is_refused_before_it_is_parsed() {
+    let env = TestEnv::new();
+    let line = "    - command: /bin/echo a-hook-that-repeats\n";
+    let yaml = format!(
+        "hooks:\n  on_session_start:\n{}",
+        line.repeat(50 * 1024 * 1024 / line.len())
+    );
+    env.config(&yaml);
+    assert_refused(&env.run("on_session_start", "{}"), "larger than 8 MiB");
+}
+
+#[test]
+fn binary_garbage_as_config_is_refused() {
+    let env = TestEnv::new();
+    let garbage: Vec<u8> = (0..65_536u32)
+        .map(|i| u8::try_from(i.wrapping_mul(2_654_435_761) >> 24).unwrap())
+        .collect();
+    fs::write(env.hermes_home().join("config.yaml"), garbage).unwrap();
+    assert_refused(&env.run("on_session_start", "{}"), "config.yaml");
+}
+
+#[test]
+fn non_utf8_bytes_in_a_command_are_refused() {
+    let env = TestEnv::new();
+    let mut yaml = b"hooks:\n  on_session_start:\n    - command: /bin/caf".to_vec();
+    yaml.extend_from_slice(b"\xe9\n");
+    fs::write(env.hermes_home().join("config.yaml"), yaml).unwrap();
+    assert_refused(&env.run("on_session_start", "{}"), "not valid UTF-8");
+}
+
+#[test]
+fn a_hook_md_that_never_closes_is_skipped_by_run_and_an_error_for_doctor() {
+    let env = TestEnv::new();
+    let folder = env.project_hooks().join("open");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("HOOK.md"),
+        "---\nname: open\ndescription: d\ntrigger: pre-session\n\nno closing line\n",
+    )
+    .unwrap();
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("HOOK.md:1: the frontmatter never closes"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(json(&out)["hooks"], serde_json::json!([]));
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    assert_eq!(code(&out), 1, "a guard that stops running is a CI failure");
+}
+
+#[test]
+fn a_hook_folder_whose_path_is_not_utf8_is_skipped_with_a_message() {
+    let env = TestEnv::new();
+    let folder = env
+        .project_hooks()
+        .join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("HOOK.md"),
+        "---\nname: cafe\ndescription: d\ntrigger: pre-session\n---\n",
+    )
+    .unwrap();
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("its path is not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn duplicate_yaml_keys_are_an_error() {
+    let env = TestEnv::new();
+    env.config(
+        "hooks:\n  on_session_start:\n    - command: /bin/true\n  on_session_start:\n    - command: /bin/false\n",
+    );
+    assert_refused(&env.run("on_session_start", "{}"), "config.yaml:4");
+}
+
+#[test]
+fn a_symlinked_script_is_pinned_by_the_content_it_points_to() {
+    let env = TestEnv::new();
+    let target = env.script("real.sh", "printf '{}'");
+    let link = env.path("link.sh");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let command = link.display().to_string();
+    env.config(&format!(
+        "hooks:\n  on_session_start:\n    - command: {command}\n"
+    ));
+    env.approve("on_session_start", &command);
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(json(&out)["hooks"][0]["status"], "ok", "{}", stderr(&out));
+    // The link stays; what it points to changes.
+    env.script("real.sh", "printf '{ }'");
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(json(&out)["hooks"][0]["status"], "changed");
+}
