@@ -121,16 +121,21 @@ fn deadline_kills_the_whole_group_and_returns() {
 #[test]
 fn a_hook_ignoring_sigterm_is_killed_after_the_grace() {
     let env = TestEnv::new();
+    let pid_file = env.path("stubborn.pid");
     let started = Instant::now();
     let hook = run_hook(
         &env,
         "on_session_start",
-        "trap '' TERM\nsleep 1000",
+        &format!(
+            "trap '' TERM\necho $$ > '{}'\nsleep 1000",
+            pid_file.display()
+        ),
         "      timeout: 1\n",
         "{}",
     );
     assert!(started.elapsed() < PROMPTLY);
     assert_eq!(hook["status"], "timed_out");
+    assert!(wait_gone(read_pid(&pid_file)), "nothing is left behind");
 }
 
 #[test]
@@ -190,12 +195,12 @@ fn output_held_open_outside_the_group_is_not_waited_for() {
 }
 
 #[test]
-fn a_50_mb_flood_on_stdout_is_capped() {
+fn a_100_mb_flood_on_stdout_is_capped() {
     let env = TestEnv::new();
     let hook = run_hook(
         &env,
         "on_session_start",
-        "dd if=/dev/zero bs=1048576 count=50 2>/dev/null",
+        "dd if=/dev/zero bs=1048576 count=100 2>/dev/null",
         "",
         "{}",
     );
@@ -209,7 +214,7 @@ fn a_stderr_flood_is_read_and_dropped() {
     let hook = run_hook(
         &env,
         "on_session_start",
-        "dd if=/dev/zero bs=1048576 count=20 >&2 2>/dev/null; printf '{}'",
+        "dd if=/dev/zero bs=1048576 count=100 >&2 2>/dev/null; printf '{}'",
         "",
         "{}",
     );
@@ -219,14 +224,17 @@ fn a_stderr_flood_is_read_and_dropped() {
 #[test]
 fn a_hook_that_never_reads_stdin_is_fine() {
     let env = TestEnv::new();
-    let big = format!(
-        r#"{{"tool_name": "terminal", "args": {{"blob": "{}"}}}}"#,
-        "x".repeat(5 * 1024 * 1024)
-    );
-    let hook = run_hook(&env, "pre_tool_call", "exec 0<&-\nprintf '{}'", "", &big);
-    assert_eq!(hook["status"], "ok");
-    let hook = run_hook(&env, "pre_tool_call", "exit 0", "", &big);
-    assert_eq!(hook["status"], "ok");
+    // Through the pipe (beyond its buffer) and from the spooled file.
+    for size in [200 * 1024, 10 * 1024 * 1024] {
+        let big = format!(
+            r#"{{"tool_name": "terminal", "args": {{"blob": "{}"}}}}"#,
+            "x".repeat(size)
+        );
+        let hook = run_hook(&env, "pre_tool_call", "exec 0<&-\nprintf '{}'", "", &big);
+        assert_eq!(hook["status"], "ok");
+        let hook = run_hook(&env, "pre_tool_call", "exit 0", "", &big);
+        assert_eq!(hook["status"], "ok");
+    }
 }
 
 #[test]
@@ -247,6 +255,19 @@ fn non_utf8_output_is_read_lossily() {
     };
     assert_eq!(code(&out), 2);
     assert_eq!(json(&out)["message"], "bad \u{fffd} byte");
+}
+
+#[test]
+fn valid_json_followed_by_garbage_is_invalid_output() {
+    let env = TestEnv::new();
+    let hook = run_hook(
+        &env,
+        "pre_tool_call",
+        r#"printf '{"decision": "block", "reason": "no"} trailing garbage'"#,
+        "",
+        r#"{"tool_name": "terminal"}"#,
+    );
+    assert_eq!(hook["status"], "invalid_output", "{hook}");
 }
 
 #[test]
