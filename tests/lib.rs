@@ -21,5 +21,6 @@ mod interrupt;
 mod list;
 mod output;
 mod payload;
+mod races;
 mod revoke;
 mod test_cmd;

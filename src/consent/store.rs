@@ -254,14 +254,41 @@ pub fn update<R>(
     let mut list = read(path)?.unwrap_or_default();
     let (changed, result) = change(&mut list);
     if changed {
-        write_atomic(dir, path, &list.to_bytes()).map_err(|e| io_err("cannot write", e))?;
+        let prefix = temp_prefix(path);
+        remove_stale_temps(dir, &prefix);
+        write_atomic(dir, path, &prefix, &list.to_bytes())
+            .map_err(|e| io_err("cannot write", e))?;
     }
     Ok(result)
 }
 
-fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Temporary files of a write start with this (and end in `.tmp`).
+fn temp_prefix(path: &Path) -> String {
+    let name = path.file_name().map_or_else(
+        || "allowlist".into(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    format!(".{name}.")
+}
+
+/// Under the lock no other write is under way, so any temporary file left here is from a writer
+/// that was killed mid-write: it never became the allowlist, and goes.
+fn remove_stale_temps(dir: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(prefix) && name.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+fn write_atomic(dir: &Path, path: &Path, prefix: &str, bytes: &[u8]) -> io::Result<()> {
     let mut tmp = tempfile::Builder::new()
-        .prefix(".shell-hooks-allowlist.")
+        .prefix(prefix)
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
@@ -377,5 +404,22 @@ mod tests {
             std::fs::metadata(&path).unwrap().modified().unwrap(),
             untouched
         );
+    }
+
+    #[test]
+    fn a_write_clears_temporary_files_of_killed_writers_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shell-hooks-allowlist.json");
+        let stale = dir.path().join(".shell-hooks-allowlist.json.abc123.tmp");
+        let other = dir.path().join(".other.json.abc123.tmp");
+        std::fs::write(&stale, "{\"appr").unwrap();
+        std::fs::write(&other, "x").unwrap();
+        update(&path, |list| {
+            list.approve(&approval("on_session_start", "a.sh"), "t");
+            (true, ())
+        })
+        .unwrap();
+        assert!(!stale.exists(), "left by a killed writer");
+        assert!(other.exists(), "not ours");
     }
 }
