@@ -48,12 +48,14 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
         }
         'hermes-hooks;run' {
             [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'Read the payload from FILE (''-'' for stdin) instead of stdin')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append one JSON line per run (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check matchers and consent and report what would run; run nothing, write nothing')
+            [CompletionResult]::new('--audit-payload', '--audit-payload', [CompletionResultType]::ParameterName, 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')

@@ -422,13 +422,17 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__run)
-            opts="-q -h -V --payload-file --dry-run --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --payload-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

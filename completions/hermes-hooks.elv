@@ -44,12 +44,14 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         }
         &'hermes-hooks;run'= {
             cand --payload-file 'Read the payload from FILE (''-'' for stdin) instead of stdin'
+            cand --audit-log 'Append one JSON line per run (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
             cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
             cand --dry-run 'Check matchers and consent and report what would run; run nothing, write nothing'
+            cand --audit-payload 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
             cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
             cand -q 'Print no warnings or notes on stderr (errors still show)'
             cand --quiet 'Print no warnings or notes on stderr (errors still show)'

@@ -47,6 +47,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "doctor" -
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "events" -d 'Print the event table: names, aliases, what hooks can do, payload fields'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l payload-file -d 'Read the payload from FILE (\'-\' for stdin) instead of stdin' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-log -d 'Append one JSON line per run (each hook\'s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
@@ -55,6 +56,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l color 
 always\t'Always'
 never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l dry-run -d 'Check matchers and consent and report what would run; run nothing, write nothing'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-payload -d 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -12,6 +12,10 @@ pub const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// Disables colour in human output when set to anything.
 pub const NO_COLOR: &str = "NO_COLOR";
+/// The decision audit log of `run` (a file path), when `--audit-log` is not given.
+pub const HERMES_HOOKS_AUDIT_LOG: &str = "HERMES_HOOKS_AUDIT_LOG";
+/// Also write the payload into the audit log (1/true/yes/on).
+pub const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD";
 /// Set for every hook: the canonical name of the event it runs for.
 pub const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 

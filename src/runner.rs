@@ -67,6 +67,8 @@ pub struct HookReport {
     pub stderr: String,
     /// A consent notice for stderr (approved on the spot, not approved, changed, ...).
     pub notice: Option<String>,
+    /// The sha256 of its script as consent read it (`None`: not checked, or unreadable).
+    pub sha256: Option<String>,
 }
 
 impl HookReport {
@@ -80,6 +82,7 @@ impl HookReport {
             directive: None,
             stderr: String::new(),
             notice: None,
+            sha256: None,
         }
     }
 }
@@ -238,7 +241,22 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
         return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
     }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
-    let notice = match plan.gate.check(hook, &work_dir) {
+    let (verdict, sha256) = plan.gate.decide(hook, &work_dir);
+    let mut report = run_decided(plan, index, tool_input, &work_dir, verdict);
+    report.sha256 = sha256;
+    report
+}
+
+/// The rest of [`run_one`], once consent has spoken.
+fn run_decided(
+    plan: &Plan<'_>,
+    index: usize,
+    tool_input: Option<&Map<String, Value>>,
+    work_dir: &Path,
+    verdict: Verdict,
+) -> HookReport {
+    let hook = &plan.hooks[index];
+    let notice = match verdict {
         Verdict::Run { notice } => notice,
         Verdict::Unapproved { message } => {
             let mut report = HookReport::skipped(index, Status::Unapproved, Some(message.clone()));
@@ -262,7 +280,7 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
             let job = Job {
                 command: &hook.command,
                 argv: hook.argv.as_deref(),
-                cwd: &work_dir,
+                cwd: work_dir,
                 env: &[(HERMES_HOOK_EVENT, hook.event.name())],
                 stdin: &payload,
                 timeout: hook.timeout,
@@ -293,6 +311,7 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
         directive,
         stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
         notice,
+        sha256: None,
     }
 }
 

@@ -9,6 +9,7 @@ mod common;
 mod agent_hooks;
 mod answers;
 mod approve;
+mod audit;
 mod config;
 mod consent;
 mod doctor;

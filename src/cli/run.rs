@@ -14,6 +14,7 @@ use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
+use crate::output::audit::{self, AuditLine};
 use crate::output::json::{ErrorLine, RunLine, to_line};
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
@@ -34,6 +35,13 @@ pub(crate) struct RunArgs {
     /// Check matchers and consent and report what would run; run nothing, write nothing
     #[arg(long)]
     dry_run: bool,
+    /// Append one JSON line per run (each hook's command, script sha256, status, directive) to
+    /// FILE [env: HERMES_HOOKS_AUDIT_LOG]
+    #[arg(long, value_name = "FILE")]
+    audit_log: Option<PathBuf>,
+    /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
+    #[arg(long)]
+    audit_payload: bool,
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -117,7 +125,15 @@ fn execute(
         failure: prepared.invocation.failed() || called_as_failure,
         watchdog: shared::watchdog(watchdog.as_deref()),
     });
-    if let Some(status) = shared::interrupted(printer) {
+    let interrupted = shared::interrupted(printer);
+    let status = interrupted.unwrap_or(match &report.directive {
+        Some(Directive::Block { .. } | Directive::Continue { .. }) => ExitStatus::Blocked,
+        _ => ExitStatus::Success,
+    });
+    if !args.dry_run {
+        audit(args, event, prepared, &report, status, printer);
+    }
+    if let Some(status) = interrupted {
         return Ok(status);
     }
     if let Some(problem) = gate.problem() {
@@ -134,12 +150,49 @@ fn execute(
         }
     }
     printer.data_line(&to_line(&RunLine::new(event, &prepared.set.hooks, &report)))?;
-    match &report.directive {
-        Some(Directive::Block { message } | Directive::Continue { message }) => {
-            printer.verbatim(message);
-            Ok(ExitStatus::Blocked)
-        }
-        _ => Ok(ExitStatus::Success),
+    if let Some(Directive::Block { message } | Directive::Continue { message }) = &report.directive
+    {
+        printer.verbatim(message);
+    }
+    Ok(status)
+}
+
+/// Appends the run's line to the audit log, when one is asked for; a failure is a warning (the
+/// decision stands).
+fn audit(
+    args: &RunArgs,
+    event: Event,
+    prepared: &Prepared,
+    report: &RunReport,
+    status: ExitStatus,
+    printer: &Printer,
+) {
+    let Some(path) = args
+        .audit_log
+        .clone()
+        .or_else(|| env::var_os(env::HERMES_HOOKS_AUDIT_LOG).map(PathBuf::from))
+    else {
+        return;
+    };
+    let invocation = &prepared.invocation;
+    let time = crate::clock::now_iso();
+    let mut line = AuditLine::new(
+        &time,
+        event,
+        &prepared.set.hooks,
+        report,
+        (&invocation.session_id, &invocation.tool_name),
+        status.code(),
+    );
+    if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
+        let wire = invocation.hermes_wire(event, invocation.tool_input.as_ref());
+        line.payload = serde_json::to_value(&wire).ok();
+    }
+    if let Err(err) = audit::append(&path, &line) {
+        printer.warn(format!(
+            "cannot append to the audit log {}: {err}",
+            path.display()
+        ));
     }
 }
 

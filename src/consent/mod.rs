@@ -224,15 +224,25 @@ impl ConsentGate {
     /// Decides whether `hook` may run now. `base` is the hook's working directory, against which
     /// a relative script path resolves.
     pub fn check(&self, hook: &HookSpec, base: &Path) -> Verdict {
-        let event = hook.event.name();
+        self.decide(hook, base).0
+    }
+
+    /// [`Self::check`], with the sha256 of the script as it was read for the decision.
+    pub fn decide(&self, hook: &HookSpec, base: &Path) -> (Verdict, Option<String>) {
         let assessment = assess(&self.snapshot().list, hook, base);
+        let verdict = self.verdict(hook, &assessment);
+        (verdict, assessment.sha256)
+    }
+
+    fn verdict(&self, hook: &HookSpec, assessment: &Assessment) -> Verdict {
+        let event = hook.event.name();
         match assessment.state {
             ConsentState::Approved => Verdict::Run { notice: None },
             ConsentState::Unpinned => Verdict::Run {
-                notice: self.pin_first_use(hook, &assessment),
+                notice: self.pin_first_use(hook, assessment),
             },
             ConsentState::Unapproved => self
-                .approve_now(hook, &assessment, "not approved")
+                .approve_now(hook, assessment, "not approved")
                 .unwrap_or_else(|| Verdict::Unapproved {
                     message: format!(
                         "not approved, not run: {event} '{}'; review and approve it with {}",
@@ -250,7 +260,7 @@ impl ConsentGate {
                     .as_deref()
                     .map_or_else(|| "unreadable".to_owned(), short);
                 let pinned = assessment.pinned.as_deref().map_or_else(String::new, short);
-                self.approve_now(hook, &assessment, "changed")
+                self.approve_now(hook, assessment, "changed")
                     .unwrap_or_else(|| Verdict::Changed {
                         message: format!(
                             "changed since approval, not run: {event} '{}': {shown} is now {now}, \

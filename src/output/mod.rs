@@ -1,6 +1,7 @@
 //! All printing goes through the [`Printer`]: stdout carries data, stderr carries talk (warnings,
 //! notes, errors). Nothing else in the crate prints.
 
+pub mod audit;
 pub mod json;
 pub mod sanitize;
 pub mod table;

@@ -16,10 +16,12 @@ use tempfile::TempDir;
 use hermes_hooks::consent::{fingerprint, store};
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 5] = [
+const TOOL_ENV: [&str; 7] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_SAFE_MODE",
+    "HERMES_HOOKS_AUDIT_LOG",
+    "HERMES_HOOKS_AUDIT_PAYLOAD",
     "NO_COLOR",
     "XDG_CONFIG_HOME",
 ];

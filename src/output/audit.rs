@@ -1,0 +1,113 @@
+//! The decision audit log: one JSON line per `run` (time, event, session, and for each hook its
+//! command, script sha256, status and directive), appended with a single write so that lines of
+//! concurrent runs never interleave. The payload is left out unless asked for.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write as _};
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::json::DirectiveKeys;
+use crate::config::{Event, HookSpec};
+use crate::runner::RunReport;
+
+/// One line of the log.
+#[derive(Serialize)]
+pub struct AuditLine<'a> {
+    /// When the run ended (UTC, RFC 3339).
+    pub time: &'a str,
+    /// Canonical event name.
+    pub event: &'a str,
+    /// The payload's session id (`""` when it has none).
+    pub session_id: &'a Value,
+    /// The tool, on tool events.
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub tool_name: &'a Value,
+    /// `run`'s exit code.
+    pub exit: u8,
+    /// The aggregated directive, as `run` printed it.
+    pub directive: DirectiveKeys<'a>,
+    /// Every hook declared for the event, in order.
+    pub hooks: Vec<AuditHook<'a>>,
+    /// The payload as the hooks received it (Hermes wire form), only when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Value>,
+}
+
+/// One hook's decision.
+#[derive(Serialize)]
+pub struct AuditHook<'a> {
+    /// Its short name.
+    pub name: &'a str,
+    /// `config` or `agent-hooks`.
+    pub source: &'static str,
+    /// The command as declared.
+    pub command: &'a str,
+    /// The sha256 of its script when consent read it (null: not checked, or unreadable).
+    pub sha256: Option<&'a str>,
+    /// Its status, as in `run`'s output.
+    pub status: &'static str,
+    /// What it asked for.
+    pub directive: DirectiveKeys<'a>,
+}
+
+impl<'a> AuditLine<'a> {
+    /// The line for `report`, whose hooks index `hooks`.
+    pub fn new(
+        time: &'a str,
+        event: Event,
+        hooks: &'a [HookSpec],
+        report: &'a RunReport,
+        session: (&'a Value, &'a Value),
+        exit: u8,
+    ) -> Self {
+        Self {
+            time,
+            event: event.name(),
+            session_id: session.0,
+            tool_name: session.1,
+            exit,
+            directive: DirectiveKeys::of(report.directive.as_ref()),
+            hooks: report
+                .hooks
+                .iter()
+                .map(|r| {
+                    let spec = &hooks[r.index];
+                    AuditHook {
+                        name: &spec.name,
+                        source: spec.source.as_str(),
+                        command: &spec.command,
+                        sha256: r.sha256.as_deref(),
+                        status: r.status.as_str(),
+                        directive: DirectiveKeys::of(r.directive.as_ref()),
+                    }
+                })
+                .collect(),
+            payload: None,
+        }
+    }
+}
+
+/// Appends `line` to the log at `path` (created mode 0600) with one `write`: on a local file
+/// system, appends of concurrent runs land whole, one after the other.
+pub fn append(path: &Path, line: &AuditLine<'_>) -> io::Result<()> {
+    let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)?;
+    let written = file.write(&bytes)?;
+    if written == bytes.len() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            format!("only {written} of {} bytes were appended", bytes.len()),
+        ))
+    }
+}
