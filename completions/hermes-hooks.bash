@@ -422,7 +422,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__run)
-            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --gate-limit --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -433,6 +433,10 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

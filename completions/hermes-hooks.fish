@@ -48,6 +48,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "events" -
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l payload-file -d 'Read the payload from FILE (\'-\' for stdin) instead of stdin' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-log -d 'Append one JSON line per run (each hook\'s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l gate-limit -d 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F

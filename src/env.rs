@@ -16,6 +16,8 @@ pub const NO_COLOR: &str = "NO_COLOR";
 pub const HERMES_HOOKS_AUDIT_LOG: &str = "HERMES_HOOKS_AUDIT_LOG";
 /// Also write the payload into the audit log (1/true/yes/on).
 pub const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD";
+/// The loop guard's limit: "keep working" answers honoured in a row per session (0: off).
+pub const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
 /// Set for every hook: the canonical name of the event it runs for.
 pub const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 

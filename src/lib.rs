@@ -8,6 +8,7 @@
 //! - [`consent`]: the allowlist (locked, atomic writes) and the sha256 pin;
 //! - [`exec`]: spawning one hook without a shell, in its own process group, under a deadline;
 //! - [`limits`]: size caps on the files it parses;
+//! - [`loop_guard`]: how many times in a row the quality gate kept an agent working;
 //! - [`response`]: a hook's exit code and stdout into one status and directive;
 //! - [`runner`]: matching, consent, execution order and aggregation for one event.
 //!
@@ -20,6 +21,7 @@ pub mod env;
 pub mod exec;
 pub mod exit;
 pub mod limits;
+pub mod loop_guard;
 pub mod matcher;
 pub mod output;
 pub mod paths;

@@ -11,7 +11,7 @@ const MIB: u64 = 1024 * 1024;
 pub const CONFIG_MAX: u64 = 8 * MIB;
 /// A `HOOK.md`, `HOOK.yaml` or `plugin.yaml`.
 pub const MANIFEST_MAX: u64 = MIB;
-/// The consent allowlist.
+/// The consent allowlist, and the loop guard's state.
 pub const ALLOWLIST_MAX: u64 = 16 * MIB;
 
 /// Reads `path` whole, refusing more than `max` bytes (`ErrorKind::FileTooLarge`).

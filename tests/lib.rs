@@ -20,6 +20,7 @@ mod generated;
 mod hostile_input;
 mod interrupt;
 mod list;
+mod loop_guard;
 mod output;
 mod payload;
 mod races;

@@ -3,6 +3,7 @@
 
 use std::io::{self, IsTerminal as _, Read as _};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
@@ -13,6 +14,7 @@ use crate::config::{self, Event, HookSpec};
 use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
+use crate::loop_guard::{self, Released};
 use crate::output::Printer;
 use crate::output::audit::{self, AuditLine};
 use crate::output::json::{ErrorLine, RunLine, to_line};
@@ -42,6 +44,10 @@ pub(crate) struct RunArgs {
     /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
     #[arg(long)]
     audit_payload: bool,
+    /// On pre_verify, "keep working" answers honoured in a row per session before the agent is
+    /// let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]
+    #[arg(long, value_name = "N")]
+    gate_limit: Option<u32>,
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -75,6 +81,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
 /// Everything `run` reads before it runs anything.
 struct Prepared {
     set: config::HookSet,
+    home: PathBuf,
     invocation: Invocation,
     allowlist: PathBuf,
     current_dir: PathBuf,
@@ -93,6 +100,7 @@ fn prepare(
     let invocation = Invocation::from_input(input, &current_dir.to_string_lossy());
     Ok(Prepared {
         set,
+        home: paths.home,
         invocation,
         allowlist: paths.allowlist,
         current_dir,
@@ -114,7 +122,7 @@ fn execute(
     let called_as_failure = resolved.name == TOOL_FAILURE_ALIAS;
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
     let watchdog = shared::watchdog_program(&prepared.set);
-    let report = runner::run(&Plan {
+    let mut report = runner::run(&Plan {
         event,
         hooks: &prepared.set.hooks,
         invocation: &prepared.invocation,
@@ -126,6 +134,11 @@ fn execute(
         watchdog: shared::watchdog(watchdog.as_deref()),
     });
     let interrupted = shared::interrupted(printer);
+    let released = if interrupted.is_none() && !args.dry_run && event.name() == "pre_verify" {
+        guard_the_gate(args, prepared, &mut report, printer)
+    } else {
+        None
+    };
     let status = interrupted.unwrap_or(match &report.directive {
         Some(Directive::Block { .. } | Directive::Continue { .. }) => ExitStatus::Blocked,
         _ => ExitStatus::Success,
@@ -149,12 +162,60 @@ fn execute(
             printer.warn(warning);
         }
     }
-    printer.data_line(&to_line(&RunLine::new(event, &prepared.set.hooks, &report)))?;
+    let mut line = RunLine::new(event, &prepared.set.hooks, &report);
+    line.loop_guard = released;
+    printer.data_line(&to_line(&line))?;
     if let Some(Directive::Block { message } | Directive::Continue { message }) = &report.directive
     {
         printer.verbatim(message);
     }
     Ok(status)
+}
+
+/// Counts this `pre_verify` answer for the session; past the limit, drops the "keep working"
+/// directive (the agent may stop) and says so. A state that cannot be kept is a warning: the
+/// answer then stands.
+fn guard_the_gate(
+    args: &RunArgs,
+    prepared: &Prepared,
+    report: &mut RunReport,
+    printer: &Printer,
+) -> Option<Released> {
+    let limit = args.gate_limit.unwrap_or_else(|| {
+        let Some(value) = env::var_os(env::HERMES_HOOKS_GATE_LIMIT) else {
+            return loop_guard::DEFAULT_LIMIT;
+        };
+        value.to_string_lossy().trim().parse().unwrap_or_else(|_| {
+            printer.warn(format!(
+                "{} is not a whole number; using {}",
+                env::HERMES_HOOKS_GATE_LIMIT,
+                loop_guard::DEFAULT_LIMIT
+            ));
+            loop_guard::DEFAULT_LIMIT
+        })
+    });
+    let session = match &prepared.invocation.session_id {
+        serde_json::Value::String(id) => id.clone(),
+        other => other.to_string(),
+    };
+    let kept_working = matches!(report.directive, Some(Directive::Continue { .. }));
+    let state = prepared.home.join(loop_guard::STATE_FILE);
+    match loop_guard::observe(&state, &session, kept_working, limit, SystemTime::now()) {
+        Ok(Some(released)) => {
+            printer.warn(format!(
+                "the quality gate asked to keep working {} times in a row in session '{session}'; \
+                 letting the agent stop (the limit is {limit}, see --gate-limit)",
+                released.consecutive
+            ));
+            report.directive = None;
+            Some(released)
+        }
+        Ok(None) => None,
+        Err(err) => {
+            printer.warn(format!("loop guard: {err}; the answer stands"));
+            None
+        }
+    }
 }
 
 /// Appends the run's line to the audit log, when one is asked for; a failure is a warning (the

@@ -229,19 +229,31 @@ pub fn update<R>(
     path: &Path,
     change: impl FnOnce(&mut Allowlist) -> (bool, R),
 ) -> Result<R, StoreError> {
+    locked(path, || {
+        let mut list = read(path)?.unwrap_or_default();
+        let (changed, result) = change(&mut list);
+        if changed {
+            replace(path, &list.to_bytes())?;
+        }
+        Ok(result)
+    })
+}
+
+/// Runs `body` holding the exclusive lock of the state file `path` (`<path>.lock`, next to it;
+/// the folder is created mode 0700 when missing). The lock ends with the process, however it ends.
+pub fn locked<R>(
+    path: &Path,
+    body: impl FnOnce() -> Result<R, StoreError>,
+) -> Result<R, StoreError> {
     let io_err = |action, source| StoreError::Io {
         action,
         path: path.to_path_buf(),
         source,
     };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
     fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
-        .create(dir)
+        .create(folder_of(path))
         .map_err(|e| io_err("cannot create the folder of", e))?;
     let lock = OpenOptions::new()
         .create(true)
@@ -251,15 +263,26 @@ pub fn update<R>(
         .open(lock_path(path))
         .map_err(|e| io_err("cannot open the lock of", e))?;
     lock.lock().map_err(|e| io_err("cannot lock", e))?;
-    let mut list = read(path)?.unwrap_or_default();
-    let (changed, result) = change(&mut list);
-    if changed {
-        let prefix = temp_prefix(path);
-        remove_stale_temps(dir, &prefix);
-        write_atomic(dir, path, &prefix, &list.to_bytes())
-            .map_err(|e| io_err("cannot write", e))?;
-    }
-    Ok(result)
+    body()
+}
+
+/// Replaces the state file `path` with `bytes` atomically (a temporary file in the same folder,
+/// flushed, renamed over it; mode 0600). Call it under [`locked`].
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let dir = folder_of(path);
+    let prefix = temp_prefix(path);
+    remove_stale_temps(dir, &prefix);
+    write_atomic(dir, path, &prefix, bytes).map_err(|source| StoreError::Io {
+        action: "cannot write",
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Temporary files of a write start with this (and end in `.tmp`).

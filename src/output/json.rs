@@ -18,6 +18,9 @@ pub struct RunLine<'a> {
     pub directive: DirectiveKeys<'a>,
     /// Every hook declared for the event, in order.
     pub hooks: Vec<HookLine<'a>>,
+    /// Set when the loop guard overrode a "keep working" answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_guard: Option<crate::loop_guard::Released>,
 }
 
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
@@ -95,6 +98,7 @@ impl<'a> RunLine<'a> {
                 .iter()
                 .map(|r| HookLine::new(&hooks[r.index], r))
                 .collect(),
+            loop_guard: None,
         }
     }
 }

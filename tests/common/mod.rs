@@ -16,12 +16,13 @@ use tempfile::TempDir;
 use hermes_hooks::consent::{fingerprint, store};
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 7] = [
+const TOOL_ENV: [&str; 8] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_SAFE_MODE",
     "HERMES_HOOKS_AUDIT_LOG",
     "HERMES_HOOKS_AUDIT_PAYLOAD",
+    "HERMES_HOOKS_GATE_LIMIT",
     "NO_COLOR",
     "XDG_CONFIG_HOME",
 ];

@@ -1,0 +1,173 @@
+//! The quality-gate loop guard. On `pre_verify`, "keep working" answers are counted per session,
+//! in a state file under the Hermes home written under a lock; when a session gets more than the
+//! limit in a row, the agent is let stop and the count starts again. Any other answer resets it.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::consent::store::{self, StoreError};
+
+/// "Keep working" answers honoured in a row, by default.
+pub const DEFAULT_LIMIT: u32 = 8;
+/// The state file, in the Hermes home.
+pub const STATE_FILE: &str = "hermes-hooks-gate.json";
+/// Sessions not seen for this long are dropped from the state.
+const FORGET_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The guard let the agent stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Released {
+    /// "Keep working" answers in a row, this one included.
+    pub consecutive: u32,
+    /// The limit that was passed.
+    pub limit: u32,
+}
+
+/// Records one `pre_verify` answer of `session` (`kept_working`: the gate asked to keep working).
+/// Returns `Some` when this answer goes past `limit` and must be overridden. A `limit` of 0
+/// turns the guard off. A state file that is not the guard's JSON is never overwritten.
+pub fn observe(
+    path: &Path,
+    session: &str,
+    kept_working: bool,
+    limit: u32,
+    now: SystemTime,
+) -> Result<Option<Released>, StoreError> {
+    if limit == 0 {
+        return Ok(None);
+    }
+    let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+    store::locked(path, || {
+        let mut state = read(path)?;
+        let sessions = state["sessions"]
+            .as_object_mut()
+            .expect("read() checks the shape");
+        let before = sessions.len();
+        sessions.retain(|_, entry| {
+            entry["updated"]
+                .as_u64()
+                .is_some_and(|t| secs.saturating_sub(t) < FORGET_AFTER.as_secs())
+        });
+        let pruned = sessions.len() != before;
+        let (changed, released) = if kept_working {
+            let count = sessions
+                .get(session)
+                .and_then(|e| e["consecutive"].as_u64())
+                .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+                .saturating_add(1);
+            if count > limit {
+                sessions.remove(session);
+                let released = Released {
+                    consecutive: count,
+                    limit,
+                };
+                (true, Some(released))
+            } else {
+                let entry = json!({"consecutive": count, "updated": secs});
+                sessions.insert(session.to_owned(), entry);
+                (true, None)
+            }
+        } else {
+            (sessions.remove(session).is_some(), None)
+        };
+        if changed || pruned {
+            let mut bytes = serde_json::to_vec_pretty(&state).map_err(|err| corrupt(path, &err))?;
+            bytes.push(b'\n');
+            store::replace(path, &bytes)?;
+        }
+        Ok(released)
+    })
+}
+
+/// The state, `{"sessions": {}}` when the file does not exist.
+fn read(path: &Path) -> Result<Value, StoreError> {
+    let bytes = match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(json!({"sessions": Map::new()}));
+        }
+        Err(source) => {
+            return Err(StoreError::Io {
+                action: "cannot read",
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let state: Value = serde_json::from_slice(&bytes).map_err(|err| corrupt(path, &err))?;
+    if state["sessions"].is_object() {
+        Ok(state)
+    } else {
+        Err(corrupt(path, &"no \"sessions\" object"))
+    }
+}
+
+fn corrupt(path: &Path, reason: &dyn std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Released, observe};
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn past_the_limit_the_agent_may_stop_and_the_count_restarts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gate.json");
+        let now = SystemTime::now();
+        for _ in 0..3 {
+            assert_eq!(observe(&path, "s", true, 3, now).unwrap(), None);
+        }
+        let released = observe(&path, "s", true, 3, now).unwrap();
+        assert_eq!(
+            released,
+            Some(Released {
+                consecutive: 4,
+                limit: 3
+            })
+        );
+        assert_eq!(
+            observe(&path, "s", true, 3, now).unwrap(),
+            None,
+            "restarted"
+        );
+        assert_eq!(observe(&path, "other", true, 1, now).unwrap(), None);
+        assert!(observe(&path, "other", true, 1, now).unwrap().is_some());
+    }
+
+    #[test]
+    fn any_other_answer_resets_and_old_sessions_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gate.json");
+        let now = SystemTime::now();
+        observe(&path, "s", true, 2, now).unwrap();
+        observe(&path, "s", true, 2, now).unwrap();
+        observe(&path, "s", false, 2, now).unwrap();
+        assert_eq!(observe(&path, "s", true, 2, now).unwrap(), None);
+        let later = now + Duration::from_secs(8 * 24 * 3600);
+        observe(&path, "new", false, 2, later).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("\"s\""), "{text}");
+    }
+
+    #[test]
+    fn a_foreign_state_file_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gate.json");
+        std::fs::write(&path, "not json").unwrap();
+        assert!(observe(&path, "s", true, 2, SystemTime::now()).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");
+        assert!(
+            observe(&path, "s", true, 0, SystemTime::now())
+                .unwrap()
+                .is_none()
+        );
+    }
+}
