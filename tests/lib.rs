@@ -23,6 +23,7 @@ mod list;
 mod loop_guard;
 mod output;
 mod payload;
+mod properties;
 mod races;
 mod revoke;
 mod test_cmd;
