@@ -32,7 +32,7 @@ fn a_yaml_alias_bomb_is_refused() {
         writeln!(yaml, "bomb{level}: &b{level} [{refs}]").unwrap();
     }
     env.config(&yaml);
-    assert_refused(&env.run("on_session_start", "{}"), "config.yaml:");
+    assert_refused(&env.run("on_session_start", "{}"), "expands too far");
     let out = env.cmd().arg("list").output().unwrap();
     assert_eq!(code(&out), 1, "{}", stderr(&out));
 }

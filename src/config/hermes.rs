@@ -163,7 +163,11 @@ fn closes_on_its_line(value: &str) -> bool {
 
 /// `file:line:column: message` for a YAML error.
 fn yaml_error(path: &Path, err: &serde_saphyr::Error) -> anyhow::Error {
-    let message = err.without_snippet().to_string();
+    let mut message = err.without_snippet().to_string();
+    if message.starts_with("budget breached") {
+        // The parser's safety limits (node count, alias expansion, depth) were hit.
+        message = format!("the YAML is too large or expands too far (an alias bomb?): {message}");
+    }
     match err.location() {
         Some(at) => {
             let suffix = format!(" at line {}, column {}", at.line(), at.column());
