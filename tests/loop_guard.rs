@@ -69,22 +69,16 @@ fn the_default_limit_is_eight_and_the_environment_or_zero_changes_it() {
         assert_eq!(code(&verify(&env, "s", &[])), 2);
     }
     assert_eq!(code(&verify(&env, "s", &[])), 0, "the ninth is let through");
-    let out = env
-        .cmd()
-        .args(["run", "pre_verify"])
-        .env("HERMES_HOOKS_GATE_LIMIT", "1")
-        .write_stdin(r#"{"session_id": "e"}"#)
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 2);
-    let out = env
-        .cmd()
-        .args(["run", "pre_verify"])
-        .env("HERMES_HOOKS_GATE_LIMIT", "1")
-        .write_stdin(r#"{"session_id": "e"}"#)
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0);
+    let with_env = || {
+        env.cmd()
+            .args(["run", "pre_verify"])
+            .env("HERMES_HOOKS_GATE_LIMIT", "1")
+            .write_stdin(r#"{"session_id": "e"}"#)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(code(&with_env()), 2);
+    assert_eq!(code(&with_env()), 0);
     for _ in 0..12 {
         assert_eq!(code(&verify(&env, "off", &["--gate-limit", "0"])), 2);
     }

@@ -149,14 +149,7 @@ fn execute(
     if let Some(status) = interrupted {
         return Ok(status);
     }
-    if let Some(problem) = gate.problem() {
-        printer.warn(format!(
-            "{problem}; treating it as empty, so no hook counts as approved"
-        ));
-    }
-    for notice in report.notices() {
-        printer.warn(notice);
-    }
+    shared::consent_warnings(&gate, &report, printer);
     for hook in &report.hooks {
         if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
             printer.warn(warning);

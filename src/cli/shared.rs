@@ -8,13 +8,14 @@ use anyhow::{Context as _, Result};
 
 use super::{ColorChoice, GlobalArgs};
 use crate::config::{self, Event, HookSet, LoadOptions};
-use crate::consent::Bypass;
 use crate::consent::store::{self, Allowlist};
+use crate::consent::{Bypass, ConsentGate};
 use crate::env;
 use crate::exec::detach::Watchdog;
 use crate::exec::interrupt::{self, Interrupt};
 use crate::output::Printer;
 use crate::paths::Paths;
+use crate::runner::RunReport;
 
 /// Resolves an event name given on the command line (warning on a legacy name).
 pub(crate) fn event(name: &str, printer: &Printer) -> Result<Event> {
@@ -152,4 +153,16 @@ pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> 
         "interrupted by {name}; the running hooks' process groups were ended, no answer given"
     ));
     Some(status)
+}
+
+/// After hooks ran: why the allowlist could not be used, if so, and each hook's consent notice.
+pub(crate) fn consent_warnings(gate: &ConsentGate, report: &RunReport, printer: &Printer) {
+    if let Some(problem) = gate.problem() {
+        printer.warn(format!(
+            "{problem}; treating it as empty, so no hook counts as approved"
+        ));
+    }
+    for notice in report.notices() {
+        printer.warn(notice);
+    }
 }

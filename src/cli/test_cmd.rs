@@ -145,14 +145,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     if let Some(status) = shared::interrupted(printer) {
         return Ok(status);
     }
-    if let Some(problem) = gate.problem() {
-        printer.warn(format!(
-            "{problem}; treating it as empty, so no hook counts as approved"
-        ));
-    }
-    for notice in report.notices() {
-        printer.warn(notice);
-    }
+    shared::consent_warnings(&gate, &report, printer);
     let got = Expect::of(report.directive.as_ref());
     let matched = args.expect.map(|want| want == got);
     let hooks: Vec<HookResult<'_>> = report

@@ -50,14 +50,6 @@ impl Input {
         })
     }
 
-    /// The bytes, for a payload held in memory (tests and messages).
-    pub fn bytes(&self) -> Option<&[u8]> {
-        match self {
-            Self::Bytes(bytes) => Some(bytes),
-            Self::File(_) => None,
-        }
-    }
-
     /// An anonymous file with the payload at offset 0 (for a detached hook, which nobody feeds).
     fn to_file(&self) -> io::Result<File> {
         match self {
@@ -81,12 +73,6 @@ impl Input {
             Self::Bytes(bytes) => Ok((Stdio::piped(), bytes)),
             Self::File(_) => Ok((Stdio::from(self.to_file()?), &[])),
         }
-    }
-}
-
-impl From<Vec<u8>> for Input {
-    fn from(bytes: Vec<u8>) -> Self {
-        Self::Bytes(bytes)
     }
 }
 
@@ -166,7 +152,7 @@ pub fn run(job: &Job<'_>) -> Outcome {
         Some(argv) if !argv.is_empty() => Ok(argv.to_vec()),
         _ => spawn::split(job.command),
     };
-    let child = match words
+    let (child, feed) = match words
         .and_then(|words| spawn::build(&words, job.cwd, job.env))
         .and_then(|mut cmd| {
             let (stdio, feed) = job
@@ -176,7 +162,7 @@ pub fn run(job: &Job<'_>) -> Outcome {
             cmd.stdin(stdio);
             spawn::start(cmd).map(|child| (child, feed))
         }) {
-        Ok(child) => child,
+        Ok(started_child) => started_child,
         Err(reason) => {
             return Outcome {
                 elapsed: started.elapsed(),
@@ -184,7 +170,6 @@ pub fn run(job: &Job<'_>) -> Outcome {
             };
         }
     };
-    let (child, feed) = child;
     let report = supervise::supervise(child, feed, started + job.timeout);
     Outcome {
         end: report.end,
@@ -203,10 +188,10 @@ mod tests {
     #[test]
     fn small_payloads_stay_in_memory_large_ones_go_to_a_file() {
         let small = Input::spool(|out| out.write_all(b"{}")).unwrap();
-        assert_eq!(small.bytes(), Some(&b"{}"[..]));
+        assert!(matches!(&small, Input::Bytes(bytes) if bytes == b"{}"));
         let big = vec![b'x'; SPOOL_LIMIT + 1];
         let spooled = Input::spool(|out| out.write_all(&big)).unwrap();
-        assert!(spooled.bytes().is_none());
+        assert!(matches!(spooled, Input::File(_)));
         let mut read = Vec::new();
         spooled.to_file().unwrap().read_to_end(&mut read).unwrap();
         assert_eq!(read, big, "the file is read from its start");
