@@ -77,8 +77,14 @@ pub struct Invocation {
 impl Invocation {
     /// Normalises `input`; `current_dir` stands in for a missing `cwd`.
     pub fn from_input(mut input: Map<String, Value>, current_dir: &str) -> Self {
-        let object = |value: Option<&Value>| value.and_then(Value::as_object).cloned();
-        let tool_input = object(input.get("args")).or_else(|| object(input.get("tool_input")));
+        // Taken, not cloned (`args` may carry a whole file); these keys never reach `extra`.
+        let mut object = |key: &str| {
+            input
+                .get_mut(key)
+                .and_then(Value::as_object_mut)
+                .map(std::mem::take)
+        };
+        let tool_input = object("args").or_else(|| object("tool_input"));
         let session_id = ["session_id", "parent_session_id"]
             .iter()
             .find_map(|key| input.get(*key).filter(|v| is_truthy(v)).cloned())
