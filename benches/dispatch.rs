@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 
 use hermes_hooks::consent::{fingerprint, record, store::Approval};
 
-/// The binary under test: `HERMES_HOOKS_BENCH_BIN` (to compare builds), else this build's.
+/// The binary under test: `HERMES_HOOKS_BENCH_BIN` when set and not empty (to compare builds),
+/// else this build's.
 #[allow(clippy::disallowed_methods)] // the harness's own knob, not the product's environment
 fn bin() -> std::ffi::OsString {
     std::env::var_os("HERMES_HOOKS_BENCH_BIN")
+        .filter(|path| !path.is_empty())
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_hermes-hooks").into())
 }
 const PAYLOAD: &[u8] =
@@ -313,6 +315,7 @@ fn main() -> ExitCode {
         });
     }
 
+    println!("binary: {}", bin().to_string_lossy());
     println!(
         "{:<46} {:<36} {:<18} met",
         "figure", "measured (median)", "target"
