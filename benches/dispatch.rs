@@ -19,8 +19,8 @@ use hermes_hooks::consent::{fingerprint, record, store::Approval};
 fn bin() -> &'static OsStr {
     static BIN: OnceLock<OsString> = OnceLock::new();
     BIN.get_or_init(|| {
+        // The harness's own knob, not the product's environment.
         #[allow(clippy::disallowed_methods)]
-        // the harness's own knob, not the product's environment
         let chosen = std::env::var_os("HERMES_HOOKS_BENCH_BIN").filter(|path| !path.is_empty());
         chosen.unwrap_or_else(|| build_shipped().into_os_string())
     })
@@ -38,7 +38,8 @@ fn build_shipped() -> PathBuf {
         .nth(3)
         .expect("the harness runs from <target>/<profile>/deps");
     let dir = target.join("bench-shipped");
-    #[allow(clippy::disallowed_methods)] // Cargo says which cargo runs the bench
+    // Cargo says which cargo runs the bench.
+    #[allow(clippy::disallowed_methods)]
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args([

@@ -25,27 +25,28 @@ impl Matcher {
     /// Compiles `pattern` for a full match. An invalid regex becomes a literal matcher, and the
     /// second value says why.
     pub fn compile(pattern: &str) -> (Self, Option<String>) {
-        Self::build(pattern, false, || format!(r"\A(?:{pattern})\z"))
+        Self::build(pattern, false)
     }
 
     /// Compiles `pattern` to be searched anywhere in a text (Agent Hooks `matcher.pattern`). An
     /// invalid regex becomes a plain substring search, and the second value says why.
     pub fn compile_search(pattern: &str) -> (Self, Option<String>) {
-        Self::build(pattern, true, || pattern.to_owned())
+        Self::build(pattern, true)
     }
 
-    fn build(
-        pattern: &str,
-        search: bool,
-        regex: impl FnOnce() -> String,
-    ) -> (Self, Option<String>) {
+    fn build(pattern: &str, search: bool) -> (Self, Option<String>) {
         let (how, invalid) = if regex::escape(pattern) == pattern {
             (How::Plain, None)
         } else if has_property_class(pattern) {
             let why = r"Unicode property classes (\p, \P) are not supported".to_owned();
             (How::Invalid, Some(why))
         } else {
-            match Regex::new(&regex()) {
+            let compiled = if search {
+                Regex::new(pattern)
+            } else {
+                Regex::new(&format!(r"\A(?:{pattern})\z"))
+            };
+            match compiled {
                 Ok(regex) => (How::Regex(regex), None),
                 Err(err) => (How::Invalid, Some(one_line(&err.to_string()))),
             }
