@@ -1,9 +1,13 @@
-//! Size caps on the files hermes-hooks parses, so a huge (or endless) file is refused with a clear
-//! message before a parser spends time and memory on it. Real files are far below them.
+//! Reading files that others may supply (config files, HOOK.md, scripts to pin): only regular
+//! files, opened without ever blocking (a FIFO or a device in their place is refused before a
+//! byte is read), and read up to a size cap, so a huge or endless file is refused with a clear
+//! message before anything spends time or memory on it. Real files are far below the caps.
 
 use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
+
+use rustix::fs::{FileType, Mode, OFlags};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -13,25 +17,87 @@ pub const CONFIG_MAX: u64 = 8 * MIB;
 pub const MANIFEST_MAX: u64 = MIB;
 /// The consent allowlist, and the loop guard's state.
 pub const ALLOWLIST_MAX: u64 = 16 * MIB;
+/// A script read for its sha256 pin (scripts are bigger than manifests, never this big).
+pub const SCRIPT_MAX: u64 = 16 * MIB;
 
-/// Reads `path` whole, refusing more than `max` bytes (`ErrorKind::FileTooLarge`).
+/// Opens `path` for reading when it is a regular file (symlinks followed). Anything else (a
+/// FIFO, a device, a socket, a directory) is refused with a message saying what it is, without
+/// being opened in a way that could block or trigger a device: the type is checked before the
+/// open, the open does not block, and the opened file is checked again.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let before = std::fs::metadata(path)?;
+    if !before.file_type().is_file() {
+        return Err(not_regular(kind_of_std(before.file_type())));
+    }
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let fd = rustix::fs::open(path, flags, Mode::empty())?;
+    let stat = rustix::fs::fstat(&fd)?;
+    let kind = FileType::from_raw_mode(stat.st_mode);
+    if kind != FileType::RegularFile {
+        return Err(not_regular(kind_of(kind)));
+    }
+    Ok(File::from(fd))
+}
+
+/// Reads `path` whole when it is a regular file of at most `max` bytes (`ErrorKind::FileTooLarge`
+/// above it; see [`open_regular`] for other files).
 pub fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let file = File::open(path)?;
+    let file = open_regular(path)?;
     let hint = file.metadata().map_or(0, |m| m.len().min(max));
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     file.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!("larger than {} MiB; refusing to parse it", max / MIB),
-        ));
+        return Err(too_large(max));
     }
     Ok(bytes)
 }
 
+/// The error for a file over `max` bytes.
+pub fn too_large(max: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("larger than {} MiB; refusing to read it", max / MIB),
+    )
+}
+
+fn not_regular(kind: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {kind}, not a regular file; nothing was read from it"),
+    )
+}
+
+fn kind_of_std(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a plain file"
+    }
+}
+
+fn kind_of(kind: FileType) -> &'static str {
+    match kind {
+        FileType::Directory => "a directory",
+        FileType::Fifo => "a FIFO (named pipe)",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Socket => "a socket",
+        _ => "not a plain file",
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::read;
+    use super::{open_regular, read};
 
     #[test]
     fn files_over_the_cap_are_refused_not_truncated() {
@@ -40,10 +106,37 @@ mod tests {
         std::fs::write(&path, vec![b'x'; 2 * 1024 * 1024 + 1]).unwrap();
         let err = read(&path, 2 * 1024 * 1024).unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
-        assert_eq!(err.to_string(), "larger than 2 MiB; refusing to parse it");
+        assert_eq!(err.to_string(), "larger than 2 MiB; refusing to read it");
         assert_eq!(
             read(&path, 3 * 1024 * 1024).unwrap().len(),
             2 * 1024 * 1024 + 1
         );
+    }
+
+    #[test]
+    fn only_regular_files_are_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            0,
+        )
+        .unwrap();
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        for (path, what) in [
+            (&fifo, "a FIFO"),
+            (&link, "a character device"),
+            (&dir.path().to_path_buf(), "a directory"),
+        ] {
+            let err = open_regular(path).unwrap_err().to_string();
+            assert!(
+                err.contains(what) && err.contains("not a regular file"),
+                "{err}"
+            );
+        }
     }
 }

@@ -147,7 +147,7 @@ fn expect_is_a_one_line_assertion() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stderr(&out).trim_end(),
-        "hermes-hooks: test pre_tool_call: expected block, got none"
+        "hermes-hooks: error: test pre_tool_call: expected block, got none"
     );
     let out = env
         .cmd()

@@ -16,8 +16,7 @@ use crate::config::HookSpec;
 use crate::consent::store;
 use crate::consent::{Assessment, ConsentState, approval_for, assess, record};
 use crate::exit::ExitStatus;
-use crate::output::json::to_line;
-use crate::output::{Printer, sanitize};
+use crate::output::{Printer, Screen};
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;
@@ -100,7 +99,9 @@ pub(crate) fn run(
     let mut outcome = Outcome::default();
     if pending.is_empty() {
         if !args.json {
-            printer.data_line("Nothing to approve: every hook is approved and pinned.")?;
+            let mut screen = Screen::new(false);
+            screen.line("Nothing to approve: every hook is approved and pinned.");
+            printer.show(&screen)?;
         }
     } else {
         let interactive = !args.yes;
@@ -128,7 +129,7 @@ pub(crate) fn run(
             if yes {
                 record(&loaded.paths.allowlist, &[approval])?;
                 if !args.json {
-                    printer.data_line(&approved_line(&decision))?;
+                    printer.show(&approved_line(&decision))?;
                 }
                 outcome.approved.push(decision);
             } else {
@@ -146,7 +147,7 @@ pub(crate) fn run(
         }
     }
     if args.json {
-        printer.data_line(&to_line(&outcome))?;
+        printer.json(&outcome)?;
     }
     Ok(if outcome.skipped.is_empty() {
         ExitStatus::Success
@@ -155,47 +156,50 @@ pub(crate) fn run(
     })
 }
 
-fn approved_line(decision: &Decision) -> String {
+fn approved_line(decision: &Decision) -> Screen {
     let sha = decision.sha256.as_deref().map_or_else(
         || "no script to pin".to_owned(),
         |s| format!("sha256:{}", &s[..12.min(s.len())]),
     );
-    format!(
+    let mut screen = Screen::new(false);
+    screen.line(format_args!(
         "approved  {}  {}  ({sha})",
-        decision.event,
-        sanitize::line(&decision.command)
-    )
+        decision.event, decision.command
+    ));
+    screen
 }
 
 /// Shows the hook for review on stderr and asks; the default answer is no.
 fn confirm(hook: &HookSpec, assessment: &Assessment, printer: &Printer) -> Result<bool> {
-    let mut review = vec![
-        String::new(),
-        format!(
-            "{}  {}  declared at {}",
-            hook.event,
-            hook.source.as_str(),
-            hook.origin
-        ),
-        format!("  command:  {}", sanitize::line(&hook.command)),
-        format!("  state:    {}", assessment.state.as_str()),
-    ];
+    let mut review = Screen::new(false);
+    review.blank().line(format_args!(
+        "{}  {}  declared at {}",
+        hook.event,
+        hook.source.as_str(),
+        hook.origin
+    ));
+    review.line(format_args!("  command:  {}", hook.command));
+    review.line(format_args!("  state:    {}", assessment.state.as_str()));
     if let Some(script) = &assessment.script {
-        review.push(format!("  script:   {}", script.display()));
+        review.line(format_args!("  script:   {}", script.display()));
     }
     match (&assessment.sha256, &assessment.pinned) {
         (Some(now), Some(was)) if assessment.state == ConsentState::Changed => {
-            review.push(format!("  sha256:   {now}  (approved as {was})"));
+            review.line(format_args!("  sha256:   {now}  (approved as {was})"));
         }
-        (Some(now), _) => review.push(format!("  sha256:   {now}")),
-        (None, _) => review.push("  sha256:   (no readable script to pin)".to_owned()),
+        (Some(now), _) => {
+            review.line(format_args!("  sha256:   {now}"));
+        }
+        (None, _) => {
+            review.line("  sha256:   (no readable script to pin)");
+        }
     }
     if let Some(script) = &assessment.script {
-        review.extend(preview(script));
+        for line in preview(script) {
+            review.line(line);
+        }
     }
-    for line in review {
-        printer.verbatim(&line);
-    }
+    printer.show_on_stderr(&review);
     Confirm::new()
         .with_prompt("Approve this hook?")
         .default(false)
@@ -206,7 +210,8 @@ fn confirm(hook: &HookSpec, assessment: &Assessment, printer: &Printer) -> Resul
 /// The first lines of the script, or a note when it is binary or unreadable.
 fn preview(script: &Path) -> Vec<String> {
     let mut head = Vec::new();
-    let read = std::fs::File::open(script).and_then(|f| f.take(8 * 1024).read_to_end(&mut head));
+    let read =
+        crate::limits::open_regular(script).and_then(|f| f.take(8 * 1024).read_to_end(&mut head));
     if read.is_err() {
         return vec!["  (the script cannot be read)".to_owned()];
     }
@@ -215,10 +220,6 @@ fn preview(script: &Path) -> Vec<String> {
     }
     let text = String::from_utf8_lossy(&head);
     let mut lines = vec!["  first lines:".to_owned()];
-    lines.extend(
-        text.lines()
-            .take(PREVIEW_LINES)
-            .map(|l| format!("  | {}", sanitize::line(l))),
-    );
+    lines.extend(text.lines().take(PREVIEW_LINES).map(|l| format!("  | {l}")));
     lines
 }

@@ -19,8 +19,8 @@ use crate::consent::{Assessment, ConsentState, approve_hint, assess};
 use crate::env::HERMES_HOOK_EVENT;
 use crate::exec::{self, Job};
 use crate::exit::ExitStatus;
-use crate::output::json::to_line;
-use crate::output::{Printer, sanitize, table};
+use crate::output::table::Tone;
+use crate::output::{Printer, Screen};
 use crate::paths::Paths;
 use crate::payload::Invocation;
 use crate::response::{self, Rules, Status};
@@ -113,13 +113,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     };
     let failed = summary.errors > 0 || (args.strict && summary.warnings > 0);
     if args.json {
-        printer.data_line(&to_line(&Report {
+        printer.json(&Report {
             schema_version: 1,
             findings: &findings,
             summary,
-        }))?;
+        })?;
     } else {
-        printer.data(&human(&findings, &summary, shared::color(global), &paths))?;
+        printer.show(&human(&findings, &summary, shared::color(global), &paths))?;
     }
     Ok(if failed {
         ExitStatus::Error
@@ -411,41 +411,43 @@ fn short(sha: Option<&str>) -> &str {
     sha.map_or("-", |s| s.get(..12).unwrap_or(s))
 }
 
-fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
+fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> Screen {
+    let mut screen = Screen::new(color);
     if findings.is_empty() {
-        let _ = writeln!(out, "No hooks in {}.", paths.config.display());
+        screen.line(format_args!("No hooks in {}.", paths.config.display()));
     }
     let mut last: Option<(Option<&str>, Option<&str>)> = None;
     for f in findings {
         let key = (f.event, f.hook.as_deref());
         if f.hook.is_some() && last != Some(key) {
-            let _ = writeln!(
-                out,
+            screen.line(format_args!(
                 "{}  {}  ({})",
                 f.event.or(f.source).unwrap_or("-"),
-                sanitize::line(f.hook.as_deref().unwrap_or_default()),
+                f.hook.as_deref().unwrap_or_default(),
                 f.at
-            );
+            ));
         }
         last = Some(key);
         let (word, tone) = match f.level {
-            Level::Error => ("error  ", table::Tone::Bad),
-            Level::Warning => ("warning", table::Tone::Notice),
-            Level::Ok => ("ok     ", table::Tone::Good),
+            Level::Error => ("error  ", Tone::Bad),
+            Level::Warning => ("warning", Tone::Notice),
+            Level::Ok => ("ok     ", Tone::Good),
         };
-        let word = table::paint(word, tone, color);
         if f.hook.is_some() {
-            let _ = writeln!(out, "  {word}  {}", sanitize::line(&f.message));
+            screen
+                .text("  ")
+                .paint(word, tone)
+                .text("  ")
+                .line(&f.message);
         } else {
-            let _ = writeln!(out, "{word}  {}: {}", f.at, sanitize::line(&f.message));
+            screen
+                .paint(word, tone)
+                .line(format_args!("  {}: {}", f.at, f.message));
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{} error(s), {} warning(s), {} ok",
+    screen.blank().line(format_args!(
+        "{} error(s), {} warning(s), {} ok",
         summary.errors, summary.warnings, summary.ok
-    );
-    out
+    ));
+    screen
 }

@@ -6,9 +6,9 @@ use clap::Args;
 
 use crate::config::Event;
 use crate::exit::ExitStatus;
-use crate::output::Printer;
-use crate::output::json::{EventRow, to_line};
-use crate::output::table;
+use crate::output::json::EventRow;
+use crate::output::table::{Grid, Tone};
+use crate::output::{Printer, Screen};
 
 #[derive(Args, Debug)]
 pub(crate) struct EventsArgs {
@@ -23,10 +23,10 @@ context: add text for the model; gate: keep working instead of stopping; -: obse
 pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
     if args.json {
         let rows: Vec<EventRow> = Event::all().map(EventRow::new).collect();
-        printer.data_line(&to_line(&rows))?;
+        printer.json(&rows)?;
         return Ok(ExitStatus::Success);
     }
-    let mut table = table::new(
+    let mut table = Grid::new(
         &[
             "EVENT",
             "AGENT HOOKS NAME",
@@ -52,19 +52,21 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
         } else {
             effects(def.config.names())
         };
-        table.add_row([
-            def.canonical.unwrap_or("-").to_owned(),
-            if def.aliases.is_empty() {
-                "-".to_owned()
-            } else {
-                def.aliases.join(", ")
-            },
-            config,
-            effects(def.agent_hooks.names()),
-            def.fields.join(", "),
+        let aliases = if def.aliases.is_empty() {
+            "-".to_owned()
+        } else {
+            def.aliases.join(", ")
+        };
+        table.row(&[
+            (def.canonical.unwrap_or("-"), Tone::Plain),
+            (&aliases, Tone::Plain),
+            (&config, Tone::Plain),
+            (&effects(def.agent_hooks.names()), Tone::Plain),
+            (&def.fields.join(", "), Tone::Plain),
         ]);
     }
-    let text = table::render(&mut table);
-    printer.data(&format!("{text}\n{LEGEND}\n"))?;
+    let mut screen = Screen::new(false);
+    screen.table(table).blank().line(LEGEND);
+    printer.show(&screen)?;
     Ok(ExitStatus::Success)
 }

@@ -11,9 +11,9 @@ use crate::config::in_process::{self, InProcessHook};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentState, assess};
 use crate::exit::ExitStatus;
-use crate::output::Printer;
-use crate::output::json::{WarningLine, to_line};
-use crate::output::table::{self, Tone};
+use crate::output::json::WarningLine;
+use crate::output::table::{Grid, Tone};
+use crate::output::{Printer, Screen};
 
 #[derive(Args, Debug)]
 pub(crate) struct ListArgs {
@@ -104,18 +104,20 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
         };
-        printer.data_line(&to_line(&listing))?;
+        printer.json(&listing)?;
         return Ok(ExitStatus::Success);
     }
+    let mut screen = Screen::new(false);
     if rows.is_empty() {
         let scope = only.map_or_else(String::new, |event| format!(" for {event}"));
-        printer.data_line(&format!(
+        screen.line(format_args!(
             "No hooks{scope} in {}.",
             loaded.paths.config.display()
-        ))?;
+        ));
+        printer.show(&screen)?;
         return Ok(ExitStatus::Success);
     }
-    let mut out = table::new(
+    let mut out = Grid::new(
         &[
             "EVENT", "SOURCE", "HOOK", "MATCHER", "TIMEOUT", "CONSENT", "SCRIPT",
         ],
@@ -127,24 +129,23 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             Some(ms) if ms % 1000 == 0 => format!("{}s", ms / 1000),
             Some(ms) => format!("{ms}ms"),
         };
-        out.add_row(vec![
-            table::cell(row.event, Tone::Plain),
-            table::cell(&source_label(row), Tone::Plain),
-            table::cell(
-                if row.source == "config" {
-                    row.command
-                } else {
-                    row.name
-                },
-                Tone::Plain,
-            ),
-            table::cell(&matcher_label(row), Tone::Plain),
-            table::cell(&timeout, Tone::Plain),
-            table::cell(row.consent, consent_tone(row.consent)),
-            table::cell(row.script_state, script_tone(row.script_state)),
+        let hook = if row.source == "config" {
+            row.command
+        } else {
+            row.name
+        };
+        out.row(&[
+            (row.event, Tone::Plain),
+            (&source_label(row), Tone::Plain),
+            (hook, Tone::Plain),
+            (&matcher_label(row), Tone::Plain),
+            (&timeout, Tone::Plain),
+            (row.consent, consent_tone(row.consent)),
+            (row.script_state, script_tone(row.script_state)),
         ]);
     }
-    printer.data(&table::render(&mut out))?;
+    screen.table(out);
+    printer.show(&screen)?;
     Ok(ExitStatus::Success)
 }
 

@@ -7,8 +7,7 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::consent::store;
 use crate::exit::ExitStatus;
-use crate::output::Printer;
-use crate::output::json::to_line;
+use crate::output::{Printer, Screen};
 
 #[derive(Args, Debug)]
 pub(crate) struct RevokeArgs {
@@ -50,18 +49,23 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
         );
     }
     if args.json {
-        printer.data_line(&to_line(&Revoked {
+        printer.json(&Revoked {
             command: &args.command,
             event: event_name,
             removed,
-        }))?;
+        })?;
     } else {
         let noun = if removed == 1 {
             "approval"
         } else {
             "approvals"
         };
-        printer.data_line(&format!("Removed {removed} {noun} of '{}'.", args.command))?;
+        let mut screen = Screen::new(false);
+        screen.line(format_args!(
+            "Removed {removed} {noun} of '{}'.",
+            args.command
+        ));
+        printer.show(&screen)?;
     }
     Ok(ExitStatus::Success)
 }

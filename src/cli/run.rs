@@ -17,7 +17,7 @@ use crate::exit::ExitStatus;
 use crate::loop_guard::{self, Released};
 use crate::output::Printer;
 use crate::output::audit::{self, AuditLine};
-use crate::output::json::{ErrorLine, RunLine, to_line};
+use crate::output::json::{ErrorLine, RunLine};
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
 use crate::runner::{self, HookReport, Plan, RunReport};
@@ -50,10 +50,12 @@ pub(crate) struct RunArgs {
     gate_limit: Option<u32>,
 }
 
+// The signature every command has; `run` reports its own errors on stdout too, so it never fails.
+#[allow(clippy::unnecessary_wraps)]
 pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Result<ExitStatus> {
     let resolved = match Event::parse(&args.event) {
         Ok(resolved) => resolved,
-        Err(unknown) => return refuse(printer, &args.event, &anyhow!(unknown)),
+        Err(unknown) => return Ok(refuse(printer, &args.event, &anyhow!(unknown))),
     };
     let event = resolved.event;
     if let Some(current) = resolved.legacy_for {
@@ -68,13 +70,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
             hooks: Vec::new(),
             directive: None,
         };
-        printer.data_line(&to_line(&RunLine::new(event, &[], &report)))?;
+        answer(printer, &RunLine::new(event, &[], &report));
         return Ok(ExitStatus::Success);
     }
     shared::end_hooks_on_interrupt();
     match prepare(global, args, event, printer) {
-        Ok(prepared) => execute(global, args, resolved, &prepared, printer),
-        Err(err) => refuse(printer, event.name(), &err),
+        Ok(prepared) => Ok(execute(global, args, resolved, &prepared, printer)),
+        Err(err) => Ok(refuse(printer, event.name(), &err)),
     }
 }
 
@@ -113,7 +115,7 @@ fn execute(
     resolved: Resolved,
     prepared: &Prepared,
     printer: &Printer,
-) -> Result<ExitStatus> {
+) -> ExitStatus {
     let event = resolved.event;
     for warning in &prepared.set.warnings {
         printer.warn(warning);
@@ -147,7 +149,7 @@ fn execute(
         audit(args, event, prepared, &report, status, printer);
     }
     if let Some(status) = interrupted {
-        return Ok(status);
+        return status;
     }
     shared::consent_warnings(&gate, &report, printer);
     for hook in &report.hooks {
@@ -157,12 +159,12 @@ fn execute(
     }
     let mut line = RunLine::new(event, &prepared.set.hooks, &report);
     line.loop_guard = released;
-    printer.data_line(&to_line(&line))?;
+    answer(printer, &line);
     if let Some(Directive::Block { message } | Directive::Continue { message }) = &report.directive
     {
-        printer.verbatim(message);
+        printer.agent_message(message);
     }
-    Ok(status)
+    status
 }
 
 /// Counts this `pre_verify` answer for the session; past the limit, drops the "keep working"
@@ -298,16 +300,29 @@ fn read_payload(
 }
 
 /// An error before anything ran: the message on stderr, `{"event","error"}` on stdout, exit 1.
-fn refuse(printer: &Printer, event: &str, err: &anyhow::Error) -> Result<ExitStatus> {
+fn refuse(printer: &Printer, event: &str, err: &anyhow::Error) -> ExitStatus {
     printer.error(err);
     let text = err
         .chain()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(": ");
-    printer.data_line(&to_line(&ErrorLine {
-        event,
-        error: &text,
-    }))?;
-    Ok(ExitStatus::Error)
+    answer(
+        printer,
+        &ErrorLine {
+            event,
+            error: &text,
+        },
+    );
+    ExitStatus::Error
+}
+
+/// Prints `run`'s one line. The exit status never depends on it: a block is still exit 2 when
+/// nobody reads stdout (the message is on stderr), so a failed write is only a warning.
+fn answer(printer: &Printer, line: &impl serde::Serialize) {
+    if let Err(err) = printer.json(line)
+        && err.kind() != io::ErrorKind::BrokenPipe
+    {
+        printer.warn(format!("cannot write the answer on stdout: {err}"));
+    }
 }

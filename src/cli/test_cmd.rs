@@ -2,7 +2,6 @@
 //! status, exit code, time, parsed directive and stderr, then the aggregated directive.
 //! `--expect` turns it into a one-line CI assertion.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
@@ -16,7 +15,7 @@ use crate::config::event::TOOL_FAILURE_ALIAS;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
-use crate::output::{Printer, sanitize};
+use crate::output::{Printer, Screen};
 use crate::payload::{self, Invocation};
 use crate::response::Directive;
 use crate::runner::{self, Plan};
@@ -169,16 +168,16 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         })
         .collect();
     if args.json {
-        printer.data_line(&to_line(&Report {
+        printer.json(&Report {
             event: event.name(),
             payload: &input,
             hooks,
             directive: DirectiveKeys::of(report.directive.as_ref()),
             expected: args.expect.map(Expect::name),
             matched,
-        }))?;
+        })?;
     } else {
-        printer.data(&human(
+        printer.show(&human(
             event.name(),
             &hooks,
             report.directive.as_ref(),
@@ -187,8 +186,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     }
     match (args.expect, matched) {
         (Some(want), Some(false)) => {
-            printer.verbatim(&format!(
-                "hermes-hooks: test {}: expected {}, got {}",
+            printer.error(&anyhow::anyhow!(
+                "test {}: expected {}, got {}",
                 event.name(),
                 want.name(),
                 got.name()
@@ -204,8 +203,8 @@ fn human(
     hooks: &[HookResult<'_>],
     directive: Option<&Directive>,
     args: &TestArgs,
-) -> String {
-    let mut out = String::new();
+) -> Screen {
+    let mut screen = Screen::new(false);
     let payload = if args.payload_file.is_some() {
         "synthetic payload + file"
     } else {
@@ -215,31 +214,30 @@ fn human(
         || ", all hooks (no --for-tool)".to_owned(),
         |t| format!(", tool {t}"),
     );
-    let _ = writeln!(
-        out,
+    screen.line(format_args!(
         "test {event}: {} hook(s), {payload}{tool}",
         hooks.len()
-    );
+    ));
     for hook in hooks {
-        let _ = writeln!(out, "\n{}  {}", hook.name, sanitize::line(hook.command));
-        let _ = write!(out, "  status:     {}", hook.status);
+        screen
+            .blank()
+            .line(format_args!("{}  {}", hook.name, hook.command));
+        screen.text(format_args!("  status:     {}", hook.status));
         if let Some(code) = hook.exit_code {
             match code {
-                Some(code) => {
-                    let _ = write!(out, "  exit {code}");
-                }
-                None => out.push_str("  exit -"),
-            }
+                Some(code) => screen.text(format_args!("  exit {code}")),
+                None => screen.text("  exit -"),
+            };
         }
         if let Some(ms) = hook.elapsed_ms {
-            let _ = write!(out, "  {ms:.1} ms");
+            screen.text(format_args!("  {ms:.1} ms"));
         }
-        out.push('\n');
+        screen.end();
         if let Some(directive) = &hook.directive {
-            let _ = writeln!(out, "  directive:  {}", sanitize::line(&to_line(directive)));
+            screen.line(format_args!("  directive:  {}", to_line(directive)));
         }
         if let Some(message) = hook.message {
-            let _ = writeln!(out, "  message:    {}", sanitize::line(message));
+            screen.line(format_args!("  message:    {message}"));
         }
         for (i, line) in hook.stderr.lines().take(20).enumerate() {
             let label = if i == 0 {
@@ -247,13 +245,13 @@ fn human(
             } else {
                 "              "
             };
-            let _ = writeln!(out, "{label}{}", sanitize::line(line));
+            screen.line(format_args!("{label}{line}"));
         }
     }
     let result = match directive {
         None => "none".to_owned(),
-        Some(d) => sanitize::line(&to_line(&DirectiveKeys::of(Some(d)))).into_owned(),
+        Some(d) => to_line(&DirectiveKeys::of(Some(d))),
     };
-    let _ = writeln!(out, "\nresult: {result}");
-    out
+    screen.blank().line(format_args!("result: {result}"));
+    screen
 }

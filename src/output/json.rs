@@ -185,7 +185,58 @@ impl<'a> WarningLine<'a> {
     }
 }
 
-/// Serialises a DTO as one compact JSON line.
+/// Serialises a DTO as one compact JSON line. Characters a terminal would act on (DEL, C1
+/// controls, bidirectional controls, line separators) are written as `\uXXXX` escapes, which
+/// JSON readers decode to the same text, so the line is safe to show as it is.
 pub fn to_line<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).expect("output DTOs always serialise")
+    let mut out = Vec::with_capacity(128);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafe);
+    value
+        .serialize(&mut serializer)
+        .expect("output DTOs always serialise");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The compact JSON format, with terminal-active characters escaped.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest
+            .char_indices()
+            .find(|(_, c)| super::sanitize::is_terminal_active(*c))
+        {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let mut units = [0_u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
+            }
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_line;
+
+    #[test]
+    fn terminal_active_characters_are_escaped_and_read_back_the_same() {
+        let text = "a\u{7f}b\u{9b}c\u{202e}d\u{1b}[8m\u{2028}é";
+        let line = to_line(&serde_json::json!({ "k": text }));
+        assert!(line.bytes().all(|b| b >= 0x20 && b != 0x7f), "{line:?}");
+        assert!(
+            !line.contains('\u{9b}') && !line.contains('\u{202e}'),
+            "{line}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["k"], text);
+        assert!(line.contains('é'), "other text stays as it is: {line}");
+    }
 }

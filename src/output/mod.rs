@@ -1,13 +1,19 @@
-//! All printing goes through the [`Printer`]: stdout carries data, stderr carries talk (warnings,
-//! notes, errors). Nothing else in the crate prints.
+//! All printing goes through the [`Printer`]: stdout carries data (one JSON document, or a
+//! [`Screen`] for people), stderr carries talk (warnings, notes, errors). Every string is
+//! sanitised on its way out; nothing else in the crate prints.
 
 pub mod audit;
 pub mod json;
 pub mod sanitize;
+pub mod screen;
 pub mod table;
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write as _};
+
+use serde::Serialize;
+
+pub use screen::Screen;
 
 /// Prefix of every line of talk on stderr.
 const PREFIX: &str = "hermes-hooks";
@@ -24,21 +30,27 @@ impl Printer {
         Self { quiet }
     }
 
-    /// Writes `text` to stdout as it is, and flushes. A broken pipe comes back as an error the
-    /// caller treats as success.
+    /// Writes `value` as one line of JSON on stdout, in a single write, and flushes. A broken
+    /// pipe comes back as an error the caller decides about.
     #[allow(clippy::unused_self)] // kept a method so every write goes through the printer
-    pub fn data(&self, text: &str) -> io::Result<()> {
-        let mut out = io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        out.flush()
+    pub fn json(&self, value: &impl Serialize) -> io::Result<()> {
+        let mut line = json::to_line(value);
+        line.push('\n');
+        write_stdout(&line)
     }
 
-    /// Writes one line of data (a newline is added) in a single write.
-    pub fn data_line(&self, line: &str) -> io::Result<()> {
-        let mut text = String::with_capacity(line.len() + 1);
-        text.push_str(line);
-        text.push('\n');
-        self.data(&text)
+    /// Writes human output on stdout.
+    #[allow(clippy::unused_self)]
+    pub fn show(&self, screen: &Screen) -> io::Result<()> {
+        write_stdout(screen.as_str())
+    }
+
+    /// Writes human output on stderr (a review shown before a question), always.
+    #[allow(clippy::unused_self)]
+    pub fn show_on_stderr(&self, screen: &Screen) {
+        let mut err = io::stderr().lock();
+        let _ = err.write_all(screen.as_str().as_bytes());
+        let _ = err.flush();
     }
 
     /// A warning: `hermes-hooks: warning: ...`.
@@ -74,11 +86,18 @@ impl Printer {
         talk(&text);
     }
 
-    /// A line for the agent, exactly as given (the block message of `run`), always shown.
+    /// The block or gate message for an agent that reads stderr, always shown: its own lines are
+    /// kept, anything else a terminal would act on is escaped.
     #[allow(clippy::unused_self)]
-    pub fn verbatim(&self, line: &str) {
-        talk(line);
+    pub fn agent_message(&self, message: &str) {
+        talk(&sanitize::lines(message));
     }
+}
+
+fn write_stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 fn talk(text: &str) {

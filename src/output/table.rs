@@ -1,27 +1,7 @@
 //! Tables for people: plain columns (easy to read, to `grep` and to `awk`), colour only when asked.
+//! A [`Grid`] takes cells only as text it sanitises itself.
 
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
-
-/// An empty table with `header`; styled when `color`, wrapped to the terminal width when stdout
-/// is one.
-pub fn new(header: &[&str], color: bool) -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(presets::NOTHING)
-        .set_header(header.to_vec());
-    if color {
-        table.enforce_styling();
-    } else {
-        table.force_no_tty();
-    }
-    let arrangement = if table.is_tty() {
-        ContentArrangement::Dynamic
-    } else {
-        ContentArrangement::Disabled
-    };
-    table.set_content_arrangement(arrangement);
-    table
-}
 
 /// What a value means, for colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,38 +16,77 @@ pub enum Tone {
     Plain,
 }
 
-/// A cell in the colour of `tone` (when the table is styled at all).
-pub fn cell(text: &str, tone: Tone) -> Cell {
-    let cell = Cell::new(super::sanitize::line(text));
-    match tone {
-        Tone::Good => cell.fg(Color::Green),
-        Tone::Notice => cell.fg(Color::Yellow),
-        Tone::Bad => cell.fg(Color::Red),
-        Tone::Plain => cell,
+impl Tone {
+    /// The ANSI colour code, if any.
+    pub(super) const fn ansi(self) -> Option<&'static str> {
+        match self {
+            Self::Good => Some("32"),
+            Self::Notice => Some("33"),
+            Self::Bad => Some("31"),
+            Self::Plain => None,
+        }
+    }
+
+    const fn color(self) -> Option<Color> {
+        match self {
+            Self::Good => Some(Color::Green),
+            Self::Notice => Some(Color::Yellow),
+            Self::Bad => Some(Color::Red),
+            Self::Plain => None,
+        }
     }
 }
 
-/// The table as text: columns two spaces apart, trailing spaces trimmed, a final newline.
-pub fn render(table: &mut Table) -> String {
-    for column in table.column_iter_mut() {
-        column.set_padding((0, 2));
-    }
-    let mut text = table.trim_fmt();
-    text.push('\n');
-    text
+/// A table whose cells are sanitised as they are added.
+pub struct Grid {
+    table: Table,
 }
 
-/// `text` in the colour of `tone` (ANSI), or as it is when `color` is off.
-pub fn paint(text: &str, tone: Tone, color: bool) -> String {
-    let code = match tone {
-        Tone::Good => "32",
-        Tone::Notice => "33",
-        Tone::Bad => "31",
-        Tone::Plain => return text.to_owned(),
-    };
-    if color {
-        format!("\u{1b}[{code}m{text}\u{1b}[0m")
-    } else {
-        text.to_owned()
+impl Grid {
+    /// An empty table with `header`; styled when `color`, wrapped to the terminal width when
+    /// stdout is one.
+    pub fn new(header: &[&str], color: bool) -> Self {
+        let mut table = Table::new();
+        table
+            .load_style(presets::NOTHING)
+            .set_header(header.to_vec());
+        if color {
+            table.enforce_styling();
+        } else {
+            table.force_no_tty();
+        }
+        let arrangement = if table.is_tty() {
+            ContentArrangement::Dynamic
+        } else {
+            ContentArrangement::Disabled
+        };
+        table.set_content_arrangement(arrangement);
+        Self { table }
+    }
+
+    /// Adds a row of cells, each in the colour of its tone (when the table is styled at all).
+    pub fn row(&mut self, cells: &[(&str, Tone)]) {
+        self.table.add_row(cells.iter().map(|(text, tone)| {
+            let cell = Cell::new(super::sanitize::cell(text));
+            match tone.color() {
+                Some(color) => cell.fg(color),
+                None => cell,
+            }
+        }));
+    }
+
+    /// Whether no row was added.
+    pub fn is_empty(&self) -> bool {
+        self.table.row_count() == 0
+    }
+
+    /// The table as text: columns two spaces apart, trailing spaces trimmed, a final newline.
+    pub(super) fn render(mut self) -> String {
+        for column in self.table.column_iter_mut() {
+            column.set_padding((0, 2));
+        }
+        let mut text = self.table.trim_fmt();
+        text.push('\n');
+        text
     }
 }
