@@ -27,3 +27,4 @@ mod properties;
 mod races;
 mod revoke;
 mod test_cmd;
+mod trust;

@@ -55,9 +55,8 @@ pub fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesCon
         let line = bytes[..err.valid_up_to()].split(|b| *b == b'\n').count();
         anyhow!("{}:{line}: not valid UTF-8", path.display())
     })?;
-    // `run` (one event) reads only the sections it needs; the audit commands check the whole file.
-    let sliced = only.and_then(|_| hooks_sections(text));
-    let text = sliced.as_deref().unwrap_or(text);
+    // Every command reads the whole file the same way: a shortcut that read less could be made
+    // to see other hooks than `list` and `doctor` show.
     let raw: Option<RawFile> =
         serde_saphyr::from_str(text).map_err(|err| yaml_error(path, &err))?;
     let Some(raw) = raw else {
@@ -90,75 +89,6 @@ pub fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesCon
         }
     }
     Ok(out)
-}
-
-/// The top-level keys `run` reads.
-const RUN_KEYS: [&str; 2] = ["hooks", "hooks_auto_accept"];
-
-/// config.yaml with every top-level section except `hooks:` and `hooks_auto_accept:` blanked out,
-/// line for line (so positions in messages stay exact), when that is safe: the top level is a plain
-/// block mapping, neither key is repeated, and the kept sections use no anchors, aliases or merge
-/// keys (which could reach into other sections). `None`: parse the whole file. Hermes's config is
-/// its whole configuration, and parsing all of it dominated the start-up of `run`.
-fn hooks_sections(text: &str) -> Option<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut keep = false;
-    let mut seen = [false; RUN_KEYS.len()];
-    for line in text.split_inclusive('\n') {
-        let content = line.trim_end();
-        let top_level = !content.is_empty() && !line.starts_with([' ', '\t', '#']);
-        if top_level {
-            let (key, value) = top_level_key(content)?;
-            keep = match RUN_KEYS.iter().position(|k| *k == key) {
-                Some(index) if seen[index] => return None,
-                Some(index) => {
-                    seen[index] = true;
-                    true
-                }
-                // A skipped line must not open anything that could swallow the lines after it.
-                None if closes_on_its_line(value) => false,
-                None => return None,
-            };
-        }
-        if keep {
-            if line.contains(['&', '*']) || line.contains("<<") {
-                return None;
-            }
-            out.push_str(line);
-        } else if line.ends_with('\n') {
-            out.push('\n');
-        }
-    }
-    Some(out)
-}
-
-/// The key and value of a top-level `key: value` line, when the key is plain; `None` for
-/// anything else (quoted keys, document markers, sequences, flow collections).
-fn top_level_key(line: &str) -> Option<(&str, &str)> {
-    let (key, rest) = line.split_once(':')?;
-    let plain = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    (plain && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some((key, rest.trim()))
-}
-
-/// Whether a top-level value ends on its own line: nothing, a comment, a plain scalar, a quoted
-/// string or flow collection closed on the line, or a block scalar (its lines are indented).
-/// Anchors, aliases and tags count as open.
-fn closes_on_its_line(value: &str) -> bool {
-    let closes = |open: char, close: char| {
-        value.len() >= 2 && value.starts_with(open) && value.ends_with(close)
-    };
-    match value.chars().next() {
-        Some('"') => closes('"', '"'),
-        Some('\'') => closes('\'', '\''),
-        Some('[') => closes('[', ']'),
-        Some('{') => closes('{', '}'),
-        Some('&' | '*' | '!' | '@' | '`') => false,
-        // Nothing, a comment, a block scalar indicator, or a plain scalar.
-        None | Some(_) => true,
-    }
 }
 
 /// `file:line:column: message` for a YAML error.
@@ -714,39 +644,10 @@ mod tests {
     }
 
     #[test]
-    fn run_reads_only_its_sections() {
-        let text = "model: x\nproviders:\n  a: {url: 'http://x'}\nhooks:\n  pre_tool_call:\n    - command: a.sh\nother: 1\nhooks_auto_accept: true\n";
-        let sliced = super::hooks_sections(text).unwrap();
-        assert_eq!(
-            sliced,
-            "\n\n\nhooks:\n  pre_tool_call:\n    - command: a.sh\n\nhooks_auto_accept: true\n"
-        );
-        for unsafe_text in [
-            "base: &b {command: a}\nhooks:\n  pre_tool_call:\n    - *b\n",
-            "hooks:\n  pre_tool_call: []\nhooks:\n  x: []\n",
-            "---\nhooks: {}\n",
-            "'quoted': 1\nhooks: {}\n",
-            "hooks:\n  pre_tool_call:\n    - command: a && b\n",
-            "providers: [1,\nhooks: {}\n",
-            "providers: &p\n  a: 1\nhooks: {}\n",
-        ] {
-            assert!(
-                super::hooks_sections(unsafe_text).is_none(),
-                "{unsafe_text:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn run_skips_errors_outside_its_sections_but_audits_see_them() {
+    fn an_error_anywhere_in_the_file_stops_every_command() {
         let event = Event::parse("pre_tool_call").unwrap().event;
-        // A broken flow sequence swallows the next top-level line: a full parse, and an error.
-        let text = b"providers: [1,\nhooks:\n  pre_tool_call:\n    - command: a.sh\n";
-        assert!(parse(Path::new("c.yaml"), text, Some(event)).is_err());
         let text = b"providers:\n  a: : :\nhooks:\n  pre_tool_call:\n    - command: a.sh\n";
-        let cfg = parse(Path::new("c.yaml"), text, Some(event)).unwrap();
-        assert_eq!(cfg.hooks.len(), 1);
-        assert_eq!(cfg.hooks[0].origin.line, Some(5), "lines stay exact");
+        assert!(parse(Path::new("c.yaml"), text, Some(event)).is_err());
         assert!(parse(Path::new("c.yaml"), text, None).is_err());
     }
 

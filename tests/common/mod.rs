@@ -271,3 +271,63 @@ pub fn await_pid(file: &Path, within: Duration) -> i32 {
 pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace(&env.root().display().to_string(), "[ROOT]")
 }
+
+/// Runs the command with stdin and stderr on a pseudo-terminal (stdout piped), waits for
+/// `prompt` to appear, types `answer`, and returns everything the terminal showed.
+pub fn on_a_terminal(env: &TestEnv, args: &[&str], prompt: &str, answer: &[u8]) -> String {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let open_tty = || {
+        fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap()
+    };
+    let child = env
+        .std_cmd()
+        .args(args)
+        .stdin(open_tty())
+        .stderr(open_tty())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut master = fs::File::from(master);
+    let screen = Arc::new(Mutex::new(String::new()));
+    let reader = {
+        let screen = Arc::clone(&screen);
+        let mut reader = master.try_clone().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0_u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let until = std::time::Instant::now() + PROMPTLY;
+    while !screen.lock().unwrap().contains(prompt) {
+        assert!(
+            std::time::Instant::now() < until,
+            "no prompt: {}",
+            screen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    master.write_all(answer).unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(master);
+    drop(reader);
+    let shown = screen.lock().unwrap().clone();
+    format!("{shown}{}", String::from_utf8_lossy(&out.stdout))
+}
