@@ -16,7 +16,7 @@ pub fn raw_control(bytes: &[u8]) -> Option<String> {
             (c.is_control() && *c != '\n')
                 || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
         })
-        .map(|c| format!("{:?} in {text:?}", c))
+        .map(|c| format!("{c:?} in {text:?}"))
 }
 
 #[test]
