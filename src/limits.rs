@@ -19,6 +19,10 @@ pub const MANIFEST_MAX: u64 = MIB;
 pub const ALLOWLIST_MAX: u64 = 16 * MIB;
 /// A script read for its sha256 pin (scripts are bigger than manifests, never this big).
 pub const SCRIPT_MAX: u64 = 16 * MIB;
+/// Hook folders read per level (`.agents/hooks`); more are named in a warning and not read.
+pub const HOOK_FOLDERS_MAX: usize = 256;
+/// Entries of a hooks folder looked at, whatever they are.
+pub const HOOK_ENTRIES_MAX: usize = 4096;
 
 /// Opens `path` for reading when it is a regular file (symlinks followed). Anything else (a
 /// FIFO, a device, a socket, a directory) is refused with a message saying what it is, without

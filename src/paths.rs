@@ -103,6 +103,39 @@ pub fn expand_tilde(word: &str) -> Cow<'_, str> {
     }
 }
 
+/// `path` with `.` parts dropped and each `..` taking away the part before it, without looking
+/// at the file system (as SPEC 7 asks of approval keys: the same hook, approved from one
+/// directory, is approved from every other). `..` at the root stays at the root.
+pub fn normalized(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let at_root = matches!(
+                    out.components().next_back(),
+                    None | Some(Component::RootDir | Component::Prefix(_))
+                );
+                let after_parent =
+                    matches!(out.components().next_back(), Some(Component::ParentDir));
+                if at_root && out.has_root() {
+                    // `/..` is `/`.
+                } else if at_root || after_parent {
+                    out.push("..");
+                } else {
+                    out.pop();
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
 fn expand_tilde_path(path: &Path) -> PathBuf {
     match path.to_str() {
         Some(text) => PathBuf::from(expand_tilde(text).as_ref()),
@@ -112,7 +145,7 @@ fn expand_tilde_path(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{expand_tilde, lock_path};
+    use super::{expand_tilde, lock_path, normalized};
     use std::path::Path;
 
     #[test]
@@ -121,6 +154,20 @@ mod tests {
             lock_path(Path::new("/h/shell-hooks-allowlist.json")),
             Path::new("/h/shell-hooks-allowlist.json.lock")
         );
+    }
+
+    #[test]
+    fn normalised_lexically() {
+        for (path, want) in [
+            ("/a/b/../c/./d", "/a/c/d"),
+            ("/a/../../b", "/b"),
+            ("/..", "/"),
+            ("a/../../b", "../b"),
+            ("./a/.", "a"),
+            ("a/..", "."),
+        ] {
+            assert_eq!(normalized(Path::new(path)), Path::new(want), "{path}");
+        }
     }
 
     #[test]

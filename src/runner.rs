@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 
 use crate::clock;
 use crate::config::event::TOOL_FAILURE_ALIAS;
-use crate::config::{Event, HookSpec, SourceKind};
+use crate::config::{Effects, Event, HookSpec, Replacement, SourceKind};
+use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentGate, Verdict};
 use crate::env::HERMES_HOOK_EVENT;
 use crate::exec::Input;
@@ -30,6 +31,9 @@ pub struct Plan<'a> {
     pub event: Event,
     /// The hooks declared for it, in order.
     pub hooks: &'a [HookSpec],
+    /// Project hooks that may replace a user hook of their name (see
+    /// [`crate::config::HookSet::replacements`]).
+    pub replacements: &'a [Replacement],
     /// The call.
     pub invocation: &'a Invocation,
     /// Consent.
@@ -69,6 +73,8 @@ pub struct HookReport {
     pub notice: Option<String>,
     /// The sha256 of its script as consent read it (`None`: not checked, or unreadable).
     pub sha256: Option<String>,
+    /// Consent (or the file check before it) kept it from starting.
+    pub denied: bool,
 }
 
 impl HookReport {
@@ -83,6 +89,7 @@ impl HookReport {
             stderr: String::new(),
             notice: None,
             sha256: None,
+            denied: false,
         }
     }
 }
@@ -105,6 +112,7 @@ impl RunReport {
 
 /// Runs the plan.
 pub fn run(plan: &Plan<'_>) -> RunReport {
+    let replaced = replaced(plan);
     let applies: Vec<bool> = plan.hooks.iter().map(|hook| applies(plan, hook)).collect();
     let sequential = plan
         .hooks
@@ -112,12 +120,42 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
         .zip(&applies)
         .any(|(hook, applies)| *applies && !hook.run_async && !hook.effects().is_empty());
     let (hooks, tool_input) = if sequential {
-        run_in_order(plan, &applies)
+        run_in_order(plan, &applies, &replaced)
     } else {
-        (run_concurrently(plan, &applies), None)
+        (run_concurrently(plan, &applies, &replaced), None)
     };
     let directive = aggregate(&hooks, tool_input);
     RunReport { hooks, directive }
+}
+
+/// For each hook, the project hook that replaces it. A project hook replaces the user hook of
+/// its name only when it would run itself; otherwise the user hook runs as usual.
+fn replaced(plan: &Plan<'_>) -> Vec<Option<usize>> {
+    if plan.replacements.is_empty() {
+        return vec![None; plan.hooks.len()];
+    }
+    let work_dir = plan.invocation.work_dir(plan.current_dir);
+    crate::config::replaced(plan.hooks, plan.replacements, |hook| {
+        plan.gate.would_run(hook, &work_dir)
+    })
+}
+
+/// The report of a user hook that a project hook replaces.
+fn replaced_report(plan: &Plan<'_>, index: usize, by: usize) -> HookReport {
+    let project = &plan.hooks[by];
+    HookReport::skipped(
+        index,
+        Status::NotRun,
+        Some(format!(
+            "replaced by the approved project hook '{}' ({})",
+            project.name, project.origin
+        )),
+    )
+}
+
+/// Which user hook `index` stands in for, when it is a replacing project hook.
+fn stands_in_for(replaced: &[Option<usize>], index: usize) -> Option<usize> {
+    replaced.iter().position(|by| *by == Some(index))
 }
 
 /// Whether `hook` runs for this call: its matchers (when they apply) and, for Agent Hooks on
@@ -164,12 +202,32 @@ pub fn wire_for(
 fn run_in_order(
     plan: &Plan<'_>,
     applies: &[bool],
+    replaced: &[Option<usize>],
 ) -> (Vec<HookReport>, Option<Map<String, Value>>) {
     // The input as rewritten so far; cloned from the call's only when a hook rewrites it.
     let mut rewritten: Option<Map<String, Value>> = None;
     let mut stopped_by: Option<String> = None;
     let mut reports = Vec::with_capacity(plan.hooks.len());
-    for (index, hook) in plan.hooks.iter().enumerate() {
+    let absorb =
+        |report: &HookReport, rewritten: &mut Option<Map<String, Value>>| match &report.directive {
+            Some(Directive::Block { .. } | Directive::Continue { .. }) => {
+                Some(plan.hooks[report.index].name.clone())
+            }
+            Some(Directive::Modify { args }) => {
+                let current = rewritten
+                    .get_or_insert_with(|| plan.invocation.tool_input.clone().unwrap_or_default());
+                for (key, value) in args {
+                    current.insert(key.clone(), value.clone());
+                }
+                None
+            }
+            Some(Directive::Context { .. }) | None => None,
+        };
+    for index in 0..plan.hooks.len() {
+        if let Some(by) = replaced[index] {
+            reports.push(replaced_report(plan, index, by));
+            continue;
+        }
         if !applies[index] {
             reports.push(HookReport::skipped(index, Status::NotMatched, None));
             continue;
@@ -184,35 +242,63 @@ fn run_in_order(
         }
         let current = rewritten.as_ref().or(plan.invocation.tool_input.as_ref());
         let report = run_one(plan, index, current);
-        match &report.directive {
-            Some(Directive::Block { .. } | Directive::Continue { .. }) => {
-                stopped_by = Some(hook.name.clone());
-            }
-            Some(Directive::Modify { args }) => {
-                let current = rewritten
-                    .get_or_insert_with(|| plan.invocation.tool_input.clone().unwrap_or_default());
-                for (key, value) in args {
-                    current.insert(key.clone(), value.clone());
-                }
-            }
-            Some(Directive::Context { .. }) | None => {}
-        }
+        stopped_by = absorb(&report, &mut rewritten);
+        let fallback = report
+            .denied
+            .then(|| stands_in_for(replaced, index))
+            .flatten();
         reports.push(report);
+        // The project hook that was to replace a user hook did not start after all (its script
+        // changed since the check): the user hook runs in its place.
+        if let Some(user) = fallback
+            && stopped_by.is_none()
+            && applies[user]
+        {
+            let current = rewritten.as_ref().or(plan.invocation.tool_input.as_ref());
+            let report = run_one(plan, user, current);
+            stopped_by = absorb(&report, &mut rewritten);
+            reports[user] = report;
+        }
     }
     (reports, rewritten)
 }
 
 /// Observer events: every applicable hook at once (bounded), reported in order.
-fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
-    let todo: Vec<usize> = (0..plan.hooks.len()).filter(|i| applies[*i]).collect();
-    let slots: Mutex<Vec<Option<HookReport>>> = Mutex::new(vec![None; plan.hooks.len()]);
+fn run_concurrently(
+    plan: &Plan<'_>,
+    applies: &[bool],
+    replaced: &[Option<usize>],
+) -> Vec<HookReport> {
+    let mut slots = vec![None; plan.hooks.len()];
+    for (index, by) in replaced.iter().enumerate() {
+        if let Some(by) = by {
+            slots[index] = Some(replaced_report(plan, index, *by));
+        }
+    }
+    let todo: Vec<usize> = (0..plan.hooks.len())
+        .filter(|i| applies[*i] && replaced[*i].is_none())
+        .collect();
+    let slots: Mutex<Vec<Option<HookReport>>> = Mutex::new(slots);
     let next = AtomicUsize::new(0);
     let worker = || {
         while let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let report = run_one(plan, index, plan.invocation.tool_input.as_ref());
-            slots
+            let input = plan.invocation.tool_input.as_ref();
+            let report = run_one(plan, index, input);
+            // A replacing project hook that did not start after all: its user hook runs.
+            let fallback = report
+                .denied
+                .then(|| stands_in_for(replaced, index))
+                .flatten()
+                .filter(|user| applies[*user])
+                .map(|user| run_one(plan, user, input));
+            let mut slots = slots
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(report);
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(user) = fallback {
+                let at = user.index;
+                slots[at] = Some(user);
+            }
+            slots[index] = Some(report);
         }
     };
     let helpers = todo.len().min(MAX_CONCURRENT).saturating_sub(1);
@@ -234,48 +320,82 @@ fn run_concurrently(plan: &Plan<'_>, applies: &[bool]) -> Vec<HookReport> {
         .collect()
 }
 
-/// Consent, then the hook itself, then its answer.
+/// The payload, then consent, then the hook itself, then its answer. The payload is written out
+/// before consent reads the script, so the time between the pin check and the start does not
+/// grow with the payload.
 fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>>) -> HookReport {
     let hook = &plan.hooks[index];
     if exec::interrupt::received().is_some() {
         return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
     }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
+    let payload = (!plan.dry_run).then(|| wire_for(hook, plan.invocation, tool_input));
     let (verdict, sha256) = plan.gate.decide(hook, &work_dir);
-    let mut report = run_decided(plan, index, tool_input, &work_dir, verdict);
+    let mut report = match verdict {
+        Verdict::Run { notice } => {
+            let mut report = run_decided(plan, index, payload, &work_dir);
+            report.notice = notice.or(report.notice);
+            report
+        }
+        Verdict::Unapproved { message } => denied(plan, index, Status::Unapproved, &message),
+        Verdict::Changed { message } => denied(plan, index, Status::Changed, &message),
+        Verdict::Refused { message } => denied(plan, index, Status::SpawnFailed, &message),
+    };
     report.sha256 = sha256;
     report
 }
 
-/// The rest of [`run_one`], once consent has spoken.
+/// A hook that consent (or the file check) kept from starting. A `fail_closed` guard blocks:
+/// a guard that was edited, removed or never approved must not become an open door. A dry run
+/// says so and decides nothing.
+fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookReport {
+    let hook = &plan.hooks[index];
+    let closes = hook.fail_closed && hook.effects().contains(Effects::BLOCK);
+    let mut report = HookReport::skipped(index, status, Some(message.to_owned()));
+    report.denied = true;
+    report.notice = Some(message.to_owned());
+    if closes && plan.dry_run {
+        report.message = Some(format!("{message}; fail_closed: a run would block"));
+    } else if closes {
+        let block = format!("hook {} failed closed: {message}", hook.name);
+        report.message = Some(block.clone());
+        report.directive = Some(Directive::Block { message: block });
+    }
+    report
+}
+
+/// The rest of [`run_one`], once consent let the hook run.
 fn run_decided(
     plan: &Plan<'_>,
     index: usize,
-    tool_input: Option<&Map<String, Value>>,
+    payload: Option<std::io::Result<Input>>,
     work_dir: &Path,
-    verdict: Verdict,
 ) -> HookReport {
     let hook = &plan.hooks[index];
-    let notice = match verdict {
-        Verdict::Run { notice } => notice,
-        Verdict::Unapproved { message } => {
-            let mut report = HookReport::skipped(index, Status::Unapproved, Some(message.clone()));
-            report.notice = Some(message);
-            return report;
+    let Some(payload) = payload else {
+        let state = crate::consent::script_state(hook, work_dir);
+        if state == ScriptState::Ok {
+            return HookReport::skipped(
+                index,
+                Status::NotRun,
+                Some("dry run: would run".to_owned()),
+            );
         }
-        Verdict::Changed { message } => {
-            let mut report = HookReport::skipped(index, Status::Changed, Some(message.clone()));
-            report.notice = Some(message);
-            return report;
-        }
+        let closes = if hook.fail_closed && hook.effects().contains(Effects::BLOCK) {
+            "; fail_closed: a run would block"
+        } else {
+            ""
+        };
+        return HookReport::skipped(
+            index,
+            Status::NotRun,
+            Some(format!(
+                "dry run: would not start, its script is {}{closes}",
+                state.as_str()
+            )),
+        );
     };
-    if plan.dry_run {
-        let mut report =
-            HookReport::skipped(index, Status::NotRun, Some("dry run: would run".to_owned()));
-        report.notice = notice;
-        return report;
-    }
-    let outcome = match wire_for(hook, plan.invocation, tool_input) {
+    let outcome = match payload {
         Ok(payload) => {
             let job = Job {
                 command: &hook.command,
@@ -286,7 +406,7 @@ fn run_decided(
                 timeout: hook.timeout,
             };
             if hook.run_async {
-                return start_async(plan, index, &job, notice);
+                return start_async(plan, index, &job);
             }
             exec::run(&job)
         }
@@ -310,13 +430,14 @@ fn run_decided(
         message,
         directive,
         stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
-        notice,
+        notice: None,
         sha256: None,
+        denied: false,
     }
 }
 
 /// An `async` hook: started, not waited for; it cannot change anything.
-fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>, notice: Option<String>) -> HookReport {
+fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
     let started = std::time::Instant::now();
     let result = match &plan.watchdog {
         Some(watchdog) => detach::start(job, watchdog),
@@ -333,7 +454,6 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>, notice: Option<Stri
         Err(reason) => HookReport::skipped(index, Status::SpawnFailed, Some(reason)),
     };
     report.elapsed = Some(started.elapsed());
-    report.notice = notice;
     report
 }
 

@@ -64,7 +64,14 @@ fn a_project_hook_replaces_the_user_hook_of_its_name() {
     );
     approve_all(&env);
     let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
-    assert_eq!(statuses(&json(&out)), ["ok"]);
+    let line = json(&out);
+    assert_eq!(statuses(&line), ["not_run", "ok"], "both are shown");
+    assert!(
+        line["hooks"][0]["message"].as_str().unwrap().starts_with(
+            "replaced by the approved project hook 'guard' (.agents/hooks/guard/HOOK.md"
+        ),
+        "{line}"
+    );
     assert_eq!(
         fs::read_to_string(env.path("who.log")).unwrap(),
         "project\n"
@@ -85,10 +92,12 @@ fn a_project_hook_replaces_the_user_hook_of_its_name() {
     assert_eq!(
         rows,
         [
-            ("project".to_owned(), "approved".to_owned()),
-            ("user".to_owned(), "overridden".to_owned())
+            ("user".to_owned(), "overridden".to_owned()),
+            ("project".to_owned(), "approved".to_owned())
         ]
     );
+    assert!(doc["hooks"][0]["replaced_by"].is_string());
+    assert!(doc["hooks"][1]["replaces"].is_string());
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! caller can never do (silence a guard, hang the tool, run what nobody approved, write raw
 //! bytes to a terminal, turn a block into a pass).
 
+use std::fs;
 use std::io::Read as _;
 use std::process::Stdio;
 
@@ -162,4 +163,300 @@ fn a_hostile_folder_name_cannot_conceal_what_approve_shows_on_a_terminal() {
     );
     assert!(!folder.is_empty());
     assert!(!env.allowlist_path().exists(), "declined: nothing recorded");
+}
+
+/// A user-level guard named `guard` that blocks every tool call, approved.
+fn user_guard(env: &TestEnv) {
+    env.hook_md(
+        &env.user_hooks(),
+        "guard",
+        "name: guard\ndescription: blocks\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; echo 'blocked by the user guard' >&2; exit 2",
+    );
+    let entry = env.user_hooks().join("guard/scripts/run");
+    env.approve("pre_tool_call", &entry.display().to_string());
+}
+
+fn mkfifo(path: &std::path::Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        0,
+    )
+    .unwrap();
+}
+
+/// Gives a test environment a project folder named like the user guard, broken in one way.
+type Setup = fn(&TestEnv, &dyn Fn(&TestEnv, &str) -> std::path::PathBuf);
+
+#[test]
+fn a_project_folder_cannot_silence_a_user_guard() {
+    let project = |env: &TestEnv, frontmatter: &str| {
+        env.hook_md(
+            &env.project_hooks(),
+            "guard",
+            frontmatter,
+            "cat >/dev/null; printf '{}'",
+        )
+    };
+    let cases: [(&str, Setup); 8] = [
+        ("unapproved", |env, p| {
+            p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+            );
+        }),
+        ("no script", |env, p| {
+            let entry = p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+            );
+            fs::remove_dir_all(entry.parent().unwrap()).unwrap();
+        }),
+        ("unknown trigger", |env, p| {
+            p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-nothing\n",
+            );
+        }),
+        ("another event", |env, p| {
+            let entry = p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-session\n",
+            );
+            env.approve("on_session_start", &entry.display().to_string());
+        }),
+        ("no frontmatter", |env, p| {
+            let entry = p(env, "name: guard\n");
+            fs::write(
+                entry.parent().unwrap().parent().unwrap().join("HOOK.md"),
+                "name: guard\n",
+            )
+            .unwrap();
+        }),
+        ("HOOK.md is a FIFO", |env, p| {
+            let entry = p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+            );
+            let hook_md = entry.parent().unwrap().parent().unwrap().join("HOOK.md");
+            fs::remove_file(&hook_md).unwrap();
+            mkfifo(&hook_md);
+        }),
+        ("script is /dev/zero", |env, p| {
+            let entry = p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+            );
+            fs::remove_file(&entry).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", &entry).unwrap();
+        }),
+        ("changed since approval", |env, p| {
+            let entry = p(
+                env,
+                "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+            );
+            env.approve("pre_tool_call", &entry.display().to_string());
+            fs::write(&entry, "#!/bin/sh\ncat >/dev/null; printf '{}' # edited\n").unwrap();
+        }),
+    ];
+    for (case, setup) in cases {
+        let env = TestEnv::new();
+        user_guard(&env);
+        setup(&env, &project);
+        let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
+        assert_eq!(
+            code(&out),
+            2,
+            "{case}: the guard still blocks: {}",
+            stderr(&out)
+        );
+        let line = json(&out);
+        assert_eq!(line["action"], "block", "{case}");
+        assert_eq!(line["hooks"][0]["status"], "blocked", "{case}: {line}");
+        // `list` says the user hook runs, and names the project folder that does not replace it.
+        let listed = env.cmd().args(["list", "--json"]).output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+        let user = doc["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["scope"] == "user")
+            .unwrap();
+        assert_eq!(user["consent"], "approved", "{case}: {user}");
+        assert!(
+            user["not_replaced_by"][0]["why"].is_string(),
+            "{case}: the namesake is shown: {user}"
+        );
+    }
+}
+
+#[test]
+fn a_replacement_that_changes_before_it_starts_gives_the_guard_back() {
+    let env = TestEnv::new();
+    user_guard(&env);
+    let entry = env.hook_md(
+        &env.project_hooks(),
+        "guard",
+        "name: guard\ndescription: mine\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; printf '{}'",
+    );
+    env.approve("pre_tool_call", &entry.display().to_string());
+    // A config hook runs first and edits the approved project script: when the project hook's
+    // turn comes, its pin no longer matches, so it does not start, and the user guard runs.
+    let editor = env.script(
+        "editor.sh",
+        &format!(
+            "cat >/dev/null; echo '# edited' >> '{}'; printf '{{}}'",
+            entry.display()
+        ),
+    );
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        editor.display()
+    ));
+    env.approve("pre_tool_call", &editor.display().to_string());
+    let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
+    let line = json(&out);
+    assert_eq!(code(&out), 2, "{line}");
+    assert_eq!(
+        crate::common::statuses(&line),
+        ["ok", "blocked", "changed"],
+        "{line}"
+    );
+}
+
+#[test]
+fn a_fail_closed_guard_blocks_however_it_fails_to_answer() {
+    type Break = fn(&TestEnv, &std::path::Path);
+    let cases: [(&str, &str, Break); 5] = [
+        ("never approved", "unapproved", |_, _| {}),
+        ("edited", "changed", |env, script| {
+            env.approve("pre_tool_call", &script.display().to_string());
+            fs::write(script, "#!/bin/sh\nexit 0\n").unwrap();
+        }),
+        ("deleted", "changed", |env, script| {
+            env.approve("pre_tool_call", &script.display().to_string());
+            fs::remove_file(script).unwrap();
+        }),
+        (
+            "made unreadable by a FIFO",
+            "spawn_failed",
+            |env, script| {
+                env.approve("pre_tool_call", &script.display().to_string());
+                fs::remove_file(script).unwrap();
+                mkfifo(script);
+            },
+        ),
+        (
+            "Hermes approval, then deleted",
+            "spawn_failed",
+            |env, script| {
+                env.hermes_approval("pre_tool_call", &script.display().to_string(), None);
+                fs::remove_file(script).unwrap();
+            },
+        ),
+    ];
+    for (case, status, break_it) in cases {
+        let env = TestEnv::new();
+        let script = env.script("guard.sh", "cat >/dev/null; printf '{}'");
+        env.config(&format!(
+            "hooks:\n  pre_tool_call:\n    - command: {}\n      fail_closed: true\n",
+            script.display()
+        ));
+        break_it(&env, &script);
+        let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
+        let line = json(&out);
+        assert_eq!(code(&out), 2, "{case}: {line} {}", stderr(&out));
+        assert_eq!(line["hooks"][0]["status"], status, "{case}: {line}");
+        assert!(
+            line["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("hook guard.sh failed closed: "),
+            "{case}: {line}"
+        );
+        // A dry run says so, and decides nothing.
+        let out = env
+            .cmd()
+            .args(["run", "pre_tool_call", "--dry-run"])
+            .write_stdin("{}")
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{case}");
+        assert!(
+            json(&out)["hooks"][0]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("fail_closed: a run would block"),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn a_script_that_is_not_a_regular_file_hangs_nothing_and_is_never_read() {
+    let env = TestEnv::new();
+    let fifo_entry = env.hook_md(
+        &env.project_hooks(),
+        "fifo",
+        "name: fifo\ndescription: d\ntrigger: pre-tool-call\n",
+        "",
+    );
+    fs::remove_file(&fifo_entry).unwrap();
+    mkfifo(&fifo_entry);
+    let zero_entry = env.hook_md(
+        &env.project_hooks(),
+        "zero",
+        "name: zero\ndescription: d\ntrigger: pre-tool-call\n",
+        "",
+    );
+    fs::remove_file(&zero_entry).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &zero_entry).unwrap();
+    let big = env.hook_md(
+        &env.project_hooks(),
+        "big",
+        "name: big\ndescription: d\ntrigger: pre-tool-call\n",
+        "",
+    );
+    fs::File::create(&big)
+        .unwrap()
+        .set_len(20 * 1024 * 1024 * 1024)
+        .unwrap(); // sparse: 20 GiB that cost nothing
+    // With a bypass, every hook would be approved and run on the spot: nothing is.
+    for args in [
+        &["run", "pre_tool_call", "--accept-hooks"][..],
+        &["list"],
+        &["doctor"],
+        &["approve", "--yes"],
+        &["test", "pre_tool_call", "--accept-hooks"],
+    ] {
+        let out = crate::common::bounded(&env, args, "{}");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        assert_ne!(code(&out), 2, "{args:?}: {text}");
+        if args[0] == "run" {
+            let line = json(&out);
+            assert_eq!(
+                crate::common::statuses(&line),
+                ["spawn_failed"; 3],
+                "{text}"
+            );
+            let messages = line["hooks"].to_string();
+            assert!(messages.contains("larger than 16 MiB"), "{messages}");
+            assert!(
+                messages.contains("a FIFO (named pipe), not a regular file"),
+                "{messages}"
+            );
+            assert!(
+                messages.contains("a character device, not a regular file"),
+                "{messages}"
+            );
+        }
+    }
+    assert!(
+        !env.allowlist_path().exists(),
+        "nothing that cannot be read is ever approved"
+    );
 }

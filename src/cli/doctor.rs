@@ -166,11 +166,14 @@ fn check_all(
         }
     };
     let base = shared::current_dir()?;
-    let mut hooks: Vec<&HookSpec> = loaded.set.hooks.iter().collect();
-    hooks.sort_by_key(|hook| hook.event);
+    let set = &loaded.set;
+    let smoke_all = shared::bypass(global, set).is_some();
+    let overrides = shared::Overrides::judge(set, &list, smoke_all, &base);
+    let mut order: Vec<usize> = (0..set.hooks.len()).collect();
+    order.sort_by_key(|i| set.hooks[*i].event);
     let mut seen: HashMap<(&str, &str), &HookSpec> = HashMap::new();
-    let smoke_all = shared::bypass(global, &loaded.set).is_some();
-    for hook in hooks {
+    for index in order {
+        let hook = &set.hooks[index];
         let mut add = |level, check, message: String| {
             findings.push(Finding {
                 level,
@@ -189,35 +192,19 @@ fn check_all(
                 format!("declared twice: also at {}", first.origin),
             );
         }
+        if let Some(by) = overrides.replaced[index] {
+            let by = &set.hooks[by].origin;
+            let message = format!("replaced by the approved project hook {by}: it does not run");
+            add(Level::Ok, "override", message);
+        }
+        for (file, why) in overrides.namesakes_of(index) {
+            let message = format!("not replaced by {file}: {why}; it runs as usual");
+            add(Level::Warning, "override", message);
+        }
         let script = crate::consent::script_state(hook, &base);
         let assessment = assess(&list, hook, &base);
-        let shown = assessment
-            .script
-            .as_ref()
-            .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
-        match script {
-            ScriptState::Ok => {
-                let how = match hook.argv.as_deref() {
-                    Some([interpreter, script])
-                        if Some(std::path::Path::new(script)) == hook.entry.as_deref() =>
-                    {
-                        format!("; it has no exec bit, so it runs through {interpreter}")
-                    }
-                    _ => String::new(),
-                };
-                add(
-                    Level::Ok,
-                    "script",
-                    format!("{shown} exists and can run{how}"),
-                );
-            }
-            ScriptState::Missing => add(Level::Error, "script", format!("{shown} is missing")),
-            ScriptState::NotExecutable => add(
-                Level::Error,
-                "script",
-                format!("{shown} cannot run (chmod +x it, or fix the path)"),
-            ),
-        }
+        let (level, message) = script_finding(hook, &assessment, script);
+        add(level, "script", message);
         let (level, message) = consent_finding(hook, &assessment);
         add(level, "consent", message);
         if let Some((level, message)) = drift(&assessment) {
@@ -231,6 +218,47 @@ fn check_all(
         }
     }
     Ok(())
+}
+
+/// Whether the hook's script can run, and how.
+fn script_finding(
+    hook: &HookSpec,
+    assessment: &Assessment,
+    script: ScriptState,
+) -> (Level, String) {
+    let shown = assessment
+        .script
+        .as_ref()
+        .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+    match script {
+        ScriptState::Ok => {
+            let how = match hook.argv.as_deref() {
+                Some([interpreter, script])
+                    if Some(std::path::Path::new(script)) == hook.entry.as_deref() =>
+                {
+                    format!("; it has no exec bit, so it runs through {interpreter}")
+                }
+                _ => String::new(),
+            };
+            (Level::Ok, format!("{shown} exists and can run{how}"))
+        }
+        ScriptState::Missing => (Level::Error, format!("{shown} is missing")),
+        ScriptState::NotExecutable => (
+            Level::Error,
+            format!("{shown} cannot run (chmod +x it, or fix the path)"),
+        ),
+        ScriptState::NotAFile => (
+            Level::Error,
+            format!("{shown} is not a regular file: it is never read or run"),
+        ),
+        ScriptState::TooLarge => (
+            Level::Error,
+            format!(
+                "{shown} is larger than {} MiB: it is never read or run",
+                crate::limits::SCRIPT_MAX / (1024 * 1024)
+            ),
+        ),
+    }
 }
 
 /// Gateway and plugin hooks: checked, never run.

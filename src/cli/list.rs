@@ -6,9 +6,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, shared};
-use crate::config::HookSpec;
 use crate::config::in_process::{self, InProcessHook};
 use crate::consent::fingerprint::ScriptState;
+use std::path::Path;
+
+use crate::config::HookSet;
+use crate::consent::store::Allowlist;
 use crate::consent::{ConsentState, assess};
 use crate::exit::ExitStatus;
 use crate::output::json::WarningLine;
@@ -43,6 +46,22 @@ struct Row<'a> {
     script: Option<String>,
     script_state: &'static str,
     declared_at: String,
+    /// A user hook replaced by a project hook: where that one is declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replaced_by: Option<String>,
+    /// A project hook that replaces a user hook: where that one is declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replaces: Option<String>,
+    /// Project hook folders with this user hook's name that do not replace it, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_replaced_by: Vec<NotReplacedBy>,
+}
+
+/// A project folder with a user hook's name that does not replace it.
+#[derive(Serialize)]
+struct NotReplacedBy {
+    file: String,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -59,37 +78,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let loaded = shared::load(global, only, printer)?;
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
-    // Run order within each event; a user hook replaced by a project hook of the same name
-    // follows, marked `overridden` (it never runs).
-    let mut hooks: Vec<(&HookSpec, bool)> = loaded.set.hooks.iter().map(|h| (h, false)).collect();
-    hooks.extend(loaded.set.overridden.iter().map(|h| (h, true)));
-    hooks.sort_by_key(|(hook, _)| hook.event);
-    let mut rows: Vec<Row<'_>> = hooks
-        .iter()
-        .map(|&(hook, overridden)| {
-            let assessment = assess(&list, hook, &base);
-            let consent = if overridden {
-                "overridden"
-            } else {
-                assessment.state.as_str()
-            };
-            Row {
-                event: hook.event.name(),
-                source: hook.source.as_str(),
-                scope: hook.scope.map(crate::config::Scope::as_str),
-                name: &hook.name,
-                command: &hook.command,
-                matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
-                pattern: hook.pattern.as_ref().map(crate::matcher::Matcher::source),
-                timeout_ms: Some(hook.timeout.as_millis()),
-                fail_closed: hook.fail_closed,
-                consent,
-                script: assessment.script.map(|p| p.display().to_string()),
-                script_state: crate::consent::script_state(hook, &base).as_str(),
-                declared_at: hook.origin.to_string(),
-            }
-        })
-        .collect();
+    let bypass = shared::bypass(global, &loaded.set).is_some();
+    let overrides = shared::Overrides::judge(&loaded.set, &list, bypass, &base);
+    let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &list, &base);
     let in_process = in_process::load(&loaded.paths.home);
     rows.extend(
         in_process
@@ -145,8 +136,71 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         ]);
     }
     screen.table(out);
+    if !notes.is_empty() {
+        screen.blank();
+        for note in &notes {
+            screen.line(note);
+        }
+    }
     printer.show(&screen)?;
     Ok(ExitStatus::Success)
+}
+
+/// The rows of the executable hooks, in run order within each event, and one note per
+/// replacement and per project namesake that does not replace its user hook. A user hook that a
+/// project hook replaces is `overridden`: consent decides that, as in `run`.
+fn hook_rows<'a>(
+    set: &'a HookSet,
+    overrides: &shared::Overrides,
+    list: &Allowlist,
+    base: &Path,
+) -> (Vec<Row<'a>>, Vec<String>) {
+    let mut order: Vec<usize> = (0..set.hooks.len()).collect();
+    order.sort_by_key(|i| set.hooks[*i].event);
+    let mut notes = Vec::new();
+    let rows = order
+        .iter()
+        .map(|&index| {
+            let hook = &set.hooks[index];
+            let assessment = assess(list, hook, base);
+            let replaced_by = overrides.replaced[index].map(|by| set.hooks[by].origin.to_string());
+            let replaces = overrides
+                .replacing(index)
+                .map(|user| set.hooks[user].origin.to_string());
+            let consent = if replaced_by.is_some() {
+                "overridden"
+            } else {
+                assessment.state.as_str()
+            };
+            notes.extend(overrides.notes(set, index));
+            let not_replaced_by = overrides
+                .namesakes_of(index)
+                .map(|(file, why)| NotReplacedBy {
+                    file: file.to_owned(),
+                    why: why.to_owned(),
+                })
+                .collect();
+            Row {
+                replaced_by,
+                replaces,
+                not_replaced_by,
+                event: hook.event.name(),
+                source: hook.source.as_str(),
+                scope: hook.scope.map(crate::config::Scope::as_str),
+                name: &hook.name,
+                command: &hook.command,
+                matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                pattern: hook.pattern.as_ref().map(crate::matcher::Matcher::source),
+                timeout_ms: Some(hook.timeout.as_millis()),
+                fail_closed: hook.fail_closed,
+                consent,
+                script: assessment.script.map(|p| p.display().to_string()),
+                script_state: crate::consent::script_state(hook, base).as_str(),
+                declared_at: hook.origin.to_string(),
+            }
+        })
+        .collect();
+    (rows, notes)
 }
 
 /// Gateway and plugin hooks: one row per event they declare, consent `in-process` (Hermes runs
@@ -179,6 +233,9 @@ fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> 
             script: Some(hook.handler.display().to_string()),
             script_state: handler.as_str(),
             declared_at: hook.manifest.display().to_string(),
+            replaced_by: None,
+            replaces: None,
+            not_replaced_by: Vec::new(),
         })
         .collect()
 }

@@ -127,6 +127,7 @@ fn execute(
     let mut report = runner::run(&Plan {
         event,
         hooks: &prepared.set.hooks,
+        replacements: &prepared.set.replacements,
         invocation: &prepared.invocation,
         gate: &gate,
         current_dir: &prepared.current_dir,

@@ -133,6 +133,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let report = runner::run(&Plan {
         event,
         hooks: &loaded.set.hooks,
+        replacements: &loaded.set.replacements,
         invocation: &invocation,
         gate: &gate,
         current_dir: &current_dir,

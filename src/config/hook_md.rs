@@ -30,14 +30,27 @@ pub const MAX_PRIORITY: u16 = 1000;
 /// Entry scripts, in the order they are looked for.
 pub const ENTRIES: [&str; 3] = ["run", "run.sh", "run.py"];
 
-/// One level's hooks, and the names of every hook it declares (also those of other events, so a
-/// project hook replaces the user hook of its name whichever event is loaded).
+/// One level's hooks, and every hook folder it has (also those skipped or of other events, so a
+/// user hook can be shown beside a project hook of its name that does not replace it).
 #[derive(Debug, Default)]
 pub struct Level {
     /// The hooks, sorted by priority (higher first), then name.
     pub hooks: Vec<HookSpec>,
-    /// Every declared hook name.
-    pub names: Vec<String>,
+    /// Every folder with a HOOK.md, loaded or not.
+    pub declared: Vec<Declared>,
+}
+
+/// A hook folder as declared, whether or not it loaded.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    /// The name it declares (its folder's when it declares none or cannot be read).
+    pub name: String,
+    /// Its HOOK.md.
+    pub file: PathBuf,
+    /// Its event, when the trigger could be read.
+    pub event: Option<Event>,
+    /// Whether it loaded as a hook (for the event asked for, when one was).
+    pub loaded: bool,
 }
 
 /// Loads every hook of one level. A folder that does not exist loads nothing and is not walked.
@@ -61,16 +74,33 @@ pub fn load_level(
             return Level::default();
         }
     };
+    // A HOOK.md of any kind counts (a FIFO or a device in its place is reported when it is
+    // read, not skipped in silence); the folder count is capped, so a crafted tree cannot make
+    // every command read without end.
     let mut folders: Vec<PathBuf> = entries
         .filter_map(Result::ok)
+        .take(crate::limits::HOOK_ENTRIES_MAX)
         .map(|entry| entry.path())
-        .filter(|path| path.join("HOOK.md").is_file())
+        .filter(|path| fs::symlink_metadata(path.join("HOOK.md")).is_ok())
         .collect();
     folders.sort();
+    if folders.len() > crate::limits::HOOK_FOLDERS_MAX {
+        warnings.push(warning(
+            dir,
+            None,
+            WarningKind::SkippedEntry,
+            format!(
+                "{} hook folders; only the first {} (by name) are read",
+                folders.len(),
+                crate::limits::HOOK_FOLDERS_MAX
+            ),
+        ));
+        folders.truncate(crate::limits::HOOK_FOLDERS_MAX);
+    }
     let mut level = Level::default();
     for folder in &folders {
-        let (hook, name) = load_hook(folder, scope, only, warnings);
-        level.names.extend(name);
+        let (hook, declared) = load_hook(folder, scope, only, warnings);
+        level.declared.push(declared);
         level.hooks.extend(hook);
     }
     level.hooks.sort_by(|a, b| {
@@ -93,19 +123,27 @@ fn warning(file: &Path, line: Option<u64>, kind: WarningKind, message: String) -
 }
 
 /// Reads one hook folder: the hook (`None` when it is skipped, with a warning, or filtered out)
-/// and the name it declares.
+/// and what the folder declares.
 fn load_hook(
     folder: &Path,
     scope: Scope,
     only: Option<Event>,
     warnings: &mut Vec<Warning>,
-) -> (Option<HookSpec>, Option<String>) {
+) -> (Option<HookSpec>, Declared) {
     let file = folder.join("HOOK.md");
-    let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let folder = crate::paths::normalized(
+        &std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf()),
+    );
     let folder_name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let mut declared = Declared {
+        name: folder_name.clone(),
+        file: file.clone(),
+        event: None,
+        loaded: false,
+    };
     let mut reader = Reader {
         file: &file,
         warnings,
@@ -116,13 +154,13 @@ fn load_hook(
             None,
             "its path is not valid UTF-8, so it can be neither approved nor run exactly",
         );
-        return (None, None);
+        return (None, declared);
     }
     let bytes = match crate::limits::read(&file, crate::limits::MANIFEST_MAX) {
         Ok(bytes) => bytes,
         Err(err) => {
             reader.skip(None, &format!("cannot read it: {err}"));
-            return (None, None);
+            return (None, declared);
         }
     };
     let text =
@@ -131,19 +169,19 @@ fn load_hook(
         .frontmatter(&text)
         .and_then(|yaml| reader.parse(yaml))
     else {
-        return (None, None);
+        return (None, declared);
     };
-    let name = match &raw.name {
-        Some(Spanned {
-            value: Loose::Str(name),
-            ..
-        }) if !name.trim().is_empty() => name.trim().to_owned(),
-        _ => folder_name.clone(),
-    };
-    (
-        reader.hook(raw, &folder, &folder_name, scope, only),
-        Some(name),
-    )
+    if let Some(Spanned {
+        value: Loose::Str(name),
+        ..
+    }) = &raw.name
+        && !name.trim().is_empty()
+    {
+        name.trim().clone_into(&mut declared.name);
+    }
+    let hook = reader.hook(raw, &folder, &folder_name, scope, only, &mut declared.event);
+    declared.loaded = hook.is_some();
+    (hook, declared)
 }
 
 struct Reader<'a> {
@@ -236,6 +274,7 @@ impl Reader<'_> {
         folder_name: &str,
         scope: Scope,
         only: Option<Event>,
+        declared_event: &mut Option<Event>,
     ) -> Option<HookSpec> {
         let line = |spanned: &Spanned<Loose>| spanned.referenced.line() + 1;
         let Some(trigger) = raw.trigger else {
@@ -257,6 +296,7 @@ impl Reader<'_> {
             }
         };
         let event = resolved.event;
+        *declared_event = Some(event);
         if only.is_some_and(|only| only != event) {
             return None;
         }
@@ -503,20 +543,25 @@ fn is_spec_name(name: &str) -> bool {
 }
 
 /// The entry script and the argv that runs it: `scripts/run`, `run.sh` or `run.py`, the first
-/// that exists. With its exec bit it runs directly; without, `run.sh` runs through `sh` and
-/// `run.py` through `python3`. No entry at all gives `scripts/run` (which then fails to start).
+/// that exists in any form. With its exec bit it runs directly; without, `run.sh` runs through
+/// `sh` and `run.py` through `python3`. No entry at all gives `scripts/run` (which then fails to
+/// start). An entry that is not a regular file is still the entry: consent refuses it, with a
+/// message saying what it is, rather than quietly running the next one.
 pub fn entry_of(folder: &Path) -> (PathBuf, Vec<String>) {
     let scripts = folder.join("scripts");
     for name in ENTRIES {
         let path = scripts.join(name);
-        let Ok(meta) = fs::metadata(&path) else {
-            continue;
-        };
-        if !meta.is_file() {
+        if fs::symlink_metadata(&path).is_err() {
             continue;
         }
         let text = path.to_string_lossy().into_owned();
-        let argv = match (meta.permissions().mode() & 0o111 != 0, name) {
+        let Ok(meta) = fs::metadata(&path) else {
+            return (path, vec![text]);
+        };
+        let argv = match (
+            meta.is_file() && meta.permissions().mode() & 0o111 != 0,
+            name,
+        ) {
             (false, "run.sh") => vec!["sh".to_owned(), text],
             (false, "run.py") => vec!["python3".to_owned(), text],
             _ => vec![text],

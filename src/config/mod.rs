@@ -225,14 +225,64 @@ impl HookSpec {
 /// Every hook that was loaded, in run order, plus what was found along the way.
 #[derive(Debug, Default)]
 pub struct HookSet {
-    /// The hooks, in the order `run` uses them.
+    /// The hooks, in the order `run` uses them (a user hook and the project hook that may
+    /// replace it are both here; see [`Self::replacements`]).
     pub hooks: Vec<HookSpec>,
-    /// User-level hooks replaced by a project-level hook of the same name (never run).
-    pub overridden: Vec<HookSpec>,
+    /// Project hooks that have the name and the event of a user hook. Each replaces its user hook
+    /// only when it would run itself (approved, or approved on the spot by a bypass, with a
+    /// script that can be read): consent decides, not the config (see [`Self::replaced`]).
+    pub replacements: Vec<Replacement>,
+    /// Project hook folders with the name of a user hook that cannot replace it (skipped, or for
+    /// another event); the user hook runs as usual.
+    pub namesakes: Vec<Namesake>,
     /// Load warnings, in file order.
     pub warnings: Vec<Warning>,
     /// `hooks_auto_accept: true` in config.yaml.
     pub auto_accept: bool,
+}
+
+/// A project hook that may replace a user hook: indices into [`HookSet::hooks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// The user-level hook.
+    pub user: usize,
+    /// The project-level hook of the same name and event.
+    pub project: usize,
+}
+
+/// A project folder with a user hook's name that does not replace it.
+#[derive(Clone, Debug)]
+pub struct Namesake {
+    /// The user-level hook (index into [`HookSet::hooks`]).
+    pub user: usize,
+    /// The project folder's HOOK.md.
+    pub file: PathBuf,
+    /// Why it does not replace the user hook.
+    pub why: String,
+}
+
+impl HookSet {
+    /// See [`replaced`].
+    pub fn replaced(&self, would_run: impl FnMut(&HookSpec) -> bool) -> Vec<Option<usize>> {
+        replaced(&self.hooks, &self.replacements, would_run)
+    }
+}
+
+/// For each of `hooks`, the project hook that replaces it, if any: a candidate replaces its user
+/// hook when `would_run` says the project hook would run itself (consent decides). A project
+/// folder never removes a user's hook by merely existing.
+pub fn replaced(
+    hooks: &[HookSpec],
+    replacements: &[Replacement],
+    mut would_run: impl FnMut(&HookSpec) -> bool,
+) -> Vec<Option<usize>> {
+    let mut replaced = vec![None; hooks.len()];
+    for r in replacements {
+        if replaced[r.user].is_none() && would_run(&hooks[r.project]) {
+            replaced[r.user] = Some(r.project);
+        }
+    }
+    replaced
 }
 
 /// What to load.
@@ -249,8 +299,8 @@ pub struct LoadOptions<'a> {
 }
 
 /// Loads every executable source: config hooks in file order, then user-level Agent Hooks, then
-/// project-level ones (each level by priority, then name). A project hook replaces the user hook
-/// of the same name. A missing file or folder means "no hooks from that source".
+/// project-level ones (each level by priority, then name), with the project hooks that may
+/// replace a user hook of their name. A missing file or folder means "no hooks from that source".
 pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     let config = hermes::load(options.config, options.only)?;
     let mut warnings = config.warnings;
@@ -260,17 +310,46 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     };
     let user = level(options.user_hooks, Scope::User);
     let project = level(options.project_hooks, Scope::Project);
-    let project_names: Vec<&str> = project.names.iter().map(String::as_str).collect();
-    let (overridden, user): (Vec<HookSpec>, Vec<HookSpec>) = user
-        .hooks
-        .into_iter()
-        .partition(|hook| project_names.contains(&hook.name.as_str()));
     let mut hooks = config.hooks;
-    hooks.extend(user);
+    let users = hooks.len()..hooks.len() + user.hooks.len();
+    hooks.extend(user.hooks);
+    let projects = hooks.len()..hooks.len() + project.hooks.len();
     hooks.extend(project.hooks);
+    let mut replacements = Vec::new();
+    let mut namesakes = Vec::new();
+    for u in users {
+        let user = &hooks[u];
+        let same = |p: &HookSpec| {
+            p.name == user.name && p.event == user.event && p.on_failure == user.on_failure
+        };
+        replacements.extend(
+            projects
+                .clone()
+                .filter(|p| same(&hooks[*p]))
+                .map(|p| Replacement {
+                    user: u,
+                    project: p,
+                }),
+        );
+        for declared in project.declared.iter().filter(|d| d.name == user.name) {
+            let why = match declared.event {
+                _ if !declared.loaded && declared.event.is_none_or(|e| e == user.event) => {
+                    "it was skipped (see its warning)".to_owned()
+                }
+                Some(event) if event != user.event => format!("it is for {event}"),
+                _ => continue, // loaded for the same event: a candidate above
+            };
+            namesakes.push(Namesake {
+                user: u,
+                file: declared.file.clone(),
+                why,
+            });
+        }
+    }
     Ok(HookSet {
         hooks,
-        overridden,
+        replacements,
+        namesakes,
         warnings,
         auto_accept: config.auto_accept,
     })

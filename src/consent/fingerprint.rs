@@ -1,11 +1,11 @@
 //! The content pin: which file a command runs (its "script") and that file's sha256.
 
-use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
+use crate::limits;
 use crate::paths::expand_tilde;
 
 /// Extensions that mark a word as the script (case-insensitive), as Hermes reads them.
@@ -56,6 +56,10 @@ pub enum ScriptState {
     Missing,
     /// It exists but cannot run: no exec bit on the program, or an unreadable script.
     NotExecutable,
+    /// Something other than a regular file stands there (a FIFO, a device, a directory).
+    NotAFile,
+    /// Larger than a script is allowed to be ([`limits::SCRIPT_MAX`]).
+    TooLarge,
 }
 
 impl ScriptState {
@@ -65,6 +69,8 @@ impl ScriptState {
             Self::Ok => "ok",
             Self::Missing => "missing",
             Self::NotExecutable => "not executable",
+            Self::NotAFile => "not a regular file",
+            Self::TooLarge => "too large",
         }
     }
 }
@@ -82,11 +88,12 @@ pub fn script_state(command: &str, base: &Path) -> ScriptState {
 pub fn path_state(path: &Path, is_program: bool) -> ScriptState {
     use std::os::unix::fs::PermissionsExt as _;
     match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() && meta.len() > limits::SCRIPT_MAX => ScriptState::TooLarge,
         Ok(meta) if meta.is_file() => {
             let runnable = if is_program {
                 meta.permissions().mode() & 0o111 != 0
             } else {
-                File::open(path).is_ok()
+                limits::open_regular(path).is_ok()
             };
             if runnable {
                 ScriptState::Ok
@@ -94,7 +101,7 @@ pub fn path_state(path: &Path, is_program: bool) -> ScriptState {
                 ScriptState::NotExecutable
             }
         }
-        Ok(_) => ScriptState::NotExecutable,
+        Ok(_) => ScriptState::NotAFile,
         Err(_) => ScriptState::Missing,
     }
 }
@@ -108,25 +115,51 @@ fn locate(command: &str, base: &Path) -> Option<(PathBuf, bool)> {
     if index == 0 && !expanded.contains('/') {
         which::which(path).ok().map(|p| (p, true))
     } else {
+        // Hashed as the kernel will open it (a `..` after a symlink is the link's parent); the
+        // allowlist records it normalised (see `consent::approval_for`).
         Some((base.join(path), index == 0))
     }
 }
 
 /// The sha256 of the file's bytes, as lowercase hex. Symlinks are followed: the pin covers the
-/// content that runs.
+/// content that runs. Only a regular file of at most [`limits::SCRIPT_MAX`] bytes is read
+/// (see [`limits::open_regular`]), and a signal that asks the program to stop ends the reading.
 pub fn sha256_file(path: &Path) -> io::Result<String> {
-    let mut file = File::open(path)?;
+    let file = limits::open_regular(path)?;
+    if file.metadata()?.len() > limits::SCRIPT_MAX {
+        return Err(limits::too_large(limits::SCRIPT_MAX));
+    }
+    let mut reader = file.take(limits::SCRIPT_MAX + 1);
     let mut hasher = Sha256::new();
     let mut buf = vec![0_u8; 64 * 1024];
+    let mut total: u64 = 0;
     loop {
-        match file.read(&mut buf) {
+        if crate::exec::interrupt::received().is_some() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
+        match reader.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
+            Ok(n) => {
+                total += n as u64;
+                if total > limits::SCRIPT_MAX {
+                    return Err(limits::too_large(limits::SCRIPT_MAX));
+                }
+                hasher.update(&buf[..n]);
+            }
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) => return Err(err),
         }
     }
     Ok(hex(&hasher.finalize()))
+}
+
+/// Whether a failed [`sha256_file`] means the file is there but must not be used as a script:
+/// not a regular file, or too large. (A missing or unreadable file is judged by consent.)
+pub fn is_refused(err: &io::Error) -> bool {
+    matches!(
+        err.kind(),
+        io::ErrorKind::InvalidInput | io::ErrorKind::FileTooLarge
+    )
 }
 
 /// Lowercase hex of `bytes`.

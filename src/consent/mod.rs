@@ -54,6 +54,12 @@ pub enum Verdict {
         /// Which file changed and how to re-approve.
         message: String,
     },
+    /// The script is not a regular file, or too large: nothing is read from it and the hook does
+    /// not run, approved or not.
+    Refused {
+        /// What stands where the script should be.
+        message: String,
+    },
 }
 
 /// What the allowlist says about a hook right now.
@@ -95,6 +101,10 @@ pub struct Assessment {
     pub script: Option<PathBuf>,
     /// The script's sha256 now, when it can be read.
     pub sha256: Option<String>,
+    /// Why the script could not be read for its sha256, when it could not.
+    pub unreadable: Option<String>,
+    /// The script is there but must not be used (not a regular file, or too large).
+    pub refused: bool,
     /// The sha256 recorded at approval.
     pub pinned: Option<String>,
     /// When it was approved.
@@ -109,9 +119,12 @@ pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
         .entry
         .clone()
         .or_else(|| fingerprint::script_path(&hook.command, base));
-    let sha256 = script
-        .as_deref()
-        .and_then(|p| fingerprint::sha256_file(p).ok());
+    let hashed = script.as_deref().map(fingerprint::sha256_file);
+    let (sha256, unreadable, refused) = match hashed {
+        Some(Ok(sha256)) => (Some(sha256), None, false),
+        Some(Err(err)) => (None, Some(err.to_string()), fingerprint::is_refused(&err)),
+        None => (None, None, false),
+    };
     let entry = list.find(hook.event.name(), &hook.command);
     let text = |key: &str| {
         entry
@@ -119,7 +132,8 @@ pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
-    let pinned = text("script_sha256");
+    // A null or empty pin is "no hash yet" (pinned on first use), never "no pin forever".
+    let pinned = text("script_sha256").filter(|pin| !pin.is_empty());
     let state = match (entry, &pinned) {
         (None, _) => ConsentState::Unapproved,
         (Some(_), None) => ConsentState::Unpinned,
@@ -130,10 +144,19 @@ pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
         state,
         script,
         sha256,
+        unreadable,
+        refused,
         pinned,
         approved_at: text("approved_at"),
         mtime_at_approval: text("script_mtime_at_approval"),
     }
+}
+
+/// Whether `hook` would run if it were started now, judged against `list`: approved (or, with
+/// `bypass`, approved on the spot) with a script that can be read and pinned.
+pub fn would_run(list: &Allowlist, hook: &HookSpec, bypass: bool, base: &Path) -> bool {
+    let assessment = assess(list, hook, base);
+    assessment.sha256.is_some() && (assessment.state.may_run() || bypass)
 }
 
 /// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
@@ -160,7 +183,7 @@ pub fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval {
     Approval {
         event: hook.event.name().to_owned(),
         command: hook.command.clone(),
-        script: assessment.script.clone(),
+        script: assessment.script.as_deref().map(crate::paths::normalized),
         sha256: assessment.sha256.clone(),
         mtime,
     }
@@ -234,8 +257,24 @@ impl ConsentGate {
         (verdict, assessment.sha256)
     }
 
+    /// Whether `hook` would run if it were started now: approved (or approved on the spot by a
+    /// bypass) with a script that can be read and pinned. Reads, never writes.
+    pub fn would_run(&self, hook: &HookSpec, base: &Path) -> bool {
+        would_run(&self.snapshot().list, hook, self.bypass.is_some(), base)
+    }
+
     fn verdict(&self, hook: &HookSpec, assessment: &Assessment) -> Verdict {
         let event = hook.event.name();
+        if assessment.refused {
+            let script = assessment
+                .script
+                .as_ref()
+                .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+            let why = assessment.unreadable.as_deref().unwrap_or("refused");
+            return Verdict::Refused {
+                message: format!("script {script}: {why}"),
+            };
+        }
         match assessment.state {
             ConsentState::Approved => Verdict::Run { notice: None },
             ConsentState::Unpinned => Verdict::Run {
@@ -312,8 +351,9 @@ impl ConsentGate {
             return None;
         }
         let event = hook.event.name();
+        let script = crate::paths::normalized(script);
         match store::update(&self.path, |list| {
-            (list.pin(event, &hook.command, script, sha256), ())
+            (list.pin(event, &hook.command, &script, sha256), ())
         }) {
             Ok(()) => None,
             Err(err) => Some(format!(

@@ -147,7 +147,13 @@ impl Allowlist {
             .filter(|e| is_entry_for(e, event, command))
             .last();
         match entry {
-            Some(entry) if !entry.contains_key("script_sha256") => {
+            // No hash yet: missing, null or empty.
+            Some(entry)
+                if entry
+                    .get("script_sha256")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty) =>
+            {
                 entry.insert(
                     "script".to_owned(),
                     Value::from(script.to_string_lossy().as_ref()),
@@ -384,11 +390,20 @@ mod tests {
 
     #[test]
     fn pin_only_fills_a_missing_hash() {
-        let mut list =
-            Allowlist::parse(br#"{"approvals": [{"command": "c", "event": "e"}]}"#).unwrap();
-        assert!(list.pin("e", "c", std::path::Path::new("/s"), "ff"));
-        assert!(!list.pin("e", "c", std::path::Path::new("/s"), "00"));
-        assert_eq!(list.find("e", "c").unwrap()["script_sha256"], "ff");
+        for entry in [
+            r#"{"command": "c", "event": "e"}"#,
+            r#"{"command": "c", "event": "e", "script_sha256": null}"#,
+            r#"{"command": "c", "event": "e", "script_sha256": ""}"#,
+        ] {
+            let mut list =
+                Allowlist::parse(format!(r#"{{"approvals": [{entry}]}}"#).as_bytes()).unwrap();
+            assert!(
+                list.pin("e", "c", std::path::Path::new("/s"), "ff"),
+                "{entry}"
+            );
+            assert!(!list.pin("e", "c", std::path::Path::new("/s"), "00"));
+            assert_eq!(list.find("e", "c").unwrap()["script_sha256"], "ff");
+        }
     }
 
     #[test]

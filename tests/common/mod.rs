@@ -331,3 +331,41 @@ pub fn on_a_terminal(env: &TestEnv, args: &[&str], prompt: &str, answer: &[u8]) 
     let shown = screen.lock().unwrap().clone();
     format!("{shown}{}", String::from_utf8_lossy(&out.stdout))
 }
+
+/// Runs the command with `stdin`, killing it if it has not finished within [`PROMPTLY`] (then
+/// the test fails: it hung).
+pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = env
+        .std_cmd()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
+    let until = std::time::Instant::now() + PROMPTLY;
+    let watchdog = std::thread::spawn(move || {
+        while std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+            if !alive(pid.as_raw_nonzero().get()) {
+                return false;
+            }
+        }
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        true
+    });
+    let out = child.wait_with_output().unwrap();
+    let hung = watchdog.join().unwrap();
+    assert!(!hung, "{args:?} hung and was killed");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{args:?} panicked: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
