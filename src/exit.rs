@@ -9,10 +9,9 @@ pub enum ExitStatus {
     Error,
     /// 2: only from `run`: a hook blocked, or the quality gate asked to keep working.
     Blocked,
-    /// 130: interrupted by SIGINT.
-    Interrupted,
-    /// 143: terminated by SIGTERM.
-    Terminated,
+    /// 128 + N: a terminating signal N asked the program to stop (130 for SIGINT, 143 for
+    /// SIGTERM, 129 for SIGHUP); the running hooks' process groups were ended first.
+    Signaled(u8),
 }
 
 impl ExitStatus {
@@ -22,8 +21,7 @@ impl ExitStatus {
             Self::Success => 0,
             Self::Error => 1,
             Self::Blocked => 2,
-            Self::Interrupted => 130,
-            Self::Terminated => 143,
+            Self::Signaled(code) => code,
         }
     }
 }
@@ -37,7 +35,6 @@ mod tests {
         assert_eq!(ExitStatus::Success.code(), 0);
         assert_eq!(ExitStatus::Error.code(), 1);
         assert_eq!(ExitStatus::Blocked.code(), 2);
-        assert_eq!(ExitStatus::Interrupted.code(), 130);
-        assert_eq!(ExitStatus::Terminated.code(), 143);
+        assert_eq!(ExitStatus::Signaled(130).code(), 130);
     }
 }

@@ -460,3 +460,348 @@ fn a_script_that_is_not_a_regular_file_hangs_nothing_and_is_never_read() {
         "nothing that cannot be read is ever approved"
     );
 }
+
+/// A hook on `pre_tool_call` that records its pid in `<name>.pid` and sleeps in a child process
+/// (so its group has two members); approved.
+fn sleeper(env: &TestEnv, name: &str) -> std::path::PathBuf {
+    let pid_file = env.path(&format!("{name}.pid"));
+    let hook = env.script(
+        &format!("{name}.sh"),
+        &format!("echo $$ > '{}'\nsleep 1000", pid_file.display()),
+    );
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n      timeout: 300\n",
+        hook.display()
+    ));
+    env.approve("pre_tool_call", &hook.display().to_string());
+    pid_file
+}
+
+fn start_run(env: &TestEnv) -> std::process::Child {
+    env.std_cmd()
+        .args(["run", "pre_tool_call"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Whether a live process (not a zombie waiting to be reaped) is in process group `pgid`.
+fn group_alive(pgid: i32) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return rustix::process::test_kill_process_group(
+            rustix::process::Pid::from_raw(pgid).unwrap(),
+        )
+        .is_ok();
+    };
+    entries.flatten().any(|entry| {
+        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let mut fields = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or_default()
+            .split_whitespace();
+        let state = fields.next();
+        let group = fields.nth(1).and_then(|g| g.parse::<i32>().ok());
+        group == Some(pgid) && state != Some("Z")
+    })
+}
+
+/// Waits (up to `PROMPTLY`) until no live process is left in group `pgid`.
+fn group_gone(pgid: i32) -> bool {
+    let until = std::time::Instant::now() + crate::common::PROMPTLY;
+    while std::time::Instant::now() < until {
+        if !group_alive(pgid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn every_terminating_signal_ends_the_hooks_first_and_exits_128_plus_n() {
+    use rustix::process::Signal;
+    for signal in [
+        Signal::HUP,
+        Signal::QUIT,
+        Signal::USR1,
+        Signal::USR2,
+        Signal::ALARM,
+    ] {
+        let env = TestEnv::new();
+        let pid_file = sleeper(&env, "hook");
+        let child = start_run(&env);
+        let pgid = crate::common::await_pid(&pid_file, crate::common::PROMPTLY);
+        let run = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
+        rustix::process::kill_process(run, signal).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(128 + signal.as_raw()),
+            "{signal:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{signal:?}: no half answer");
+        assert!(
+            group_gone(pgid),
+            "{signal:?}: the hook's whole group was ended"
+        );
+    }
+}
+
+#[test]
+fn a_signal_while_no_hook_runs_is_answered_at_once() {
+    let env = TestEnv::new();
+    let marker = env.path("first.ran");
+    let first = env.script(
+        "first.sh",
+        &format!(
+            "cat >/dev/null; touch '{}'; printf '{{}}'",
+            marker.display()
+        ),
+    );
+    let second = env.script("second.sh", "cat >/dev/null; printf '{}'");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n    - command: {}\n",
+        first.display(),
+        second.display()
+    ));
+    env.approve("pre_tool_call", &first.display().to_string());
+    // Approved by Hermes (no pin): `run` records the pin first, under the allowlist's lock,
+    // which this test holds, so `run` waits there once the first hook has run.
+    env.hermes_approval("pre_tool_call", &second.display().to_string(), None);
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(env.hermes_home().join("shell-hooks-allowlist.json.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let child = start_run(&env);
+    let until = std::time::Instant::now() + crate::common::PROMPTLY;
+    while !marker.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the first hook never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let run = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
+    rustix::process::kill_process(run, rustix::process::Signal::TERM).unwrap();
+    // Before, the flag was set and nobody looked: `run` waited on the lock for ever.
+    let watchdog = std::thread::spawn(move || {
+        let until = std::time::Instant::now() + crate::common::PROMPTLY;
+        while std::time::Instant::now() < until {
+            if rustix::process::test_kill_process(run).is_err() {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = rustix::process::kill_process(run, rustix::process::Signal::KILL);
+        true
+    });
+    let out = child.wait_with_output().unwrap();
+    assert!(!watchdog.join().unwrap(), "run did not answer the signal");
+    assert_eq!(
+        out.status.code(),
+        Some(143),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    drop(lock);
+}
+
+/// Whether some process whose parent is `parent` runs with `arg` on its command line.
+fn has_child_with(parent: u32, arg: &str) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let dir = entry.path();
+        let stat = fs::read_to_string(dir.join("stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        ppid == Some(parent)
+            && fs::read(dir.join("cmdline"))
+                .unwrap_or_default()
+                .split(|b| *b == 0)
+                .any(|word| word == arg.as_bytes())
+    })
+}
+
+#[test]
+fn a_killed_run_leaves_no_hook_behind() {
+    let env = TestEnv::new();
+    let pid_file = sleeper(&env, "hook");
+    let mut child = start_run(&env);
+    let pgid = crate::common::await_pid(&pid_file, crate::common::PROMPTLY);
+    // Once a hook has run a moment, a guard process watches its group.
+    let until = std::time::Instant::now() + crate::common::PROMPTLY;
+    while !has_child_with(child.id(), "__guard") {
+        assert!(std::time::Instant::now() < until, "no guard was started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing in `run` gets to act
+    let _ = child.wait();
+    assert!(group_gone(pgid), "the hook and its child were ended");
+}
+
+#[test]
+fn the_hidden_watchdog_refuses_groups_that_reach_every_process() {
+    let env = TestEnv::new();
+    for pgid in ["0", "1", "-1", "x"] {
+        let out = env.cmd().args(["__watch", pgid, "100"]).output().unwrap();
+        assert_eq!(code(&out), 1, "__watch {pgid}");
+    }
+}
+
+#[test]
+fn the_audit_log_keeps_payloads_from_other_eyes_and_never_follows_a_link() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new();
+    let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        hook.display()
+    ));
+    env.approve("pre_tool_call", &hook.display().to_string());
+    let run_with_log = |log: &std::path::Path| {
+        env.cmd()
+            .args(["run", "pre_tool_call", "--audit-payload", "--audit-log"])
+            .arg(log)
+            .write_stdin(r#"{"tool_name": "terminal", "args": {"secret": "hunter2"}}"#)
+            .output()
+            .unwrap()
+    };
+    let fresh = env.path("fresh.log");
+    run_with_log(&fresh);
+    assert_eq!(
+        fs::metadata(&fresh).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(fs::read_to_string(&fresh).unwrap().contains("hunter2"));
+
+    let shared = env.path("shared.log");
+    fs::write(&shared, "").unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run_with_log(&shared);
+    assert!(
+        stderr(&out).contains("the payload was left out"),
+        "{}",
+        stderr(&out)
+    );
+    let text = fs::read_to_string(&shared).unwrap();
+    assert!(
+        text.contains("\"event\"") && !text.contains("hunter2"),
+        "{text}"
+    );
+
+    let target = env.path("elsewhere.log");
+    let link = env.path("link.log");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = run_with_log(&link);
+    assert_eq!(
+        code(&out),
+        0,
+        "a log that cannot be written never changes the decision"
+    );
+    assert!(
+        stderr(&out).contains("cannot append to the audit log"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!target.exists(), "nothing was created through the link");
+}
+
+#[test]
+fn a_dangling_lock_link_is_refused_and_creates_nothing() {
+    let env = TestEnv::new();
+    let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        hook.display()
+    ));
+    let target = env.path("planted");
+    std::os::unix::fs::symlink(
+        &target,
+        env.hermes_home().join("shell-hooks-allowlist.json.lock"),
+    )
+    .unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("cannot open the lock"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!target.exists());
+}
+
+#[test]
+fn an_approval_holds_from_every_directory_and_spelling() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "check",
+        "name: check\ndescription: d\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; printf '{}'",
+    );
+    let out = env
+        .cmd()
+        .args(["--project", "../work/./", "approve", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let command = env.approvals()[0]["command"].as_str().unwrap().to_owned();
+    assert!(
+        !command.contains("/../") && !command.contains("/./"),
+        "{command}"
+    );
+    let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
+    assert_eq!(
+        crate::common::statuses(&json(&out)),
+        ["ok"],
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_null_or_empty_pin_is_pinned_on_first_use() {
+    let env = TestEnv::new();
+    let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    let command = hook.display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {command}\n"
+    ));
+    for pin in [serde_json::Value::Null, serde_json::json!("")] {
+        fs::write(
+            env.allowlist_path(),
+            serde_json::json!({"approvals": [{"command": command, "event": "pre_tool_call",
+                "approved_at": "2026-01-01T00:00:00Z", "script_sha256": pin}]})
+            .to_string(),
+        )
+        .unwrap();
+        let out = env.run("pre_tool_call", "{}");
+        assert_eq!(crate::common::statuses(&json(&out)), ["ok"]);
+        assert_eq!(
+            env.approvals()[0]["script_sha256"].as_str().unwrap().len(),
+            64
+        );
+        fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+        let out = env.run("pre_tool_call", "{}");
+        assert_eq!(
+            crate::common::statuses(&json(&out)),
+            ["changed"],
+            "the pin holds now"
+        );
+        fs::write(&hook, "#!/bin/sh\ncat >/dev/null; printf '{}'\n").unwrap();
+    }
+}

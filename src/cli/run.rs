@@ -245,11 +245,16 @@ fn audit(
         let wire = invocation.hermes_wire(event, invocation.tool_input.as_ref());
         line.payload = serde_json::to_value(&wire).ok();
     }
-    if let Err(err) = audit::append(&path, &line) {
-        printer.warn(format!(
+    match audit::append(&path, &mut line) {
+        Ok(audit::Appended::Whole) => {}
+        Ok(audit::Appended::WithoutPayload) => printer.warn(format!(
+            "the audit log {} can be read by others (chmod 600 it): the payload was left out",
+            path.display()
+        )),
+        Err(err) => printer.warn(format!(
             "cannot append to the audit log {}: {err}",
             path.display()
-        ));
+        )),
     }
 }
 

@@ -95,23 +95,39 @@ pub(crate) fn color(global: &GlobalArgs) -> bool {
 /// The first argument that turns this program into the watchdog of an `async` hook (kept out
 /// of clap, so it is in no help, completion or man page).
 pub(crate) const WATCH_COMMAND: &str = "__watch";
+/// The first argument that turns this program into the guard of the hooks of a run (see
+/// [`crate::exec::guard`]); also kept out of clap.
+pub(crate) const GUARD_COMMAND: &str = "__guard";
 
-/// `hermes-hooks __watch <pgid> <timeout_ms>`: watch an `async` hook's group and end it at its
-/// deadline. `None` when this is not the watch mode.
+/// The longest an `async` hook may be watched: its longest timeout, with room to spare.
+const WATCH_MAX: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The hidden modes: `__watch <pgid> <timeout_ms>` watches an `async` hook's group and ends it at
+/// its deadline; `__guard` ends the groups of a run that was killed. Their arguments are
+/// checked: a group of 0 or 1 (which would reach every process of the user) is refused. `None`
+/// when this is neither.
 pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
     let mut args = std::env::args_os().skip(1);
-    if args.next()? != WATCH_COMMAND {
+    let mode = args.next()?;
+    if mode == GUARD_COMMAND {
+        crate::exec::guard::serve();
+        return Some(crate::exit::ExitStatus::Success);
+    }
+    if mode != WATCH_COMMAND {
         return None;
     }
-    let mut number = || args.next()?.to_str()?.parse::<u64>().ok();
-    let (Some(pgid), Some(timeout_ms)) = (number(), number()) else {
-        return Some(crate::exit::ExitStatus::Error);
-    };
-    let Ok(pgid) = u32::try_from(pgid) else {
-        return Some(crate::exit::ExitStatus::Error);
-    };
-    crate::exec::detach::watch(pgid, std::time::Duration::from_millis(timeout_ms));
-    Some(crate::exit::ExitStatus::Success)
+    let pgid = args.next()?.into_string().ok()?;
+    let timeout = args
+        .next()
+        .and_then(|ms| ms.to_str()?.parse::<u64>().ok())
+        .map(std::time::Duration::from_millis)
+        .filter(|timeout| *timeout <= WATCH_MAX);
+    let watched = timeout.is_some_and(|timeout| crate::exec::detach::watch(&pgid, timeout));
+    Some(if watched {
+        crate::exit::ExitStatus::Success
+    } else {
+        crate::exit::ExitStatus::Error
+    })
 }
 
 /// This program, when some hook is `async` and needs it as its watchdog.
@@ -136,23 +152,23 @@ pub(crate) fn current_dir() -> Result<PathBuf> {
     std::env::current_dir().context("cannot read the current directory")
 }
 
-/// SIGINT and SIGTERM end the hooks that run instead of this program (see
-/// [`crate::exec::interrupt`]).
+/// The terminating signals end the hooks that run before this program ends (see
+/// [`crate::exec::interrupt`]); a guard process ends them should this program be killed outright
+/// (see [`crate::exec::guard`]).
 pub(crate) fn end_hooks_on_interrupt() {
     interrupt::enable();
+    crate::exec::guard::enable(&[GUARD_COMMAND]);
 }
 
 /// After hooks ran: when a signal asked the program to stop, a note on stderr and the exit status
-/// (130 or 143); the caller then prints nothing on stdout, so no half answer is ever read.
+/// (128 + N); the caller then prints nothing on stdout, so no half answer is ever read.
 pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> {
-    let (name, status) = match interrupt::received()? {
-        Interrupt::Int => ("SIGINT", crate::exit::ExitStatus::Interrupted),
-        Interrupt::Term => ("SIGTERM", crate::exit::ExitStatus::Terminated),
-    };
+    let signal: Interrupt = interrupt::received()?;
     printer.note(format!(
-        "interrupted by {name}; the running hooks' process groups were ended, no answer given"
+        "interrupted by {}; the running hooks' process groups were ended, no answer given",
+        signal.name()
     ));
-    Some(status)
+    Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
 }
 
 /// After hooks ran: why the allowlist could not be used, if so, and each hook's consent notice.

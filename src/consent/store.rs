@@ -6,6 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde::Serialize as _;
 use serde_json::{Map, Value};
@@ -245,8 +246,14 @@ pub fn update<R>(
     })
 }
 
+/// The longest a writer waits for another to release the lock before it gives up with an error.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
 /// Runs `body` holding the exclusive lock of the state file `path` (`<path>.lock`, next to it;
-/// the folder is created mode 0700 when missing). The lock ends with the process, however it ends.
+/// the folder is created mode 0700 when missing). The lock ends with the process, however it
+/// ends. The lock file is never followed through a symlink (a dangling one would create its
+/// target), must be a regular file, and is waited for at most [`LOCK_WAIT`], or until a signal
+/// asks the program to stop.
 pub fn locked<R>(
     path: &Path,
     body: impl FnOnce() -> Result<R, StoreError>,
@@ -266,10 +273,47 @@ pub fn locked<R>(
         .truncate(false)
         .write(true)
         .mode(0o600)
+        .custom_flags(lock_open_flags())
         .open(lock_path(path))
         .map_err(|e| io_err("cannot open the lock of", e))?;
-    lock.lock().map_err(|e| io_err("cannot lock", e))?;
+    if !lock.metadata().is_ok_and(|m| m.is_file()) {
+        let err = io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the lock is not a regular file",
+        );
+        return Err(io_err("cannot lock", err));
+    }
+    wait_for(&lock).map_err(|e| io_err("cannot lock", e))?;
     body()
+}
+
+/// `O_NOFOLLOW | O_NONBLOCK`: a symlink is refused, a FIFO never blocks the open.
+fn lock_open_flags() -> i32 {
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    i32::try_from(flags.bits()).unwrap_or(0)
+}
+
+/// Takes the lock, waiting while another process holds it: at most [`LOCK_WAIT`], and not
+/// past a signal that asks the program to stop.
+fn wait_for(lock: &File) -> io::Result<()> {
+    let until = Instant::now() + LOCK_WAIT;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(fs::TryLockError::Error(err)) => return Err(err),
+            Err(fs::TryLockError::WouldBlock) => {}
+        }
+        if crate::exec::interrupt::received().is_some() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
+        if Instant::now() >= until {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("another process has held it for {}s", LOCK_WAIT.as_secs()),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Replaces the state file `path` with `bytes` atomically (a temporary file in the same folder,

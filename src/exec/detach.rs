@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
 
-use super::{Job, KILL_GRACE, spawn};
+use super::{Job, spawn};
 
 /// How often the watchdog looks whether the group is gone.
 const WATCH_TICK: Duration = Duration::from_millis(50);
@@ -27,6 +27,8 @@ pub struct Watchdog<'a> {
 /// deadline. Returns the hook's pid. Without a watchdog the hook is ended at once and the start
 /// counts as failed: nothing may outlive its deadline.
 pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
+    // A signal between the two starts must not leave the hook without its watchdog.
+    let _busy = super::interrupt::busy();
     let words = match job.argv {
         Some(argv) if !argv.is_empty() => argv.to_vec(),
         _ => spawn::split(job.command)?,
@@ -57,27 +59,22 @@ pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
     Ok(pid)
 }
 
-/// The watchdog's work: wait until `timeout` has passed or the group `pgid` is gone; then TERM
-/// the group, give it the grace, and KILL what is left.
-pub fn watch(pgid: u32, timeout: Duration) {
-    let Some(group) = i32::try_from(pgid).ok().and_then(Pid::from_raw) else {
-        return;
+/// The watchdog's work: wait until `timeout` has passed or the group is gone; then TERM the
+/// group, give it the grace, and KILL what is left. `pgid` must name a process group other than
+/// the watchdog's own, above 1 (0, 1 and negative numbers would reach far more than one group);
+/// anything else is refused (`false`).
+pub fn watch(pgid: &str, timeout: Duration) -> bool {
+    let Some(group) = super::guard::valid_group(pgid, rustix::process::getpgrp()) else {
+        return false;
     };
     let gone = || test_kill_process_group(group).is_err();
     let deadline = Instant::now() + timeout;
     while Instant::now() < deadline {
         if gone() {
-            return;
+            return true;
         }
         std::thread::sleep(WATCH_TICK.min(deadline.saturating_duration_since(Instant::now())));
     }
-    let _ = kill_process_group(group, Signal::TERM);
-    let grace = Instant::now() + KILL_GRACE;
-    while Instant::now() < grace {
-        if gone() {
-            return;
-        }
-        std::thread::sleep(WATCH_TICK);
-    }
-    let _ = kill_process_group(group, Signal::KILL);
+    super::guard::end_groups(&[group]);
+    true
 }

@@ -1,36 +1,65 @@
-//! Ctrl-C (SIGINT) and SIGTERM while hooks run. A program opts in with [`enable`]; the handlers
-//! are installed when the first hook starts, so a call that runs nothing pays nothing. A signal
-//! sets a flag and makes a self-pipe readable for good, which wakes every supervision loop at
-//! once; each ends its hook's process group, and the caller exits 130 or 143.
+//! Terminating signals (INT, TERM, HUP, QUIT, USR1, USR2, ALRM) while hooks run. A program opts
+//! in with [`enable`]; the handlers are installed when the first hook starts, so a call that runs
+//! nothing pays nothing (until then a signal ends the program by its default action). While a
+//! hook runs, a signal sets a flag and makes a self-pipe readable for good, which wakes every
+//! supervision loop at once; each ends its hook's process group, and the caller exits 128+N.
+//! While no hook runs (between hooks, reading a script for its pin, waiting for a lock), there is
+//! nothing to end, so the program exits 128+N at once: a signal is never left unanswered.
+//!
+//! SIGPIPE is not among them: it is raised by the program's own writes to a hook that closed its
+//! stdin, or to a caller that closed stdout, in the normal course of a run, so it stays ignored
+//! (as in every Rust program) and such writes fail with an error instead.
 
 use std::io;
 use std::os::fd::{AsFd as _, BorrowedFd};
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 
-/// Which signal asked the program to stop.
+/// The signals that ask the program to stop, SIGINT first (it wins when several came).
+pub const SIGNALS: [i32; 7] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM];
+
+/// A signal that asked the program to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interrupt {
-    /// SIGINT (Ctrl-C): exit 130.
-    Int,
-    /// SIGTERM: exit 143.
-    Term,
+pub struct Interrupt(i32);
+
+impl Interrupt {
+    /// The signal number.
+    pub const fn signal(self) -> i32 {
+        self.0
+    }
+
+    /// The exit code for it: 128 + N.
+    pub fn exit_code(self) -> u8 {
+        u8::try_from(128 + self.0).unwrap_or(u8::MAX)
+    }
+
+    /// Its name (SIGINT), or "signal N".
+    pub fn name(self) -> String {
+        super::signal::signal_name(self.0)
+            .map_or_else(|| format!("signal {}", self.0), str::to_owned)
+    }
 }
 
 struct Handlers {
     wake: UnixStream,
-    int: Arc<AtomicBool>,
-    term: Arc<AtomicBool>,
+    flags: Vec<(i32, Arc<AtomicBool>)>,
 }
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 static HANDLERS: OnceLock<Option<Handlers>> = OnceLock::new();
+/// True while no hook runs: a signal then ends the program at once.
+static IDLE: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// How many hooks run now (under this lock, [`IDLE`] is kept equal to "none").
+static RUNNING: Mutex<usize> = Mutex::new(0);
 
-/// Asks for SIGINT and SIGTERM to end running hooks instead of the program.
+fn idle_flag() -> &'static Arc<AtomicBool> {
+    IDLE.get_or_init(|| Arc::new(AtomicBool::new(true)))
+}
+
+/// Asks for the terminating signals to end running hooks instead of the program.
 pub fn enable() {
     ENABLED.store(true, Ordering::Relaxed);
 }
@@ -46,29 +75,55 @@ pub(super) fn arm() {
 fn install() -> io::Result<Handlers> {
     let (wake, write) = UnixStream::pair()?;
     write.set_nonblocking(true)?;
-    let int = Arc::new(AtomicBool::new(false));
-    let term = Arc::new(AtomicBool::new(false));
-    // The flag first, then the wake-up: a woken loop always finds the flag set.
-    signal_hook::flag::register(SIGINT, Arc::clone(&int))?;
-    signal_hook::flag::register(SIGTERM, Arc::clone(&term))?;
-    signal_hook::low_level::pipe::register(SIGINT, write.try_clone()?)?;
-    signal_hook::low_level::pipe::register(SIGTERM, write)?;
-    Ok(Handlers { wake, int, term })
+    let mut flags = Vec::with_capacity(SIGNALS.len());
+    for signal in SIGNALS {
+        let flag = Arc::new(AtomicBool::new(false));
+        // The flag first, then the wake-up: a woken loop always finds the flag set. With no
+        // hook running, the program ends at once instead.
+        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+        signal_hook::low_level::pipe::register(signal, write.try_clone()?)?;
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            128 + signal,
+            Arc::clone(idle_flag()),
+        )?;
+        flags.push((signal, flag));
+    }
+    Ok(Handlers { wake, flags })
 }
 
-/// The signal received so far, if any (SIGINT wins when both came).
+/// The signal received so far, if any.
 pub fn received() -> Option<Interrupt> {
     let handlers = HANDLERS.get()?.as_ref()?;
-    if handlers.int.load(Ordering::SeqCst) {
-        Some(Interrupt::Int)
-    } else if handlers.term.load(Ordering::SeqCst) {
-        Some(Interrupt::Term)
-    } else {
-        None
-    }
+    handlers
+        .flags
+        .iter()
+        .find(|(_, flag)| flag.load(Ordering::SeqCst))
+        .map(|(signal, _)| Interrupt(*signal))
 }
 
 /// A descriptor that becomes readable, and stays so, once a signal came.
 pub(super) fn wake_fd() -> Option<BorrowedFd<'static>> {
     HANDLERS.get()?.as_ref().map(|h| h.wake.as_fd())
+}
+
+/// Marks a stretch during which a signal must not end the program at once (a hook runs and its
+/// group must be ended first, or a line of output is half written); it ends when dropped.
+#[must_use = "the stretch ends when the guard is dropped"]
+pub struct Busy(());
+
+/// Starts a [`Busy`] stretch.
+pub fn busy() -> Busy {
+    let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+    *running += 1;
+    idle_flag().store(false, Ordering::SeqCst);
+    Busy(())
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        *running = running.saturating_sub(1);
+        idle_flag().store(*running == 0, Ordering::SeqCst);
+    }
 }

@@ -2,6 +2,7 @@
 //! deadline that ends the whole group. Nothing here interprets the answer (see `response`).
 
 pub mod detach;
+pub mod guard;
 pub mod interrupt;
 mod signal;
 pub mod spawn;
@@ -147,6 +148,8 @@ pub fn run(job: &Job<'_>) -> Outcome {
             ..Outcome::not_started(String::new())
         };
     }
+    // From the spawn until the group is gone, a signal must end the group before the program.
+    let _busy = interrupt::busy();
     let started = Instant::now();
     let words = match job.argv {
         Some(argv) if !argv.is_empty() => Ok(argv.to_vec()),
@@ -170,7 +173,8 @@ pub fn run(job: &Job<'_>) -> Outcome {
             };
         }
     };
-    let report = supervise::supervise(child, feed, started + job.timeout);
+    let guard_at = guard::enabled().then(|| started + guard::GUARD_AFTER);
+    let report = supervise::supervise(child, feed, started + job.timeout, guard_at);
     Outcome {
         end: report.end,
         stdout: report.stdout,

@@ -23,6 +23,14 @@ const NAMES: &[(Signal, &str)] = &[
     (Signal::SYS, "SIGSYS"),
 ];
 
+/// "SIGKILL" for 9, when the number has a known name.
+pub(super) fn signal_name(number: i32) -> Option<&'static str> {
+    NAMES
+        .iter()
+        .find(|(signal, _)| signal.as_raw() == number)
+        .map(|(_, name)| *name)
+}
+
 /// "signal 9 (SIGKILL)", or "signal N" for a number without a known name.
 pub fn describe_signal(number: i32) -> String {
     match NAMES.iter().find(|(signal, _)| signal.as_raw() == number) {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
 
-use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP, interrupt};
+use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP, guard, interrupt};
 
 /// Reads per wake-up before the deadline is looked at again (a flooding hook cannot starve it).
 const READS_PER_WAKE: usize = 16;
@@ -29,10 +29,19 @@ pub(super) struct Report {
     pub(super) stderr: Vec<u8>,
 }
 
-/// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone.
-pub(super) fn supervise(mut child: Child, stdin: &[u8], deadline: Instant) -> Report {
+/// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone. From
+/// `guard_at` on (if the hook still runs then), the guard watches the group too, in case this
+/// program is killed outright.
+pub(super) fn supervise(
+    mut child: Child,
+    stdin: &[u8],
+    deadline: Instant,
+    guard_at: Option<Instant>,
+) -> Report {
     let pid = Pid::from_child(&child);
     let mut watch = Watch {
+        guard_at,
+        guarded: false,
         pidfd: open_pidfd(pid),
         pid,
         stdin: Feeder::new(child.stdin.take(), stdin),
@@ -55,6 +64,9 @@ pub(super) fn supervise(mut child: Child, stdin: &[u8], deadline: Instant) -> Re
             End::Interrupted
         }
     };
+    if watch.guarded {
+        guard::release(pid);
+    }
     // Whatever is still buffered in the pipes, without waiting for writers outside the group.
     watch.drain_pipes();
     Report {
@@ -84,6 +96,10 @@ fn open_pidfd(_: Pid) -> Option<OwnedFd> {
 }
 
 struct Watch<'a> {
+    /// When to hand the group to the guard, if not yet done.
+    guard_at: Option<Instant>,
+    /// The guard has the group.
+    guarded: bool,
     child: Child,
     pid: Pid,
     pidfd: Option<OwnedFd>,
@@ -131,6 +147,14 @@ impl Watch<'_> {
                 return Pumped::Deadline;
             }
             let mut wait = until - now;
+            if let Some(at) = self.guard_at {
+                if now >= at {
+                    self.guard_at = None;
+                    self.guarded = guard::watch(self.pid);
+                } else {
+                    wait = wait.min(at - now);
+                }
+            }
             if self.pidfd.is_none() {
                 wait = wait.min(tick);
                 tick = (tick * 2).min(MAX_TICK);

@@ -4,7 +4,7 @@
 
 use std::fs::OpenOptions;
 use std::io::{self, Write as _};
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::Path;
 
 use serde::Serialize;
@@ -91,19 +91,45 @@ impl<'a> AuditLine<'a> {
     }
 }
 
-/// Appends `line` to the log at `path` (created mode 0600) with one `write`: on a local file
-/// system, appends of concurrent runs land whole, one after the other.
-pub fn append(path: &Path, line: &AuditLine<'_>) -> io::Result<()> {
-    let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
-    bytes.push(b'\n');
+/// How a line went into the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Appended {
+    /// As given.
+    Whole,
+    /// Without its payload: the log can be read by others than its owner, and a payload may
+    /// carry secrets (prompts, tool arguments, keys).
+    WithoutPayload,
+}
+
+/// Appends `line` to the log at `path` with one `write`: on a local file system, appends of
+/// concurrent runs land whole, one after the other. The log is created mode 0600; a symlink in
+/// its place, or anything but a regular file, is refused; a payload is never written into a log
+/// that group or others can read (the line goes in without it).
+pub fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Appended> {
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(i32::try_from(flags.bits()).unwrap_or(0))
         .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut appended = Appended::Whole;
+    if line.payload.is_some() && meta.permissions().mode() & 0o077 != 0 {
+        line.payload = None;
+        appended = Appended::WithoutPayload;
+    }
+    let mut bytes = serde_json::to_vec(&*line).map_err(io::Error::other)?;
+    bytes.push(b'\n');
     let written = file.write(&bytes)?;
     if written == bytes.len() {
-        Ok(())
+        Ok(appended)
     } else {
         Err(io::Error::new(
             io::ErrorKind::WriteZero,
