@@ -18,6 +18,7 @@ mod example;
 mod exec;
 mod generated;
 mod hostile_input;
+mod hostile_trees;
 mod interrupt;
 mod list;
 mod loop_guard;

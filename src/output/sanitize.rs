@@ -6,14 +6,10 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// `text` with every terminal-active character escaped; tab is kept.
+/// `text` with every terminal-active character escaped (tab too: a name made of tabs would
+/// pass for blanks, and a tab breaks table columns).
 pub fn line(text: &str) -> Cow<'_, str> {
-    escape(text, false)
-}
-
-/// [`line`], with tab escaped too (for table cells, where a tab would break the columns).
-pub fn cell(text: &str) -> Cow<'_, str> {
-    escape(text, true)
+    escape(text)
 }
 
 /// [`line`] for text that may span lines: newlines are kept, everything else is escaped.
@@ -21,8 +17,8 @@ pub fn lines(text: &str) -> String {
     text.split('\n').map(line).collect::<Vec<_>>().join("\n")
 }
 
-fn escape(text: &str, tab: bool) -> Cow<'_, str> {
-    let unsafe_char = |c: char| is_terminal_active(c) && (tab || c != '\t');
+fn escape(text: &str) -> Cow<'_, str> {
+    let unsafe_char = is_terminal_active;
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
@@ -60,12 +56,12 @@ pub fn is_terminal_active(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{cell, line, lines};
+    use super::{line, lines};
 
     #[test]
     fn escapes_what_could_rewrite_a_terminal() {
-        assert_eq!(line("plain\ttext"), "plain\ttext");
-        assert_eq!(cell("a\tb"), "a\\tb");
+        assert_eq!(line("plain text"), "plain text");
+        assert_eq!(line("a\tb"), "a\\tb");
         assert_eq!(line("a\nb\x1b[8mc\x07"), "a\\nb\\e[8mc\\x07");
         assert_eq!(line("del\x7f c1\u{9b}"), "del\\x7f c1\\u{9b}");
         assert_eq!(line("x\u{202e}y\u{2028}"), "x\\u{202e}y\\u{2028}");

@@ -67,7 +67,7 @@ impl Grid {
     /// Adds a row of cells, each in the colour of its tone (when the table is styled at all).
     pub fn row(&mut self, cells: &[(&str, Tone)]) {
         self.table.add_row(cells.iter().map(|(text, tone)| {
-            let cell = Cell::new(super::sanitize::cell(text));
+            let cell = Cell::new(super::sanitize::line(text));
             match tone.color() {
                 Some(color) => cell.fg(color),
                 None => cell,
