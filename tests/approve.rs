@@ -1,13 +1,9 @@
 //! `approve`: `--yes` for scripts, a refusal without a terminal, a real confirmation on a
 //! pseudo-terminal, `--all` to re-pin, and a corrupt allowlist left alone.
 
-use std::io::{Read as _, Write as _};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
 use serde_json::Value;
 
-use crate::common::{PROMPTLY, TestEnv, code, json, statuses, stderr};
+use crate::common::{TestEnv, code, json, statuses, stderr};
 
 fn two_hooks(env: &TestEnv) -> (String, String) {
     let a = env
@@ -139,64 +135,12 @@ fn a_corrupt_allowlist_is_not_replaced() {
 
 #[test]
 fn asks_on_a_terminal() {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     let env = TestEnv::new();
     let (a, b) = two_hooks(&env);
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
-    grantpt(&master).unwrap();
-    unlockpt(&master).unwrap();
-    let name = ptsname(&master, Vec::new()).unwrap();
-    let open_tty = || {
-        std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(name.to_str().unwrap())
-            .unwrap()
-    };
-    let child = env
-        .std_cmd()
-        .arg("approve")
-        .stdin(open_tty())
-        .stderr(open_tty())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut master = std::fs::File::from(master);
-    let screen = Arc::new(Mutex::new(String::new()));
-    {
-        let screen = Arc::clone(&screen);
-        let mut reader = master.try_clone().unwrap();
-        std::thread::spawn(move || {
-            let mut buf = [0_u8; 4096];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                screen
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-    }
-    let wait_for = |count: usize| {
-        let until = Instant::now() + PROMPTLY;
-        while screen.lock().unwrap().matches("Approve this hook?").count() < count {
-            assert!(
-                Instant::now() < until,
-                "no prompt: {}",
-                screen.lock().unwrap()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    };
-    wait_for(1);
-    master.write_all(b"y").unwrap();
-    wait_for(2);
-    master.write_all(b"n").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let prompt = "Approve this hook?";
+    let (shown, out) =
+        crate::common::on_a_terminal(&env, &["approve"], &[(prompt, b"y"), (prompt, b"n")]);
     assert_eq!(code(&out), 0);
-    let shown = screen.lock().unwrap().clone();
     assert!(
         shown.contains(&format!("command:  {a}")) && shown.contains("sha256:"),
         "{shown}"

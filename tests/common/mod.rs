@@ -272,9 +272,10 @@ pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace(&env.root().display().to_string(), "[ROOT]")
 }
 
-/// Runs the command with stdin and stderr on a pseudo-terminal (stdout piped), waits for
-/// `prompt` to appear, types `answer`, and returns everything the terminal showed.
-pub fn on_a_terminal(env: &TestEnv, args: &[&str], prompt: &str, answer: &[u8]) -> String {
+/// Runs the command with stdin and stderr on a pseudo-terminal (stdout piped). For each
+/// `(prompt, answer)` step in turn, waits until `prompt` has appeared once more, then types
+/// `answer`. Returns everything the terminal showed, and the command's output.
+pub fn on_a_terminal(env: &TestEnv, args: &[&str], steps: &[(&str, &[u8])]) -> (String, Output) {
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
@@ -299,7 +300,7 @@ pub fn on_a_terminal(env: &TestEnv, args: &[&str], prompt: &str, answer: &[u8]) 
         .unwrap();
     let mut master = fs::File::from(master);
     let screen = Arc::new(Mutex::new(String::new()));
-    let reader = {
+    {
         let screen = Arc::clone(&screen);
         let mut reader = master.try_clone().unwrap();
         std::thread::spawn(move || {
@@ -313,23 +314,23 @@ pub fn on_a_terminal(env: &TestEnv, args: &[&str], prompt: &str, answer: &[u8]) 
                     .unwrap()
                     .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
-        })
-    };
-    let until = std::time::Instant::now() + PROMPTLY;
-    while !screen.lock().unwrap().contains(prompt) {
-        assert!(
-            std::time::Instant::now() < until,
-            "no prompt: {}",
-            screen.lock().unwrap()
-        );
-        std::thread::sleep(Duration::from_millis(20));
+        });
     }
-    master.write_all(answer).unwrap();
+    for (step, (prompt, answer)) in steps.iter().enumerate() {
+        let until = std::time::Instant::now() + PROMPTLY;
+        while screen.lock().unwrap().matches(prompt).count() <= step {
+            assert!(
+                std::time::Instant::now() < until,
+                "no prompt: {}",
+                screen.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        master.write_all(answer).unwrap();
+    }
     let out = child.wait_with_output().unwrap();
-    drop(master);
-    drop(reader);
     let shown = screen.lock().unwrap().clone();
-    format!("{shown}{}", String::from_utf8_lossy(&out.stdout))
+    (shown, out)
 }
 
 /// Runs the command with `stdin`, killing it if it has not finished within [`PROMPTLY`] (then
