@@ -7,7 +7,7 @@
 //! - [`matcher`]: which hooks apply to a tool call;
 //! - [`consent`]: the allowlist (locked, atomic writes) and the sha256 pin;
 //! - [`exec`]: spawning one hook without a shell, in its own process group, under a deadline;
-//! - [`limits`]: size caps on the files it parses;
+//! - [`limits`]: reading files others supply: regular files only, never blocking, capped;
 //! - [`loop_guard`]: how many times in a row the quality gate kept an agent working;
 //! - [`response`]: a hook's exit code and stdout into one status and directive;
 //! - [`runner`]: matching, consent, execution order and aggregation for one event.

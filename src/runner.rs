@@ -1,6 +1,7 @@
-//! One event's run: match each hook, check consent right before it starts, execute (in order
-//! where hooks can change something, concurrently where none can), read each answer, and
-//! aggregate one directive.
+//! One event's run: match each hook, decide which project hooks replace a user hook of their
+//! name (only those that would run themselves), check consent right before each start, execute
+//! (in order where hooks can change something, concurrently where none can), read each answer,
+//! and aggregate one directive.
 
 use std::path::Path;
 use std::sync::Mutex;
