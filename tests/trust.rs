@@ -3,7 +3,6 @@
 //! bytes to a terminal, turn a block into a pass).
 
 use std::fs;
-use std::io::Read as _;
 use std::process::Stdio;
 
 use crate::common::{TestEnv, code, json, stderr};
@@ -85,15 +84,9 @@ fn a_block_is_exit_2_even_when_nobody_reads_stdout() {
         .spawn()
         .unwrap();
     drop(child.stdout.take()); // the reader is gone before the answer is written
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(2), "{err}");
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().last(), Some("no, not this"), "{err}");
 }
 
