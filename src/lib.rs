@@ -26,6 +26,7 @@ pub mod matcher;
 pub mod output;
 pub mod paths;
 pub mod payload;
+pub mod pyjson;
 pub mod response;
 pub mod runner;
 pub mod synthetic;

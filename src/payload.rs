@@ -1,11 +1,9 @@
 //! The payload: reading either input shape (Hermes callback kwargs, or the wire payload a shell
 //! hook receives), and writing each source's wire form byte for byte as Hermes serialises it.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::ser::Formatter;
 use serde_json::{Map, Value};
 
 use crate::config::Event;
@@ -21,13 +19,14 @@ pub enum PayloadError {
     NotObject(&'static str),
 }
 
-/// Parses an input payload. Empty (or blank) input is `{}`; a UTF-8 BOM is tolerated.
+/// Parses an input payload as Python's `json.loads` would. Empty (or blank) input is `{}`; a
+/// UTF-8 BOM is tolerated.
 pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match serde_json::from_slice(bytes)? {
+    match crate::pyjson::from_slice(bytes)? {
         Value::Object(map) => Ok(map),
         other => Err(PayloadError::NotObject(json_kind(&other))),
     }
@@ -87,7 +86,12 @@ impl Invocation {
         let tool_input = object("args").or_else(|| object("tool_input"));
         let session_id = ["session_id", "parent_session_id"]
             .iter()
-            .find_map(|key| input.get(*key).filter(|v| is_truthy(v)).cloned())
+            .find_map(|key| {
+                input
+                    .get(*key)
+                    .filter(|v| crate::pyjson::truthy(v))
+                    .cloned()
+            })
             .unwrap_or_else(|| Value::from(""));
         let cwd = match input.get("cwd").and_then(Value::as_str) {
             Some(cwd) if !cwd.is_empty() => cwd.to_owned(),
@@ -134,7 +138,7 @@ impl Invocation {
     }
 
     /// The Hermes wire payload for `event`, with `tool_input` as it stands after earlier rewrites
-    /// (serialise it with [`write_python_json`]).
+    /// (serialise it with [`crate::pyjson::write_compact`]).
     pub fn hermes_wire<'a>(
         &'a self,
         event: Event,
@@ -237,97 +241,11 @@ impl Serialize for Field<'_> {
     }
 }
 
-/// Python's truthiness for JSON values.
-fn is_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
-}
-
-/// Serialises `value` as Python's `json.dumps(value, ensure_ascii=False)` does: `", "` and
-/// `": "` separators, non-ASCII kept as UTF-8, floats in Python's `repr`, no trailing newline.
-pub fn to_python_json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    write_python_json(&mut out, value).expect("serialising JSON values into memory cannot fail");
-    out
-}
-
-/// [`to_python_json`], written to `out` as it goes.
-pub fn write_python_json<W: io::Write + ?Sized, T: Serialize + ?Sized>(
-    out: &mut W,
-    value: &T,
-) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(out, PythonFormatter);
-    value.serialize(&mut ser).map_err(io::Error::other)
-}
-
-/// `serde_json`'s compact output with Python's separators and float spelling.
-struct PythonFormatter;
-
-impl Formatter for PythonFormatter {
-    fn begin_array_value<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        if first { Ok(()) } else { w.write_all(b", ") }
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        if first { Ok(()) } else { w.write_all(b", ") }
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
-    }
-
-    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
-        w.write_all(python_float(value).as_bytes())
-    }
-}
-
-/// Python's `repr` of a float: the shortest digits that round-trip, positional when the decimal
-/// exponent is in -4..16, else scientific with a signed, at least two-digit exponent.
-fn python_float(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".to_owned();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
-    }
-    let sign = if value.is_sign_negative() { "-" } else { "" };
-    let sci = format!("{:e}", value.abs());
-    let (mantissa, exponent) = sci.split_once('e').expect("{:e} always has an exponent");
-    let exponent: i32 = exponent.parse().expect("{:e} writes an integer exponent");
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if !(-4..16).contains(&exponent) {
-        let sign_exp = if exponent < 0 { '-' } else { '+' };
-        return format!("{sign}{mantissa}e{sign_exp}{:02}", exponent.unsigned_abs());
-    }
-    let point = usize::try_from(exponent + 1).unwrap_or(0);
-    if exponent < 0 {
-        let zeros = "0".repeat(exponent.unsigned_abs() as usize - 1);
-        format!("{sign}0.{zeros}{digits}")
-    } else if digits.len() <= point {
-        format!("{sign}{digits}{}.0", "0".repeat(point - digits.len()))
-    } else {
-        format!("{sign}{}.{}", &digits[..point], &digits[point..])
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Invocation, PayloadError, parse, python_float, to_python_json};
+    use super::{Invocation, PayloadError, parse};
     use crate::config::Event;
+    use crate::pyjson::to_compact as to_python_json;
     use serde_json::json;
 
     fn wire(input: &serde_json::Value, event: &str) -> String {
@@ -415,6 +333,37 @@ mod tests {
     }
 
     #[test]
+    fn hermes_telemetry_fields_pass_through_unchanged() {
+        // The kwargs Hermes's `invoke_hook` passes for a tool call: the telemetry schema and the
+        // turn, request and middleware fields travel in `extra`, as they came, big numbers too.
+        let input = parse(
+            br#"{"tool_name": "terminal", "args": {"command": "ls"}, "task_id": "", "tool_call_id": "call_1", "turn_id": "turn_7", "api_request_id": "req_42", "middleware_trace": [{"name": "redact", "elapsed_ms": 0.25, "changed": false}], "session_id": "s", "telemetry_schema_version": "hermes.observer.v1", "seq": 18446744073709551617}"#,
+        )
+        .unwrap();
+        let inv = Invocation::from_input(input, "/work");
+        let event = Event::parse("pre_tool_call").unwrap().event;
+        let text = String::from_utf8(to_python_json(
+            &inv.hermes_wire(event, inv.tool_input.as_ref()),
+        ))
+        .unwrap();
+        assert_eq!(
+            text,
+            r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, "session_id": "s", "cwd": "/work", "profile": "default", "extra": {"task_id": "", "tool_call_id": "call_1", "turn_id": "turn_7", "api_request_id": "req_42", "middleware_trace": [{"name": "redact", "elapsed_ms": 0.25, "changed": false}], "telemetry_schema_version": "hermes.observer.v1", "seq": 18446744073709551617}}"#
+        );
+        let text = String::from_utf8(to_python_json(&inv.agent_wire(
+            "pre-tool-call",
+            true,
+            inv.tool_input.as_ref(),
+            "t",
+        )))
+        .unwrap();
+        assert!(
+            text.ends_with(r#""turn_id": "turn_7", "api_request_id": "req_42", "middleware_trace": [{"name": "redact", "elapsed_ms": 0.25, "changed": false}], "telemetry_schema_version": "hermes.observer.v1", "seq": 18446744073709551617}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn empty_input_is_an_empty_object() {
         assert!(parse(b"").unwrap().is_empty());
         assert!(parse(b" \n\t").unwrap().is_empty());
@@ -429,32 +378,6 @@ mod tests {
         assert_eq!(
             parse(b"[1]").unwrap_err().to_string(),
             "payload must be a JSON object, not an array"
-        );
-    }
-
-    #[test]
-    fn floats_are_spelled_like_python() {
-        let cases = [
-            (1.0, "1.0"),
-            (0.1, "0.1"),
-            (42.5, "42.5"),
-            (1_756_000_001.234, "1756000001.234"),
-            (1e15, "1000000000000000.0"),
-            (1e16, "1e+16"),
-            (1.5e16, "1.5e+16"),
-            (0.0001, "0.0001"),
-            (0.00001, "1e-05"),
-            (1.234e-7, "1.234e-07"),
-            (-0.0, "-0.0"),
-            (-2.5, "-2.5"),
-            (123_456_789_012_345_680.0, "1.2345678901234568e+17"),
-        ];
-        for (value, want) in cases {
-            assert_eq!(python_float(value), want, "{value}");
-        }
-        assert_eq!(
-            String::from_utf8(to_python_json(&json!({"a": [1, 2.0], "b": {}}))).unwrap(),
-            r#"{"a": [1, 2.0], "b": {}}"#
         );
     }
 }

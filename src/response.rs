@@ -276,7 +276,7 @@ fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> 
     if text.is_empty() {
         return Ok(None);
     }
-    match serde_json::from_str::<Value>(text) {
+    match crate::pyjson::from_slice(text.as_bytes()) {
         Ok(Value::Object(obj)) => Ok(Some(obj)),
         Ok(_) => Err("stdout is JSON but not an object".to_owned()),
         Err(err) => Err(format!(
@@ -297,23 +297,20 @@ fn read_directive(
     let decision = obj.get("decision").and_then(Value::as_str);
     if effects.contains(Effects::BLOCK) {
         if action == Some("block") {
-            let message = text_of(obj, &["message", "reason"])
-                .unwrap_or_else(|| default_block_message(rules.name));
+            let message = block_message(obj, "message", "reason", rules.name);
             return (Some(Directive::Block { message }), None);
         }
         if matches!(decision, Some("block" | "deny")) {
-            let message = text_of(obj, &["reason", "message"])
-                .unwrap_or_else(|| default_block_message(rules.name));
+            let message = block_message(obj, "reason", "message", rules.name);
             return (Some(Directive::Block { message }), None);
         }
     }
     if effects.contains(Effects::GATE)
-        && (matches!(action, Some("continue" | "block"))
-            || matches!(decision, Some("continue" | "block")))
+        && let Some(gate) = gate_answer(obj)
     {
-        return match text_of(obj, &["message", "reason"]) {
-            Some(message) => (Some(Directive::Continue { message }), None),
-            None => (
+        return match gate {
+            Gate::Keep(message) => (Some(Directive::Continue { message }), None),
+            Gate::NoMessage => (
                 None,
                 Some("a quality-gate answer without a message is ignored".to_owned()),
             ),
@@ -369,6 +366,40 @@ fn read_directive(
         }
     });
     (None, note)
+}
+
+/// A block's message as Hermes picks it: `obj[primary] or obj[secondary]` when that is a
+/// non-empty string, else the default.
+fn block_message(obj: &Map<String, Value>, primary: &str, secondary: &str, name: &str) -> String {
+    match crate::pyjson::get_or(obj, primary, secondary) {
+        Some(Value::String(text)) if !text.is_empty() => text.clone(),
+        _ => default_block_message(name),
+    }
+}
+
+/// A quality-gate answer read as Hermes reads it: the word is `action`, else `decision` (Python's
+/// `or`), trimmed and in any case, `continue` or `block`; the message is `message`, else
+/// `reason`, trimmed. `None` when the answer is not a gate.
+fn gate_answer(obj: &Map<String, Value>) -> Option<Gate> {
+    let word = match crate::pyjson::get_or(obj, "action", "decision")? {
+        Value::String(text) => text.trim().to_lowercase(),
+        _ => return None, // `str()` of a number, list or bool is never one of the words
+    };
+    if word != "continue" && word != "block" {
+        return None;
+    }
+    Some(match crate::pyjson::get_or(obj, "message", "reason") {
+        Some(Value::String(text)) if !text.trim().is_empty() => Gate::Keep(text.trim().to_owned()),
+        _ => Gate::NoMessage,
+    })
+}
+
+/// A quality-gate word in an answer.
+enum Gate {
+    /// Keep working, with this message.
+    Keep(String),
+    /// The word without a message: no gate.
+    NoMessage,
 }
 
 /// The first of `keys` holding a non-blank string.
@@ -573,6 +604,57 @@ mod tests {
                 message: "tests fail".into()
             })
         );
+    }
+
+    #[test]
+    fn quality_gate_words_are_read_as_hermes_reads_them() {
+        let gate = |stdout: &str| read("pre_verify", End::Exited(0), stdout, "", false).directive;
+        let keep = |m: &str| {
+            Some(Directive::Continue {
+                message: m.to_owned(),
+            })
+        };
+        // `action`, else `decision`, trimmed, any case; the message trimmed.
+        assert_eq!(
+            gate(r#"{"action":" Continue ","message":"  run tests \n"}"#),
+            keep("run tests")
+        );
+        assert_eq!(gate(r#"{"decision":"BLOCK","reason":"r"}"#), keep("r"));
+        // A non-empty `action` wins even when it is no gate word: `decision` is not read.
+        assert_eq!(
+            gate(r#"{"action":"allow","decision":"block","reason":"r"}"#),
+            None
+        );
+        // An empty or null `action` falls through to `decision`.
+        assert_eq!(
+            gate(r#"{"action":"","decision":"continue","message":"m"}"#),
+            keep("m")
+        );
+        assert_eq!(
+            gate(r#"{"action":null,"decision":"continue","message":"m"}"#),
+            keep("m")
+        );
+        // `message or reason`: a blank message is still the message, and it makes no gate.
+        assert_eq!(
+            gate(r#"{"action":"continue","message":"  ","reason":"r"}"#),
+            None
+        );
+        assert_eq!(
+            gate(r#"{"action":"continue","message":"","reason":"r"}"#),
+            keep("r")
+        );
+        assert_eq!(gate(r#"{"action":true,"message":"m"}"#), None);
+    }
+
+    #[test]
+    fn python_json_extensions_are_valid_output() {
+        let a = answer(
+            "pre_tool_call",
+            r#"{"decision":"block","reason":"no","score":NaN,"max":Infinity,"min":-Infinity}"#,
+        );
+        assert_eq!((a.status, a.directive), (Status::Blocked, block("no")));
+        let a = read("pre_tool_call", End::Exited(0), r#"{"x": NaN}"#, "", true);
+        assert_eq!((a.status, a.directive), (Status::Ok, None));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::env::HERMES_HOOK_EVENT;
 use crate::exec::Input;
 use crate::exec::detach::{self, Watchdog};
 use crate::exec::{self, End, Job, Outcome};
-use crate::payload::{self, Invocation};
+use crate::payload::Invocation;
 use crate::response::{self, Answer, Directive, Rules, Status};
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
@@ -192,9 +192,9 @@ pub fn wire_for(
             let now = clock::now_iso();
             let wire =
                 invocation.agent_wire(event_type, hook.event.is_tool_event(), tool_input, &now);
-            payload::write_python_json(out, &wire)
+            crate::pyjson::write_compact(out, &wire)
         }
-        _ => payload::write_python_json(out, &invocation.hermes_wire(hook.event, tool_input)),
+        _ => crate::pyjson::write_compact(out, &invocation.hermes_wire(hook.event, tool_input)),
     })
 }
 

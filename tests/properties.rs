@@ -163,7 +163,7 @@ proptest! {
         let _ = payload::parse(&bytes);
         if let Ok(map) = payload::parse(text.as_bytes()) {
             let invocation = payload::Invocation::from_input(map, "/");
-            let _ = payload::to_python_json(
+            let _ = hermes_hooks::pyjson::to_compact(
                 &invocation.hermes_wire(Event::parse("pre_tool_call").unwrap().event, invocation.tool_input.as_ref()),
             );
         }

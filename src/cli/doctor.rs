@@ -361,21 +361,17 @@ fn drift(assessment: &Assessment) -> Option<(Level, String)> {
         return None;
     }
     let at = assessment.mtime_at_approval.as_deref()?;
-    let approved = humantime::parse_rfc3339_weak(at.trim_end_matches('Z')).ok()?;
-    let now = assessment
+    let meta = assessment
         .script
         .as_deref()
-        .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())?;
-    let moved = now
-        .duration_since(approved)
-        .is_ok_and(|d| d.as_secs_f64() > 0.000_5);
+        .and_then(|p| std::fs::metadata(p).ok())?;
+    let now = clock::python_mtime(&meta);
+    // Hermes's own test: the strings compared, later means modified.
+    let moved = now.as_str() > at;
     moved.then(|| {
         (
             Level::Warning,
-            format!(
-                "script modified since approval (was {at}, now {})",
-                clock::iso_utc(now)
-            ),
+            format!("script modified since approval (was {at}, now {now})"),
         )
     })
 }

@@ -178,8 +178,8 @@ pub fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval {
     let mtime = assessment
         .script
         .as_deref()
-        .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
-        .map(clock::iso_utc);
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|meta| clock::python_mtime(&meta));
     Approval {
         event: hook.event.name().to_owned(),
         command: hook.command.clone(),

@@ -1,6 +1,7 @@
 //! The allowlist file, Hermes-compatible: read tolerantly (BOM, unknown keys and entries kept),
 //! written read-modify-write under an exclusive lock on `<file>.lock`, atomically (temporary file
-//! in the same folder, flushed, renamed) with mode 0600, 2-space indent and sorted keys.
+//! in the same folder, flushed, renamed) with mode 0600, in the bytes Python's
+//! `json.dumps(indent=2, sort_keys=True)` writes.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
@@ -8,7 +9,6 @@ use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde::Serialize as _;
 use serde_json::{Map, Value};
 
 use crate::paths::lock_path;
@@ -72,7 +72,7 @@ impl Allowlist {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self::default());
         }
-        let value: Value = serde_json::from_slice(bytes).map_err(|err| err.to_string())?;
+        let value = crate::pyjson::from_slice(bytes).map_err(|err| err.to_string())?;
         let Value::Object(mut root) = value else {
             return Err("the top level is not a JSON object".to_owned());
         };
@@ -178,37 +178,16 @@ impl Allowlist {
         before - self.approvals().len()
     }
 
-    /// The file's bytes as Hermes writes them: 2-space indent, keys sorted at every level,
-    /// non-ASCII kept, no trailing newline.
+    /// The file's bytes as Hermes writes them (`json.dumps(data, indent=2, sort_keys=True)`):
+    /// 2-space indent, keys sorted at every level, non-ASCII as `\uXXXX`, no trailing newline.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let sorted = sort_keys(Value::Object(self.root.clone()));
-        let mut out = Vec::new();
-        let mut ser = serde_json::Serializer::with_formatter(
-            &mut out,
-            serde_json::ser::PrettyFormatter::with_indent(b"  "),
-        );
-        sorted
-            .serialize(&mut ser)
-            .expect("serialising a JSON value into memory cannot fail");
-        out
+        crate::pyjson::to_indented_sorted(&Value::Object(self.root.clone()))
     }
 }
 
 fn is_entry_for(entry: &Map<String, Value>, event: &str, command: &str) -> bool {
     entry.get("event").and_then(Value::as_str) == Some(event)
         && entry.get("command").and_then(Value::as_str) == Some(command)
-}
-
-fn sort_keys(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut pairs: Vec<_> = map.into_iter().collect();
-            pairs.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(pairs.into_iter().map(|(k, v)| (k, sort_keys(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
-        other => other,
-    }
 }
 
 /// Reads the allowlist without locking (writes are atomic renames, so a reader never sees half a
