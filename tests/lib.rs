@@ -25,6 +25,7 @@ mod loop_guard;
 mod output;
 mod payload;
 mod properties;
+mod python_re;
 mod races;
 mod revoke;
 mod test_cmd;

@@ -1,7 +1,15 @@
-//! Tool matchers: a regex that must match the whole tool name, or, when the pattern is not a valid
-//! regex, literal equality (as Hermes does). A plain name is compared as text, without a regex.
+//! Tool matchers, as Hermes matches them: Python's `re.fullmatch` of the tool name (and
+//! `re.search` for Agent Hooks `matcher.pattern`). A pattern Python's `re` would reject matches by
+//! literal equality (a substring, for `matcher.pattern`), as Hermes falls back. A plain name is
+//! compared as text, without a regex.
 
-use regex::Regex;
+mod python;
+
+use fancy_regex::{Regex, RegexBuilder};
+
+/// The most backtracking steps one match may take. A pattern that needs more (catastrophic
+/// backtracking, where Python would run for ever) counts as matching: the hook runs and decides.
+const BACKTRACK_LIMIT: usize = 100_000;
 
 /// A compiled `matcher`.
 #[derive(Clone, Debug)]
@@ -14,41 +22,51 @@ pub struct Matcher {
 /// How a matcher compares: most patterns are plain tool names, which need no regex at all.
 #[derive(Clone, Debug)]
 enum How {
-    /// No regex metacharacter: plain text comparison, exactly what the regex would do.
+    /// No character special to Python's `re`: plain text comparison, what the regex would do.
     Plain,
-    Regex(Regex),
-    /// Not a valid regex: literal comparison, as Hermes falls back.
+    Regex(Box<Regex>),
+    /// Rejected by Python's `re`: literal comparison, as Hermes falls back.
     Invalid,
 }
 
 impl Matcher {
-    /// Compiles `pattern` for a full match. An invalid regex becomes a literal matcher, and the
-    /// second value says why.
+    /// Compiles `pattern` for a full match. A pattern Python would reject becomes a literal
+    /// matcher, and the second value says why.
     pub fn compile(pattern: &str) -> (Self, Option<String>) {
         Self::build(pattern, false)
     }
 
-    /// Compiles `pattern` to be searched anywhere in a text (Agent Hooks `matcher.pattern`). An
-    /// invalid regex becomes a plain substring search, and the second value says why.
+    /// Compiles `pattern` to be searched anywhere in a text (Agent Hooks `matcher.pattern`). A
+    /// pattern Python would reject becomes a plain substring search, and the second value says
+    /// why.
     pub fn compile_search(pattern: &str) -> (Self, Option<String>) {
         Self::build(pattern, true)
     }
 
     fn build(pattern: &str, search: bool) -> (Self, Option<String>) {
-        let (how, invalid) = if regex::escape(pattern) == pattern {
+        let (how, invalid) = if python::is_plain(pattern) {
             (How::Plain, None)
-        } else if has_property_class(pattern) {
-            let why = r"Unicode property classes (\p, \P) are not supported".to_owned();
-            (How::Invalid, Some(why))
         } else {
-            let compiled = if search {
-                Regex::new(pattern)
+            let mode = if search {
+                python::Mode::Search
             } else {
-                Regex::new(&format!(r"\A(?:{pattern})\z"))
+                python::Mode::Full
             };
-            match compiled {
-                Ok(regex) => (How::Regex(regex), None),
-                Err(err) => (How::Invalid, Some(one_line(&err.to_string()))),
+            match python::translate(pattern, mode) {
+                Err(err) => (How::Invalid, Some(err.to_string())),
+                Ok(translated) => match RegexBuilder::new(&translated)
+                    .backtrack_limit(BACKTRACK_LIMIT)
+                    .build()
+                {
+                    Ok(regex) => (How::Regex(Box::new(regex)), None),
+                    Err(err) => (
+                        How::Invalid,
+                        Some(format!(
+                            "valid in Python, but it cannot be matched here: {}",
+                            one_line(&err.to_string())
+                        )),
+                    ),
+                },
             }
         };
         let matcher = Self {
@@ -79,7 +97,8 @@ impl Matcher {
 
     fn matches_text(&self, text: &str) -> bool {
         match (&self.how, self.search) {
-            (How::Regex(regex), _) => regex.is_match(text),
+            // Too much backtracking counts as a match: the hook runs and decides.
+            (How::Regex(regex), _) => regex.is_match(text).unwrap_or(true),
             (How::Plain | How::Invalid, true) => text.contains(&self.source),
             (How::Plain | How::Invalid, false) => text == self.source,
         }
@@ -90,7 +109,7 @@ impl Matcher {
         &self.source
     }
 
-    /// Whether the pattern was not a valid regex and matches by literal equality.
+    /// Whether Python would reject the pattern, so it matches by literal equality.
     pub fn is_literal(&self) -> bool {
         matches!(self.how, How::Invalid)
     }
@@ -99,18 +118,6 @@ impl Matcher {
     pub fn matches(&self, tool: Option<&str>) -> bool {
         tool.is_some_and(|tool| self.matches_text(tool))
     }
-}
-
-/// Whether `pattern` uses `\p{..}` or `\P{..}`. Python's `re` has no such classes (Hermes takes
-/// the pattern literally), and leaving them out keeps Unicode's property tables out of the binary.
-fn has_property_class(pattern: &str) -> bool {
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' && matches!(chars.next(), Some('p' | 'P')) {
-            return true;
-        }
-    }
-    false
 }
 
 /// The last non-empty line of a multi-line message (regex errors draw a caret diagram first).
@@ -152,17 +159,21 @@ mod tests {
         ] {
             let (m, warning) = Matcher::compile(pattern);
             assert!(warning.is_none() && !m.is_literal(), "{pattern}");
-            let full = regex::Regex::new(&format!(r"\A(?:{pattern})\z")).unwrap();
+            let regex = |mode| {
+                let translated = super::python::translate(pattern, mode).unwrap();
+                fancy_regex::Regex::new(&translated).unwrap()
+            };
+            let full = regex(super::python::Mode::Full);
             assert_eq!(
                 m.matches(Some(text)),
-                full.is_match(text),
+                full.is_match(text).unwrap(),
                 "{pattern} ~ {text}"
             );
             let (s, _) = Matcher::compile_search(pattern);
-            let anywhere = regex::Regex::new(pattern).unwrap();
+            let anywhere = regex(super::python::Mode::Search);
             assert_eq!(
                 s.matches(Some(text)),
-                anywhere.is_match(text),
+                anywhere.is_match(text).unwrap(),
                 "{pattern} in {text}"
             );
         }
@@ -181,7 +192,8 @@ mod tests {
     fn unicode_property_classes_are_literal_as_in_python() {
         // Python's `re` has no `\p{..}`: Hermes falls back to literal equality for these.
         let (m, warning) = Matcher::compile(r"\p{Greek}+");
-        assert!(m.is_literal() && warning.is_some_and(|w| w.contains("property")));
+        assert_eq!(warning.as_deref(), Some(r"bad escape \p at position 0"));
+        assert!(m.is_literal());
         assert!(!m.matches(Some("αβγ")));
         assert!(m.matches(Some(r"\p{Greek}+")));
         let (n, _) = Matcher::compile(r"x\PL");

@@ -1,0 +1,243 @@
+//! Writing a parsed pattern in `fancy-regex` syntax, so it matches what Python matches.
+
+use std::fmt::Write as _;
+
+use super::{A, Alt, At, Cat, ClassItem, Greed, I, M, MAXREPEAT, Mode, Node, S, combine};
+
+/// The pattern for `mode`: anchored at both ends for a full match.
+pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, len: usize) -> String {
+    let mut out = String::with_capacity(len * 2 + 16);
+    let case = flags & I != 0;
+    match mode {
+        Mode::Full => {
+            out.push_str(if case { r"\A(?i:" } else { r"\A(?:" });
+            emit_alt(alt, &mut out, flags, Tail::Full);
+            out.push_str(r")\z");
+        }
+        Mode::Search => {
+            out.push_str(if case { "(?i:" } else { "(?:" });
+            emit_alt(alt, &mut out, flags, Tail::Search);
+            out.push(')');
+        }
+    }
+    out
+}
+
+/// Whether the node being written ends the whole match: a `$` there can be written without a
+/// look-ahead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// Not at the end.
+    No,
+    /// At the end of a full match (nothing may follow).
+    Full,
+    /// At the end of a search (anything may follow, only whether it matches counts).
+    Search,
+}
+
+fn emit_alt(alt: &Alt, out: &mut String, flags: u8, tail: Tail) {
+    for (i, seq) in alt.0.iter().enumerate() {
+        if i > 0 {
+            out.push('|');
+        }
+        emit_seq(seq, out, flags, tail);
+    }
+}
+
+fn emit_seq(seq: &[Node], out: &mut String, flags: u8, tail: Tail) {
+    for (i, node) in seq.iter().enumerate() {
+        let tail = if i + 1 == seq.len() { tail } else { Tail::No };
+        emit_node(node, out, flags, tail);
+    }
+}
+
+fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
+    match node {
+        Node::Lit(c) => match char::from_u32(*c) {
+            Some(c) => emit_char(c, out),
+            None => out.push_str(NOTHING),
+        },
+        Node::Any => out.push_str(if flags & S != 0 { "(?s:.)" } else { r"[^\n]" }),
+        Node::Cat(cat) => emit_category(*cat, out, flags),
+        Node::Class { negate, items } => emit_class(*negate, items, out, flags),
+        Node::At(at) => out.push_str(match at {
+            At::Beginning if flags & M != 0 => "(?m:^)",
+            At::Beginning | At::BeginningString => r"\A",
+            At::End if flags & M != 0 => "(?m:$)",
+            At::End => match tail {
+                Tail::Full => r"\z",
+                Tail::Search => r"\n?\z",
+                Tail::No => r"(?=\n?\z)",
+            },
+            At::EndString => r"\z",
+            At::Boundary if flags & A != 0 => r"(?:(?<=[0-9A-Za-z_])(?![0-9A-Za-z_])|(?<![0-9A-Za-z_])(?=[0-9A-Za-z_]))",
+            At::NonBoundary if flags & A != 0 => r"(?:(?!\A\z)(?:(?<=[0-9A-Za-z_])(?=[0-9A-Za-z_])|(?<![0-9A-Za-z_])(?![0-9A-Za-z_])))",
+            At::Boundary => r"\b",
+            // Python's `\B` never holds in an empty string.
+            At::NonBoundary => r"(?:(?!\A\z)\B)",
+        }),
+        Node::Group {
+            capture,
+            add,
+            del,
+            body,
+        } => {
+            let inner = combine(flags, *add, *del);
+            if *capture {
+                out.push('(');
+            } else if inner & I != flags & I {
+                out.push_str(if inner & I != 0 { "(?i:" } else { "(?-i:" });
+            } else {
+                out.push_str("(?:");
+            }
+            emit_alt(body, out, inner, tail);
+            out.push(')');
+        }
+        Node::Atomic(body) => {
+            out.push_str("(?>");
+            emit_alt(body, out, flags, Tail::No);
+            out.push(')');
+        }
+        Node::Look {
+            behind,
+            negate,
+            body,
+        } => {
+            out.push_str(match (behind, negate) {
+                (false, false) => "(?=",
+                (false, true) => "(?!",
+                (true, false) => "(?<=",
+                (true, true) => "(?<!",
+            });
+            emit_alt(body, out, flags, Tail::No);
+            out.push(')');
+        }
+        Node::Repeat {
+            min,
+            max,
+            greed,
+            item,
+        } => {
+            if only_assertions(item) {
+                // Repeating what consumes nothing: zero times is always possible when `min` is
+                // 0, and once is as good as many otherwise (`fancy-regex` refuses to repeat it).
+                if *min > 0 {
+                    emit_node(item, out, flags, Tail::No);
+                }
+                return;
+            }
+            out.push_str("(?:");
+            emit_node(item, out, flags, Tail::No);
+            out.push(')');
+            if *max == MAXREPEAT {
+                let _ = write!(out, "{{{min},}}");
+            } else {
+                let _ = write!(out, "{{{min},{max}}}");
+            }
+            match greed {
+                Greed::Greedy => {}
+                Greed::Lazy => out.push('?'),
+                Greed::Possessive => out.push('+'),
+            }
+        }
+        Node::GroupRef(gid) => {
+            let _ = write!(out, r"(?:\{gid})");
+        }
+        Node::Cond { group, yes, no } => {
+            let _ = write!(out, "(?({group})");
+            emit_seq(yes, out, flags, Tail::No);
+            out.push('|');
+            if let Some(no) = no {
+                emit_seq(no, out, flags, Tail::No);
+            }
+            out.push(')');
+        }
+    }
+}
+
+/// Whether `node` never consumes a character: assertions, empty groups, groups of those.
+fn only_assertions(node: &Node) -> bool {
+    match node {
+        Node::At(_) | Node::Look { .. } => true,
+        Node::Group { body, .. } | Node::Atomic(body) => {
+            body.0.iter().all(|seq| seq.iter().all(only_assertions))
+        }
+        Node::Repeat { max, item, .. } => *max == 0 || only_assertions(item),
+        _ => false,
+    }
+}
+
+/// A class that matches nothing: what a surrogate stands for (no Rust string holds one).
+const NOTHING: &str = r"[^\x{0}-\x{10ffff}]";
+
+fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
+    let mut body = String::new();
+    for item in items {
+        match *item {
+            ClassItem::Lit(c) => {
+                if let Some(c) = char::from_u32(c) {
+                    emit_char(c, &mut body);
+                }
+            }
+            ClassItem::Range(lo, hi) => {
+                // Surrogates are not characters here: the range keeps the characters it holds.
+                let lo = if (0xD800..=0xDFFF).contains(&lo) {
+                    0xE000
+                } else {
+                    lo
+                };
+                let hi = if (0xD800..=0xDFFF).contains(&hi) {
+                    0xD7FF
+                } else {
+                    hi
+                };
+                if let (Some(lo), Some(hi)) = (char::from_u32(lo), char::from_u32(hi))
+                    && lo <= hi
+                {
+                    emit_char(lo, &mut body);
+                    body.push('-');
+                    emit_char(hi, &mut body);
+                }
+            }
+            ClassItem::Cat(cat) => emit_category(cat, &mut body, flags),
+        }
+    }
+    match (body.is_empty(), negate) {
+        (true, false) => out.push_str(NOTHING),
+        (true, true) => out.push_str(r"(?s:.)"),
+        (false, _) => {
+            out.push('[');
+            if negate {
+                out.push('^');
+            }
+            out.push_str(&body);
+            out.push(']');
+        }
+    }
+}
+
+/// A literal: letters, digits and `_` as they are, everything else as `\x{..}`, so no character
+/// is ever read as syntax.
+fn emit_char(c: char, out: &mut String) {
+    if c.is_ascii_alphanumeric() || c == '_' {
+        out.push(c);
+    } else {
+        let _ = write!(out, "\\x{{{:x}}}", u32::from(c));
+    }
+}
+
+/// `\d \D \s \S \w \W`; a bracketed form nests inside a class too.
+fn emit_category(cat: Cat, out: &mut String, flags: u8) {
+    let ascii = flags & A != 0;
+    // Python's `\s` is Unicode's White_Space plus the four separators U+001C..U+001F.
+    let (positive, negative) = match (cat, ascii) {
+        (Cat::Digit(_), false) => (r"\d", r"\D"),
+        (Cat::Digit(_), true) => ("[0-9]", "[^0-9]"),
+        (Cat::Word(_), false) => (r"\w", r"\W"),
+        (Cat::Word(_), true) => ("[0-9A-Za-z_]", "[^0-9A-Za-z_]"),
+        (Cat::Space(_), false) => (r"[\s\x{1c}-\x{1f}]", r"[^\s\x{1c}-\x{1f}]"),
+        (Cat::Space(_), true) => (r"[\t-\r ]", r"[^\t-\r ]"),
+    };
+    let (Cat::Digit(wanted) | Cat::Word(wanted) | Cat::Space(wanted)) = cat;
+    out.push_str(if wanted { positive } else { negative });
+}
