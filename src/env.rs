@@ -8,6 +8,8 @@ pub const HERMES_HOME: &str = "HERMES_HOME";
 pub const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
 /// Safe mode: no hook runs (1/true/yes/on).
 pub const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
+/// The managed scope's folder (else `/etc/hermes`).
+pub const HERMES_MANAGED_DIR: &str = "HERMES_MANAGED_DIR";
 /// Base of the user-level Agent Hooks folder (`$XDG_CONFIG_HOME/agents/hooks`).
 pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// Disables colour in human output when set to anything.

@@ -36,6 +36,11 @@ pub struct Paths {
     pub user_hooks: Option<PathBuf>,
     /// Project-level Agent Hooks: `<project root>/.agents/hooks`.
     pub project_hooks: PathBuf,
+    /// The managed config (`$HERMES_MANAGED_DIR/config.yaml`, else `/etc/hermes/config.yaml`),
+    /// when its folder exists.
+    pub managed: Option<PathBuf>,
+    /// `<home>/.env`.
+    pub dotenv: PathBuf,
 }
 
 impl Paths {
@@ -69,15 +74,36 @@ impl Paths {
             .map_or_else(PathBuf::new, Path::to_path_buf)
             .join(".agents")
             .join("hooks");
+        let dotenv = home.join(".env");
         Ok(Self {
             home,
             config,
             allowlist,
             user_hooks,
             project_hooks,
+            managed: managed_dir().map(|dir| dir.join("config.yaml")),
+            dotenv,
         })
     }
 }
+
+/// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and
+/// then only if it is a directory), else `/etc/hermes` when it is one.
+pub fn managed_dir() -> Option<PathBuf> {
+    match env::var_os(env::HERMES_MANAGED_DIR) {
+        Some(dir) if !dir.to_string_lossy().trim().is_empty() => {
+            let dir = PathBuf::from(dir.to_string_lossy().trim());
+            dir.is_dir().then_some(dir)
+        }
+        _ => {
+            let dir = Path::new(MANAGED_DEFAULT);
+            dir.is_dir().then(|| dir.to_path_buf())
+        }
+    }
+}
+
+/// Where the managed scope lives when `HERMES_MANAGED_DIR` does not say.
+pub const MANAGED_DEFAULT: &str = "/etc/hermes";
 
 /// The lock file that serialises writers of `allowlist`: the same path with `.lock` appended.
 pub fn lock_path(allowlist: &Path) -> PathBuf {

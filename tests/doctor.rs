@@ -121,7 +121,11 @@ fn every_problem_is_found() {
         "drift",
         "modified since approval (was 2000-01-01T00:00:00Z",
     );
-    has("warning", "duplicate", "declared twice");
+    has(
+        "warning",
+        "duplicate",
+        "config.yaml:5 (same event, matcher and command)",
+    );
     has("error", "config", "must be a mapping with a 'command' key");
     has("warning", "config", "unknown event 'pre_tools_call'");
     has("warning", "config", "matcher 'terminal' is ignored");

@@ -128,12 +128,27 @@ fn a_hook_folder_whose_path_is_not_utf8_is_skipped_with_a_message() {
 }
 
 #[test]
-fn duplicate_yaml_keys_are_an_error() {
+fn a_repeated_yaml_key_keeps_the_last_value_with_a_warning() {
+    // As PyYAML reads it: no guard is lost to a repeated key, and both lines are named.
     let env = TestEnv::new();
-    env.config(
-        "hooks:\n  on_session_start:\n    - command: /bin/true\n  on_session_start:\n    - command: /bin/false\n",
+    let marker = env.path("second-ran");
+    let second = env.script("second.sh", &format!("touch {}", marker.display()));
+    env.config(&format!(
+        "model: a\nhooks:\n  on_session_start:\n    - command: /bin/true\n  on_session_start:\n    - command: {}\nmodel: b\n",
+        second.display()
+    ));
+    env.approve("on_session_start", &second.display().to_string());
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["hooks"].as_array().unwrap().len(), 1);
+    assert!(marker.exists(), "the last list is the one that runs");
+    assert!(
+        stderr(&out).contains(
+            "config.yaml:5: hooks.on_session_start is written twice (lines 3 and 5); the last one counts, as in Hermes"
+        ),
+        "{}",
+        stderr(&out)
     );
-    assert_refused(&env.run("on_session_start", "{}"), "config.yaml:4");
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod interrupt;
 mod list;
 mod loop_guard;
 mod output;
+mod parity;
 mod payload;
 mod properties;
 mod python_re;

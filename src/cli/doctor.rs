@@ -140,9 +140,14 @@ fn check_all(
         } else {
             Level::Warning
         };
+        let check = if warning.kind == WarningKind::DuplicateEntry {
+            "duplicate"
+        } else {
+            "config"
+        };
         findings.push(Finding {
             level,
-            check: "config",
+            check,
             event: None,
             hook: None,
             source: None,

@@ -68,6 +68,8 @@ struct NotReplacedBy {
 struct Listing<'a> {
     schema_version: u32,
     config: String,
+    /// The managed config, when its folder exists (its values win over `config`).
+    managed_config: Option<String>,
     allowlist: String,
     hooks: Vec<Row<'a>>,
     warnings: Vec<WarningLine<'a>>,
@@ -80,7 +82,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let base = shared::current_dir()?;
     let bypass = shared::bypass(global, &loaded.set).is_some();
     let overrides = shared::Overrides::judge(&loaded.set, &list, bypass, &base);
-    let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &list, &base);
+    let managed = loaded.paths.managed.as_deref();
+    let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &list, &base, managed);
     let in_process = in_process::load(&loaded.paths.home);
     rows.extend(
         in_process
@@ -91,6 +94,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         let listing = Listing {
             schema_version: 1,
             config: loaded.paths.config.display().to_string(),
+            managed_config: loaded
+                .paths
+                .managed
+                .as_ref()
+                .map(|p| p.display().to_string()),
             allowlist: loaded.paths.allowlist.display().to_string(),
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
@@ -148,12 +156,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
 
 /// The rows of the executable hooks, in run order within each event, and one note per
 /// replacement and per project namesake that does not replace its user hook. A user hook that a
-/// project hook replaces is `overridden`: consent decides that, as in `run`.
+/// project hook replaces is `overridden`: consent decides that, as in `run`. A config hook
+/// declared in the managed config has the scope `managed`.
 fn hook_rows<'a>(
     set: &'a HookSet,
     overrides: &shared::Overrides,
     list: &Allowlist,
     base: &Path,
+    managed: Option<&Path>,
 ) -> (Vec<Row<'a>>, Vec<String>) {
     let mut order: Vec<usize> = (0..set.hooks.len()).collect();
     order.sort_by_key(|i| set.hooks[*i].event);
@@ -186,7 +196,10 @@ fn hook_rows<'a>(
                 not_replaced_by,
                 event: hook.event.name(),
                 source: hook.source.as_str(),
-                scope: hook.scope.map(crate::config::Scope::as_str),
+                scope: hook
+                    .scope
+                    .map(crate::config::Scope::as_str)
+                    .or_else(|| (managed == Some(hook.origin.file.as_path())).then_some("managed")),
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
@@ -250,7 +263,7 @@ fn matcher_label(row: &Row<'_>) -> String {
     }
 }
 
-/// `config`, or `agent-hooks (user)` / `agent-hooks (project)`.
+/// `config`, `config (managed)`, or `agent-hooks (user)` / `agent-hooks (project)`.
 fn source_label(row: &Row<'_>) -> String {
     match row.scope {
         Some(scope) => format!("{} ({scope})", row.source),

@@ -51,6 +51,8 @@ pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) 
 pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
     LoadOptions {
         config: &paths.config,
+        managed: paths.managed.as_deref(),
+        dotenv: Some(&paths.dotenv),
         user_hooks: paths.user_hooks.as_deref(),
         project_hooks: Some(&paths.project_hooks),
         only,

@@ -1,9 +1,11 @@
 //! Hook sources merged into one ordered list of hooks, with the warnings found while loading them.
 
 pub mod event;
+mod expand;
 pub mod hermes;
 pub mod hook_md;
 pub mod in_process;
+mod pyyaml;
 pub(crate) mod yaml;
 
 use std::fmt;
@@ -79,6 +81,16 @@ pub enum WarningKind {
     ClampedTimeout,
     /// A setting of the wrong type or place, replaced by its default.
     InvalidValue,
+    /// A key written twice in one mapping; the last one counts.
+    RepeatedKey,
+    /// An entry identical to an earlier one (same event, matcher and command); it runs once.
+    DuplicateEntry,
+    /// A `${VAR}` that is set nowhere, kept as written.
+    UnsetVariable,
+    /// A user's event list replaced by the managed config's.
+    ManagedOverride,
+    /// An event key Hermes itself ignores (an alias or a legacy name); this tool runs it.
+    NotForHermes,
 }
 
 impl WarningKind {
@@ -93,6 +105,11 @@ impl WarningKind {
             Self::LiteralMatcher => "literal_matcher",
             Self::ClampedTimeout => "clamped_timeout",
             Self::InvalidValue => "invalid_value",
+            Self::RepeatedKey => "repeated_key",
+            Self::DuplicateEntry => "duplicate_entry",
+            Self::UnsetVariable => "unset_variable",
+            Self::ManagedOverride => "managed_override",
+            Self::NotForHermes => "not_for_hermes",
         }
     }
 }
@@ -290,6 +307,10 @@ pub fn replaced(
 pub struct LoadOptions<'a> {
     /// Hermes's config.yaml.
     pub config: &'a Path,
+    /// The managed config.yaml (`$HERMES_MANAGED_DIR` or `/etc/hermes`), if there is one.
+    pub managed: Option<&'a Path>,
+    /// `<home>/.env`, for `${VAR}` references the environment does not set.
+    pub dotenv: Option<&'a Path>,
     /// The user-level Agent Hooks folder, if any.
     pub user_hooks: Option<&'a Path>,
     /// The project-level Agent Hooks folder.
@@ -302,7 +323,12 @@ pub struct LoadOptions<'a> {
 /// project-level ones (each level by priority, then name), with the project hooks that may
 /// replace a user hook of their name. A missing file or folder means "no hooks from that source".
 pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
-    let config = hermes::load(options.config, options.only)?;
+    let files = hermes::Files {
+        config: options.config,
+        managed: options.managed,
+        dotenv: options.dotenv,
+    };
+    let config = hermes::load(files, options.only)?;
     let mut warnings = config.warnings;
     let mut level = |dir: Option<&Path>, scope| {
         dir.map(|dir| hook_md::load_level(dir, scope, options.only, &mut warnings))

@@ -43,15 +43,6 @@ impl Loose {
             _ => None,
         }
     }
-
-    /// `hooks_auto_accept` semantics: boolean true, or a truthy string.
-    pub(crate) fn is_truthy(&self) -> bool {
-        match self {
-            Self::Bool(value) => *value,
-            Self::Str(text) => crate::env::is_truthy(text),
-            _ => false,
-        }
-    }
 }
 
 impl fmt::Display for Loose {

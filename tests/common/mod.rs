@@ -119,8 +119,23 @@ impl TestEnv {
         for name in TOOL_ENV {
             cmd.env_remove(name);
         }
+        // A managed scope only when a test writes one (never the machine's /etc/hermes).
+        cmd.env("HERMES_MANAGED_DIR", self.managed_dir());
         cmd.env("HOME", self.home()).current_dir(self.work());
         cmd
+    }
+
+    /// The managed scope's folder (it exists once [`Self::managed_config`] writes into it).
+    pub fn managed_dir(&self) -> PathBuf {
+        self.dir.path().join("managed")
+    }
+
+    /// Writes the managed config.yaml.
+    pub fn managed_config(&self, yaml: &str) -> PathBuf {
+        std::fs::create_dir_all(self.managed_dir()).unwrap();
+        let path = self.managed_dir().join("config.yaml");
+        std::fs::write(&path, yaml).unwrap();
+        path
     }
 
     /// [`Self::std_cmd`] with `assert_cmd`'s conveniences (`write_stdin`).

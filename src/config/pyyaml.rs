@@ -1,0 +1,952 @@
+//! YAML as Hermes reads config.yaml: `PyYAML`'s safe loader. YAML 1.1 scalars (`yes`/`on` are
+//! booleans, `010` is octal, `1e3` is a string, `1:30` is 90), a repeated key keeps its first
+//! place and its last value (and is reported with both lines), merge keys (`<<`), one document.
+//! Built on the event parser, so every value keeps its line; aliases are bounded, so no file can
+//! make the tree grow without end.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
+
+/// The most nodes a document may hold, counting every copy an alias makes.
+const MAX_NODES: usize = 1_000_000;
+/// The deepest nesting of collections.
+const MAX_DEPTH: usize = 256;
+
+/// Why a document could not be read, and where (1-based line and column).
+#[derive(Debug)]
+pub(crate) struct YamlError {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) message: String,
+}
+
+impl YamlError {
+    fn at(span: Span, message: impl Into<String>) -> Self {
+        Self {
+            line: span.start.line(),
+            column: span.start.col() + 1,
+            message: message.into(),
+        }
+    }
+
+    fn scan(err: &ScanError) -> Self {
+        Self {
+            line: err.marker().line(),
+            column: err.marker().col() + 1,
+            message: err.info(),
+        }
+    }
+}
+
+/// A value with the line it starts on.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) value: Value,
+    pub(crate) line: u64,
+    /// The 1-based column it starts at.
+    pub(crate) column: u64,
+    /// How many nodes this one holds, itself included (what an alias of it costs).
+    size: usize,
+}
+
+/// A value as `PyYAML`'s safe loader constructs it.
+#[derive(Clone, Debug)]
+pub(crate) enum Value {
+    Null,
+    Bool(bool),
+    /// A Python `int`; beyond `i128`, saturated (only its size matters to the readers).
+    Int(i128),
+    Float(f64),
+    Str(String),
+    /// A value of another Python type (`datetime`, `date`, `bytes`, `set`): its type name and
+    /// its text.
+    Other(&'static str, String),
+    Seq(Vec<Node>),
+    Map(Mapping),
+    /// `<<`, before it is merged away (only valid as a key).
+    Merge,
+    /// A plain `=` (YAML 1.1's value key): a string as a key, an error anywhere else.
+    Equals,
+}
+
+/// A mapping in first-appearance order, each key once (its last value), as a Python dict.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Mapping {
+    pub(crate) entries: Vec<(Node, Node)>,
+    /// Keys written more than once in this mapping.
+    pub(crate) repeated: Vec<Repeated>,
+}
+
+impl Mapping {
+    /// The value of the string key `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Node> {
+        self.entries
+            .iter()
+            .find(|(k, _)| matches!(&k.value, Value::Str(text) if text == key))
+            .map(|(_, v)| v)
+    }
+}
+
+/// A key written twice in one mapping: the later value is the one kept.
+#[derive(Clone, Debug)]
+pub(crate) struct Repeated {
+    /// The key, as Python would print it.
+    pub(crate) key: String,
+    /// The line of its first appearance.
+    pub(crate) first: u64,
+    /// The line of the appearance that wins.
+    pub(crate) last: u64,
+}
+
+impl Value {
+    /// The Python type name, as Hermes's messages say it.
+    pub(crate) const fn type_name(&self) -> &'static str {
+        match self {
+            Self::Null => "NoneType",
+            Self::Bool(_) => "bool",
+            Self::Int(_) => "int",
+            Self::Float(_) => "float",
+            Self::Str(_) => "str",
+            Self::Other(name, _) => name,
+            Self::Seq(_) => "list",
+            Self::Map(_) => "dict",
+            Self::Merge => "merge",
+            Self::Equals => "value",
+        }
+    }
+
+    /// What Python's `int()` makes of it; `None` where Python raises.
+    pub(crate) fn as_python_int(&self) -> Option<i128> {
+        match self {
+            Self::Bool(value) => Some(i128::from(*value)),
+            Self::Int(value) => Some(*value),
+            #[allow(clippy::cast_possible_truncation)] // saturating, and only the size matters
+            Self::Float(value) if value.is_finite() => Some(value.trunc() as i128),
+            Self::Str(text) => python_int_text(text),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// As Python's `repr` shows it in a message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Null => f.write_str("None"),
+            Self::Bool(true) => f.write_str("True"),
+            Self::Bool(false) => f.write_str("False"),
+            Self::Int(value) => write!(f, "{value}"),
+            Self::Float(value) => f.write_str(&crate::pyjson::python_float(*value)),
+            Self::Str(text) => write!(f, "'{text}'"),
+            Self::Other(name, text) => write!(f, "{name} {text}"),
+            Self::Seq(_) | Self::Map(_) | Self::Merge | Self::Equals => {
+                write!(f, "a {}", self.type_name())
+            }
+        }
+    }
+}
+
+/// Python's `int(str)`: blanks around, a sign, decimal digits with single underscores between.
+fn python_int_text(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+        || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+    {
+        return None;
+    }
+    let value = digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .fold(0_i128, |acc, d| {
+            acc.saturating_mul(10).saturating_add(i128::from(d - b'0'))
+        });
+    Some(if negative { -value } else { value })
+}
+
+/// Reads one YAML document. `Ok(None)` for an empty stream.
+pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
+    let mut builder = Builder::default();
+    let mut documents = 0;
+    for item in Parser::new_from_str(text) {
+        let (event, span) = item.map_err(|err| YamlError::scan(&err))?;
+        match event {
+            Event::DocumentStart(..) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(YamlError::at(
+                        span,
+                        "expected a single document in the stream, but found another document",
+                    ));
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let value = scalar(&text, style, tag.as_deref(), span)?;
+                builder.push(leaf(value, span), anchor, span)?;
+            }
+            Event::SequenceStart(_, anchor, tag) => {
+                let kind = collection_tag(tag.as_deref(), "seq", span)?;
+                builder.open(Frame::Seq(Vec::new()), anchor, kind, span)?;
+            }
+            Event::MappingStart(_, anchor, tag) => {
+                let kind = collection_tag(tag.as_deref(), "map", span)?;
+                builder.open(Frame::Map(Vec::new()), anchor, kind, span)?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => builder.close(span)?,
+            Event::Alias(id) => {
+                let Some(node) = builder.anchors.get(&id).cloned() else {
+                    return Err(YamlError::at(
+                        span,
+                        "found an alias to an anchor that is not complete (recursive aliases are not supported)",
+                    ));
+                };
+                builder.push(node, 0, span)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(builder.root)
+}
+
+fn leaf(value: Value, span: Span) -> Node {
+    Node {
+        value,
+        line: line_of(span),
+        column: column_of(span),
+        size: 1,
+    }
+}
+
+fn line_of(span: Span) -> u64 {
+    u64::try_from(span.start.line()).unwrap_or(u64::MAX)
+}
+
+fn column_of(span: Span) -> u64 {
+    u64::try_from(span.start.col() + 1).unwrap_or(u64::MAX)
+}
+
+/// A collection being built.
+enum Frame {
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>),
+}
+
+struct Open {
+    frame: Frame,
+    anchor: usize,
+    /// The collection's explicit type, when it has one (`!!set`, `!!omap`, `!!pairs`).
+    kind: Option<&'static str>,
+    span: Span,
+    pending_key: Option<Node>,
+    size: usize,
+}
+
+#[derive(Default)]
+struct Builder {
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Node>,
+    root: Option<Node>,
+    nodes: usize,
+}
+
+impl Builder {
+    fn count(&mut self, size: usize, span: Span) -> Result<(), YamlError> {
+        self.nodes = self.nodes.saturating_add(size);
+        if self.nodes > MAX_NODES {
+            return Err(YamlError::at(
+                span,
+                "the YAML is too large or expands too far (an alias bomb?)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        frame: Frame,
+        anchor: usize,
+        kind: Option<&'static str>,
+        span: Span,
+    ) -> Result<(), YamlError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(YamlError::at(span, "the YAML nests too deep"));
+        }
+        self.stack.push(Open {
+            frame,
+            anchor,
+            kind,
+            span,
+            pending_key: None,
+            size: 1,
+        });
+        Ok(())
+    }
+
+    fn close(&mut self, span: Span) -> Result<(), YamlError> {
+        let Some(open) = self.stack.pop() else {
+            return Err(YamlError::at(span, "unbalanced collection end"));
+        };
+        let value = match open.frame {
+            Frame::Seq(items) => match open.kind {
+                Some(kind) => Value::Other(kind, String::new()),
+                None => Value::Seq(items),
+            },
+            Frame::Map(pairs) => {
+                let mapping = construct_mapping(pairs, open.span)?;
+                match open.kind {
+                    Some(kind) => Value::Other(kind, String::new()),
+                    None => Value::Map(mapping),
+                }
+            }
+        };
+        let node = Node {
+            value,
+            line: line_of(open.span),
+            column: column_of(open.span),
+            size: open.size,
+        };
+        self.finish(node, open.anchor, span)
+    }
+
+    /// Adds a scalar or an alias's copy.
+    fn push(&mut self, node: Node, anchor: usize, span: Span) -> Result<(), YamlError> {
+        self.count(node.size, span)?;
+        self.finish(node, anchor, span)
+    }
+
+    fn finish(&mut self, mut node: Node, anchor: usize, span: Span) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        let is_key = self
+            .stack
+            .last()
+            .is_some_and(|top| matches!(top.frame, Frame::Map(_)) && top.pending_key.is_none());
+        match node.value {
+            Value::Equals if is_key => node.value = Value::Str("=".to_owned()),
+            Value::Merge if is_key => {}
+            Value::Equals | Value::Merge => {
+                return Err(no_constructor(node.value.type_name(), span));
+            }
+            _ => {}
+        }
+        let Some(top) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        top.size = top.size.saturating_add(node.size);
+        match &mut top.frame {
+            Frame::Seq(items) => items.push(node),
+            Frame::Map(pairs) => match top.pending_key.take() {
+                None => top.pending_key = Some(node),
+                Some(key) => pairs.push((key, node)),
+            },
+        }
+        Ok(())
+    }
+}
+
+fn no_constructor(tag: &str, span: Span) -> YamlError {
+    YamlError::at(
+        span,
+        format!("could not determine a constructor for the tag 'tag:yaml.org,2002:{tag}'"),
+    )
+}
+
+/// `flatten_mapping` then the dict: merged keys first, explicit keys after them (so they win),
+/// each key kept once, at its first place, with its last value.
+fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, YamlError> {
+    let mut merged: Vec<(Node, Node)> = Vec::new();
+    let mut explicit: Vec<(Node, Node)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        if !matches!(key.value, Value::Merge) {
+            explicit.push((key, value));
+            continue;
+        }
+        match value.value {
+            Value::Map(mapping) => merged.extend(mapping.entries),
+            Value::Seq(items) => {
+                let mut each = Vec::with_capacity(items.len());
+                for item in items {
+                    let Value::Map(mapping) = item.value else {
+                        return Err(YamlError::at(
+                            span,
+                            format!(
+                                "expected a mapping for merging, but found {}",
+                                item.value.type_name()
+                            ),
+                        ));
+                    };
+                    each.push(mapping.entries);
+                }
+                // Earlier mappings in the list win: they are added last.
+                for entries in each.into_iter().rev() {
+                    merged.extend(entries);
+                }
+            }
+            other => {
+                return Err(YamlError::at(
+                    span,
+                    format!(
+                        "expected a mapping or list of mappings for merging, but found {}",
+                        other.type_name()
+                    ),
+                ));
+            }
+        }
+    }
+    let from_merge = merged.len();
+    let mut mapping = Mapping::default();
+    let mut index: HashMap<KeyId, usize> = HashMap::new();
+    // Whether each entry's key was written in this mapping (not brought in by a merge).
+    let mut written: Vec<bool> = Vec::new();
+    let mut nans = 0;
+    for (i, (key, value)) in merged.into_iter().chain(explicit).enumerate() {
+        let id = key_id(&key.value, &mut nans).ok_or_else(|| {
+            YamlError::at(
+                span,
+                "found unhashable key (a list or mapping used as a key)",
+            )
+        })?;
+        let here = i >= from_merge;
+        if let Some(&at) = index.get(&id) {
+            let (first, old) = &mut mapping.entries[at];
+            // An explicit key over a merged one is what merging is for: no repeat.
+            if here && written[at] {
+                mapping.repeated.push(Repeated {
+                    key: key_text(&key.value),
+                    first: first.line,
+                    last: key.line,
+                });
+            }
+            *old = value;
+            written[at] |= here;
+        } else {
+            index.insert(id, mapping.entries.len());
+            mapping.entries.push((key, value));
+            written.push(here);
+        }
+    }
+    Ok(mapping)
+}
+
+/// Python's dict identity of a key: `True == 1 == 1.0`, every NaN its own key.
+#[derive(Hash, PartialEq, Eq)]
+enum KeyId {
+    Null,
+    Int(i128),
+    Float(u64),
+    Nan(usize),
+    Str(String),
+    Other(&'static str, String),
+}
+
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)] // exact for integral floats in range
+fn key_id(value: &Value, nans: &mut usize) -> Option<KeyId> {
+    Some(match value {
+        Value::Null => KeyId::Null,
+        Value::Bool(b) => KeyId::Int(i128::from(*b)),
+        Value::Int(i) => KeyId::Int(*i),
+        Value::Float(f) if f.is_nan() => {
+            *nans += 1;
+            KeyId::Nan(*nans)
+        }
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => KeyId::Int(*f as i128),
+        Value::Float(f) => KeyId::Float(f.to_bits()),
+        Value::Str(s) => KeyId::Str(s.clone()),
+        Value::Other(name, text) => KeyId::Other(name, text.clone()),
+        Value::Seq(_) | Value::Map(_) | Value::Merge | Value::Equals => return None,
+    })
+}
+
+fn key_text(value: &Value) -> String {
+    match value {
+        Value::Str(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The explicit type of a collection: `None` for a plain list or mapping, the Python type for
+/// the others; an unknown tag is an error, as `PyYAML`'s safe loader has no constructor for it.
+fn collection_tag(
+    tag: Option<&Tag>,
+    plain: &str,
+    span: Span,
+) -> Result<Option<&'static str>, YamlError> {
+    let Some(tag) = tag else { return Ok(None) };
+    let full = format!("{}{}", tag.handle(), tag.suffix());
+    match full.strip_prefix("tag:yaml.org,2002:") {
+        Some(name) if name == plain => Ok(None),
+        Some("set") => Ok(Some("set")),
+        Some("omap" | "pairs") => Ok(Some("list")),
+        _ if full == "!" => Ok(None),
+        _ => Err(YamlError::at(
+            span,
+            format!("could not determine a constructor for the tag '{full}'"),
+        )),
+    }
+}
+
+/// A scalar, resolved and constructed as `PyYAML`'s safe loader does.
+fn scalar(
+    text: &str,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+    span: Span,
+) -> Result<Value, YamlError> {
+    let Some(tag) = tag else {
+        return Ok(if style == ScalarStyle::Plain {
+            resolve_plain(text)
+        } else {
+            Value::Str(text.to_owned())
+        });
+    };
+    let full = format!("{}{}", tag.handle(), tag.suffix());
+    if full == "!" {
+        return Ok(Value::Str(text.to_owned()));
+    }
+    let bad = || {
+        YamlError::at(
+            span,
+            format!("cannot construct a value of the tag '{full}' from '{text}'"),
+        )
+    };
+    Ok(match full.strip_prefix("tag:yaml.org,2002:") {
+        Some("str") => Value::Str(text.to_owned()),
+        Some("null") => Value::Null,
+        Some("bool") => match text.to_lowercase().as_str() {
+            "yes" | "true" | "on" => Value::Bool(true),
+            "no" | "false" | "off" => Value::Bool(false),
+            _ => return Err(bad()),
+        },
+        Some("int") => construct_int(text).ok_or_else(bad)?,
+        Some("float") => construct_float(text).ok_or_else(bad)?,
+        Some("binary") => Value::Other("bytes", text.to_owned()),
+        Some("timestamp") => Value::Other("datetime", text.to_owned()),
+        Some("merge") => Value::Merge,
+        _ => {
+            return Err(YamlError::at(
+                span,
+                format!("could not determine a constructor for the tag '{full}'"),
+            ));
+        }
+    })
+}
+
+/// The implicit resolvers of `PyYAML` (YAML 1.1), in its order, for a plain scalar.
+fn resolve_plain(text: &str) -> Value {
+    if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
+        return Value::Null;
+    }
+    match text {
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Value::Bool(true);
+        }
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Value::Bool(false);
+        }
+        "<<" => return Value::Merge,
+        "=" => return Value::Equals,
+        _ => {}
+    }
+    if is_yaml11_float(text)
+        && let Some(value) = construct_float(text)
+    {
+        return value;
+    }
+    if is_yaml11_int(text)
+        && let Some(value) = construct_int(text)
+    {
+        return value;
+    }
+    if is_timestamp(text) {
+        let kind = if text.len() == 10 { "date" } else { "datetime" };
+        return Value::Other(kind, text.to_owned());
+    }
+    Value::Str(text.to_owned())
+}
+
+/// A run of `[0-9_]`-like characters: the index after the longest prefix of `rest` whose
+/// bytes satisfy `ok`.
+fn span_of(rest: &[u8], ok: impl Fn(u8) -> bool) -> usize {
+    rest.iter().position(|b| !ok(*b)).unwrap_or(rest.len())
+}
+
+fn strip_sign(text: &[u8]) -> &[u8] {
+    match text.first() {
+        Some(b'-' | b'+') => &text[1..],
+        _ => text,
+    }
+}
+
+const fn digit_(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'_'
+}
+
+/// `(?::[0-5]?[0-9])+` at the start of `rest`: the length it takes, or 0.
+fn sexagesimal(rest: &[u8]) -> usize {
+    let mut at = 0;
+    loop {
+        if rest.get(at) != Some(&b':') {
+            return at;
+        }
+        let digits = span_of(&rest[at + 1..], |b| b.is_ascii_digit());
+        let ok = match digits {
+            1 => true,
+            2 => rest[at + 1] <= b'5',
+            _ => false,
+        };
+        if !ok {
+            return at;
+        }
+        at += 1 + digits;
+    }
+}
+
+/// `PyYAML`'s float resolver.
+fn is_yaml11_float(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let unsigned = strip_sign(bytes);
+    if matches!(unsigned, b".inf" | b".Inf" | b".INF") {
+        return true;
+    }
+    let exponent = |rest: &[u8]| -> bool {
+        // (?:[eE][-+][0-9]+)? then the end.
+        rest.is_empty()
+            || (rest.len() >= 3
+                && matches!(rest[0], b'e' | b'E')
+                && matches!(rest[1], b'-' | b'+')
+                && rest[2..].iter().all(u8::is_ascii_digit))
+    };
+    // \.[0-9][0-9_]*(exp)?  (no sign)
+    if let Some(rest) = bytes.strip_prefix(b".") {
+        if rest.first().is_some_and(u8::is_ascii_digit) {
+            let n = span_of(rest, digit_);
+            return exponent(&rest[n..]);
+        }
+        return false;
+    }
+    // [-+]?[0-9][0-9_]* then either \.[0-9_]*(exp)? or (:[0-5]?[0-9])+\.[0-9_]*
+    if !unsigned.first().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let n = span_of(unsigned, digit_);
+    let rest = &unsigned[n..];
+    if let Some(after) = rest.strip_prefix(b".") {
+        let m = span_of(after, digit_);
+        return exponent(&after[m..]);
+    }
+    let s = sexagesimal(rest);
+    if s == 0 {
+        return false;
+    }
+    match rest[s..].strip_prefix(b".") {
+        Some(after) => after.iter().all(|b| digit_(*b)),
+        None => false,
+    }
+}
+
+/// `PyYAML`'s int resolver.
+fn is_yaml11_int(text: &str) -> bool {
+    let unsigned = strip_sign(text.as_bytes());
+    if let Some(rest) = unsigned.strip_prefix(b"0b") {
+        return !rest.is_empty() && rest.iter().all(|b| matches!(b, b'0' | b'1' | b'_'));
+    }
+    if let Some(rest) = unsigned.strip_prefix(b"0x") {
+        return !rest.is_empty() && rest.iter().all(|b| b.is_ascii_hexdigit() || *b == b'_');
+    }
+    if unsigned == b"0" {
+        return true;
+    }
+    if let Some(rest) = unsigned.strip_prefix(b"0") {
+        return rest.iter().all(|b| matches!(b, b'0'..=b'7' | b'_'));
+    }
+    if !unsigned.first().is_some_and(|b| matches!(b, b'1'..=b'9')) {
+        return false;
+    }
+    let n = span_of(unsigned, digit_);
+    let rest = &unsigned[n..];
+    rest.is_empty() || (sexagesimal(rest) == rest.len())
+}
+
+/// `PyYAML`'s timestamp resolver.
+fn is_timestamp(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+    if b.len() == 10 {
+        return digits(&b[0..4])
+            && b[4] == b'-'
+            && digits(&b[5..7])
+            && b[7] == b'-'
+            && digits(&b[8..10]);
+    }
+    // YYYY-M?M-D?D ([Tt]|[ \t]+) H?H:MM:SS(.fraction)? ([ \t]*(Z|[-+]H?H(:MM)?))?
+    let mut at = 0;
+    let take = |min: usize, max: usize, at: &mut usize| -> bool {
+        let n = span_of(&b[*at..], |c| c.is_ascii_digit()).min(max);
+        *at += n;
+        n >= min
+    };
+    let lit = |c: u8, at: &mut usize| -> bool {
+        if b.get(*at) == Some(&c) {
+            *at += 1;
+            true
+        } else {
+            false
+        }
+    };
+    if !(take(4, 4, &mut at) && lit(b'-', &mut at) && take(1, 2, &mut at) && lit(b'-', &mut at)) {
+        return false;
+    }
+    if !take(1, 2, &mut at) {
+        return false;
+    }
+    if matches!(b.get(at), Some(b'T' | b't')) {
+        at += 1;
+    } else {
+        let n = span_of(&b[at..], |c| c == b' ' || c == b'\t');
+        if n == 0 {
+            return false;
+        }
+        at += n;
+    }
+    if !(take(1, 2, &mut at)
+        && lit(b':', &mut at)
+        && take(2, 2, &mut at)
+        && lit(b':', &mut at)
+        && take(2, 2, &mut at))
+    {
+        return false;
+    }
+    if lit(b'.', &mut at) {
+        at += span_of(&b[at..], |c| c.is_ascii_digit());
+    }
+    at += span_of(&b[at..], |c| c == b' ' || c == b'\t');
+    if at == b.len() {
+        return true;
+    }
+    if lit(b'Z', &mut at) {
+        return at == b.len();
+    }
+    if !(lit(b'-', &mut at) || lit(b'+', &mut at)) || !take(1, 2, &mut at) {
+        return false;
+    }
+    if lit(b':', &mut at) && !take(2, 2, &mut at) {
+        return false;
+    }
+    at == b.len()
+}
+
+/// `SafeConstructor.construct_yaml_int`.
+fn construct_int(text: &str) -> Option<Value> {
+    let cleaned: String = text.chars().filter(|c| *c != '_').collect();
+    let (negative, digits) = match cleaned.as_bytes().first()? {
+        b'-' => (true, &cleaned[1..]),
+        b'+' => (false, &cleaned[1..]),
+        _ => (false, cleaned.as_str()),
+    };
+    let parse = |digits: &str, radix: u32| -> Option<i128> {
+        if digits.is_empty() {
+            return None;
+        }
+        digits.chars().try_fold(0_i128, |acc, c| {
+            Some(
+                acc.saturating_mul(i128::from(radix))
+                    .saturating_add(i128::from(c.to_digit(radix)?)),
+            )
+        })
+    };
+    let value = if digits == "0" {
+        0
+    } else if let Some(bin) = digits.strip_prefix("0b") {
+        parse(bin, 2)?
+    } else if let Some(hex) = digits.strip_prefix("0x") {
+        parse(hex, 16)?
+    } else if digits.starts_with('0') {
+        parse(digits, 8)?
+    } else if digits.contains(':') {
+        digits.split(':').try_fold(0_i128, |acc, part| {
+            Some(acc.saturating_mul(60).saturating_add(parse(part, 10)?))
+        })?
+    } else {
+        parse(digits, 10)?
+    };
+    Some(Value::Int(if negative { -value } else { value }))
+}
+
+/// `SafeConstructor.construct_yaml_float`.
+fn construct_float(text: &str) -> Option<Value> {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_lowercase();
+    let (sign, rest) = match cleaned.as_bytes().first()? {
+        b'-' => (-1.0, &cleaned[1..]),
+        b'+' => (1.0, &cleaned[1..]),
+        _ => (1.0, cleaned.as_str()),
+    };
+    let value = if rest == ".inf" {
+        f64::INFINITY
+    } else if rest == ".nan" {
+        return Some(Value::Float(f64::NAN));
+    } else if rest.contains(':') {
+        rest.split(':').try_fold(0.0, |acc: f64, part| {
+            Some(acc * 60.0 + part.parse::<f64>().ok()?)
+        })?
+    } else {
+        rest.parse::<f64>().ok()?
+    };
+    Some(Value::Float(sign * value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Value, load};
+    use std::fmt::Write as _;
+
+    fn scalar(text: &str) -> Value {
+        let node = load(&format!("k: {text}\n")).unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!("not a map")
+        };
+        map.entries[0].1.value.clone()
+    }
+
+    #[test]
+    fn scalars_resolve_as_pyyaml_resolves_them() {
+        // Each expectation is what yaml.safe_load (`PyYAML` 6.0.3) returns.
+        let cases: &[(&str, &str)] = &[
+            ("yes", "True"),
+            ("On", "True"),
+            ("OFF", "False"),
+            ("y", "'y'"),
+            ("n", "'n'"),
+            ("yEs", "'yEs'"),
+            ("010", "8"),
+            ("0o10", "'0o10'"),
+            ("0x1F", "31"),
+            ("0b101", "5"),
+            ("1_000", "1000"),
+            ("1e3", "'1e3'"),
+            ("1.0e3", "'1.0e3'"),
+            ("1.0e+3", "1000.0"),
+            ("1.5", "1.5"),
+            (".5", "0.5"),
+            ("1:30", "90"),
+            ("1:30.5", "90.5"),
+            ("0:30", "'0:30'"),
+            (".inf", "inf"),
+            ("-.INF", "-inf"),
+            ("~", "None"),
+            ("", "None"),
+            ("Null", "None"),
+            ("'yes'", "'yes'"),
+            ("\"010\"", "'010'"),
+            ("!!str 010", "'010'"),
+            ("!!int '12'", "12"),
+            ("99999999999999999999999", "99999999999999999999999"),
+            ("2001-12-14", "date 2001-12-14"),
+            (
+                "2001-12-14t21:59:43.10-05:00",
+                "datetime 2001-12-14t21:59:43.10-05:00",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = match scalar(text) {
+                Value::Float(f) if f.is_infinite() => {
+                    if f > 0.0 { "inf" } else { "-inf" }.to_owned()
+                }
+                other => other.to_string(),
+            };
+            assert_eq!(&got, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn repeated_keys_keep_their_first_place_and_last_value() {
+        let node = load("a: 1\nb: 2\na: 3\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let keys: Vec<_> = map
+            .entries
+            .iter()
+            .map(|(k, v)| (k.value.to_string(), v.value.to_string()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("'a'".to_owned(), "3".to_owned()),
+                ("'b'".to_owned(), "2".to_owned())
+            ]
+        );
+        assert_eq!(map.repeated.len(), 1);
+        assert_eq!((map.repeated[0].first, map.repeated[0].last), (1, 3));
+        // `yes` and `true` are the same key, as are 1 and 1.0.
+        let node = load("yes: a\ntrue: b\n1: c\n1.0: d\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        assert_eq!(map.entries.len(), 1);
+        assert_eq!(map.entries[0].1.value.to_string(), "'d'");
+    }
+
+    #[test]
+    fn merge_keys_merge_and_explicit_keys_win() {
+        let node = load("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n")
+            .unwrap()
+            .unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let Value::Map(used) = &map.get("use").unwrap().value else {
+            panic!()
+        };
+        let pairs: Vec<_> = used
+            .entries
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.value, v.value))
+            .collect();
+        assert_eq!(pairs, ["'x'=1", "'y'=3"]);
+        assert!(used.repeated.is_empty(), "{:?}", used.repeated);
+    }
+
+    #[test]
+    fn what_pyyaml_refuses_is_refused() {
+        for text in [
+            "a: 1\n---\nb: 2\n",
+            "? [a]\n: 1\n",
+            "a: !foo x\n",
+            "a: =\n",
+            "a: <<\n",
+            "a: !!int x\n",
+        ] {
+            assert!(load(text).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn alias_bombs_are_bounded() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let prev = i - 1;
+            let refs = vec![format!("*a{prev}"); 10].join(", ");
+            let _ = writeln!(text, "a{i}: &a{i} [{refs}]");
+        }
+        let err = load(&text).unwrap_err();
+        assert!(err.message.contains("alias bomb"), "{}", err.message);
+    }
+}
