@@ -114,7 +114,13 @@ impl RunReport {
 /// Runs the plan.
 pub fn run(plan: &Plan<'_>) -> RunReport {
     let replaced = replaced(plan);
-    let applies: Vec<bool> = plan.hooks.iter().map(|hook| applies(plan, hook)).collect();
+    let left_out = bridged(plan.hooks);
+    let applies: Vec<bool> = plan
+        .hooks
+        .iter()
+        .zip(&left_out)
+        .map(|(hook, left_out)| left_out.is_none() && applies(plan, hook))
+        .collect();
     let sequential = plan
         .hooks
         .iter()
@@ -125,8 +131,51 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
     } else {
         (run_concurrently(plan, &applies, &replaced), None)
     };
+    let mut hooks = hooks;
+    for report in &mut hooks {
+        if let Some(why) = &left_out[report.index] {
+            *report = HookReport::skipped(report.index, Status::NotRun, Some(why.clone()));
+        }
+    }
     let directive = aggregate(&hooks, tool_input);
     RunReport { hooks, directive }
+}
+
+/// The bridge: a config hook whose command is `hermes-hooks run ...`, which Hermes runs to reach
+/// Agent Hooks folders and this tool's consent. Started from here it would call itself, so it is
+/// never run; and where an event has one, its other config hooks are left to Hermes, which runs
+/// them itself (running them here too would run them twice). For each hook, why it is left out.
+fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
+    let bridge = hooks
+        .iter()
+        .find(|hook| hook.source == SourceKind::Config && is_bridge(&hook.command));
+    hooks
+        .iter()
+        .map(|hook| match bridge {
+            Some(_) if hook.source == SourceKind::Config && is_bridge(&hook.command) => Some(
+                "the bridge from Hermes into hermes-hooks: run from here it would call itself"
+                    .to_owned(),
+            ),
+            Some(bridge) if hook.source == SourceKind::Config => Some(format!(
+                "left to Hermes, which runs its config hooks itself ({} is the bridge here)",
+                bridge.origin
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `command` runs `hermes-hooks run`.
+fn is_bridge(command: &str) -> bool {
+    let Ok(words) = crate::exec::spawn::split(command) else {
+        return false;
+    };
+    let mut words = words.iter();
+    words.next().is_some_and(|program| {
+        Path::new(program)
+            .file_name()
+            .is_some_and(|name| name == "hermes-hooks")
+    }) && words.any(|word| word == "run")
 }
 
 /// For each hook, the project hook that replaces it. A project hook replaces the user hook of

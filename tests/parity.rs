@@ -180,3 +180,47 @@ fn the_allowlist_is_written_as_python_writes_it() {
     );
     assert!(!text.ends_with('\n'), "no trailing newline, as json.dumps");
 }
+
+#[test]
+fn the_bridge_never_calls_itself_and_leaves_config_hooks_to_hermes() {
+    let env = TestEnv::new();
+    let marker = env.path("config-hook-ran");
+    let other = env.script("other.sh", &format!("touch {}", marker.display()));
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: hermes-hooks run pre_tool_call\n    - command: {}\n",
+        other.display()
+    ));
+    env.hook_md(
+        &env.user_hooks(),
+        "no-rm",
+        "name: no-rm\ndescription: d\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; echo 'rm is not allowed' >&2; exit 2",
+    );
+    // The bridge itself cannot be pinned here (`hermes-hooks` is not on this test's PATH); the
+    // Agent Hooks hook is approved.
+    env.cmd().args(["approve", "--yes"]).output().unwrap();
+    let out = env.run(
+        "pre_tool_call",
+        r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "rm -rf /"}, "session_id": "s", "cwd": "/", "extra": {}}"#,
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["message"], "rm is not allowed");
+    let hooks = line["hooks"].as_array().unwrap();
+    assert_eq!(hooks[0]["status"], "not_run");
+    assert!(
+        hooks[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("would call itself")
+    );
+    assert_eq!(hooks[1]["status"], "not_run");
+    assert!(
+        hooks[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("left to Hermes")
+    );
+    assert_eq!(hooks[2]["status"], "blocked");
+    assert!(!marker.exists(), "Hermes runs its config hooks itself");
+}

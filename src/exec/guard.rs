@@ -9,9 +9,10 @@
 //! by themselves; `run`'s own deadlines still hold as long as it lives.
 
 use std::collections::BTreeSet;
+use std::io::PipeWriter;
 use std::io::{self, BufRead as _, Write as _};
 use std::os::unix::process::CommandExt as _;
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -25,7 +26,7 @@ pub const GUARD_AFTER: Duration = Duration::from_millis(100);
 /// The arguments that turn this program into the guard (set by [`enable`]).
 static ARGS: OnceLock<Vec<String>> = OnceLock::new();
 /// The pipe to the running guard, once started.
-static PIPE: Mutex<Option<ChildStdin>> = Mutex::new(None);
+static PIPE: Mutex<Option<PipeWriter>> = Mutex::new(None);
 
 /// Asks for a guard: this program's own executable, run with `args`, serves as one (see
 /// [`serve`]).
@@ -41,11 +42,15 @@ pub(super) fn enabled() -> bool {
 /// Puts `group` on the guard's list, starting the guard first if need be. Returns whether the
 /// guard has it.
 pub(super) fn watch(group: Pid) -> bool {
+    let line = format!("+{}\n", group.as_raw_nonzero());
     let mut pipe = PIPE.lock().unwrap_or_else(PoisonError::into_inner);
     if pipe.is_none() {
-        *pipe = start().ok();
+        // The first group is in the pipe before the guard exists: there is no moment when a
+        // guard runs without knowing it.
+        *pipe = start(&line).ok();
+        return pipe.is_some();
     }
-    tell(&mut pipe, &format!("+{}\n", group.as_raw_nonzero()))
+    tell(&mut pipe, &line)
 }
 
 /// Takes `group` off the guard's list (it is gone).
@@ -56,7 +61,7 @@ pub(super) fn release(group: Pid) {
 
 /// Writes one line to the guard without ever blocking; a guard that is gone or stuck is
 /// dropped (and started anew for the next hook that needs one).
-fn tell(pipe: &mut Option<ChildStdin>, line: &str) -> bool {
+fn tell(pipe: &mut Option<PipeWriter>, line: &str) -> bool {
     let Some(writer) = pipe.as_mut() else {
         return false;
     };
@@ -67,23 +72,22 @@ fn tell(pipe: &mut Option<ChildStdin>, line: &str) -> bool {
     false
 }
 
-fn start() -> io::Result<ChildStdin> {
+/// Starts the guard with `first` already written into its pipe.
+fn start(first: &str) -> io::Result<PipeWriter> {
     let args = ARGS.get().ok_or_else(|| io::Error::other("no guard"))?;
-    let mut child = Command::new(std::env::current_exe()?)
+    let (reader, mut writer) = io::pipe()?;
+    writer.write_all(first.as_bytes())?;
+    let child = Command::new(std::env::current_exe()?)
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(reader)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
         .spawn()?;
-    let pipe = child
-        .stdin
-        .take()
-        .ok_or_else(|| io::Error::other("no pipe to the guard"))?;
-    rustix::io::ioctl_fionbio(&pipe, true)?;
+    rustix::io::ioctl_fionbio(&writer, true)?;
     // The guard outlives this program by design; it is not waited for.
     drop(child);
-    Ok(pipe)
+    Ok(writer)
 }
 
 /// The guard's work: read `+PGID` and `-PGID` lines from stdin until it closes, then end every

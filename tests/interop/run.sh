@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Checks hermes-hooks against a real Hermes Agent: installs hermes-agent (the version below) into
+# a virtual environment under target/, then compares payloads, answers, registered hooks and
+# allowlists on the same HERMES_HOME (tests/interop/harness.py says what exactly).
+#
+# Skips, with a message and exit 0, when python3 is missing or the package registry cannot be
+# reached. Exit 1 when the two tools disagree. HERMES_INTEROP_VENV chooses another environment.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+version="0.19.0"
+venv="${HERMES_INTEROP_VENV:-target/interop/venv-$version}"
+
+skip() {
+  echo "interop: skipped: $1" >&2
+  exit 0
+}
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+if ! "$venv/bin/python" -c "import agent.shell_hooks, hermes_cli.hooks" 2>/dev/null; then
+  rm -rf "$venv"
+  python3 -m venv "$venv" || skip "python3 cannot create a virtual environment (is the venv module installed?)"
+  log="$venv/install.log"
+  if ! timeout 900 "$venv/bin/pip" install --disable-pip-version-check --quiet \
+    "hermes-agent==$version" >"$log" 2>&1; then
+    tail -n 3 "$log" >&2
+    rm -rf "$venv"
+    skip "cannot install hermes-agent==$version from the package registry"
+  fi
+fi
+
+cargo build --locked --quiet --bin hermes-hooks
+"$venv/bin/python" tests/interop/harness.py target/debug/hermes-hooks
