@@ -149,7 +149,7 @@ impl fmt::Display for Value {
 }
 
 /// Python's `int(str)`: blanks around, a sign, decimal digits with single underscores between.
-fn python_int_text(text: &str) -> Option<i128> {
+pub(crate) fn python_int_text(text: &str) -> Option<i128> {
     let text = text.trim();
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),

@@ -39,7 +39,8 @@ impl Loose {
             Self::Int(value) => Some(*value),
             #[allow(clippy::cast_possible_truncation)] // saturating, as intended
             Self::Float(value) if value.is_finite() => Some(value.trunc() as i64),
-            Self::Str(text) => text.trim().replace('_', "").parse().ok(),
+            Self::Str(text) => super::pyyaml::python_int_text(text)
+                .map(|n| i64::try_from(n).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX })),
             _ => None,
         }
     }

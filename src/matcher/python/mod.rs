@@ -210,6 +210,7 @@ mod tests {
             ("(a", "missing ), unterminated subpattern at position 0"),
             (r"a\", "bad escape (end of pattern) at position 1"),
             ("a{3,2}", "min repeat greater than max repeat at position 2"),
+            (&"(".repeat(100_000), "the pattern nests too deeply"),
             (r"\p{L}", r"bad escape \p at position 0"),
         ];
         for (pattern, want) in cases {

@@ -9,6 +9,10 @@ use super::{
     PyError, S, Seq, T, TYPE_FLAGS, U, X, combine, plain_error,
 };
 
+/// How deep groups may nest (each level of groups is two of `nested`): 100 levels, where
+/// Python gives up near 450; no real matcher comes close, and the stack stays small.
+const MAX_NESTING: usize = 200;
+
 /// Parses `pattern` as `re.compile` would: the tree and its global flags, or Python's error.
 pub(super) fn parse(pattern: &str) -> Result<(Alt, u8), PyError> {
     let chars: Vec<char> = pattern.chars().collect();
@@ -151,6 +155,10 @@ fn parse_sub(
     mut verbose: bool,
     nested: usize,
 ) -> Result<Alt, PyError> {
+    // Python's parser is recursive too, and gives up (RecursionError) near a thousand levels.
+    if nested > MAX_NESTING {
+        return Err(plain_error("the pattern nests too deeply"));
+    }
     let mut items = Vec::new();
     loop {
         let first = nested == 0 && items.is_empty();
