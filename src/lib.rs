@@ -10,7 +10,8 @@
 //! - [`limits`]: reading files others supply: regular files only, never blocking, capped;
 //! - [`loop_guard`]: how many times in a row the quality gate kept an agent working;
 //! - [`response`]: a hook's exit code and stdout into one status and directive;
-//! - [`runner`]: matching, consent, execution order and aggregation for one event.
+//! - [`runner`]: matching, consent, execution order and aggregation for one event;
+//! - [`statefile`]: the files it writes (allowlist, loop guard state): locked, atomic, 0600.
 //!
 //! The command line lives in `cli` (one module per subcommand) and [`output`] (all printing).
 
@@ -29,6 +30,8 @@ pub mod payload;
 pub mod pyjson;
 pub mod response;
 pub mod runner;
+pub mod script_word;
+pub mod statefile;
 pub mod synthetic;
 
 mod cli;

@@ -8,7 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::consent::store::{self, StoreError};
+use crate::statefile::{self, FileKind, StateError};
+
+const KIND: FileKind = FileKind::GateState;
 
 /// "Keep working" answers honoured in a row, by default.
 pub const DEFAULT_LIMIT: u32 = 8;
@@ -35,12 +37,12 @@ pub fn observe(
     kept_working: bool,
     limit: u32,
     now: SystemTime,
-) -> Result<Option<Released>, StoreError> {
+) -> Result<Option<Released>, StateError> {
     if limit == 0 {
         return Ok(None);
     }
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
-    store::locked(path, || {
+    statefile::locked(KIND, path, || {
         let mut state = read(path)?;
         let sessions = state["sessions"]
             .as_object_mut()
@@ -76,26 +78,16 @@ pub fn observe(
         if changed || pruned {
             let mut bytes = serde_json::to_vec_pretty(&state).map_err(|err| corrupt(path, &err))?;
             bytes.push(b'\n');
-            store::replace(path, &bytes)?;
+            statefile::replace(KIND, path, &bytes)?;
         }
         Ok(released)
     })
 }
 
 /// The state, `{"sessions": {}}` when the file does not exist.
-fn read(path: &Path) -> Result<Value, StoreError> {
-    let bytes = match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(json!({"sessions": Map::new()}));
-        }
-        Err(source) => {
-            return Err(StoreError::Io {
-                action: "cannot read",
-                path: path.to_path_buf(),
-                source,
-            });
-        }
+fn read(path: &Path) -> Result<Value, StateError> {
+    let Some(bytes) = statefile::read(KIND, path)? else {
+        return Ok(json!({"sessions": Map::new()}));
     };
     let state: Value = serde_json::from_slice(&bytes).map_err(|err| corrupt(path, &err))?;
     if state["sessions"].is_object() {
@@ -105,8 +97,9 @@ fn read(path: &Path) -> Result<Value, StoreError> {
     }
 }
 
-fn corrupt(path: &Path, reason: &dyn std::fmt::Display) -> StoreError {
-    StoreError::Corrupt {
+fn corrupt(path: &Path, reason: &dyn std::fmt::Display) -> StateError {
+    StateError::Corrupt {
+        kind: KIND,
         path: path.to_path_buf(),
         reason: reason.to_string(),
     }
@@ -162,7 +155,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("gate.json");
         std::fs::write(&path, "not json").unwrap();
-        assert!(observe(&path, "s", true, 2, SystemTime::now()).is_err());
+        let err = observe(&path, "s", true, 2, SystemTime::now()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("not a valid loop guard state file"),
+            "the error names the file it is about: {err}"
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");
         assert!(
             observe(&path, "s", true, 0, SystemTime::now())

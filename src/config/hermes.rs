@@ -14,8 +14,8 @@ use super::expand::Expander;
 use super::pyyaml::{self, Mapping, Node, Value};
 use super::{Event, HookSpec, Origin, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
-use crate::consent::fingerprint::script_word;
 use crate::matcher::Matcher;
+use crate::script_word::script_word;
 
 /// A hook's timeout when none is given, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 60;

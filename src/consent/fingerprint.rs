@@ -7,36 +7,8 @@ use sha2::{Digest as _, Sha256};
 
 use crate::limits;
 use crate::paths::expand_tilde;
-
-/// Extensions that mark a word as the script (case-insensitive), as Hermes reads them.
-pub const SCRIPT_EXTENSIONS: [&str; 13] = [
-    ".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua", ".js", ".mjs", ".cjs",
-    ".ts",
-];
-
-/// The word of `command` that names its script: the first word with a script extension, else the
-/// first word containing `/` or starting with `~`, else the first word. `None` when the command
-/// does not split (unbalanced quotes) or is empty.
-pub fn script_word(command: &str) -> Option<String> {
-    script_word_at(&shlex::split(command)?).map(|(_, word)| word.to_owned())
-}
-
-fn script_word_at(words: &[String]) -> Option<(usize, &str)> {
-    let has_extension = |word: &String| {
-        let lower = word.to_ascii_lowercase();
-        SCRIPT_EXTENSIONS.iter().any(|ext| lower.ends_with(ext))
-    };
-    words
-        .iter()
-        .position(has_extension)
-        .or_else(|| {
-            words
-                .iter()
-                .position(|w| w.contains('/') || w.starts_with('~'))
-        })
-        .or(if words.is_empty() { None } else { Some(0) })
-        .map(|index| (index, words[index].as_str()))
-}
+use crate::script_word::script_word_at;
+pub use crate::script_word::{SCRIPT_EXTENSIONS, script_word};
 
 /// The file the pin covers, resolved as the hook's exec will: [`script_word`] with `~` expanded;
 /// the program (first word) without a `/` is looked up on `PATH`; any other relative path is taken
