@@ -214,7 +214,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the table as one JSON array')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the table as one JSON document ({"schema_version", "events": [...]})')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')

@@ -201,7 +201,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
             cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
-            cand --json 'Print the table as one JSON array'
+            cand --json 'Print the table as one JSON document ({"schema_version", "events": [...]})'
             cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
             cand -q 'Print no warnings or notes on stderr (errors still show)'
             cand --quiet 'Print no warnings or notes on stderr (errors still show)'

@@ -182,7 +182,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l pro
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l json -d 'Print the table as one JSON array'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l json -d 'Print the table as one JSON document ({"schema_version", "events": [...]})'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -67,7 +67,9 @@ fn events_table_and_json() {
     assert!(text.contains("transform_api_error_classification") && text.contains("refused"));
 
     let out = env.cmd().args(["events", "--json"]).output().unwrap();
-    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    let rows: Vec<Value> = doc["events"].as_array().unwrap().clone();
     assert_eq!(
         rows.iter().filter(|r| r["canonical"].is_string()).count(),
         39
@@ -88,7 +90,9 @@ fn events_table_and_json() {
 fn every_event_runs() {
     let env = TestEnv::new();
     let out = env.cmd().args(["events", "--json"]).output().unwrap();
-    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    let rows: Vec<Value> = doc["events"].as_array().unwrap().clone();
     for row in rows {
         let name = row["canonical"]
             .as_str()

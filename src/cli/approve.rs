@@ -147,7 +147,7 @@ pub(crate) fn run(
         }
     }
     if args.json {
-        printer.json(&outcome)?;
+        printer.document(&outcome)?;
     }
     Ok(if outcome.skipped.is_empty() {
         ExitStatus::Success
@@ -157,10 +157,10 @@ pub(crate) fn run(
 }
 
 fn approved_line(decision: &Decision) -> Screen {
-    let sha = decision.sha256.as_deref().map_or_else(
-        || "no script to pin".to_owned(),
-        |s| format!("sha256:{}", &s[..12.min(s.len())]),
-    );
+    let sha = match decision.sha256.as_deref() {
+        None => "no script to pin".to_owned(),
+        sha => crate::consent::fingerprint::short_sha256(sha),
+    };
     let mut screen = Screen::new(false);
     screen.line(format_args!(
         "approved  {}  {}  ({sha})",

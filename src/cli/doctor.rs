@@ -14,6 +14,7 @@ use crate::clock;
 use crate::config::in_process;
 use crate::config::{HookSpec, WarningKind};
 use crate::consent::fingerprint::ScriptState;
+use crate::consent::fingerprint::short_sha256;
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{Assessment, ConsentState, approve_hint, assess};
 use crate::env::HERMES_HOOK_EVENT;
@@ -77,7 +78,6 @@ struct Summary {
 
 #[derive(Serialize)]
 struct Report<'a> {
-    schema_version: u32,
     findings: &'a [Finding],
     summary: Summary,
 }
@@ -113,8 +113,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     };
     let failed = summary.errors > 0 || (args.strict && summary.warnings > 0);
     if args.json {
-        printer.json(&Report {
-            schema_version: 1,
+        printer.document(&Report {
             findings: &findings,
             summary,
         })?;
@@ -334,9 +333,9 @@ fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) 
         ConsentState::Approved => (
             Level::Ok,
             format!(
-                "approved {}, pinned to sha256:{}",
+                "approved {}, pinned to {}",
                 assessment.approved_at.as_deref().unwrap_or("(no date)"),
-                short(assessment.pinned.as_deref())
+                short_sha256(assessment.pinned.as_deref())
             ),
         ),
         ConsentState::Unpinned => (
@@ -352,9 +351,9 @@ fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) 
         ConsentState::Changed => (
             Level::Error,
             format!(
-                "changed since approval (sha256:{} now, pinned sha256:{}): `run` refuses it; review it with {approve}",
-                short(assessment.sha256.as_deref()),
-                short(assessment.pinned.as_deref())
+                "changed since approval ({} now, pinned {}): `run` refuses it; review it with {approve}",
+                short_sha256(assessment.sha256.as_deref()),
+                short_sha256(assessment.pinned.as_deref())
             ),
         ),
     }
@@ -434,10 +433,6 @@ fn smoke(hook: &HookSpec, base: &std::path::Path) -> (Level, String) {
             )
         }
     }
-}
-
-fn short(sha: Option<&str>) -> &str {
-    sha.map_or("-", |s| s.get(..12).unwrap_or(s))
 }
 
 fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> Screen {

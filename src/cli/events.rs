@@ -12,7 +12,7 @@ use crate::output::{Printer, Screen};
 
 #[derive(Args, Debug)]
 pub(crate) struct EventsArgs {
-    /// Print the table as one JSON array
+    /// Print the table as one JSON document ({"schema_version", "events": [...]})
     #[arg(long)]
     json: bool,
 }
@@ -22,8 +22,12 @@ context: add text for the model; gate: keep working instead of stopping; -: obse
 
 pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
     if args.json {
-        let rows: Vec<EventRow> = Event::all().map(EventRow::new).collect();
-        printer.json(&rows)?;
+        #[derive(serde::Serialize)]
+        struct Events {
+            events: Vec<EventRow>,
+        }
+        let events = Event::all().map(EventRow::new).collect();
+        printer.document(&Events { events })?;
         return Ok(ExitStatus::Success);
     }
     let mut table = Grid::new(

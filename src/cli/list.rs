@@ -66,7 +66,6 @@ struct NotReplacedBy {
 
 #[derive(Serialize)]
 struct Listing<'a> {
-    schema_version: u32,
     config: String,
     /// The managed config, when its folder exists (its values win over `config`).
     managed_config: Option<String>,
@@ -92,7 +91,6 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     );
     if args.json {
         let listing = Listing {
-            schema_version: 1,
             config: loaded.paths.config.display().to_string(),
             managed_config: loaded
                 .paths
@@ -103,7 +101,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
         };
-        printer.json(&listing)?;
+        printer.document(&listing)?;
         return Ok(ExitStatus::Success);
     }
     let mut screen = Screen::new(false);

@@ -49,7 +49,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
         );
     }
     if args.json {
-        printer.json(&Revoked {
+        printer.document(&Revoked {
             command: &args.command,
             event: event_name,
             removed,

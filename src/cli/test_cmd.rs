@@ -159,9 +159,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
                 command: &spec.command,
                 status: r.status.as_str(),
                 exit_code: r.exit_code,
-                elapsed_ms: r
-                    .elapsed
-                    .map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
+                elapsed_ms: r.elapsed.map(crate::output::json::elapsed_ms),
                 directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
                 message: r.message.as_deref(),
                 stderr: r.stderr.trim_end(),
@@ -169,7 +167,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         })
         .collect();
     if args.json {
-        printer.json(&Report {
+        printer.document(&Report {
             event: event.name(),
             payload: &input,
             hooks,

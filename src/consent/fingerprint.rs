@@ -10,6 +10,14 @@ use crate::paths::expand_tilde;
 use crate::script_word::script_word_at;
 pub use crate::script_word::{SCRIPT_EXTENSIONS, script_word};
 
+/// A digest for messages: `sha256:` and its first 12 hex digits; `-` when there is none.
+pub fn short_sha256(sha256: Option<&str>) -> String {
+    sha256.map_or_else(
+        || "-".to_owned(),
+        |sha| format!("sha256:{}", sha.get(..12).unwrap_or(sha)),
+    )
+}
+
 /// The file the pin covers, resolved as the hook's exec will: [`script_word`] with `~` expanded;
 /// the program (first word) without a `/` is looked up on `PATH`; any other relative path is taken
 /// from `base`, the hook's working directory. `None` when the command has no such word, or a

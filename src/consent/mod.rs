@@ -294,11 +294,14 @@ impl ConsentGate {
                     .script
                     .as_ref()
                     .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
-                let now = assessment
-                    .sha256
+                let now = assessment.sha256.as_deref().map_or_else(
+                    || "unreadable".to_owned(),
+                    |s| fingerprint::short_sha256(Some(s)),
+                );
+                let pinned = assessment
+                    .pinned
                     .as_deref()
-                    .map_or_else(|| "unreadable".to_owned(), short);
-                let pinned = assessment.pinned.as_deref().map_or_else(String::new, short);
+                    .map_or_else(String::new, |s| fingerprint::short_sha256(Some(s)));
                 self.approve_now(hook, assessment, "changed")
                     .unwrap_or_else(|| Verdict::Changed {
                         message: format!(
@@ -376,9 +379,4 @@ pub fn approve_hint(hook: &HookSpec) -> String {
 /// `text` quoted for a POSIX shell, for commands shown to copy.
 fn quoted(text: &str) -> String {
     shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
-}
-
-/// The first 12 hex digits of a digest, for messages.
-fn short(sha256: &str) -> String {
-    format!("sha256:{}", sha256.get(..12).unwrap_or(sha256))
 }

@@ -8,6 +8,19 @@ use crate::config::{Event, HookSpec, Warning};
 use crate::response::Directive;
 use crate::runner::{HookReport, RunReport};
 
+/// The version of every `--json` document's shape; it changes when a field changes meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A `--json` document: `schema_version` first, then the command's own fields.
+#[derive(Serialize)]
+pub struct Document<'a, T: Serialize> {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The command's fields.
+    #[serde(flatten)]
+    pub body: &'a T,
+}
+
 /// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
 #[derive(Serialize)]
 pub struct RunLine<'a> {
@@ -111,12 +124,15 @@ impl<'a> HookLine<'a> {
             command: &spec.command,
             status: report.status.as_str(),
             exit_code: report.exit_code,
-            elapsed_ms: report
-                .elapsed
-                .map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0),
+            elapsed_ms: report.elapsed.map(elapsed_ms),
             message: report.message.as_deref(),
         }
     }
+}
+
+/// A hook's time in milliseconds, to a tenth, as every output writes it.
+pub fn elapsed_ms(elapsed: std::time::Duration) -> f64 {
+    (elapsed.as_secs_f64() * 10_000.0).round() / 10.0
 }
 
 /// `run`'s line when it could not run: `{"event":...,"error":...}`.

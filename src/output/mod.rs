@@ -39,6 +39,15 @@ impl Printer {
         write_stdout(&line)
     }
 
+    /// Writes a command's `--json` document: `schema_version`, then the fields of `body` (an
+    /// object).
+    pub fn document(&self, body: &impl Serialize) -> io::Result<()> {
+        self.json(&json::Document {
+            schema_version: json::SCHEMA_VERSION,
+            body,
+        })
+    }
+
     /// Writes human output on stdout.
     #[allow(clippy::unused_self)]
     pub fn show(&self, screen: &Screen) -> io::Result<()> {
