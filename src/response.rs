@@ -23,7 +23,7 @@ pub enum Directive {
     },
     /// Text for the model.
     Context {
-        /// The text.
+        /// The text for the model (non-blank).
         text: String,
     },
     /// Quality gate: keep working.

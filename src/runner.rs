@@ -28,16 +28,16 @@ pub const MAX_CONCURRENT: usize = 16;
 
 /// What to run.
 pub struct Plan<'a> {
-    /// The event.
+    /// The event the hooks are declared for.
     pub event: Event,
     /// The hooks declared for it, in order.
     pub hooks: &'a [HookSpec],
     /// Project hooks that may replace a user hook of their name (see
     /// [`crate::config::HookSet::replacements`]).
     pub replacements: &'a [Replacement],
-    /// The call.
+    /// The call, normalised from the input payload.
     pub invocation: &'a Invocation,
-    /// Consent.
+    /// Decides, right before each spawn, whether the hook may run.
     pub gate: &'a ConsentGate,
     /// The directory `run` was started in (a hook's fallback working directory).
     pub current_dir: &'a Path,

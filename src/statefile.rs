@@ -52,7 +52,7 @@ pub enum StateError {
         action: &'static str,
         /// Its path.
         path: PathBuf,
-        /// The cause.
+        /// What the system said.
         source: io::Error,
     },
 }

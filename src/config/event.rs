@@ -246,7 +246,7 @@ pub struct Event(u8);
 /// How a name given by the user resolved to an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolved {
-    /// The event.
+    /// The event the name stands for.
     pub event: Event,
     /// The name as it matched the table (canonical name or alias).
     pub name: &'static str,

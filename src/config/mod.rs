@@ -46,7 +46,7 @@ impl SourceKind {
 /// A place in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
-    /// The file.
+    /// The file, as it was named (relative for project files).
     pub file: PathBuf,
     /// The 1-based line, when known.
     pub line: Option<u64>,
@@ -136,7 +136,7 @@ impl fmt::Display for Warning {
 pub struct HookSpec {
     /// The event it runs for.
     pub event: Event,
-    /// Its source.
+    /// Where it comes from, which decides its payload dialect and what its answer may do.
     pub source: SourceKind,
     /// A short name for people: the script's file name (config hooks), or the HOOK.md name.
     pub name: String,

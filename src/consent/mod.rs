@@ -95,7 +95,7 @@ impl ConsentState {
 /// A hook's consent state with the facts behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assessment {
-    /// The verdict.
+    /// Approved, unapproved, changed since approval, or approved without a pin.
     pub state: ConsentState,
     /// The script the pin covers, when the command names one.
     pub script: Option<PathBuf>,

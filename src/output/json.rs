@@ -179,13 +179,13 @@ impl EventRow {
 /// A load warning in `--json` output.
 #[derive(Serialize)]
 pub struct WarningLine<'a> {
-    /// The file.
+    /// The file the warning is about.
     pub file: String,
     /// The line, when known.
     pub line: Option<u64>,
     /// What kind of problem.
     pub kind: &'static str,
-    /// The message.
+    /// What is wrong and what was done about it.
     pub message: &'a str,
 }
 
