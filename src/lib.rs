@@ -11,6 +11,7 @@
 //! - [`loop_guard`]: how many times in a row the quality gate kept an agent working;
 //! - [`response`]: a hook's exit code and stdout into one status and directive;
 //! - [`runner`]: matching, consent, execution order and aggregation for one event;
+//! - [`outcome`]: the final answer for one event (loop guard, exit status), one call for all;
 //! - [`statefile`]: the files it writes (allowlist, loop guard state): locked, atomic, 0600.
 //!
 //! The command line lives in `cli` (one module per subcommand) and [`output`] (all printing).
@@ -24,6 +25,7 @@ pub mod exit;
 pub mod limits;
 pub mod loop_guard;
 pub mod matcher;
+pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod payload;

@@ -19,6 +19,27 @@ pub const STATE_FILE: &str = "hermes-hooks-gate.json";
 /// Sessions not seen for this long are dropped from the state.
 const FORGET_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 
+/// The limit: `flag` when given, else `HERMES_HOOKS_GATE_LIMIT`, else [`DEFAULT_LIMIT`]; the
+/// second value says why a variable that is not a whole number was passed over.
+pub fn limit(flag: Option<u32>) -> (u32, Option<String>) {
+    if let Some(limit) = flag {
+        return (limit, None);
+    }
+    let Some(value) = crate::env::var_os(crate::env::HERMES_HOOKS_GATE_LIMIT) else {
+        return (DEFAULT_LIMIT, None);
+    };
+    match value.to_string_lossy().trim().parse() {
+        Ok(limit) => (limit, None),
+        Err(_) => (
+            DEFAULT_LIMIT,
+            Some(format!(
+                "{} is not a whole number; using {DEFAULT_LIMIT}",
+                crate::env::HERMES_HOOKS_GATE_LIMIT
+            )),
+        ),
+    }
+}
+
 /// The guard let the agent stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Released {

@@ -3,24 +3,24 @@
 
 use std::io::{self, IsTerminal as _, Read as _};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 
 use super::{GlobalArgs, shared};
-use crate::config::event::{Resolved, TOOL_FAILURE_ALIAS};
+use crate::config::event::Resolved;
 use crate::config::{self, Event, HookSpec};
 use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
-use crate::loop_guard::{self, Released};
+use crate::loop_guard;
+use crate::outcome::{self, LoopGuard};
 use crate::output::Printer;
 use crate::output::audit::{self, AuditLine};
 use crate::output::json::{ErrorLine, RunLine};
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
-use crate::runner::{self, HookReport, Plan, RunReport};
+use crate::runner::{HookReport, Plan, RunReport};
 
 #[derive(Args, Debug)]
 #[command(
@@ -121,97 +121,57 @@ fn execute(
         printer.warn(warning);
     }
     let bypass = shared::bypass(global, &prepared.set);
-    let called_as_failure = resolved.name == TOOL_FAILURE_ALIAS;
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
     let watchdog = shared::watchdog_program(&prepared.set);
-    let mut report = runner::run(&Plan {
-        event,
-        hooks: &prepared.set.hooks,
-        replacements: &prepared.set.replacements,
-        invocation: &prepared.invocation,
-        gate: &gate,
-        current_dir: &prepared.current_dir,
-        apply_matchers: true,
-        dry_run: args.dry_run,
-        failure: prepared.invocation.failed() || called_as_failure,
-        watchdog: shared::watchdog(watchdog.as_deref()),
-    });
-    let interrupted = shared::interrupted(printer);
-    let released = if interrupted.is_none() && !args.dry_run && event.name() == "pre_verify" {
-        guard_the_gate(args, prepared, &mut report, printer)
-    } else {
-        None
-    };
-    let status = interrupted.unwrap_or(match &report.directive {
-        Some(Directive::Block { .. } | Directive::Continue { .. }) => ExitStatus::Blocked,
-        _ => ExitStatus::Success,
-    });
-    if !args.dry_run {
-        audit(args, event, prepared, &report, status, printer);
+    let (limit, limit_problem) = loop_guard::limit(args.gate_limit);
+    if let Some(problem) = limit_problem {
+        printer.warn(problem);
     }
-    if let Some(status) = interrupted {
+    let state = prepared.home.join(loop_guard::STATE_FILE);
+    let outcome = outcome::decide(
+        &Plan {
+            event,
+            hooks: &prepared.set.hooks,
+            replacements: &prepared.set.replacements,
+            invocation: &prepared.invocation,
+            gate: &gate,
+            current_dir: &prepared.current_dir,
+            apply_matchers: true,
+            dry_run: args.dry_run,
+            failure: outcome::failure(resolved.name, &prepared.invocation),
+            watchdog: shared::watchdog(watchdog.as_deref()),
+        },
+        Some(LoopGuard {
+            state: &state,
+            limit,
+        }),
+    );
+    let report = &outcome.report;
+    let status = outcome.status;
+    if !args.dry_run {
+        audit(args, event, prepared, report, status, printer);
+    }
+    if let Some(signal) = outcome.interrupted {
+        shared::say_interrupted(signal, printer);
         return status;
     }
-    shared::consent_warnings(&gate, &report, printer);
+    for warning in &outcome.warnings {
+        printer.warn(warning);
+    }
+    shared::consent_warnings(&gate, report, printer);
     for hook in &report.hooks {
         if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
             printer.warn(warning);
         }
     }
-    let mut line = RunLine::new(event, &prepared.set.hooks, &report);
-    line.loop_guard = released;
+    let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.loop_guard = outcome.released;
     answer(printer, &line);
     if let Some(Directive::Block { message } | Directive::Continue { message }) = &report.directive
     {
         printer.agent_message(message);
     }
     status
-}
-
-/// Counts this `pre_verify` answer for the session; past the limit, drops the "keep working"
-/// directive (the agent may stop) and says so. A state that cannot be kept is a warning: the
-/// answer then stands.
-fn guard_the_gate(
-    args: &RunArgs,
-    prepared: &Prepared,
-    report: &mut RunReport,
-    printer: &Printer,
-) -> Option<Released> {
-    let limit = args.gate_limit.unwrap_or_else(|| {
-        let Some(value) = env::var_os(env::HERMES_HOOKS_GATE_LIMIT) else {
-            return loop_guard::DEFAULT_LIMIT;
-        };
-        value.to_string_lossy().trim().parse().unwrap_or_else(|_| {
-            printer.warn(format!(
-                "{} is not a whole number; using {}",
-                env::HERMES_HOOKS_GATE_LIMIT,
-                loop_guard::DEFAULT_LIMIT
-            ));
-            loop_guard::DEFAULT_LIMIT
-        })
-    });
-    let session = match &prepared.invocation.session_id {
-        serde_json::Value::String(id) => id.clone(),
-        other => other.to_string(),
-    };
-    let kept_working = matches!(report.directive, Some(Directive::Continue { .. }));
-    let state = prepared.home.join(loop_guard::STATE_FILE);
-    match loop_guard::observe(&state, &session, kept_working, limit, SystemTime::now()) {
-        Ok(Some(released)) => {
-            printer.warn(format!(
-                "the quality gate asked to keep working {} times in a row in session '{session}'; \
-                 letting the agent stop (the limit is {limit}, see --gate-limit)",
-                released.consecutive
-            ));
-            report.directive = None;
-            Some(released)
-        }
-        Ok(None) => None,
-        Err(err) => {
-            printer.warn(format!("loop guard: {err}; the answer stands"));
-            None
-        }
-    }
 }
 
 /// Appends the run's line to the audit log, when one is asked for; a failure is a warning (the

@@ -166,11 +166,16 @@ pub(crate) fn end_hooks_on_interrupt() {
 /// (128 + N); the caller then prints nothing on stdout, so no half answer is ever read.
 pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> {
     let signal: Interrupt = interrupt::received()?;
+    say_interrupted(signal, printer);
+    Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
+}
+
+/// The note for a run a signal ended.
+pub(crate) fn say_interrupted(signal: Interrupt, printer: &Printer) {
     printer.note(format!(
         "interrupted by {}; the running hooks' process groups were ended, no answer given",
         signal.name()
     ));
-    Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
 }
 
 /// After hooks ran: why the allowlist could not be used, if so, and each hook's consent notice.

@@ -106,7 +106,8 @@ struct Report<'a> {
 pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
     let event = shared::event(&args.event, printer)?;
     let loaded = shared::load(global, Some(event), printer)?;
-    let called_as_failure = Event::parse(&args.event).is_ok_and(|r| r.name == TOOL_FAILURE_ALIAS);
+    let called_as = Event::parse(&args.event).map_or("", |r| r.name);
+    let called_as_failure = called_as == TOOL_FAILURE_ALIAS;
     let mut input = synthetic::payload(event);
     if called_as_failure {
         input.insert("status".to_owned(), Value::from("error"));
@@ -139,7 +140,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         current_dir: &current_dir,
         apply_matchers: args.for_tool.is_some(),
         dry_run: false,
-        failure: invocation.failed() || called_as_failure,
+        failure: crate::outcome::failure(called_as, &invocation),
         watchdog: shared::watchdog(watchdog.as_deref()),
     });
     if let Some(status) = shared::interrupted(printer) {

@@ -313,6 +313,11 @@ impl Event {
         )
     }
 
+    /// Whether this is the quality-gate event, where "keep working" answers are counted.
+    pub fn is_gate(self) -> bool {
+        self.def().config.contains(Effects::GATE) || self.def().agent_hooks.contains(Effects::GATE)
+    }
+
     /// What a hook from `source` can do on this event.
     pub fn effects(self, source: SourceKind) -> Effects {
         match source {
