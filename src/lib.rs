@@ -30,6 +30,7 @@ pub mod output;
 pub mod paths;
 pub mod payload;
 pub mod pyjson;
+mod python_int;
 pub mod response;
 pub mod runner;
 pub mod script_word;

@@ -9,8 +9,8 @@
 use std::io;
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::{Map, Value};
 
 /// `json.dumps(value, ensure_ascii=False)`: `", "` and `": "` separators, non-ASCII kept as
 /// UTF-8, no trailing newline.
@@ -31,13 +31,13 @@ pub fn write_compact<W: io::Write + ?Sized, T: Serialize + ?Sized>(
 
 /// `json.dumps(value, indent=2, sort_keys=True)`: keys sorted at every level, everything
 /// outside printable ASCII written as `\uXXXX`, no trailing newline.
-pub fn to_indented_sorted(value: &Value) -> Vec<u8> {
+pub fn to_indented_sorted(object: &Map<String, Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(1024);
     let mut ser = serde_json::Serializer::with_formatter(
         &mut out,
         Indented(PrettyFormatter::with_indent(b"  ")),
     );
-    Sorted(value)
+    SortedMap(object)
         .serialize(&mut ser)
         .expect("serialising JSON values into memory cannot fail");
     out
@@ -269,6 +269,17 @@ impl Formatter for Indented<'_> {
     }
 }
 
+/// An object serialised with its keys in sorted order, at every level.
+struct SortedMap<'a>(&'a Map<String, Value>);
+
+impl Serialize for SortedMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut pairs: Vec<_> = self.0.iter().collect();
+        pairs.sort_by(|a, b| a.0.cmp(b.0));
+        serializer.collect_map(pairs.into_iter().map(|(k, v)| (k, Sorted(v))))
+    }
+}
+
 /// A value serialised with its object keys in sorted order (code point order, as Python sorts
 /// `str`), at every level.
 struct Sorted<'a>(&'a Value);
@@ -276,11 +287,7 @@ struct Sorted<'a>(&'a Value);
 impl Serialize for Sorted<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Value::Object(map) => {
-                let mut pairs: Vec<_> = map.iter().collect();
-                pairs.sort_by(|a, b| a.0.cmp(b.0));
-                serializer.collect_map(pairs.into_iter().map(|(k, v)| (k, Sorted(v))))
-            }
+            Value::Object(map) => SortedMap(map).serialize(serializer),
             Value::Array(items) => serializer.collect_seq(items.iter().map(Sorted)),
             other => other.serialize(serializer),
         }
@@ -378,6 +385,9 @@ mod tests {
             json!({"z": 1, "a": {"é": "naïve \u{7f} 😀 \u{1} \"q\" \\", "b": []}, "m": 2.50});
         // json.dumps(value, indent=2, sort_keys=True) in CPython 3.11:
         let want = "{\n  \"a\": {\n    \"b\": [],\n    \"\\u00e9\": \"na\\u00efve \\u007f \\ud83d\\ude00 \\u0001 \\\"q\\\" \\\\\"\n  },\n  \"m\": 2.5,\n  \"z\": 1\n}";
-        assert_eq!(String::from_utf8(to_indented_sorted(&value)).unwrap(), want);
+        assert_eq!(
+            String::from_utf8(to_indented_sorted(value.as_object().unwrap())).unwrap(),
+            want
+        );
     }
 }

@@ -146,19 +146,24 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
 /// never run; and where an event has one, its other config hooks are left to Hermes, which runs
 /// them itself (running them here too would run them twice). For each hook, why it is left out.
 fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
-    let bridge = hooks
+    let bridges: Vec<bool> = hooks
         .iter()
-        .find(|hook| hook.source == SourceKind::Config && is_bridge(&hook.command));
+        .map(|hook| hook.source == SourceKind::Config && is_bridge(&hook.command))
+        .collect();
+    let Some(bridge) = bridges.iter().position(|b| *b) else {
+        return vec![None; hooks.len()];
+    };
     hooks
         .iter()
-        .map(|hook| match bridge {
-            Some(_) if hook.source == SourceKind::Config && is_bridge(&hook.command) => Some(
+        .zip(&bridges)
+        .map(|(hook, is_bridge)| match hook.source {
+            SourceKind::Config if *is_bridge => Some(
                 "the bridge from Hermes into hermes-hooks: run from here it would call itself"
                     .to_owned(),
             ),
-            Some(bridge) if hook.source == SourceKind::Config => Some(format!(
+            SourceKind::Config => Some(format!(
                 "left to Hermes, which runs its config hooks itself ({} is the bridge here)",
-                bridge.origin
+                hooks[bridge].origin
             )),
             _ => None,
         })

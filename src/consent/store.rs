@@ -158,7 +158,7 @@ impl Allowlist {
     /// The file's bytes as Hermes writes them (`json.dumps(data, indent=2, sort_keys=True)`):
     /// 2-space indent, keys sorted at every level, non-ASCII as `\uXXXX`, no trailing newline.
     pub fn to_bytes(&self) -> Vec<u8> {
-        crate::pyjson::to_indented_sorted(&Value::Object(self.root.clone()))
+        crate::pyjson::to_indented_sorted(&self.root)
     }
 }
 

@@ -409,12 +409,15 @@ fn group(
                         )
                     })?
                 } else {
-                    let number = python_int(&condname).ok_or_else(|| {
-                        source.error(
-                            &format!("bad character in group name {}", py_repr(&condname)),
-                            offset,
-                        )
-                    })?;
+                    let number = crate::python_int::python_int(&condname)
+                        .filter(|n| *n >= 0)
+                        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                        .ok_or_else(|| {
+                            source.error(
+                                &format!("bad character in group name {}", py_repr(&condname)),
+                                offset,
+                            )
+                        })?;
                     if number == 0 {
                         return Err(source.error("bad group number", offset));
                     }
@@ -513,23 +516,6 @@ fn token_text(tk: Tk) -> String {
         Tk::Char(c) => c.to_string(),
         Tk::Esc(c) => format!("\\{c}"),
     }
-}
-
-/// Python's `int()` of a group number: blanks around, an optional sign, digits with single
-/// underscores between them. Negative numbers are refused.
-fn python_int(text: &str) -> Option<usize> {
-    let text = text.trim();
-    let digits = text.strip_prefix('+').unwrap_or(text);
-    if digits.is_empty()
-        || digits.starts_with('_')
-        || digits.ends_with('_')
-        || digits.contains("__")
-        || !digits.chars().all(|c| c.is_ascii_digit() || c == '_')
-    {
-        return None;
-    }
-    let digits: String = digits.chars().filter(char::is_ascii_digit).collect();
-    digits.parse().ok().or(Some(usize::MAX))
 }
 
 const fn flag_bit(c: char) -> Option<u8> {
