@@ -16,6 +16,7 @@
 //!
 //! The command line lives in `cli` (one module per subcommand) and [`output`] (all printing).
 
+pub mod checks;
 pub mod clock;
 pub mod config;
 pub mod consent;

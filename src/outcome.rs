@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::config::event::TOOL_FAILURE_ALIAS;
 use crate::exec::interrupt::{self, Interrupt};
 use crate::exit::ExitStatus;
 use crate::loop_guard::{self, Released};
@@ -38,12 +37,6 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Whether the call is a failed tool call: `status` `error` in the payload, or the event named
-/// by its failure alias (`post-tool-call-failure`).
-pub fn failure(called_as: &str, invocation: &Invocation) -> bool {
-    invocation.failed() || called_as == TOOL_FAILURE_ALIAS
-}
-
 /// Runs `plan` and finishes the decision: on the quality-gate event (not in a dry run, and not
 /// after a signal) the answer is counted by `guard`, which may let the agent stop; then the exit
 /// status follows from the directive.
@@ -55,7 +48,7 @@ pub fn decide(plan: &Plan<'_>, guard: Option<LoopGuard<'_>>) -> Outcome {
     if let Some(guard) = guard
         && interrupted.is_none()
         && !plan.dry_run
-        && plan.event.is_gate()
+        && plan.event().is_gate()
     {
         released = count(plan.invocation, guard, &mut report, &mut warnings);
     }
@@ -123,7 +116,8 @@ mod tests {
     #[test]
     fn a_library_caller_gets_the_whole_decision() {
         let dir = tempfile::tempdir().unwrap();
-        let event = Event::parse("pre_verify").unwrap().event;
+        let called = Event::parse("pre_verify").unwrap();
+        let event = called.event;
         let hook = HookSpec::new(
             event,
             SourceKind::Config,
@@ -141,7 +135,7 @@ mod tests {
         let invocation = Invocation::from_input(input, &dir.path().to_string_lossy());
         let gate = ConsentGate::new(dir.path().join("allowlist.json"), Some(Bypass::Flag), false);
         let plan = Plan {
-            event,
+            called,
             hooks: &hooks,
             replacements: &[],
             invocation: &invocation,
@@ -149,7 +143,6 @@ mod tests {
             current_dir: dir.path(),
             apply_matchers: true,
             dry_run: false,
-            failure: false,
             watchdog: None,
         };
         let state = dir.path().join("gate.json");

@@ -166,10 +166,13 @@ impl Invocation {
     }
 }
 
+/// The payload's `status` when the tool call failed.
+pub const FAILED_STATUS: &str = "error";
+
 impl Invocation {
     /// Whether the tool call failed: `status` is `error` (it travels in `extra`).
     pub fn failed(&self) -> bool {
-        self.extra.get("status").and_then(Value::as_str) == Some("error")
+        self.extra.get("status").and_then(Value::as_str) == Some(FAILED_STATUS)
     }
 
     /// The Agent Hooks event payload: `event_type` (the kebab name), `timestamp`, `session_id`,

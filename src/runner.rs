@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::clock;
-use crate::config::event::TOOL_FAILURE_ALIAS;
+use crate::config::event::Resolved;
 use crate::config::{Effects, Event, HookSpec, Replacement, SourceKind};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentGate, Verdict};
@@ -28,8 +28,8 @@ pub const MAX_CONCURRENT: usize = 16;
 
 /// What to run.
 pub struct Plan<'a> {
-    /// The event the hooks are declared for.
-    pub event: Event,
+    /// The event the hooks are declared for, as it was called (by which of its names).
+    pub called: Resolved,
     /// The hooks declared for it, in order.
     pub hooks: &'a [HookSpec],
     /// Project hooks that may replace a user hook of their name (see
@@ -48,9 +48,20 @@ pub struct Plan<'a> {
     /// The program that watches `async` hooks past the end of this process; without one,
     /// `async` hooks cannot start.
     pub watchdog: Option<Watchdog<'a>>,
-    /// The tool call failed (`post_tool_call` with status `error`, or called as
-    /// `post-tool-call-failure`): Agent Hooks declared for the failure run instead of the others.
-    pub failure: bool,
+}
+
+impl Plan<'_> {
+    /// The event.
+    pub fn event(&self) -> Event {
+        self.called.event
+    }
+
+    /// Whether the call failed (called by the event's failure alias, or `status` `error` on an
+    /// event that has one): its Agent Hooks declared for the failure run instead of the others.
+    pub fn failure(&self) -> bool {
+        self.called.event.failure_alias().is_some()
+            && (self.called.is_failure() || self.invocation.failed())
+    }
 }
 
 /// One hook's part in the run.
@@ -214,11 +225,11 @@ fn stands_in_for(replaced: &[Option<usize>], index: usize) -> Option<usize> {
 }
 
 /// Whether `hook` runs for this call: its matchers (when they apply) and, for Agent Hooks on
-/// `post_tool_call`, whether it was declared for a failed or a successful call.
+/// an event with a failure alias, whether it was declared for a failed or a successful call.
 fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
     if hook.source == SourceKind::AgentHooks
-        && hook.event.name() == "post_tool_call"
-        && hook.on_failure != plan.failure
+        && hook.event.failure_alias().is_some()
+        && hook.on_failure != plan.failure()
     {
         return false;
     }
@@ -231,18 +242,19 @@ fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
 
 /// The payload `hook` receives, in the dialect of its source: in memory when small, else spooled
 /// to an anonymous file.
-pub fn wire_for(
+fn wire_for(
     hook: &HookSpec,
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> std::io::Result<Input> {
     Input::spool(|out| match hook.source {
         SourceKind::AgentHooks => {
-            let event_type = if hook.on_failure {
-                TOOL_FAILURE_ALIAS
-            } else {
-                hook.event.agent_name().unwrap_or(hook.event.name())
-            };
+            let event_type = hook
+                .event
+                .failure_alias()
+                .filter(|_| hook.on_failure)
+                .or(hook.event.agent_name())
+                .unwrap_or(hook.event.name());
             let now = clock::now_iso();
             let wire =
                 invocation.agent_wire(event_type, hook.event.is_tool_event(), tool_input, &now);

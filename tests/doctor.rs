@@ -42,7 +42,7 @@ fn a_sound_config_passes() {
 pre_tool_call  ~/.hermes/agent-hooks/ok.sh  ([ROOT]/home/.hermes/config.yaml:3)
   ok       [ROOT]/home/.hermes/agent-hooks/ok.sh exists and can run
   ok       approved 2026-01-01T00:00:00Z, pinned to sha256:[..]
-  ok       smoke run answered valid JSON (ok) in [..] ms
+  ok       smoke run answered nothing (go on) in [..] ms
 
 0 error(s), 0 warning(s), 3 ok
 
@@ -191,5 +191,61 @@ fn a_smoke_run_close_to_its_timeout_is_a_warning() {
             && m.contains("more than half its 2s timeout")),
         "{:#?}",
         findings(&out)
+    );
+}
+
+#[test]
+fn a_smoke_run_reports_what_the_hook_answered() {
+    let env = TestEnv::new();
+    let answer = |name: &str, json: &str| {
+        env.script(name, &format!("cat >/dev/null; printf '%s' '{json}'"));
+    };
+    answer(
+        "guard.sh",
+        r#"{"action": "block", "message": "no terminal today"}"#,
+    );
+    answer(
+        "rewrite.sh",
+        r#"{"action": "modify", "args": {"command": "echo hi"}}"#,
+    );
+    answer("context.sh", r#"{"context": "It is Friday"}"#);
+    answer(
+        "gate.sh",
+        r#"{"action": "continue", "message": "tests fail"}"#,
+    );
+    answer(
+        "ignored.sh",
+        r#"{"action": "block", "message": "too late"}"#,
+    );
+    env.script("closed.sh", "sleep 30");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n    - command: ~/.hermes/agent-hooks/rewrite.sh\n    - command: ~/.hermes/agent-hooks/closed.sh\n      timeout: 1\n      fail_closed: true\n  pre_llm_call:\n    - command: ~/.hermes/agent-hooks/context.sh\n  pre_verify:\n    - command: ~/.hermes/agent-hooks/gate.sh\n  post_llm_call:\n    - command: ~/.hermes/agent-hooks/ignored.sh\n",
+    );
+    let out = doctor(&env, &["--accept-hooks", "--json"]);
+    let found = findings(&out);
+    let smoke = |level: &str, text: &str| {
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| l == level && c == "smoke" && m.contains(text)),
+            "no {level}/smoke containing {text:?} in {found:#?}"
+        );
+    };
+    smoke(
+        "warning",
+        "blocked the harmless synthetic call (\"no terminal today\")",
+    );
+    smoke("ok", r#"rewrote the tool input ({"command": "echo hi"})"#);
+    smoke("ok", r#"added context ("It is Friday")"#);
+    smoke("ok", r#"asked to keep working ("tests fail")"#);
+    smoke("ok", "nothing it can ask for here");
+    smoke("error", "timed out after 1s");
+    assert!(
+        !found.iter().any(|(_, _, m)| m.contains("observer")),
+        "{found:#?}"
+    );
+    assert!(
+        !env.allowlist_path().exists(),
+        "a smoke run records nothing"
     );
 }

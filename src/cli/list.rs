@@ -80,7 +80,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
     let bypass = shared::bypass(global, &loaded.set).is_some();
-    let overrides = shared::Overrides::judge(&loaded.set, &list, bypass, &base);
+    let overrides = crate::consent::Overrides::judge(&loaded.set, &list, bypass, &base);
     let managed = loaded.paths.managed.as_deref();
     let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &list, &base, managed);
     let in_process = in_process::load(&loaded.paths.home);
@@ -158,7 +158,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
 /// declared in the managed config has the scope `managed`.
 fn hook_rows<'a>(
     set: &'a HookSet,
-    overrides: &shared::Overrides,
+    overrides: &crate::consent::Overrides,
     list: &Allowlist,
     base: &Path,
     managed: Option<&Path>,

@@ -130,7 +130,7 @@ fn execute(
     let state = prepared.home.join(loop_guard::STATE_FILE);
     let outcome = outcome::decide(
         &Plan {
-            event,
+            called: resolved,
             hooks: &prepared.set.hooks,
             replacements: &prepared.set.replacements,
             invocation: &prepared.invocation,
@@ -138,7 +138,6 @@ fn execute(
             current_dir: &prepared.current_dir,
             apply_matchers: true,
             dry_run: args.dry_run,
-            failure: outcome::failure(resolved.name, &prepared.invocation),
             watchdog: shared::watchdog(watchdog.as_deref()),
         },
         Some(LoopGuard {

@@ -10,15 +10,13 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{GlobalArgs, shared};
-use crate::config::Event;
-use crate::config::event::TOOL_FAILURE_ALIAS;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
 use crate::output::{Printer, Screen};
 use crate::payload::{self, Invocation};
 use crate::response::Directive;
-use crate::runner::{self, Plan};
+use crate::runner::Plan;
 use crate::synthetic;
 
 #[derive(Args, Debug)]
@@ -104,14 +102,10 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
-    let event = shared::event(&args.event, printer)?;
+    let called = shared::event(&args.event, printer)?;
+    let event = called.event;
     let loaded = shared::load(global, Some(event), printer)?;
-    let called_as = Event::parse(&args.event).map_or("", |r| r.name);
-    let called_as_failure = called_as == TOOL_FAILURE_ALIAS;
-    let mut input = synthetic::payload(event);
-    if called_as_failure {
-        input.insert("status".to_owned(), Value::from("error"));
-    }
+    let mut input = synthetic::payload(called);
     if let Some(tool) = &args.for_tool {
         input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
     }
@@ -131,21 +125,26 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     );
     let watchdog = shared::watchdog_program(&loaded.set);
     shared::end_hooks_on_interrupt();
-    let report = runner::run(&Plan {
-        event,
-        hooks: &loaded.set.hooks,
-        replacements: &loaded.set.replacements,
-        invocation: &invocation,
-        gate: &gate,
-        current_dir: &current_dir,
-        apply_matchers: args.for_tool.is_some(),
-        dry_run: false,
-        failure: crate::outcome::failure(called_as, &invocation),
-        watchdog: shared::watchdog(watchdog.as_deref()),
-    });
-    if let Some(status) = shared::interrupted(printer) {
-        return Ok(status);
+    // A test counts nothing: no loop guard.
+    let outcome = crate::outcome::decide(
+        &Plan {
+            called,
+            hooks: &loaded.set.hooks,
+            replacements: &loaded.set.replacements,
+            invocation: &invocation,
+            gate: &gate,
+            current_dir: &current_dir,
+            apply_matchers: args.for_tool.is_some(),
+            dry_run: false,
+            watchdog: shared::watchdog(watchdog.as_deref()),
+        },
+        None,
+    );
+    if let Some(signal) = outcome.interrupted {
+        shared::say_interrupted(signal, printer);
+        return Ok(outcome.status);
     }
+    let report = outcome.report;
     shared::consent_warnings(&gate, &report, printer);
     let got = Expect::of(report.directive.as_ref());
     let matched = args.expect.map(|want| want == got);

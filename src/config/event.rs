@@ -1,5 +1,7 @@
 //! The event table: canonical (Hermes) names, Agent Hooks aliases, what a hook can do per source,
-//! and typical payload fields. Extend the lists here; everything else reads them.
+//! whether tool matchers apply, which alias means "the call failed", typical payload fields and
+//! the synthetic payload `test` and `doctor` send. An event and its behaviour are one row here;
+//! everything else reads the columns, never an event's name.
 
 use std::fmt;
 
@@ -69,6 +71,14 @@ pub struct EventDef {
     pub fields: &'static [&'static str],
     /// Hermes refuses shell hooks for this event (Python plugins only).
     pub plugin_only: bool,
+    /// A tool-call event: tool matchers apply, and the payload carries `tool_name` and its input.
+    pub tool: bool,
+    /// The alias whose Agent Hooks run only when the call failed (called by that name, or the
+    /// payload's `status` is `error`); the event's other Agent Hooks then do not run.
+    pub failure_alias: Option<&'static str>,
+    /// The synthetic payload (a JSON object in the Hermes keyword shape) for `test` and `doctor`:
+    /// Hermes's own test payload where it has one, a realistic one otherwise.
+    pub sample: &'static str,
 }
 
 const B: Effects = Effects::BLOCK;
@@ -92,6 +102,9 @@ const fn hermes(
         agent_hooks,
         fields,
         plugin_only: false,
+        tool: false,
+        failure_alias: None,
+        sample: SESSION_SAMPLE,
     }
 }
 
@@ -107,6 +120,9 @@ const fn agent_only(alias: &'static [&'static str]) -> EventDef {
         agent_hooks: B,
         fields: &[],
         plugin_only: false,
+        tool: false,
+        failure_alias: None,
+        sample: SESSION_SAMPLE,
     }
 }
 
@@ -115,79 +131,171 @@ const API_FIELDS: &[&str] = &["api_request_id", "model", "usage"];
 const APPROVAL_FIELDS: &[&str] = &["command", "choice"];
 const SESSION_FIELDS: &[&str] = &["session_id", "platform"];
 
+const SESSION_SAMPLE: &str = r#"{"session_id": "test-session"}"#;
+const SESSION_PLATFORM_SAMPLE: &str = r#"{"session_id": "test-session", "platform": "cli"}"#;
+const TOOL_CALL_SAMPLE: &str = r#"{"tool_name": "terminal", "args": {"command": "echo hello"},
+    "session_id": "test-session", "task_id": "test-task", "tool_call_id": "test-call"}"#;
+
+/// A model API call's synthetic payload, with the fields one row adds.
+macro_rules! api_sample {
+    ($($extra:literal)?) => {
+        concat!(
+            r#"{"session_id": "test-session", "task_id": "test-task", "platform": "cli",
+            "model": "claude-sonnet-4-6", "provider": "anthropic",
+            "base_url": "https://api.anthropic.com", "api_mode": "anthropic_messages",
+            "api_request_id": "test-request", "api_call_count": 1, "message_count": 4"#,
+            $($extra,)?
+            "}"
+        )
+    };
+}
+
 /// Every event: the ones hooks can act on first, then Hermes's other plugin events, then the events
 /// only the Agent Hooks format has.
 pub static EVENTS: &[EventDef] = &[
-    hermes("pre_tool_call", &["pre-tool-call"], BM, BM, TOOL_FIELDS),
-    hermes(
-        "post_tool_call",
-        &["post-tool-call", "post-tool-call-failure"],
-        N,
-        B,
-        &["tool_name", "args", "result", "status", "duration_ms"],
-    ),
-    hermes(
-        "pre_llm_call",
-        &["pre-agent-turn"],
-        C,
-        BC,
-        &[
-            "session_id",
-            "user_message",
-            "is_first_turn",
-            "model",
-            "platform",
-        ],
-    ),
-    hermes(
-        "post_llm_call",
-        &["post-agent-turn"],
-        N,
-        B,
-        &["user_message", "assistant_response"],
-    ),
-    hermes(
-        "pre_verify",
-        &["pre-agent-turn-stop"],
-        G,
-        G,
-        &["session_id", "assistant_response"],
-    ),
-    hermes(
-        "on_session_start",
-        &["pre-session"],
-        N,
-        B,
-        &["session_id", "model", "platform"],
-    ),
-    hermes(
-        "on_session_end",
-        &["post-session"],
-        N,
-        B,
-        &["completed", "interrupted"],
-    ),
-    hermes(
-        "subagent_start",
-        &["pre-subagent"],
-        N,
-        B,
-        &["parent_session_id", "child_role", "child_goal"],
-    ),
-    hermes(
-        "subagent_stop",
-        &["post-subagent"],
-        N,
-        B,
-        &["child_status", "child_summary", "duration_ms"],
-    ),
-    observer("on_session_finalize", SESSION_FIELDS),
-    observer("on_session_reset", SESSION_FIELDS),
-    observer("pre_api_request", API_FIELDS),
-    observer("post_api_request", API_FIELDS),
-    observer("api_request_error", API_FIELDS),
-    observer("pre_approval_request", APPROVAL_FIELDS),
-    observer("post_approval_response", APPROVAL_FIELDS),
+    EventDef {
+        tool: true,
+        sample: TOOL_CALL_SAMPLE,
+        ..hermes("pre_tool_call", &["pre-tool-call"], BM, BM, TOOL_FIELDS)
+    },
+    EventDef {
+        tool: true,
+        failure_alias: Some("post-tool-call-failure"),
+        sample: r#"{"tool_name": "terminal", "args": {"command": "echo hello"},
+            "session_id": "test-session", "task_id": "test-task", "tool_call_id": "test-call",
+            "result": "{\"output\": \"hello\"}", "status": "ok", "duration_ms": 42}"#,
+        ..hermes(
+            "post_tool_call",
+            &["post-tool-call", "post-tool-call-failure"],
+            N,
+            B,
+            &["tool_name", "args", "result", "status", "duration_ms"],
+        )
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "user_message": "What is the weather?",
+            "conversation_history": [], "is_first_turn": true, "model": "gpt-4",
+            "platform": "cli"}"#,
+        ..hermes(
+            "pre_llm_call",
+            &["pre-agent-turn"],
+            C,
+            BC,
+            &[
+                "session_id",
+                "user_message",
+                "is_first_turn",
+                "model",
+                "platform",
+            ],
+        )
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "user_message": "What is the weather?",
+            "assistant_response": "It is sunny.", "model": "gpt-4", "platform": "cli"}"#,
+        ..hermes(
+            "post_llm_call",
+            &["post-agent-turn"],
+            N,
+            B,
+            &["user_message", "assistant_response"],
+        )
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "platform": "cli", "model": "gpt-4",
+            "coding": true, "attempt": 0,
+            "final_response": "All done — the change is applied.",
+            "assistant_response": "All done — the change is applied.",
+            "changed_paths": ["src/app.tsx"]}"#,
+        ..hermes(
+            "pre_verify",
+            &["pre-agent-turn-stop"],
+            G,
+            G,
+            &["session_id", "assistant_response"],
+        )
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "model": "gpt-4", "platform": "cli"}"#,
+        ..hermes(
+            "on_session_start",
+            &["pre-session"],
+            N,
+            B,
+            &["session_id", "model", "platform"],
+        )
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "task_id": "test-task",
+            "turn_id": "test-turn", "completed": true, "failed": false, "interrupted": false,
+            "turn_exit_reason": "text_response(stop)", "model": "gpt-4", "platform": "cli"}"#,
+        ..hermes(
+            "on_session_end",
+            &["post-session"],
+            N,
+            B,
+            &["completed", "interrupted"],
+        )
+    },
+    EventDef {
+        sample: r#"{"parent_session_id": "parent-sess", "child_session_id": "child-sess",
+            "child_role": null, "child_goal": "Summarise the notes"}"#,
+        ..hermes(
+            "subagent_start",
+            &["pre-subagent"],
+            N,
+            B,
+            &["parent_session_id", "child_role", "child_goal"],
+        )
+    },
+    EventDef {
+        sample: r#"{"parent_session_id": "parent-sess", "child_role": null,
+            "child_summary": "Synthetic summary for hooks test", "child_status": "completed",
+            "duration_ms": 1234}"#,
+        ..hermes(
+            "subagent_stop",
+            &["post-subagent"],
+            N,
+            B,
+            &["child_status", "child_summary", "duration_ms"],
+        )
+    },
+    EventDef {
+        sample: SESSION_PLATFORM_SAMPLE,
+        ..observer("on_session_finalize", SESSION_FIELDS)
+    },
+    EventDef {
+        sample: SESSION_PLATFORM_SAMPLE,
+        ..observer("on_session_reset", SESSION_FIELDS)
+    },
+    EventDef {
+        sample: api_sample!(),
+        ..observer("pre_api_request", API_FIELDS)
+    },
+    EventDef {
+        sample: api_sample!(
+            r#", "api_duration": 1.234, "finish_reason": "stop",
+            "usage": {"input_tokens": 2048, "output_tokens": 512}"#
+        ),
+        ..observer("post_api_request", API_FIELDS)
+    },
+    EventDef {
+        sample: api_sample!(
+            r#", "status_code": 529, "retryable": true,
+            "error": {"type": "overloaded_error", "message": "Overloaded"}"#
+        ),
+        ..observer("api_request_error", API_FIELDS)
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "command": "rm -rf build",
+            "description": "recursive delete"}"#,
+        ..observer("pre_approval_request", APPROVAL_FIELDS)
+    },
+    EventDef {
+        sample: r#"{"session_id": "test-session", "command": "rm -rf build",
+            "choice": "once"}"#,
+        ..observer("post_approval_response", APPROVAL_FIELDS)
+    },
     observer("agent_loop_stopped", &[]),
     observer("gateway_platform_event", &[]),
     observer("kanban_task_blocked", &[]),
@@ -236,9 +344,6 @@ pub static LEGACY_NAMES: &[(&str, &str)] = &[
     ("after_compact", "post-context-compact"),
 ];
 
-/// The `post_tool_call` alias whose hooks run when the tool call failed.
-pub const TOOL_FAILURE_ALIAS: &str = "post-tool-call-failure";
-
 /// One event: an index into [`EVENTS`]; ordered as the table is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Event(u8);
@@ -261,6 +366,31 @@ pub struct UnknownEvent {
     pub name: String,
     /// The closest valid name, if any is similar.
     pub suggestion: Option<&'static str>,
+}
+
+impl Resolved {
+    /// Whether the event was called by its failure alias (the call failed).
+    pub fn is_failure(&self) -> bool {
+        self.event.failure_alias() == Some(self.name)
+    }
+
+    /// The event called by its failure alias, if it has one.
+    pub fn failure(event: Event) -> Option<Self> {
+        event.failure_alias().map(|name| Self {
+            event,
+            name,
+            legacy_for: None,
+        })
+    }
+
+    /// The event called by its canonical name.
+    pub fn plain(event: Event) -> Self {
+        Self {
+            event,
+            name: event.name(),
+            legacy_for: None,
+        }
+    }
 }
 
 impl fmt::Display for UnknownEvent {
@@ -305,12 +435,14 @@ impl Event {
         self.def().canonical.is_some()
     }
 
-    /// Whether tool matchers apply (the two tool-call events).
+    /// Whether tool matchers apply (the tool-call events).
     pub fn is_tool_event(self) -> bool {
-        matches!(
-            self.def().canonical,
-            Some("pre_tool_call" | "post_tool_call")
-        )
+        self.def().tool
+    }
+
+    /// The name under which this event's Agent Hooks run only for a failed call, if it has one.
+    pub fn failure_alias(self) -> Option<&'static str> {
+        self.def().failure_alias
     }
 
     /// Whether this is the quality-gate event, where "keep working" answers are counted.

@@ -12,7 +12,6 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::event::TOOL_FAILURE_ALIAS;
 use super::yaml::{Loose, other_shapes};
 use super::{Effects, Event, HookSpec, Origin, Scope, SourceKind, Warning, WarningKind};
 use crate::matcher::Matcher;
@@ -339,7 +338,7 @@ impl Reader<'_> {
             argv: Some(argv),
             entry: Some(entry.clone()),
             run_async,
-            on_failure: resolved.name == TOOL_FAILURE_ALIAS,
+            on_failure: resolved.is_failure(),
             scope: Some(scope),
             priority,
             ..HookSpec::new(

@@ -3,6 +3,7 @@
 //! nothing prompts and nothing unapproved runs.
 
 pub mod fingerprint;
+mod overrides;
 pub mod store;
 
 use std::fmt;
@@ -13,6 +14,7 @@ use serde_json::Value;
 
 use crate::clock;
 use crate::config::HookSpec;
+pub use overrides::Overrides;
 use store::{Allowlist, Approval, StoreError};
 
 /// Why unapproved or changed hooks may run anyway.

@@ -1,0 +1,280 @@
+//! The checks behind `doctor`: for every hook its script, consent, pin or mtime drift, the
+//! replacements of user hooks, the config's warnings, and a smoke run through the engine; then
+//! the gateway and plugin hooks Hermes runs in-process. Findings only: the command line renders
+//! them and turns them into an exit status.
+
+mod in_process;
+mod smoke;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::clock;
+use crate::config::{HookSet, HookSpec, WarningKind};
+use crate::consent::fingerprint::{ScriptState, short_sha256};
+use crate::consent::store::{self, Allowlist};
+use crate::consent::{
+    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess,
+};
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Something is broken: `doctor` exits 1.
+    Error,
+    /// Worth a look: `doctor --strict` exits 1.
+    Warning,
+    /// Checked and sound.
+    Ok,
+}
+
+/// One thing `doctor` found.
+#[derive(Debug, Serialize)]
+pub struct Finding {
+    /// How bad it is.
+    pub level: Level,
+    /// Which check found it (`script`, `consent`, `smoke`, `config`, ...).
+    pub check: &'static str,
+    /// The hook's event, for hook findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<&'static str>,
+    /// The hook's command (or an in-process hook's name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
+    /// The hook's source name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<&'static str>,
+    /// The file (and line) it is about.
+    pub at: String,
+    /// What was found, in a sentence.
+    pub message: String,
+}
+
+impl Finding {
+    /// A finding about a whole file (the config, the allowlist), not one hook.
+    pub fn file(level: Level, check: &'static str, at: &Path, message: String) -> Self {
+        Self {
+            level,
+            check,
+            event: None,
+            hook: None,
+            source: None,
+            at: at.display().to_string(),
+            message,
+        }
+    }
+}
+
+/// What the checks look at.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkup<'a> {
+    /// Every hook that loaded, with the load warnings.
+    pub set: &'a HookSet,
+    /// The allowlist file (only read).
+    pub allowlist: &'a Path,
+    /// Hermes's home, where its gateway hooks and plugins live.
+    pub home: &'a Path,
+    /// The directory relative paths are read from, and where smoke runs run.
+    pub base: &'a Path,
+    /// The active consent bypass, if any: unapproved hooks are then smoke-run too (nothing is
+    /// written).
+    pub bypass: Option<Bypass>,
+    /// Smoke-run the hooks that may run.
+    pub smoke: bool,
+}
+
+/// Every finding, hooks in event order, then the in-process hooks.
+pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    config_warnings(checkup.set, &mut findings);
+    let list = match store::read(checkup.allowlist) {
+        Ok(list) => list.unwrap_or_default(),
+        Err(err) => {
+            findings.push(Finding::file(
+                Level::Error,
+                "allowlist",
+                checkup.allowlist,
+                err.to_string(),
+            ));
+            Allowlist::default()
+        }
+    };
+    hooks(checkup, &list, &mut findings);
+    in_process::check(checkup.home, &mut findings);
+    findings
+}
+
+fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
+    for warning in &set.warnings {
+        let level = if warning.kind == WarningKind::SkippedEntry {
+            Level::Error
+        } else {
+            Level::Warning
+        };
+        let check = if warning.kind == WarningKind::DuplicateEntry {
+            "duplicate"
+        } else {
+            "config"
+        };
+        findings.push(Finding {
+            level,
+            check,
+            event: None,
+            hook: None,
+            source: None,
+            at: warning.origin.to_string(),
+            message: warning.message.clone(),
+        });
+    }
+}
+
+fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
+    let Checkup { set, base, .. } = *checkup;
+    let smoke_all = checkup.bypass.is_some();
+    let overrides = Overrides::judge(set, list, smoke_all, base);
+    let mut order: Vec<usize> = (0..set.hooks.len()).collect();
+    order.sort_by_key(|i| set.hooks[*i].event);
+    let mut seen: HashMap<(&str, &str), &HookSpec> = HashMap::new();
+    // One gate for every smoke run: the allowlist read once, nothing written.
+    let gate = ConsentGate::new(checkup.allowlist.to_owned(), checkup.bypass, false);
+    for index in order {
+        let hook = &set.hooks[index];
+        let mut add = |level, check, message: String| {
+            findings.push(Finding {
+                level,
+                check,
+                event: Some(hook.event.name()),
+                hook: Some(hook.command.clone()),
+                source: Some(hook.source.as_str()),
+                at: hook.origin.to_string(),
+                message,
+            });
+        };
+        if let Some(first) = seen.insert((hook.event.name(), hook.command.as_str()), hook) {
+            add(
+                Level::Warning,
+                "duplicate",
+                format!("declared twice: also at {}", first.origin),
+            );
+        }
+        if let Some(by) = overrides.replaced[index] {
+            let by = &set.hooks[by].origin;
+            let message = format!("replaced by the approved project hook {by}: it does not run");
+            add(Level::Ok, "override", message);
+        }
+        for (file, why) in overrides.namesakes_of(index) {
+            let message = format!("not replaced by {file}: {why}; it runs as usual");
+            add(Level::Warning, "override", message);
+        }
+        let script = crate::consent::script_state(hook, base);
+        let assessment = assess(list, hook, base);
+        let (level, message) = script_finding(hook, &assessment, script);
+        add(level, "script", message);
+        let (level, message) = consent_finding(hook, &assessment);
+        add(level, "consent", message);
+        if let Some((level, message)) = drift(&assessment) {
+            add(level, "drift", message);
+        }
+        let may_smoke =
+            assessment.state.may_run() || (smoke_all && assessment.state != ConsentState::Changed);
+        if checkup.smoke && may_smoke && script == ScriptState::Ok {
+            let (level, message) = smoke::run(hook, &gate, base);
+            add(level, "smoke", message);
+        }
+    }
+}
+
+/// Whether the hook's script can run, and how.
+fn script_finding(
+    hook: &HookSpec,
+    assessment: &Assessment,
+    script: ScriptState,
+) -> (Level, String) {
+    let shown = assessment
+        .script
+        .as_ref()
+        .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+    match script {
+        ScriptState::Ok => {
+            let how = match hook.argv.as_deref() {
+                Some([interpreter, script]) if Some(Path::new(script)) == hook.entry.as_deref() => {
+                    format!("; it has no exec bit, so it runs through {interpreter}")
+                }
+                _ => String::new(),
+            };
+            (Level::Ok, format!("{shown} exists and can run{how}"))
+        }
+        ScriptState::Missing => (Level::Error, format!("{shown} is missing")),
+        ScriptState::NotExecutable => (
+            Level::Error,
+            format!("{shown} cannot run (chmod +x it, or fix the path)"),
+        ),
+        ScriptState::NotAFile => (
+            Level::Error,
+            format!("{shown} is not a regular file: it is never read or run"),
+        ),
+        ScriptState::TooLarge => (
+            Level::Error,
+            format!(
+                "{shown} is larger than {} MiB: it is never read or run",
+                crate::limits::SCRIPT_MAX / (1024 * 1024)
+            ),
+        ),
+    }
+}
+
+fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) {
+    let approve = approve_hint(hook);
+    match assessment.state {
+        ConsentState::Approved => (
+            Level::Ok,
+            format!(
+                "approved {}, pinned to {}",
+                assessment.approved_at.as_deref().unwrap_or("(no date)"),
+                short_sha256(assessment.pinned.as_deref())
+            ),
+        ),
+        ConsentState::Unpinned => (
+            Level::Warning,
+            format!("approved without a sha256 pin (written by Hermes); {approve} pins it"),
+        ),
+        ConsentState::Unapproved => (
+            Level::Warning,
+            format!(
+                "not approved: `run` skips it and doctor does not run it; review it with {approve}"
+            ),
+        ),
+        ConsentState::Changed => (
+            Level::Error,
+            format!(
+                "changed since approval ({} now, pinned {}): `run` refuses it; review it with {approve}",
+                short_sha256(assessment.sha256.as_deref()),
+                short_sha256(assessment.pinned.as_deref())
+            ),
+        ),
+    }
+}
+
+/// mtime drift of an unpinned approval (a pinned one is checked by content instead).
+fn drift(assessment: &Assessment) -> Option<(Level, String)> {
+    if assessment.state != ConsentState::Unpinned {
+        return None;
+    }
+    let at = assessment.mtime_at_approval.as_deref()?;
+    let meta = assessment
+        .script
+        .as_deref()
+        .and_then(|p| std::fs::metadata(p).ok())?;
+    let now = clock::python_mtime(&meta);
+    // Hermes's own test: the strings compared, later means modified.
+    let moved = now.as_str() > at;
+    moved.then(|| {
+        (
+            Level::Warning,
+            format!("script modified since approval (was {at}, now {now})"),
+        )
+    })
+}

@@ -1,0 +1,135 @@
+//! A smoke run: one hook on its event's synthetic payload, through the same engine call as
+//! `run`, reported by what the hook answered. Nothing is recorded.
+
+use std::borrow::Cow;
+
+use super::Level;
+use crate::config::HookSpec;
+use crate::config::event::Resolved;
+use crate::consent::ConsentGate;
+use crate::outcome;
+use crate::payload::Invocation;
+use crate::response::{Directive, Status};
+use crate::runner::{HookReport, Plan};
+use crate::synthetic;
+
+/// Longest excerpt of an answer's text in a finding.
+const EXCERPT_CHARS: usize = 160;
+
+/// Runs `hook` once and grades what it did: it could not run or answer usefully (an error, or a
+/// warning when it only failed), it blocked the harmless synthetic call (a warning: a guard that
+/// blocks everything), or it answered (ok); a run longer than half its timeout is a warning.
+pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -> (Level, String) {
+    let called = if hook.on_failure {
+        Resolved::failure(hook.event).unwrap_or_else(|| Resolved::plain(hook.event))
+    } else {
+        Resolved::plain(hook.event)
+    };
+    let invocation = Invocation::from_input(synthetic::payload(called), &base.to_string_lossy());
+    // An `async` hook is waited for here, so that its answer and its time can be reported.
+    let spec = if hook.run_async {
+        Cow::Owned(HookSpec {
+            run_async: false,
+            ..hook.clone()
+        })
+    } else {
+        Cow::Borrowed(hook)
+    };
+    let decided = outcome::decide(
+        &Plan {
+            called,
+            hooks: std::slice::from_ref(spec.as_ref()),
+            replacements: &[],
+            invocation: &invocation,
+            gate,
+            current_dir: base,
+            apply_matchers: false,
+            dry_run: false,
+            watchdog: None,
+        },
+        None,
+    );
+    match decided.report.hooks.first() {
+        Some(report) => grade(hook, report),
+        None => (Level::Error, "smoke run: no report".to_owned()),
+    }
+}
+
+fn grade(hook: &HookSpec, report: &HookReport) -> (Level, String) {
+    let detail = report.message.as_deref().unwrap_or_default();
+    let ms = report.elapsed.unwrap_or_default().as_secs_f64() * 1000.0;
+    let (level, answered) = match (report.status, &report.directive) {
+        (Status::TimedOut | Status::InvalidOutput, _) => {
+            return (
+                Level::Error,
+                format!("smoke run on the synthetic payload: {detail}"),
+            );
+        }
+        (Status::SpawnFailed, _) => {
+            return (Level::Error, format!("smoke run cannot start: {detail}"));
+        }
+        (Status::Failed, _) => {
+            return (Level::Warning, format!("smoke run {detail}"));
+        }
+        (Status::Blocked, Some(Directive::Block { message })) => (
+            Level::Warning,
+            format!(
+                "blocked the harmless synthetic call (\"{}\")",
+                excerpt(message)
+            ),
+        ),
+        (Status::Gated, Some(Directive::Continue { message })) => (
+            Level::Ok,
+            format!("asked to keep working (\"{}\")", excerpt(message)),
+        ),
+        (Status::Modified, Some(Directive::Modify { args })) => (
+            Level::Ok,
+            format!(
+                "rewrote the tool input ({})",
+                excerpt(&String::from_utf8_lossy(&crate::pyjson::to_compact(args)))
+            ),
+        ),
+        (Status::Context, Some(Directive::Context { text })) => {
+            (Level::Ok, format!("added context (\"{}\")", excerpt(text)))
+        }
+        (Status::Ok, _) if detail.is_empty() => (Level::Ok, "answered nothing (go on)".to_owned()),
+        (Status::Ok, _) => (
+            Level::Ok,
+            format!("answered nothing it can ask for here ({detail})"),
+        ),
+        (status, _) => {
+            // Consent changed its mind between the check and the start (the script was edited).
+            let why = if detail.is_empty() {
+                status.as_str()
+            } else {
+                detail
+            };
+            return (Level::Warning, format!("smoke run did not start: {why}"));
+        }
+    };
+    let took = report.elapsed.unwrap_or_default();
+    if took * 2 > hook.timeout {
+        return (
+            Level::Warning,
+            format!(
+                "smoke run {answered}, but took {ms:.0} ms, more than half its {}s timeout",
+                hook.timeout.as_secs()
+            ),
+        );
+    }
+    let advice = if level == Level::Warning {
+        "; a guard that blocks even this call blocks every call"
+    } else {
+        ""
+    };
+    (level, format!("smoke run {answered} in {ms:.1} ms{advice}"))
+}
+
+/// `text` on one line, cut at [`EXCERPT_CHARS`].
+fn excerpt(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(EXCERPT_CHARS) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line,
+    }
+}
