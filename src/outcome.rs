@@ -107,7 +107,7 @@ fn count(
 #[cfg(test)]
 mod tests {
     use super::{LoopGuard, decide};
-    use crate::config::{Event, HookSpec, Origin, SourceKind};
+    use crate::config::{Event, HookSpec, Origin, Source};
     use crate::consent::{Bypass, ConsentGate};
     use crate::exit::ExitStatus;
     use crate::payload::Invocation;
@@ -120,7 +120,7 @@ mod tests {
         let event = called.event;
         let hook = HookSpec::new(
             event,
-            SourceKind::Config,
+            Source::Config,
             "gate".to_owned(),
             r#"sh -c 'cat >/dev/null; printf "{\"action\": \"continue\", \"message\": \"tests fail\"}"'"#
                 .to_owned(),

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::clock;
 use crate::config::event::Resolved;
-use crate::config::{Effects, Event, HookSpec, Replacement, SourceKind};
+use crate::config::{Effects, Event, HookSpec, Replacement, Source};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentGate, Verdict};
 use crate::env::HERMES_HOOK_EVENT;
@@ -136,7 +136,7 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
         .hooks
         .iter()
         .zip(&applies)
-        .any(|(hook, applies)| *applies && !hook.run_async && !hook.effects().is_empty());
+        .any(|(hook, applies)| *applies && !hook.run_async() && !hook.effects().is_empty());
     let (hooks, tool_input) = if sequential {
         run_in_order(plan, &applies, &replaced)
     } else {
@@ -159,7 +159,7 @@ pub fn run(plan: &Plan<'_>) -> RunReport {
 fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
     let bridges: Vec<bool> = hooks
         .iter()
-        .map(|hook| hook.source == SourceKind::Config && is_bridge(&hook.command))
+        .map(|hook| matches!(hook.source, Source::Config) && is_bridge(&hook.command))
         .collect();
     let Some(bridge) = bridges.iter().position(|b| *b) else {
         return vec![None; hooks.len()];
@@ -168,15 +168,15 @@ fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
         .iter()
         .zip(&bridges)
         .map(|(hook, is_bridge)| match hook.source {
-            SourceKind::Config if *is_bridge => Some(
+            Source::Config if *is_bridge => Some(
                 "the bridge from Hermes into hermes-hooks: run from here it would call itself"
                     .to_owned(),
             ),
-            SourceKind::Config => Some(format!(
+            Source::Config => Some(format!(
                 "left to Hermes, which runs its config hooks itself ({} is the bridge here)",
                 hooks[bridge].origin
             )),
-            _ => None,
+            Source::AgentHooks(_) => None,
         })
         .collect()
 }
@@ -227,9 +227,9 @@ fn stands_in_for(replaced: &[Option<usize>], index: usize) -> Option<usize> {
 /// Whether `hook` runs for this call: its matchers (when they apply) and, for Agent Hooks on
 /// an event with a failure alias, whether it was declared for a failed or a successful call.
 fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
-    if hook.source == SourceKind::AgentHooks
+    if let Some(agent) = hook.agent()
         && hook.event.failure_alias().is_some()
-        && hook.on_failure != plan.failure()
+        && agent.on_failure != plan.failure()
     {
         return false;
     }
@@ -247,12 +247,12 @@ fn wire_for(
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> std::io::Result<Input> {
-    Input::spool(|out| match hook.source {
-        SourceKind::AgentHooks => {
+    Input::spool(|out| match &hook.source {
+        Source::AgentHooks(agent) => {
             let event_type = hook
                 .event
                 .failure_alias()
-                .filter(|_| hook.on_failure)
+                .filter(|_| agent.on_failure)
                 .or(hook.event.agent_name())
                 .unwrap_or(hook.event.name());
             let now = clock::now_iso();
@@ -260,7 +260,9 @@ fn wire_for(
                 invocation.agent_wire(event_type, hook.event.is_tool_event(), tool_input, &now);
             crate::pyjson::write_compact(out, &wire)
         }
-        _ => crate::pyjson::write_compact(out, &invocation.hermes_wire(hook.event, tool_input)),
+        Source::Config => {
+            crate::pyjson::write_compact(out, &invocation.hermes_wire(hook.event, tool_input))
+        }
     })
 }
 
@@ -466,13 +468,13 @@ fn run_decided(
         Ok(payload) => {
             let job = Job {
                 command: &hook.command,
-                argv: hook.argv.as_deref(),
+                argv: hook.argv(),
                 cwd: work_dir,
                 env: &[(HERMES_HOOK_EVENT, hook.event.name())],
                 stdin: &payload,
                 timeout: hook.timeout,
             };
-            if hook.run_async {
+            if hook.run_async() {
                 return start_async(plan, index, &job);
             }
             exec::run(&job)

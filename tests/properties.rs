@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hermes_hooks::config::{Event, HookSpec, Origin, Scope, SourceKind, hermes, hook_md};
+use hermes_hooks::config::{Event, HookSpec, Origin, Scope, Source, hermes, hook_md};
 use hermes_hooks::exec::{End, Outcome, spawn};
 use hermes_hooks::payload;
 use hermes_hooks::response::{Directive, Rules, Status, interpret};
@@ -24,7 +24,7 @@ const EVENTS: [&str; 6] = [
 fn hook(event: &str) -> HookSpec {
     HookSpec::new(
         Event::parse(event).unwrap().event,
-        SourceKind::Config,
+        Source::Config,
         "h".to_owned(),
         "/bin/h".to_owned(),
         Origin {

@@ -199,11 +199,14 @@ fn script_finding(
         .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
     match script {
         ScriptState::Ok => {
-            let how = match hook.argv.as_deref() {
-                Some([interpreter, script]) if Some(Path::new(script)) == hook.entry.as_deref() => {
-                    format!("; it has no exec bit, so it runs through {interpreter}")
-                }
-                _ => String::new(),
+            let how = match hook.agent() {
+                Some(agent) => match agent.argv.as_slice() {
+                    [interpreter, script] if Path::new(script) == agent.entry => {
+                        format!("; it has no exec bit, so it runs through {interpreter}")
+                    }
+                    _ => String::new(),
+                },
+                None => String::new(),
             };
             (Level::Ok, format!("{shown} exists and can run{how}"))
         }

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use super::Level;
-use crate::config::HookSpec;
 use crate::config::event::Resolved;
+use crate::config::{AgentHook, HookSpec, Source};
 use crate::consent::ConsentGate;
 use crate::outcome;
 use crate::payload::Invocation;
@@ -20,20 +20,22 @@ const EXCERPT_CHARS: usize = 160;
 /// warning when it only failed), it blocked the harmless synthetic call (a warning: a guard that
 /// blocks everything), or it answered (ok); a run longer than half its timeout is a warning.
 pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -> (Level, String) {
-    let called = if hook.on_failure {
+    let called = if hook.on_failure() {
         Resolved::failure(hook.event).unwrap_or_else(|| Resolved::plain(hook.event))
     } else {
         Resolved::plain(hook.event)
     };
     let invocation = Invocation::from_input(synthetic::payload(called), &base.to_string_lossy());
     // An `async` hook is waited for here, so that its answer and its time can be reported.
-    let spec = if hook.run_async {
-        Cow::Owned(HookSpec {
-            run_async: false,
+    let spec = match &hook.source {
+        Source::AgentHooks(agent) if agent.run_async => Cow::Owned(HookSpec {
+            source: Source::AgentHooks(AgentHook {
+                run_async: false,
+                ..agent.clone()
+            }),
             ..hook.clone()
-        })
-    } else {
-        Cow::Borrowed(hook)
+        }),
+        _ => Cow::Borrowed(hook),
     };
     let decided = outcome::decide(
         &Plan {

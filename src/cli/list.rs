@@ -195,13 +195,16 @@ fn hook_rows<'a>(
                 event: hook.event.name(),
                 source: hook.source.as_str(),
                 scope: hook
-                    .scope
-                    .map(crate::config::Scope::as_str)
+                    .agent()
+                    .map(|agent| agent.scope.as_str())
                     .or_else(|| (managed == Some(hook.origin.file.as_path())).then_some("managed")),
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
-                pattern: hook.pattern.as_ref().map(crate::matcher::Matcher::source),
+                pattern: hook
+                    .agent()
+                    .and_then(|agent| agent.pattern.as_ref())
+                    .map(crate::matcher::Matcher::source),
                 timeout_ms: Some(hook.timeout.as_millis()),
                 fail_closed: hook.fail_closed,
                 consent,

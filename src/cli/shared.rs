@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result};
 
 use super::{ColorChoice, GlobalArgs};
 use crate::config::event::Resolved;
-use crate::config::{self, Event, HookSet, LoadOptions};
+use crate::config::{self, Event, HookSet, HookSpec, LoadOptions};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{Bypass, ConsentGate};
 use crate::env;
@@ -138,7 +138,7 @@ pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
 pub(crate) fn watchdog_program(set: &HookSet) -> Option<PathBuf> {
     set.hooks
         .iter()
-        .any(|hook| hook.run_async)
+        .any(HookSpec::run_async)
         .then(std::env::current_exe)
         .and_then(Result::ok)
 }

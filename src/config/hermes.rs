@@ -12,7 +12,7 @@ use anyhow::{Context as _, Result, anyhow};
 
 use super::expand::Expander;
 use super::pyyaml::{self, Mapping, Node, Value};
-use super::{Event, HookSpec, Origin, SourceKind, Warning, WarningKind};
+use super::{Event, HookSpec, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
 use crate::matcher::Matcher;
 use crate::script_word::script_word;
@@ -416,7 +416,7 @@ impl BlockReader {
             matcher,
             timeout,
             fail_closed,
-            ..HookSpec::new(event, SourceKind::Config, name, command.to_owned(), origin)
+            ..HookSpec::new(event, Source::Config, name, command.to_owned(), origin)
         })
     }
 

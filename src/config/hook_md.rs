@@ -13,7 +13,9 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
 use super::yaml::{Loose, other_shapes};
-use super::{Effects, Event, HookSpec, Origin, Scope, SourceKind, Warning, WarningKind};
+use super::{
+    AgentHook, Effects, Event, HookSpec, Origin, Scope, Source, SourceKind, Warning, WarningKind,
+};
 use crate::matcher::Matcher;
 
 /// A hook's timeout when none is given, in milliseconds.
@@ -102,9 +104,10 @@ pub fn load_level(
         level.declared.push(declared);
         level.hooks.extend(hook);
     }
+    let priority = |hook: &HookSpec| hook.agent().map_or(0, |agent| agent.priority);
     level.hooks.sort_by(|a, b| {
-        b.priority
-            .cmp(&a.priority)
+        priority(b)
+            .cmp(&priority(a))
             .then_with(|| a.name.cmp(&b.name))
     });
     level
@@ -330,24 +333,21 @@ impl Reader<'_> {
             file: self.file.to_path_buf(),
             line: Some(1),
         };
-        Some(HookSpec {
-            matcher,
+        let command = entry.to_string_lossy().into_owned();
+        let source = Source::AgentHooks(AgentHook {
+            entry,
+            argv,
             pattern,
-            timeout,
-            fail_closed,
-            argv: Some(argv),
-            entry: Some(entry.clone()),
             run_async,
             on_failure: resolved.is_failure(),
-            scope: Some(scope),
+            scope,
             priority,
-            ..HookSpec::new(
-                event,
-                SourceKind::AgentHooks,
-                name,
-                entry.to_string_lossy().into_owned(),
-                origin,
-            )
+        });
+        Some(HookSpec {
+            matcher,
+            timeout,
+            fail_closed,
+            ..HookSpec::new(event, source, name, command, origin)
         })
     }
 

@@ -136,8 +136,9 @@ impl fmt::Display for Warning {
 pub struct HookSpec {
     /// The event it runs for.
     pub event: Event,
-    /// Where it comes from, which decides its payload dialect and what its answer may do.
-    pub source: SourceKind,
+    /// Where it comes from, which decides its payload dialect and what its answer may do, with
+    /// what only that source declares.
+    pub source: Source,
     /// A short name for people: the script's file name (config hooks), or the HOOK.md name.
     pub name: String,
     /// The command as declared; with the event, the consent key.
@@ -150,22 +151,50 @@ pub struct HookSpec {
     pub fail_closed: bool,
     /// Where it is declared.
     pub origin: Origin,
-    /// The exact argv (Agent Hooks: the entry script, or its interpreter and the script);
-    /// `None` splits `command` like a shell.
-    pub argv: Option<Vec<String>>,
-    /// The file the consent pin covers when it is known up front (Agent Hooks: the entry
-    /// script); `None` derives it from `command`.
-    pub entry: Option<PathBuf>,
+}
+
+/// A hook's source, with the data only that source has.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The `hooks:` block of Hermes's config.yaml: `command` is split like a shell, and the
+    /// consent pin covers the script it names.
+    Config,
+    /// An Agent Hooks HOOK.md folder.
+    AgentHooks(AgentHook),
+}
+
+impl Source {
+    /// Which source this is.
+    pub const fn kind(&self) -> SourceKind {
+        match self {
+            Self::Config => SourceKind::Config,
+            Self::AgentHooks(_) => SourceKind::AgentHooks,
+        }
+    }
+
+    /// The name used in output.
+    pub const fn as_str(&self) -> &'static str {
+        self.kind().as_str()
+    }
+}
+
+/// What an Agent Hooks folder declares beyond the common fields.
+#[derive(Clone, Debug)]
+pub struct AgentHook {
+    /// The entry script (`scripts/run`, `run.sh` or `run.py`): the file the consent pin covers.
+    pub entry: PathBuf,
+    /// The exact argv: the entry script, or its interpreter and the script.
+    pub argv: Vec<String>,
     /// `matcher.pattern`: a regex searched in every scalar value of the tool input.
     pub pattern: Option<Matcher>,
-    /// Started detached and not waited for (Agent Hooks `async: true`).
+    /// `async: true`: started detached and not waited for.
     pub run_async: bool,
-    /// Agent Hooks on `post_tool_call`: declared as `post-tool-call-failure`, so it runs only for
-    /// failed calls (and the others only for successful ones).
+    /// Declared by its event's failure alias (`post-tool-call-failure`), so it runs only for
+    /// failed calls (and the event's other Agent Hooks only for successful ones).
     pub on_failure: bool,
-    /// Agent Hooks: the level it comes from.
-    pub scope: Option<Scope>,
-    /// Agent Hooks: higher runs first within its level.
+    /// The level it comes from.
+    pub scope: Scope,
+    /// Higher runs first within its level.
     pub priority: u16,
 }
 
@@ -189,10 +218,10 @@ impl Scope {
 }
 
 impl HookSpec {
-    /// A hook with the defaults of the fields only some sources set.
+    /// A hook with the default timeout, no matcher and `fail_closed` off.
     pub fn new(
         event: Event,
-        source: SourceKind,
+        source: Source,
         name: String,
         command: String,
         origin: Origin,
@@ -206,14 +235,30 @@ impl HookSpec {
             timeout: Duration::from_secs(hermes::DEFAULT_TIMEOUT_SECS),
             fail_closed: false,
             origin,
-            argv: None,
-            entry: None,
-            pattern: None,
-            run_async: false,
-            on_failure: false,
-            scope: None,
-            priority: 0,
         }
+    }
+
+    /// The Agent Hooks declaration, for a hook from a HOOK.md folder.
+    pub const fn agent(&self) -> Option<&AgentHook> {
+        match &self.source {
+            Source::AgentHooks(agent) => Some(agent),
+            Source::Config => None,
+        }
+    }
+
+    /// The exact argv, when the source gives one (else `command` is split like a shell).
+    pub fn argv(&self) -> Option<&[String]> {
+        self.agent().map(|agent| agent.argv.as_slice())
+    }
+
+    /// Started detached and not waited for.
+    pub fn run_async(&self) -> bool {
+        self.agent().is_some_and(|agent| agent.run_async)
+    }
+
+    /// Runs only for failed calls (declared by its event's failure alias).
+    pub fn on_failure(&self) -> bool {
+        self.agent().is_some_and(|agent| agent.on_failure)
     }
 
     /// Whether the tool input satisfies `matcher.pattern` (hooks without one always apply).
@@ -221,14 +266,14 @@ impl HookSpec {
         &self,
         input: Option<&serde_json::Map<String, serde_json::Value>>,
     ) -> bool {
-        self.pattern
-            .as_ref()
+        self.agent()
+            .and_then(|agent| agent.pattern.as_ref())
             .is_none_or(|pattern| input.is_some_and(|input| pattern.matches_any_value(input)))
     }
 
     /// What this hook's answer may do on its event.
     pub fn effects(&self) -> Effects {
-        self.event.effects(self.source)
+        self.event.effects(self.source.kind())
     }
 
     /// Whether the hook applies to a call of `tool` (hooks without a matcher always apply).
@@ -346,7 +391,7 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     for u in users {
         let user = &hooks[u];
         let same = |p: &HookSpec| {
-            p.name == user.name && p.event == user.event && p.on_failure == user.on_failure
+            p.name == user.name && p.event == user.event && p.on_failure() == user.on_failure()
         };
         replacements.extend(
             projects

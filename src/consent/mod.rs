@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::clock;
-use crate::config::HookSpec;
+use crate::config::{HookSpec, Source};
 pub use overrides::Overrides;
 use store::{Allowlist, Approval, StoreError};
 
@@ -117,10 +117,7 @@ pub struct Assessment {
 
 /// Judges `hook` against `list` without writing anything. `base` is the hook's working directory.
 pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
-    let script = hook
-        .entry
-        .clone()
-        .or_else(|| fingerprint::script_path(&hook.command, base));
+    let script = pinned_file(hook, base);
     let hashed = script.as_deref().map(fingerprint::sha256_file);
     let (sha256, unreadable, refused) = match hashed {
         Some(Ok(sha256)) => (Some(sha256), None, false),
@@ -161,17 +158,27 @@ pub fn would_run(list: &Allowlist, hook: &HookSpec, bypass: bool, base: &Path) -
     assessment.sha256.is_some() && (assessment.state.may_run() || bypass)
 }
 
+/// The file the consent pin of `hook` covers: an Agent Hook's entry script, or the script a
+/// config hook's command names (relative to `base`), if it names one.
+pub fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
+    match &hook.source {
+        Source::AgentHooks(agent) => Some(agent.entry.clone()),
+        Source::Config => fingerprint::script_path(&hook.command, base),
+    }
+}
+
 /// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
 /// command names.
 pub fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
-    match (&hook.entry, &hook.argv) {
-        (Some(entry), Some(argv)) => {
-            let is_program = argv
+    match &hook.source {
+        Source::AgentHooks(agent) => {
+            let is_program = agent
+                .argv
                 .first()
-                .is_some_and(|program| Path::new(program) == entry);
-            fingerprint::path_state(entry, is_program)
+                .is_some_and(|program| Path::new(program) == agent.entry);
+            fingerprint::path_state(&agent.entry, is_program)
         }
-        _ => fingerprint::script_state(&hook.command, base),
+        Source::Config => fingerprint::script_state(&hook.command, base),
     }
 }
 
