@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, anyhow};
 
 use super::expand::Expander;
-use super::pyyaml::{self, Mapping, Node, Value};
+use super::yaml::pyyaml::{self, Mapping, Node, Value};
 use super::{Event, HookSpec, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
 use crate::matcher::Matcher;
@@ -85,14 +85,9 @@ fn document(path: &Path, bytes: &[u8]) -> Result<Document> {
     })?;
     // Every command reads the whole file the same way: a shortcut that read less could be made
     // to see other hooks than `list` and `doctor` show.
-    let root = pyyaml::load(text).map_err(|err| {
-        anyhow!(
-            "{}:{}:{}: {}",
-            path.display(),
-            err.line,
-            err.column,
-            err.message
-        )
+    let root = pyyaml::load(text).map_err(|err| match err.at {
+        Some((line, column)) => anyhow!("{}:{line}:{column}: {}", path.display(), err.message),
+        None => anyhow!("{}: {}", path.display(), err.message),
     })?;
     let top = match root.map(|node| node.value) {
         None | Some(Value::Null) => None,
@@ -158,7 +153,7 @@ fn build(
         reader.repeated(file, entries, "hooks.");
         for (key, value) in &entries.entries {
             // The managed config wins per event key: its list replaces the user's.
-            let same = |e: &EventEntry<'_>| key_eq(&e.key.value, &key.value);
+            let same = |e: &EventEntry<'_>| e.key.value.same_key(&key.value);
             if let Some(at) = events.iter().position(same) {
                 let old = &events[at];
                 reader.warn(
@@ -168,7 +163,7 @@ fn build(
                     format!(
                         "hooks.{} is replaced by the managed config's ({}:{}): managed values win, \
                          as in Hermes",
-                        key_text(&key.value),
+                        key.value.key_text(),
                         file.display(),
                         key.line
                     ),
@@ -192,20 +187,6 @@ fn build(
         reader.warn(WarningKind::InvalidValue, path, 0, problem);
     }
     Ok(reader.out)
-}
-
-fn key_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Str(a), Value::Str(b)) => a == b,
-        _ => a.to_string() == b.to_string(),
-    }
-}
-
-fn key_text(value: &Value) -> String {
-    match value {
-        Value::Str(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// Walks the merged `hooks:` block, collecting hooks and warnings.

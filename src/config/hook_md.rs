@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::yaml::{Loose, other_shapes};
+use super::yaml::{self, Loose, NoFrontmatter};
 use super::{
     AgentHook, Effects, Event, HookSpec, Origin, Scope, Source, SourceKind, Warning, WarningKind,
 };
@@ -210,34 +209,29 @@ impl Reader<'_> {
         ));
     }
 
-    /// The frontmatter text: between a first line `---` and the next `---` line.
+    /// The frontmatter text, or a skip warning.
     fn frontmatter<'t>(&mut self, text: &'t str) -> Option<&'t str> {
-        let mut lines = text.split_inclusive('\n');
-        let first = lines.next().unwrap_or_default();
-        if first.trim_end() != "---" {
-            self.skip(
-                Some(1),
-                "no YAML frontmatter: HOOK.md must start with a '---' line",
-            );
-            return None;
-        }
-        let start = first.len();
-        let mut offset = start;
-        for line in lines {
-            if line.trim_end() == "---" {
-                return Some(&text[start..offset]);
+        match yaml::frontmatter(text) {
+            Ok(yaml) => Some(yaml),
+            Err(NoFrontmatter::Missing) => {
+                self.skip(
+                    Some(1),
+                    "no YAML frontmatter: HOOK.md must start with a '---' line",
+                );
+                None
             }
-            offset += line.len();
+            Err(NoFrontmatter::Unclosed) => {
+                self.skip(
+                    Some(1),
+                    "the frontmatter never closes: no second '---' line",
+                );
+                None
+            }
         }
-        self.skip(
-            Some(1),
-            "the frontmatter never closes: no second '---' line",
-        );
-        None
     }
 
-    fn parse(&mut self, yaml: &str) -> Option<RawHookMd> {
-        match serde_saphyr::from_str::<Option<RawHookMd>>(yaml) {
+    fn parse(&mut self, text: &str) -> Option<RawHookMd> {
+        match yaml::parse::<Option<RawHookMd>>(text) {
             Ok(Some(raw)) => Some(raw),
             Ok(None) => {
                 self.skip(
@@ -247,22 +241,13 @@ impl Reader<'_> {
                 None
             }
             Err(err) => {
-                let line = err.location().map(|at| at.line() + 1);
-                let message = err.without_snippet().to_string();
-                let message = err
-                    .location()
-                    .and_then(|at| {
-                        message.strip_suffix(&format!(
-                            " at line {}, column {}",
-                            at.line(),
-                            at.column()
-                        ))
-                    })
-                    .unwrap_or(&message)
-                    .to_owned();
+                // The frontmatter starts on the file's second line.
+                let line = err
+                    .at
+                    .map(|(line, _)| u64::try_from(line).unwrap_or(u64::MAX).saturating_add(1));
                 self.skip(
                     line,
-                    &format!("the frontmatter is not valid YAML: {message}"),
+                    &format!("the frontmatter is not valid YAML: {}", err.message),
                 );
                 None
             }
@@ -472,14 +457,16 @@ impl Reader<'_> {
 
     fn matchers(
         &mut self,
-        raw: Option<&Spanned<RawMatcher>>,
+        raw: Option<&Spanned<Loose>>,
         event: Event,
     ) -> (Option<Matcher>, Option<Matcher>) {
         let Some(raw) = raw else { return (None, None) };
         let line = raw.referenced.line() + 1;
         let (tool, pattern) = match &raw.value {
-            RawMatcher::Fields { tool, pattern } => (tool, pattern),
-            RawMatcher::Other(kind) => {
+            Loose::Null => (None, None),
+            map @ Loose::Map(_) => (map.get("tool"), map.get("pattern")),
+            other => {
+                let kind = other.type_name();
                 self.warnings.push(warning(self.file, Some(line), WarningKind::IgnoredMatcher, format!("matcher must be a mapping with tool and/or pattern, not a {kind}; ignoring it")));
                 return (None, None);
             }
@@ -488,7 +475,7 @@ impl Reader<'_> {
             self.warnings.push(warning(self.file, Some(line), WarningKind::IgnoredMatcher, format!("matcher is ignored: it applies only to tool events; the hook runs on every {event} event")));
             return (None, None);
         }
-        let mut compile = |raw: &Option<Loose>, key: &str, search: bool| -> Option<Matcher> {
+        let mut compile = |raw: Option<&Loose>, key: &str, search: bool| -> Option<Matcher> {
             let text = match raw {
                 None | Some(Loose::Null) => return None,
                 Some(Loose::Str(text)) if !text.trim().is_empty() => text.trim(),
@@ -582,7 +569,7 @@ struct RawHookMd {
     #[serde(default)]
     trigger: Option<Spanned<Loose>>,
     #[serde(default)]
-    matcher: Option<Spanned<RawMatcher>>,
+    matcher: Option<Spanned<Loose>>,
     #[serde(default)]
     timeout: Option<Spanned<Loose>>,
     #[serde(default, rename = "async")]
@@ -591,50 +578,4 @@ struct RawHookMd {
     priority: Option<Spanned<Loose>>,
     #[serde(default)]
     fail_closed: Option<Spanned<Loose>>,
-}
-
-/// `matcher:` as written.
-enum RawMatcher {
-    Fields {
-        tool: Option<Loose>,
-        pattern: Option<Loose>,
-    },
-    Other(&'static str),
-}
-
-impl<'de> Deserialize<'de> for RawMatcher {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MatcherVisitor;
-        impl<'de> Visitor<'de> for MatcherVisitor {
-            type Value = RawMatcher;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a matcher with tool and/or pattern")
-            }
-            other_shapes!(RawMatcher, RawMatcher::Other);
-            fn visit_unit<E: de::Error>(self) -> Result<RawMatcher, E> {
-                Ok(RawMatcher::Fields {
-                    tool: None,
-                    pattern: None,
-                })
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawMatcher, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(RawMatcher::Other("list"))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawMatcher, A::Error> {
-                let (mut tool, mut pattern) = (None, None);
-                while let Some(key) = map.next_key::<Loose>()? {
-                    match key {
-                        Loose::Str(k) if k == "tool" => tool = Some(map.next_value()?),
-                        Loose::Str(k) if k == "pattern" => pattern = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(RawMatcher::Fields { tool, pattern })
-            }
-        }
-        deserializer.deserialize_any(MatcherVisitor)
-    }
 }

@@ -126,9 +126,9 @@ fn read(source: SourceKind, folder: &Path, manifest: PathBuf, handler: &str) -> 
                 .unwrap_or(&bytes)
                 .to_vec();
             let text = String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_owned())?;
-            serde_saphyr::from_str::<Option<Manifest>>(&text)
+            super::yaml::parse::<Option<Manifest>>(&text)
                 .map(Option::unwrap_or_default)
-                .map_err(|err| err.without_snippet().to_string())
+                .map_err(|err| err.to_string())
         });
     let (manifest_data, broken) = match parsed {
         Ok(data) => (data, None),

@@ -5,7 +5,6 @@ mod expand;
 pub mod hermes;
 pub mod hook_md;
 pub mod in_process;
-mod pyyaml;
 pub(crate) mod yaml;
 
 use std::fmt;

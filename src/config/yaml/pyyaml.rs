@@ -9,32 +9,24 @@ use std::fmt;
 
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
 
+use super::YamlError;
+
 /// The most nodes a document may hold, counting every copy an alias makes.
 const MAX_NODES: usize = 1_000_000;
 /// The deepest nesting of collections.
 const MAX_DEPTH: usize = 256;
 
-/// Why a document could not be read, and where (1-based line and column).
-#[derive(Debug)]
-pub(crate) struct YamlError {
-    pub(crate) line: usize,
-    pub(crate) column: usize,
-    pub(crate) message: String,
-}
-
 impl YamlError {
     fn at(span: Span, message: impl Into<String>) -> Self {
         Self {
-            line: span.start.line(),
-            column: span.start.col() + 1,
+            at: Some((span.start.line(), span.start.col() + 1)),
             message: message.into(),
         }
     }
 
     fn scan(err: &ScanError) -> Self {
         Self {
-            line: err.marker().line(),
-            column: err.marker().col() + 1,
+            at: Some((err.marker().line(), err.marker().col() + 1)),
             message: err.info(),
         }
     }
@@ -126,6 +118,22 @@ impl Value {
             Self::Float(value) if value.is_finite() => Some(value.trunc() as i128),
             Self::Str(text) => crate::python_int::python_int(text),
             _ => None,
+        }
+    }
+
+    /// A key as messages name it: a string as it is, anything else as Python prints it.
+    pub(crate) fn key_text(&self) -> String {
+        match self {
+            Self::Str(text) => text.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Whether two keys name the same entry, as the messages compare them.
+    pub(crate) fn same_key(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Str(a), Self::Str(b)) => a == b,
+            _ => self.to_string() == other.to_string(),
         }
     }
 }
@@ -398,7 +406,7 @@ fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, Ya
             // An explicit key over a merged one is what merging is for: no repeat.
             if here && written[at] {
                 mapping.repeated.push(Repeated {
-                    key: key_text(&key.value),
+                    key: key.value.key_text(),
                     first: first.line,
                     last: key.line,
                 });
@@ -441,13 +449,6 @@ fn key_id(value: &Value, nans: &mut usize) -> Option<KeyId> {
         Value::Other(name, text) => KeyId::Other(name, text.clone()),
         Value::Seq(_) | Value::Map(_) | Value::Merge | Value::Equals => return None,
     })
-}
-
-fn key_text(value: &Value) -> String {
-    match value {
-        Value::Str(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// The explicit type of a collection: `None` for a plain list or mapping, the Python type for
