@@ -12,7 +12,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use hermes_hooks::consent::{fingerprint, record, store::Approval};
+use hermes_hooks::{Approval, record, sha256_file};
 
 /// The binary under test: `HERMES_HOOKS_BENCH_BIN` when set and not empty (to compare builds),
 /// else the release binary as `cargo build --release` makes it (see [`build_shipped`]).
@@ -165,7 +165,7 @@ fn fixture() -> Fixture {
             event: event.to_owned(),
             command,
             script: Some(script.clone()),
-            sha256: fingerprint::sha256_file(script).ok(),
+            sha256: sha256_file(script).ok(),
             mtime: None,
         });
     }
@@ -288,7 +288,7 @@ fn timings(fx: &Fixture) -> (Vec<Row>, Duration) {
     let big = fx.home.join("big.sh");
     let pin = measure(1000, || {
         let started = Instant::now();
-        let _ = fingerprint::sha256_file(&big);
+        let _ = sha256_file(&big);
         started.elapsed()
     });
     rows.push(Row {

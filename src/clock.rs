@@ -7,7 +7,7 @@ use std::os::unix::fs::MetadataExt as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `t` as an ISO 8601 UTC timestamp ending in `Z`, with microseconds (truncated) when not zero.
-pub fn iso_utc(t: SystemTime) -> String {
+pub(crate) fn iso_utc(t: SystemTime) -> String {
     let (seconds, micros) = match t.duration_since(UNIX_EPOCH) {
         Ok(after) => (
             i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
@@ -26,7 +26,7 @@ pub fn iso_utc(t: SystemTime) -> String {
 }
 
 /// The current time as [`iso_utc`] writes it.
-pub fn now_iso() -> String {
+pub(crate) fn now_iso() -> String {
     iso_utc(SystemTime::now())
 }
 
@@ -34,7 +34,7 @@ pub fn now_iso() -> String {
 /// `datetime.fromtimestamp(os.path.getmtime(p), tz=utc).isoformat()` with `Z`. Python first makes
 /// a float of the seconds (`sec + nsec * 1e-9`), then rounds that float to microseconds, half to
 /// even; truncating the nanoseconds instead gives another string for about half of all files.
-pub fn python_mtime(meta: &Metadata) -> String {
+pub(crate) fn python_mtime(meta: &Metadata) -> String {
     python_timestamp(meta.mtime(), meta.mtime_nsec())
 }
 

@@ -3,39 +3,39 @@
 use std::ffi::OsString;
 
 /// Hermes's home folder (config.yaml, the allowlist); default `~/.hermes`.
-pub const HERMES_HOME: &str = "HERMES_HOME";
+pub(crate) const HERMES_HOME: &str = "HERMES_HOME";
 /// Consent bypass: approve unapproved or changed hooks on the spot (1/true/yes/on).
-pub const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
+pub(crate) const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
 /// Safe mode: no hook runs (1/true/yes/on).
-pub const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
+pub(crate) const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
 /// The managed scope's folder (else `/etc/hermes`).
-pub const HERMES_MANAGED_DIR: &str = "HERMES_MANAGED_DIR";
+pub(crate) const HERMES_MANAGED_DIR: &str = "HERMES_MANAGED_DIR";
 /// Base of the user-level Agent Hooks folder (`$XDG_CONFIG_HOME/agents/hooks`).
-pub const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
 /// Disables colour in human output when set to anything.
-pub const NO_COLOR: &str = "NO_COLOR";
+pub(crate) const NO_COLOR: &str = "NO_COLOR";
 /// The decision audit log of `run` (a file path), when `--audit-log` is not given.
-pub const HERMES_HOOKS_AUDIT_LOG: &str = "HERMES_HOOKS_AUDIT_LOG";
+pub(crate) const HERMES_HOOKS_AUDIT_LOG: &str = "HERMES_HOOKS_AUDIT_LOG";
 /// Also write the payload into the audit log (1/true/yes/on).
-pub const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD";
+pub(crate) const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD";
 /// The loop guard's limit: "keep working" answers honoured in a row per session (0: off).
-pub const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
+pub(crate) const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
 /// Set for every hook: the canonical name of the event it runs for.
-pub const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
+pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 
 /// The value of `name`, or `None` when it is unset or empty.
 #[allow(clippy::disallowed_methods)] // this module is the one reader of the environment
-pub fn var_os(name: &str) -> Option<OsString> {
+pub(crate) fn var_os(name: &str) -> Option<OsString> {
     std::env::var_os(name).filter(|value| !value.is_empty())
 }
 
 /// Whether `name` is set to a truthy value (1, true, yes, on; any case, surrounding spaces ignored).
-pub fn flag(name: &str) -> bool {
+pub(crate) fn flag(name: &str) -> bool {
     var_os(name).is_some_and(|value| is_truthy(&value.to_string_lossy()))
 }
 
 /// The truthy spellings Hermes accepts for its switches.
-pub fn is_truthy(value: &str) -> bool {
+pub(crate) fn is_truthy(value: &str) -> bool {
     matches!(
         value.trim().to_ascii_lowercase().as_str(),
         "1" | "true" | "yes" | "on"

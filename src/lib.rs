@@ -1,44 +1,71 @@
 //! hermes-hooks runs and audits agent hooks behind a content-pinned consent allowlist.
 //!
-//! The engine never prints and never exits, so it can be used as a library:
-//! - [`config`]: hook sources (the Hermes `hooks:` block) into one ordered list of [`config::HookSpec`],
-//!   and the event table in [`config::event`];
-//! - [`payload`]: the input payload in either shape, and each source's wire form;
-//! - [`matcher`]: which hooks apply to a tool call;
-//! - [`consent`]: the allowlist (locked, atomic writes) and the sha256 pin;
-//! - [`exec`]: spawning one hook without a shell, in its own process group, under a deadline;
-//! - [`limits`]: reading files others supply: regular files only, never blocking, capped;
-//! - [`loop_guard`]: how many times in a row the quality gate kept an agent working;
-//! - [`response`]: a hook's exit code and stdout into one status and directive;
-//! - [`runner`]: matching, consent, execution order and aggregation for one event;
-//! - [`outcome`]: the final answer for one event (loop guard, exit status), one call for all;
-//! - [`statefile`]: the files it writes (allowlist, loop guard state): locked, atomic, 0600.
+//! The engine never prints and never exits, so it can be used as a library. One event, start to
+//! finish: [`load`] the hooks ([`LoadOptions`] names the files), build a [`Plan`] (the event as
+//! called, the [`Invocation`] read from the payload, a [`ConsentGate`] over the allowlist), and
+//! [`decide`]: the [`Outcome`] holds every hook's report, the directive after the quality-gate
+//! [`LoopGuard`], and the exit status, exactly what `hermes-hooks run` prints. [`examine`] gives
+//! the findings `doctor` prints. Nothing else is public.
 //!
-//! The command line lives in `cli` (one module per subcommand) and [`output`] (all printing).
+//! Inside, in one direction (each module only uses the ones above it):
+//! - `config` (sources into one ordered list of [`HookSpec`]; the event table in
+//!   `config::event`; YAML mechanics in `config::yaml`), `matcher`, `payload`, `synthetic`;
+//! - `statefile` (locked, atomic writes), `consent` (the allowlist and the sha256 pin),
+//!   `loop_guard`;
+//! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
+//! - `response` (exit code and stdout into a status and a directive), `runner` (one event's
+//!   hooks: order, consent right before each start, aggregation), `outcome` (the final answer),
+//!   `checks` (what `doctor` finds);
+//! - the command line: `cli` (one module per subcommand) and `output` (all printing).
 
-pub mod checks;
-pub mod clock;
-pub mod config;
-pub mod consent;
-pub mod env;
-pub mod exec;
-pub mod exit;
-pub mod limits;
-pub mod loop_guard;
-pub mod matcher;
-pub mod outcome;
-pub mod output;
-pub mod paths;
-pub mod payload;
-pub mod pyjson;
+mod checks;
+mod clock;
+mod config;
+mod consent;
+mod env;
+mod exec;
+mod exit;
+mod limits;
+mod loop_guard;
+mod matcher;
+mod outcome;
+mod output;
+mod paths;
+mod payload;
+#[cfg(test)]
+mod properties;
+mod pyjson;
 mod python_int;
-pub mod response;
-pub mod runner;
-pub mod script_word;
-pub mod statefile;
-pub mod synthetic;
+mod response;
+mod runner;
+mod script_word;
+mod statefile;
+mod synthetic;
 
 mod cli;
+
+// The engine, for a library caller (and a long-lived server): load the hooks, build a plan,
+// decide; every type those calls take or give is here, and nothing else.
+pub use checks::{Checkup, Finding, Level, examine};
+pub use config::event::{EventDef, Resolved, UnknownEvent};
+pub use config::{
+    AgentHook, Effects, Event, HookSet, HookSpec, LoadOptions, Namesake, Origin, Replacement,
+    Scope, Source, SourceKind, Warning, WarningKind, load,
+};
+pub use consent::fingerprint::{script_path, sha256_file};
+pub use consent::store::Approval;
+pub use consent::{Bypass, ConsentGate, record};
+pub use exec::SPOOL_LIMIT;
+pub use exec::detach::Watchdog;
+pub use exec::interrupt::Interrupt;
+pub use exit::ExitStatus;
+pub use loop_guard::Released;
+pub use matcher::Matcher;
+pub use outcome::{LoopGuard, Outcome, decide};
+pub use payload::{Invocation, PayloadError, parse as parse_payload};
+pub use response::{Directive, Status};
+pub use runner::{HookReport, Plan, RunReport};
+pub use statefile::{FileKind, StateError};
 
 /// The clap definition of the command line (for completions and man pages).
 pub fn command() -> clap::Command {

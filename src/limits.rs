@@ -12,23 +12,23 @@ use rustix::fs::{FileType, Mode, OFlags};
 const MIB: u64 = 1024 * 1024;
 
 /// `config.yaml` (Hermes's whole configuration).
-pub const CONFIG_MAX: u64 = 8 * MIB;
+pub(crate) const CONFIG_MAX: u64 = 8 * MIB;
 /// A `HOOK.md`, `HOOK.yaml` or `plugin.yaml`.
-pub const MANIFEST_MAX: u64 = MIB;
+pub(crate) const MANIFEST_MAX: u64 = MIB;
 /// The consent allowlist, and the loop guard's state.
-pub const ALLOWLIST_MAX: u64 = 16 * MIB;
+pub(crate) const ALLOWLIST_MAX: u64 = 16 * MIB;
 /// A script read for its sha256 pin (scripts are bigger than manifests, never this big).
-pub const SCRIPT_MAX: u64 = 16 * MIB;
+pub(crate) const SCRIPT_MAX: u64 = 16 * MIB;
 /// Hook folders read per level (`.agents/hooks`); more are named in a warning and not read.
-pub const HOOK_FOLDERS_MAX: usize = 256;
+pub(crate) const HOOK_FOLDERS_MAX: usize = 256;
 /// Entries of a hooks folder looked at, whatever they are.
-pub const HOOK_ENTRIES_MAX: usize = 4096;
+pub(crate) const HOOK_ENTRIES_MAX: usize = 4096;
 
 /// Opens `path` for reading when it is a regular file (symlinks followed). Anything else (a
 /// FIFO, a device, a socket, a directory) is refused with a message saying what it is, without
 /// being opened in a way that could block or trigger a device: the type is checked before the
 /// open, the open does not block, and the opened file is checked again.
-pub fn open_regular(path: &Path) -> io::Result<File> {
+pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
     let before = std::fs::metadata(path)?;
     if !before.file_type().is_file() {
         return Err(not_regular(kind_of_std(before.file_type())));
@@ -45,7 +45,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 
 /// Reads `path` whole when it is a regular file of at most `max` bytes (`ErrorKind::FileTooLarge`
 /// above it; see [`open_regular`] for other files).
-pub fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let file = open_regular(path)?;
     let hint = file.metadata().map_or(0, |m| m.len().min(max));
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
@@ -57,7 +57,7 @@ pub fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The error for a file over `max` bytes.
-pub fn too_large(max: u64) -> io::Error {
+pub(crate) fn too_large(max: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
         format!("larger than {} MiB; refusing to read it", max / MIB),

@@ -13,15 +13,15 @@ use crate::statefile::{self, FileKind, StateError};
 const KIND: FileKind = FileKind::GateState;
 
 /// "Keep working" answers honoured in a row, by default.
-pub const DEFAULT_LIMIT: u32 = 8;
+pub(crate) const DEFAULT_LIMIT: u32 = 8;
 /// The state file, in the Hermes home.
-pub const STATE_FILE: &str = "hermes-hooks-gate.json";
+pub(crate) const STATE_FILE: &str = "hermes-hooks-gate.json";
 /// Sessions not seen for this long are dropped from the state.
 const FORGET_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// The limit: `flag` when given, else `HERMES_HOOKS_GATE_LIMIT`, else [`DEFAULT_LIMIT`]; the
 /// second value says why a variable that is not a whole number was passed over.
-pub fn limit(flag: Option<u32>) -> (u32, Option<String>) {
+pub(crate) fn limit(flag: Option<u32>) -> (u32, Option<String>) {
     if let Some(limit) = flag {
         return (limit, None);
     }
@@ -52,7 +52,7 @@ pub struct Released {
 /// Records one `pre_verify` answer of `session` (`kept_working`: the gate asked to keep working).
 /// Returns `Some` when this answer goes past `limit` and must be overridden. A `limit` of 0
 /// turns the guard off. A state file that is not the guard's JSON is never overwritten.
-pub fn observe(
+pub(crate) fn observe(
     path: &Path,
     session: &str,
     kept_working: bool,

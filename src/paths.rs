@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use crate::env;
 
 /// File name of the consent allowlist inside the Hermes home (the file Hermes itself uses).
-pub const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
+pub(crate) const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
 
 /// Where the user asked to look (flags); `None` means the default.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Locations<'a> {
+pub(crate) struct Locations<'a> {
     /// `--hermes-home`.
     pub hermes_home: Option<&'a Path>,
     /// `--config`.
@@ -24,7 +24,7 @@ pub struct Locations<'a> {
 
 /// The resolved locations for one invocation.
 #[derive(Clone, Debug)]
-pub struct Paths {
+pub(crate) struct Paths {
     /// The Hermes home (`--hermes-home`, `HERMES_HOME`, else `~/.hermes`).
     pub home: PathBuf,
     /// Hermes's config.yaml (`--config`, else `<home>/config.yaml`).
@@ -45,7 +45,7 @@ pub struct Paths {
 
 impl Paths {
     /// Resolves the locations from the flags, then the environment, then the defaults.
-    pub fn resolve(flags: &Locations<'_>) -> Result<Self> {
+    pub(crate) fn resolve(flags: &Locations<'_>) -> Result<Self> {
         let home = match flags.hermes_home {
             Some(dir) => dir.to_path_buf(),
             None => match env::var_os(env::HERMES_HOME) {
@@ -89,7 +89,7 @@ impl Paths {
 
 /// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and
 /// then only if it is a directory), else `/etc/hermes` when it is one.
-pub fn managed_dir() -> Option<PathBuf> {
+pub(crate) fn managed_dir() -> Option<PathBuf> {
     match env::var_os(env::HERMES_MANAGED_DIR) {
         Some(dir) if !dir.to_string_lossy().trim().is_empty() => {
             let dir = PathBuf::from(dir.to_string_lossy().trim());
@@ -103,22 +103,22 @@ pub fn managed_dir() -> Option<PathBuf> {
 }
 
 /// Where the managed scope lives when `HERMES_MANAGED_DIR` does not say.
-pub const MANAGED_DEFAULT: &str = "/etc/hermes";
+pub(crate) const MANAGED_DEFAULT: &str = "/etc/hermes";
 
 /// The lock file that serialises writers of `allowlist`: the same path with `.lock` appended.
-pub fn lock_path(allowlist: &Path) -> PathBuf {
+pub(crate) fn lock_path(allowlist: &Path) -> PathBuf {
     let mut name = allowlist.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)
 }
 
 /// The user's home directory.
-pub fn home_dir() -> Option<PathBuf> {
+pub(crate) fn home_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf())
 }
 
 /// Expands a leading `~` (alone or followed by `/`) to the home directory. `~user` is left as it is.
-pub fn expand_tilde(word: &str) -> Cow<'_, str> {
+pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
     let rest = match word.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => rest,
         _ => return Cow::Borrowed(word),
@@ -132,7 +132,7 @@ pub fn expand_tilde(word: &str) -> Cow<'_, str> {
 /// `path` with `.` parts dropped and each `..` taking away the part before it, without looking
 /// at the file system (as SPEC 7 asks of approval keys: the same hook, approved from one
 /// directory, is approved from every other). `..` at the root stays at the root.
-pub fn normalized(path: &Path) -> PathBuf {
+pub(crate) fn normalized(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for part in path.components() {

@@ -138,7 +138,7 @@ impl Invocation {
     }
 
     /// The Hermes wire payload for `event`, with `tool_input` as it stands after earlier rewrites
-    /// (serialise it with [`crate::pyjson::write_compact`]).
+    /// (serialise it with `pyjson::write_compact`).
     pub fn hermes_wire<'a>(
         &'a self,
         event: Event,
@@ -167,7 +167,7 @@ impl Invocation {
 }
 
 /// The payload's `status` when the tool call failed.
-pub const FAILED_STATUS: &str = "error";
+pub(crate) const FAILED_STATUS: &str = "error";
 
 impl Invocation {
     /// Whether the tool call failed: `status` is `error` (it travels in `extra`).

@@ -14,14 +14,14 @@ use serde_json::{Map, Value};
 
 /// `json.dumps(value, ensure_ascii=False)`: `", "` and `": "` separators, non-ASCII kept as
 /// UTF-8, no trailing newline.
-pub fn to_compact<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+pub(crate) fn to_compact<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     write_compact(&mut out, value).expect("serialising JSON values into memory cannot fail");
     out
 }
 
 /// [`to_compact`], written to `out` as it goes.
-pub fn write_compact<W: io::Write + ?Sized, T: Serialize + ?Sized>(
+pub(crate) fn write_compact<W: io::Write + ?Sized, T: Serialize + ?Sized>(
     out: &mut W,
     value: &T,
 ) -> io::Result<()> {
@@ -31,7 +31,7 @@ pub fn write_compact<W: io::Write + ?Sized, T: Serialize + ?Sized>(
 
 /// `json.dumps(value, indent=2, sort_keys=True)`: keys sorted at every level, everything
 /// outside printable ASCII written as `\uXXXX`, no trailing newline.
-pub fn to_indented_sorted(object: &Map<String, Value>) -> Vec<u8> {
+pub(crate) fn to_indented_sorted(object: &Map<String, Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(1024);
     let mut ser = serde_json::Serializer::with_formatter(
         &mut out,
@@ -46,7 +46,7 @@ pub fn to_indented_sorted(object: &Map<String, Value>) -> Vec<u8> {
 /// `json.loads`: strict JSON first; when that fails, again with Python's extensions, which
 /// become what JSON can hold: `NaN`, `Infinity` and `-Infinity` are read as null, and a lone
 /// surrogate escape as U+FFFD. An error always describes the text as given.
-pub fn from_slice(bytes: &[u8]) -> serde_json::Result<Value> {
+pub(crate) fn from_slice(bytes: &[u8]) -> serde_json::Result<Value> {
     match serde_json::from_slice(bytes) {
         Ok(value) => Ok(value),
         Err(err) => match relaxed(bytes) {
@@ -137,7 +137,7 @@ const fn is_low_surrogate(unit: u16) -> bool {
 /// Python's `repr` of a float, as `json.dumps` writes it: the shortest digits that round-trip,
 /// positional when the decimal exponent is in -4..16, else scientific with a signed, at least
 /// two-digit exponent; `NaN`, `Infinity`, `-Infinity` for the values JSON lacks.
-pub fn python_float(value: f64) -> String {
+pub(crate) fn python_float(value: f64) -> String {
     if value.is_nan() {
         return "NaN".to_owned();
     }
@@ -295,7 +295,7 @@ impl Serialize for Sorted<'_> {
 }
 
 /// Python's truthiness of a JSON value (`bool(x)`).
-pub fn truthy(value: &Value) -> bool {
+pub(crate) fn truthy(value: &Value) -> bool {
     match value {
         Value::Null => false,
         Value::Bool(b) => *b,
@@ -308,7 +308,7 @@ pub fn truthy(value: &Value) -> bool {
 
 /// Python's `obj.get(first) or obj.get(second)`: the first key's value when it is truthy, else
 /// the second's.
-pub fn get_or<'a>(
+pub(crate) fn get_or<'a>(
     obj: &'a serde_json::Map<String, Value>,
     first: &str,
     second: &str,

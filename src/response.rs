@@ -90,7 +90,7 @@ impl Status {
 
 /// The reading of one answer.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// What the process did (and asked).
     pub status: Status,
     /// What it asks for, if anything its event allows.
@@ -101,7 +101,7 @@ pub struct Answer {
 
 /// What the reader needs to know about the hook.
 #[derive(Clone, Copy, Debug)]
-pub struct Rules<'a> {
+pub(crate) struct Rules<'a> {
     /// The event it ran for.
     pub event: Event,
     /// What its answer may do there (by event and source).
@@ -117,7 +117,7 @@ pub struct Rules<'a> {
 impl<'a> Rules<'a> {
     /// The rules of `hook`: its event, what its source may do there, its timeout and
     /// `fail_closed`.
-    pub fn for_hook(hook: &'a HookSpec) -> Self {
+    pub(crate) fn for_hook(hook: &'a HookSpec) -> Self {
         Self {
             event: hook.event,
             effects: hook.effects(),
@@ -132,7 +132,7 @@ impl<'a> Rules<'a> {
 const STDERR_MESSAGE_CHARS: usize = 400;
 
 /// Reads `outcome` under `rules`.
-pub fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
+pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
     let can_stop = rules.effects.contains(Effects::BLOCK) || rules.effects.contains(Effects::GATE);
     match &outcome.end {
         End::SpawnFailed(reason) => fail_closed_or_open(Status::SpawnFailed, reason.clone(), rules),

@@ -24,7 +24,7 @@ use crate::payload::Invocation;
 use crate::response::{self, Answer, Directive, Rules, Status};
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
-pub const MAX_CONCURRENT: usize = 16;
+pub(crate) const MAX_CONCURRENT: usize = 16;
 
 /// What to run.
 pub struct Plan<'a> {
@@ -123,7 +123,7 @@ impl RunReport {
 }
 
 /// Runs the plan.
-pub fn run(plan: &Plan<'_>) -> RunReport {
+pub(crate) fn run(plan: &Plan<'_>) -> RunReport {
     let replaced = replaced(plan);
     let left_out = bridged(plan.hooks);
     let applies: Vec<bool> = plan

@@ -2,7 +2,7 @@
 //! shared by the config (a hook's short name) and consent (the file the pin covers).
 
 /// Extensions that mark a word as the script (case-insensitive), as Hermes reads them.
-pub const SCRIPT_EXTENSIONS: [&str; 13] = [
+pub(crate) const SCRIPT_EXTENSIONS: [&str; 13] = [
     ".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua", ".js", ".mjs", ".cjs",
     ".ts",
 ];
@@ -10,7 +10,7 @@ pub const SCRIPT_EXTENSIONS: [&str; 13] = [
 /// The word of `command` that names its script: the first word with a script extension, else the
 /// first word containing `/` or starting with `~`, else the first word. `None` when the command
 /// does not split (unbalanced quotes) or is empty.
-pub fn script_word(command: &str) -> Option<String> {
+pub(crate) fn script_word(command: &str) -> Option<String> {
     script_word_at(&shlex::split(command)?).map(|(_, word)| word.to_owned())
 }
 

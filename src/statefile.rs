@@ -58,7 +58,7 @@ pub enum StateError {
 }
 
 /// The file's bytes (a regular file, capped), or `None` when it does not exist.
-pub fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, StateError> {
+pub(crate) fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, StateError> {
     match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -72,14 +72,14 @@ pub fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, StateError> 
 }
 
 /// The longest a writer waits for another to release the lock before it gives up with an error.
-pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// Runs `body` holding the exclusive lock of the state file `path` (`<path>.lock`, next to it;
 /// the folder is created mode 0700 when missing). The lock ends with the process, however it
 /// ends. The lock file is never followed through a symlink (a dangling one would create its
 /// target), must be a regular file, and is waited for at most [`LOCK_WAIT`], or until a signal
 /// asks the program to stop.
-pub fn locked<R>(
+pub(crate) fn locked<R>(
     kind: FileKind,
     path: &Path,
     body: impl FnOnce() -> Result<R, StateError>,
@@ -145,7 +145,7 @@ fn wait_for(lock: &File) -> io::Result<()> {
 
 /// Replaces the state file `path` with `bytes` atomically (a temporary file in the same folder,
 /// flushed, renamed over it; mode 0600). Call it under [`locked`].
-pub fn replace(kind: FileKind, path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+pub(crate) fn replace(kind: FileKind, path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let dir = folder_of(path);
     let prefix = temp_prefix(path);
     remove_stale_temps(dir, &prefix);

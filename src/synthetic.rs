@@ -7,7 +7,7 @@ use crate::config::event::Resolved;
 use crate::payload::FAILED_STATUS;
 
 /// The synthetic payload for the event as `called`, in the Hermes keyword-argument shape.
-pub fn payload(called: Resolved) -> Map<String, Value> {
+pub(crate) fn payload(called: Resolved) -> Map<String, Value> {
     let sample = called.event.def().sample;
     let mut map: Map<String, Value> =
         serde_json::from_str(sample).expect("the event table's samples are JSON objects");

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::fs;
 
-use hermes_hooks::config::Event;
+use hermes_hooks::Event;
 use serde_json::json;
 
 use crate::common::{TestEnv, code, json, statuses, stderr};

@@ -4,7 +4,6 @@
 use std::fs;
 use std::process::Stdio;
 
-use hermes_hooks::consent::fingerprint;
 use serde_json::Value;
 
 use crate::common::{TestEnv, code, stderr};
@@ -65,7 +64,7 @@ fn each_run_appends_one_line_with_every_decision_and_no_payload() {
     assert_eq!(first["tool_name"], "terminal");
     assert_eq!(first["exit"], 2);
     assert_eq!(first["directive"]["action"], "block");
-    let sha = fingerprint::sha256_file(std::path::Path::new(&command)).unwrap();
+    let sha = hermes_hooks::sha256_file(std::path::Path::new(&command)).unwrap();
     assert_eq!(first["hooks"][0]["command"], command.as_str());
     assert_eq!(first["hooks"][0]["sha256"], sha.as_str());
     assert_eq!(first["hooks"][0]["status"], "blocked");

@@ -67,8 +67,7 @@ fn every_bypass_approves_and_records_the_hash() {
             stderr(&out)
         );
         let entry = &env.approvals()[0];
-        let sha = hermes_hooks::consent::fingerprint::sha256_file(std::path::Path::new(&command))
-            .unwrap();
+        let sha = hermes_hooks::sha256_file(std::path::Path::new(&command)).unwrap();
         assert_eq!(entry["script_sha256"], sha.as_str(), "{bypass}");
         assert_eq!(entry["event"], "on_session_start");
         assert_eq!(entry["command"], command.as_str());

@@ -25,7 +25,6 @@ mod loop_guard;
 mod output;
 mod parity;
 mod payload;
-mod properties;
 mod python_re;
 mod races;
 mod revoke;

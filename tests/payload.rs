@@ -60,7 +60,7 @@ fn a_payload_too_large_for_memory_reaches_the_hook_whole() {
     let wire = format!(
         r#"{{"hook_event_name": "pre_tool_call", "tool_name": "write_file", "tool_input": {{"path": "a.txt", "content": "{content}"}}, "session_id": "s", "cwd": "/", "profile": "default", "extra": {{}}}}"#
     );
-    assert!(wire.len() > hermes_hooks::exec::SPOOL_LIMIT);
+    assert!(wire.len() > hermes_hooks::SPOOL_LIMIT);
     let out = env.run("pre_tool_call", &wire);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(

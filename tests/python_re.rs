@@ -6,7 +6,7 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use hermes_hooks::matcher::Matcher;
+use hermes_hooks::Matcher;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::Value;

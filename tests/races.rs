@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::process::{Child, Stdio};
 
-use hermes_hooks::consent::store;
+use hermes_hooks::Approval;
 use rustix::process::{Pid, Signal, kill_process};
 
 use crate::common::{TestEnv, stderr};
@@ -107,20 +107,16 @@ fn a_writer_killed_mid_write_never_leaves_a_broken_allowlist() {
     env.config(&format!("hooks:\n{yaml}"));
     env.approve("on_session_start", &commands[0]);
     // A large file, so that a write takes long enough to be interrupted.
-    store::update(&env.allowlist_path(), |list| {
-        for i in 0..2000 {
-            let approval = store::Approval {
-                event: "on_session_end".to_owned(),
-                command: format!("/opt/hooks/filler-{i:04}.sh --with some arguments"),
-                script: None,
-                sha256: Some("0".repeat(64)),
-                mtime: None,
-            };
-            list.approve(&approval, "2026-01-01T00:00:00Z");
-        }
-        (true, ())
-    })
-    .unwrap();
+    let filler: Vec<Approval> = (0..2000)
+        .map(|i| Approval {
+            event: "on_session_end".to_owned(),
+            command: format!("/opt/hooks/filler-{i:04}.sh --with some arguments"),
+            script: None,
+            sha256: Some("0".repeat(64)),
+            mtime: None,
+        })
+        .collect();
+    hermes_hooks::record(&env.allowlist_path(), &filler).unwrap();
     let before = pairs(&env);
     assert_eq!(before.len(), 2001);
 

@@ -152,7 +152,7 @@ macro_rules! api_sample {
 
 /// Every event: the ones hooks can act on first, then Hermes's other plugin events, then the events
 /// only the Agent Hooks format has.
-pub static EVENTS: &[EventDef] = &[
+pub(crate) static EVENTS: &[EventDef] = &[
     EventDef {
         tool: true,
         sample: TOOL_CALL_SAMPLE,
@@ -328,7 +328,7 @@ pub static EVENTS: &[EventDef] = &[
 ];
 
 /// Older Agent Hooks trigger names, accepted with a warning that names the current one.
-pub static LEGACY_NAMES: &[(&str, &str)] = &[
+pub(crate) static LEGACY_NAMES: &[(&str, &str)] = &[
     ("before_tool", "pre-tool-call"),
     ("after_tool", "post-tool-call"),
     ("after_tool_failure", "post-tool-call-failure"),
@@ -344,7 +344,7 @@ pub static LEGACY_NAMES: &[(&str, &str)] = &[
     ("after_compact", "post-context-compact"),
 ];
 
-/// One event: an index into [`EVENTS`]; ordered as the table is.
+/// One event: an index into `EVENTS`; ordered as the table is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Event(u8);
 

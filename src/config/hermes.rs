@@ -18,15 +18,15 @@ use crate::matcher::Matcher;
 use crate::script_word::script_word;
 
 /// A hook's timeout when none is given, in seconds.
-pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
+pub(crate) const DEFAULT_TIMEOUT_SECS: u64 = 60;
 /// The largest timeout, in seconds; larger ones are clamped.
-pub const MAX_TIMEOUT_SECS: u64 = 300;
+pub(crate) const MAX_TIMEOUT_SECS: u64 = 300;
 /// Hermes's own sub-sections of `hooks:`, which are not events.
 const RESERVED_KEYS: [&str; 2] = ["output_spill", "outbound"];
 
 /// The files Hermes builds its configuration from.
 #[derive(Clone, Copy, Debug)]
-pub struct Files<'a> {
+pub(crate) struct Files<'a> {
     /// The user's config.yaml.
     pub config: &'a Path,
     /// The managed config.yaml, merged over the user's (managed values win).
@@ -37,7 +37,7 @@ pub struct Files<'a> {
 
 /// What config.yaml declares.
 #[derive(Debug, Default)]
-pub struct HermesConfig {
+pub(crate) struct HermesConfig {
     /// The hooks, in the order Hermes registers them.
     pub hooks: Vec<HookSpec>,
     /// What was skipped or adjusted.
@@ -48,7 +48,7 @@ pub struct HermesConfig {
 
 /// Reads the config files; a missing file declares no hooks. With `only`, entries of other
 /// events are not checked or built (their keys still are, so a misspelt event is reported).
-pub fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig> {
+pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig> {
     let user = read(files.config)?;
     let managed = match files.managed {
         Some(path) => read(path)?,
@@ -58,7 +58,8 @@ pub fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig> {
 }
 
 /// Parses one config.yaml's bytes (no managed config, no `.env`); `path` names the file.
-pub fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesConfig> {
+#[cfg(test)]
+pub(crate) fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesConfig> {
     let document = document(path, bytes)?;
     build(Some(&document), None, None, only)
 }

@@ -18,22 +18,22 @@ use super::{
 use crate::matcher::Matcher;
 
 /// A hook's timeout when none is given, in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// The shortest timeout; shorter ones are raised to it.
-pub const MIN_TIMEOUT_MS: u64 = 100;
+pub(crate) const MIN_TIMEOUT_MS: u64 = 100;
 /// The longest timeout (10 minutes); longer ones are clamped.
-pub const MAX_TIMEOUT_MS: u64 = 600_000;
+pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
 /// The priority when none is given (higher runs first).
-pub const DEFAULT_PRIORITY: u16 = 100;
+pub(crate) const DEFAULT_PRIORITY: u16 = 100;
 /// The highest priority.
-pub const MAX_PRIORITY: u16 = 1000;
+pub(crate) const MAX_PRIORITY: u16 = 1000;
 /// Entry scripts, in the order they are looked for.
-pub const ENTRIES: [&str; 3] = ["run", "run.sh", "run.py"];
+pub(crate) const ENTRIES: [&str; 3] = ["run", "run.sh", "run.py"];
 
 /// One level's hooks, and every hook folder it has (also those skipped or of other events, so a
 /// user hook can be shown beside a project hook of its name that does not replace it).
 #[derive(Debug, Default)]
-pub struct Level {
+pub(crate) struct Level {
     /// The hooks, sorted by priority (higher first), then name.
     pub hooks: Vec<HookSpec>,
     /// Every folder with a HOOK.md, loaded or not.
@@ -42,7 +42,7 @@ pub struct Level {
 
 /// A hook folder as declared, whether or not it loaded.
 #[derive(Debug, Clone)]
-pub struct Declared {
+pub(crate) struct Declared {
     /// The name it declares (its folder's when it declares none or cannot be read).
     pub name: String,
     /// Its HOOK.md.
@@ -55,7 +55,7 @@ pub struct Declared {
 
 /// Loads every hook of one level. A folder that does not exist loads nothing and is not walked.
 /// With `only`, hooks of other events are not built.
-pub fn load_level(
+pub(crate) fn load_level(
     dir: &Path,
     scope: Scope,
     only: Option<Event>,
@@ -533,7 +533,7 @@ fn is_spec_name(name: &str) -> bool {
 /// `sh` and `run.py` through `python3`. No entry at all gives `scripts/run` (which then fails to
 /// start). An entry that is not a regular file is still the entry: consent refuses it, with a
 /// message saying what it is, rather than quietly running the next one.
-pub fn entry_of(folder: &Path) -> (PathBuf, Vec<String>) {
+pub(crate) fn entry_of(folder: &Path) -> (PathBuf, Vec<String>) {
     let scripts = folder.join("scripts");
     for name in ENTRIES {
         let path = scripts.join(name);

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::{Event, SourceKind};
 
 /// Gateway events Hermes fires; `command:*` and `command:<name>` match slash commands.
-pub const GATEWAY_EVENTS: [&str; 7] = [
+pub(crate) const GATEWAY_EVENTS: [&str; 7] = [
     "gateway:startup",
     "session:start",
     "session:end",
@@ -22,7 +22,7 @@ pub const GATEWAY_EVENTS: [&str; 7] = [
 
 /// One gateway or plugin hook package.
 #[derive(Clone, Debug)]
-pub struct InProcessHook {
+pub(crate) struct InProcessHook {
     /// `gateway` or `plugin`.
     pub source: SourceKind,
     /// Its name (the folder's when the file does not say).
@@ -41,7 +41,7 @@ pub struct InProcessHook {
 
 impl InProcessHook {
     /// Events that Hermes does not know (a typo means the handler never fires).
-    pub fn unknown_events(&self) -> Vec<&str> {
+    pub(crate) fn unknown_events(&self) -> Vec<&str> {
         self.events
             .iter()
             .map(String::as_str)
@@ -62,7 +62,7 @@ fn is_gateway_event(event: &str) -> bool {
 }
 
 /// Every gateway and plugin hook under the Hermes home, gateway first, each sorted by folder.
-pub fn load(home: &Path) -> Vec<InProcessHook> {
+pub(crate) fn load(home: &Path) -> Vec<InProcessHook> {
     let mut hooks = Vec::new();
     for folder in folders(&home.join("hooks")) {
         let manifest = folder.join("HOOK.yaml");

@@ -1,10 +1,10 @@
 //! Hook sources merged into one ordered list of hooks, with the warnings found while loading them.
 
-pub mod event;
+pub(crate) mod event;
 mod expand;
-pub mod hermes;
-pub mod hook_md;
-pub mod in_process;
+pub(crate) mod hermes;
+pub(crate) mod hook_md;
+pub(crate) mod in_process;
 pub(crate) mod yaml;
 
 use std::fmt;
@@ -323,7 +323,8 @@ pub struct Namesake {
 }
 
 impl HookSet {
-    /// See [`replaced`].
+    /// For each hook, the project hook that replaces it: a candidate replaces its user hook only
+    /// when `would_run` says the project hook would run itself.
     pub fn replaced(&self, would_run: impl FnMut(&HookSpec) -> bool) -> Vec<Option<usize>> {
         replaced(&self.hooks, &self.replacements, would_run)
     }
@@ -332,7 +333,7 @@ impl HookSet {
 /// For each of `hooks`, the project hook that replaces it, if any: a candidate replaces its user
 /// hook when `would_run` says the project hook would run itself (consent decides). A project
 /// folder never removes a user's hook by merely existing.
-pub fn replaced(
+pub(crate) fn replaced(
     hooks: &[HookSpec],
     replacements: &[Replacement],
     mut would_run: impl FnMut(&HookSpec) -> bool,

@@ -8,17 +8,16 @@ use sha2::{Digest as _, Sha256};
 use crate::limits;
 use crate::paths::expand_tilde;
 use crate::script_word::script_word_at;
-pub use crate::script_word::{SCRIPT_EXTENSIONS, script_word};
 
 /// A digest for messages: `sha256:` and its first 12 hex digits; `-` when there is none.
-pub fn short_sha256(sha256: Option<&str>) -> String {
+pub(crate) fn short_sha256(sha256: Option<&str>) -> String {
     sha256.map_or_else(
         || "-".to_owned(),
         |sha| format!("sha256:{}", sha.get(..12).unwrap_or(sha)),
     )
 }
 
-/// The file the pin covers, resolved as the hook's exec will: [`script_word`] with `~` expanded;
+/// The file the pin covers, resolved as the hook's exec will: `script_word` with `~` expanded;
 /// the program (first word) without a `/` is looked up on `PATH`; any other relative path is taken
 /// from `base`, the hook's working directory. `None` when the command has no such word, or a
 /// program is not on `PATH`.
@@ -28,7 +27,7 @@ pub fn script_path(command: &str, base: &Path) -> Option<PathBuf> {
 
 /// Whether the script a command names can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScriptState {
+pub(crate) enum ScriptState {
     /// It exists and can run (executable when it is the program, readable when an interpreter
     /// reads it).
     Ok,
@@ -44,7 +43,7 @@ pub enum ScriptState {
 
 impl ScriptState {
     /// The name used in output.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Ok => "ok",
             Self::Missing => "missing",
@@ -56,7 +55,7 @@ impl ScriptState {
 }
 
 /// The state of the script `command` names (see [`script_path`]).
-pub fn script_state(command: &str, base: &Path) -> ScriptState {
+pub(crate) fn script_state(command: &str, base: &Path) -> ScriptState {
     match locate(command, base) {
         Some((path, is_program)) => path_state(&path, is_program),
         None => ScriptState::Missing,
@@ -65,7 +64,7 @@ pub fn script_state(command: &str, base: &Path) -> ScriptState {
 
 /// The state of `path`: it must be executable when it is the program, readable when an
 /// interpreter reads it.
-pub fn path_state(path: &Path, is_program: bool) -> ScriptState {
+pub(crate) fn path_state(path: &Path, is_program: bool) -> ScriptState {
     use std::os::unix::fs::PermissionsExt as _;
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() && meta.len() > limits::SCRIPT_MAX => ScriptState::TooLarge,
@@ -102,8 +101,8 @@ fn locate(command: &str, base: &Path) -> Option<(PathBuf, bool)> {
 }
 
 /// The sha256 of the file's bytes, as lowercase hex. Symlinks are followed: the pin covers the
-/// content that runs. Only a regular file of at most [`limits::SCRIPT_MAX`] bytes is read
-/// (see [`limits::open_regular`]), and a signal that asks the program to stop ends the reading.
+/// content that runs. Only a regular file of at most `limits::SCRIPT_MAX` bytes is read
+/// (see `limits::open_regular`), and a signal that asks the program to stop ends the reading.
 pub fn sha256_file(path: &Path) -> io::Result<String> {
     let file = limits::open_regular(path)?;
     if file.metadata()?.len() > limits::SCRIPT_MAX {
@@ -135,7 +134,7 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
 
 /// Whether a failed [`sha256_file`] means the file is there but must not be used as a script:
 /// not a regular file, or too large. (A missing or unreadable file is judged by consent.)
-pub fn is_refused(err: &io::Error) -> bool {
+pub(crate) fn is_refused(err: &io::Error) -> bool {
     matches!(
         err.kind(),
         io::ErrorKind::InvalidInput | io::ErrorKind::FileTooLarge
@@ -143,7 +142,7 @@ pub fn is_refused(err: &io::Error) -> bool {
 }
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
         .iter()
@@ -155,7 +154,8 @@ pub fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{ScriptState, hex, script_state, script_word, sha256_file};
+    use super::{ScriptState, hex, script_state, sha256_file};
+    use crate::script_word::script_word;
     use sha2::{Digest as _, Sha256};
     use std::os::unix::fs::PermissionsExt as _;
 

@@ -2,9 +2,9 @@
 //! and pinned to the script's sha256, which is checked right before each spawn. Without a bypass
 //! nothing prompts and nothing unapproved runs.
 
-pub mod fingerprint;
+pub(crate) mod fingerprint;
 mod overrides;
-pub mod store;
+pub(crate) mod store;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::clock;
 use crate::config::{HookSpec, Source};
-pub use overrides::Overrides;
+pub(crate) use overrides::Overrides;
 use store::{Allowlist, Approval, StoreError};
 
 /// Why unapproved or changed hooks may run anyway.
@@ -40,7 +40,7 @@ impl fmt::Display for Bypass {
 
 /// The gate's answer for one hook.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Approved (now or before) with a matching pin, or approved by Hermes without one.
     Run {
         /// What the gate recorded or could not record, for stderr.
@@ -66,7 +66,7 @@ pub enum Verdict {
 
 /// What the allowlist says about a hook right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConsentState {
+pub(crate) enum ConsentState {
     /// Approved, and the script matches the pin.
     Approved,
     /// No approval for `(event, command)`.
@@ -79,7 +79,7 @@ pub enum ConsentState {
 
 impl ConsentState {
     /// The name used in output.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Approved => "approved",
             Self::Unapproved => "unapproved",
@@ -89,14 +89,14 @@ impl ConsentState {
     }
 
     /// Whether the hook may run without a bypass.
-    pub const fn may_run(self) -> bool {
+    pub(crate) const fn may_run(self) -> bool {
         matches!(self, Self::Approved | Self::Unpinned)
     }
 }
 
 /// A hook's consent state with the facts behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Assessment {
+pub(crate) struct Assessment {
     /// Approved, unapproved, changed since approval, or approved without a pin.
     pub state: ConsentState,
     /// The script the pin covers, when the command names one.
@@ -116,7 +116,7 @@ pub struct Assessment {
 }
 
 /// Judges `hook` against `list` without writing anything. `base` is the hook's working directory.
-pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
+pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
     let script = pinned_file(hook, base);
     let hashed = script.as_deref().map(fingerprint::sha256_file);
     let (sha256, unreadable, refused) = match hashed {
@@ -153,14 +153,14 @@ pub fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
 
 /// Whether `hook` would run if it were started now, judged against `list`: approved (or, with
 /// `bypass`, approved on the spot) with a script that can be read and pinned.
-pub fn would_run(list: &Allowlist, hook: &HookSpec, bypass: bool, base: &Path) -> bool {
+pub(crate) fn would_run(list: &Allowlist, hook: &HookSpec, bypass: bool, base: &Path) -> bool {
     let assessment = assess(list, hook, base);
     assessment.sha256.is_some() && (assessment.state.may_run() || bypass)
 }
 
 /// The file the consent pin of `hook` covers: an Agent Hook's entry script, or the script a
 /// config hook's command names (relative to `base`), if it names one.
-pub fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
+pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
     match &hook.source {
         Source::AgentHooks(agent) => Some(agent.entry.clone()),
         Source::Config => fingerprint::script_path(&hook.command, base),
@@ -169,7 +169,7 @@ pub fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
 
 /// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
 /// command names.
-pub fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
+pub(crate) fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
     match &hook.source {
         Source::AgentHooks(agent) => {
             let is_program = agent
@@ -183,7 +183,7 @@ pub fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
 }
 
 /// The approval `--accept-hooks` or `approve` records for `hook`, from its assessment.
-pub fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval {
+pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval {
     let mtime = assessment
         .script
         .as_deref()
@@ -253,14 +253,10 @@ impl ConsentGate {
         self.snapshot.get().and_then(|s| s.problem.as_deref())
     }
 
-    /// Decides whether `hook` may run now. `base` is the hook's working directory, against which
-    /// a relative script path resolves.
-    pub fn check(&self, hook: &HookSpec, base: &Path) -> Verdict {
-        self.decide(hook, base).0
-    }
-
-    /// [`Self::check`], with the sha256 of the script as it was read for the decision.
-    pub fn decide(&self, hook: &HookSpec, base: &Path) -> (Verdict, Option<String>) {
+    /// Decides whether `hook` may run now, with the sha256 of the script as it was read for the
+    /// decision. `base` is the hook's working directory, against which a relative script path
+    /// resolves.
+    pub(crate) fn decide(&self, hook: &HookSpec, base: &Path) -> (Verdict, Option<String>) {
         let assessment = assess(&self.snapshot().list, hook, base);
         let verdict = self.verdict(hook, &assessment);
         (verdict, assessment.sha256)
@@ -268,7 +264,7 @@ impl ConsentGate {
 
     /// Whether `hook` would run if it were started now: approved (or approved on the spot by a
     /// bypass) with a script that can be read and pinned. Reads, never writes.
-    pub fn would_run(&self, hook: &HookSpec, base: &Path) -> bool {
+    pub(crate) fn would_run(&self, hook: &HookSpec, base: &Path) -> bool {
         would_run(&self.snapshot().list, hook, self.bypass.is_some(), base)
     }
 
@@ -377,7 +373,7 @@ impl ConsentGate {
 }
 
 /// The command that reviews and approves `hook`, ready to copy.
-pub fn approve_hint(hook: &HookSpec) -> String {
+pub(crate) fn approve_hint(hook: &HookSpec) -> String {
     format!(
         "`hermes-hooks approve --event {} {}`",
         hook.event,

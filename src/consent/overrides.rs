@@ -9,7 +9,7 @@ use crate::config::HookSet;
 
 /// Which user hooks project hooks of their name replace, judged by consent as `run` judges them,
 /// and the project namesakes that do not replace their user hook, with why.
-pub struct Overrides {
+pub(crate) struct Overrides {
     /// For each hook, the project hook that replaces it.
     pub replaced: Vec<Option<usize>>,
     /// (user hook, project HOOK.md, why it does not replace the user hook).
@@ -19,7 +19,7 @@ pub struct Overrides {
 impl Overrides {
     /// Judges every replacement of `set` against `list` (`bypass`: unapproved hooks count as
     /// approved).
-    pub fn judge(set: &HookSet, list: &Allowlist, bypass: bool, base: &Path) -> Self {
+    pub(crate) fn judge(set: &HookSet, list: &Allowlist, bypass: bool, base: &Path) -> Self {
         let replaced = set.replaced(|hook| would_run(list, hook, bypass, base));
         let mut namesakes = Vec::new();
         for r in &set.replacements {
@@ -50,12 +50,12 @@ impl Overrides {
     }
 
     /// The user hook that project hook `index` replaces, if any.
-    pub fn replacing(&self, index: usize) -> Option<usize> {
+    pub(crate) fn replacing(&self, index: usize) -> Option<usize> {
         self.replaced.iter().position(|by| *by == Some(index))
     }
 
     /// The project folders with the name of user hook `index` that do not replace it, and why.
-    pub fn namesakes_of(&self, index: usize) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn namesakes_of(&self, index: usize) -> impl Iterator<Item = (&str, &str)> {
         self.namesakes
             .iter()
             .filter(move |(user, _, _)| *user == index)
@@ -63,7 +63,7 @@ impl Overrides {
     }
 
     /// One sentence per replacement of, or namesake of, hook `index`.
-    pub fn notes(&self, set: &HookSet, index: usize) -> Vec<String> {
+    pub(crate) fn notes(&self, set: &HookSet, index: usize) -> Vec<String> {
         let hook = &set.hooks[index];
         let what = format!("{} hook '{}' ({})", hook.event, hook.name, hook.origin);
         let mut notes: Vec<String> = self.replaced[index]

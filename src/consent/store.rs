@@ -11,7 +11,7 @@ use crate::statefile::{self, FileKind};
 const KIND: FileKind = FileKind::Allowlist;
 
 /// Why the allowlist could not be used (the state-file error, naming the allowlist).
-pub use crate::statefile::StateError as StoreError;
+pub(crate) use crate::statefile::StateError as StoreError;
 
 /// One approval to record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Approval {
 
 /// The allowlist document.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Allowlist {
+pub(crate) struct Allowlist {
     root: Map<String, Value>,
 }
 
@@ -44,7 +44,7 @@ impl Default for Allowlist {
 
 impl Allowlist {
     /// Parses the file's bytes (a UTF-8 BOM is tolerated). An empty file is an empty allowlist.
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Self, String> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self::default());
@@ -78,19 +78,19 @@ impl Allowlist {
     }
 
     /// The entries that are JSON objects (others are kept but not read).
-    pub fn entries(&self) -> impl Iterator<Item = &Map<String, Value>> {
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &Map<String, Value>> {
         self.approvals().iter().filter_map(Value::as_object)
     }
 
     /// The approval of `(event, command)`, if any (the last one, should there be several).
-    pub fn find(&self, event: &str, command: &str) -> Option<&Map<String, Value>> {
+    pub(crate) fn find(&self, event: &str, command: &str) -> Option<&Map<String, Value>> {
         self.entries()
             .filter(|e| is_entry_for(e, event, command))
             .last()
     }
 
     /// Records an approval: any entry for the same pair is replaced, and the new one goes last.
-    pub fn approve(&mut self, approval: &Approval, approved_at: &str) {
+    pub(crate) fn approve(&mut self, approval: &Approval, approved_at: &str) {
         self.approvals_mut().retain(|v| {
             !v.as_object()
                 .is_some_and(|e| is_entry_for(e, &approval.event, &approval.command))
@@ -117,7 +117,7 @@ impl Allowlist {
 
     /// Adds the pin to an existing approval that has none (trust on first use). Returns whether an
     /// entry was pinned.
-    pub fn pin(&mut self, event: &str, command: &str, script: &Path, sha256: &str) -> bool {
+    pub(crate) fn pin(&mut self, event: &str, command: &str, script: &Path, sha256: &str) -> bool {
         let entry = self
             .approvals_mut()
             .iter_mut()
@@ -144,7 +144,7 @@ impl Allowlist {
     }
 
     /// Removes the approvals of `command` (for one event, or all); returns how many.
-    pub fn revoke(&mut self, command: &str, event: Option<&str>) -> usize {
+    pub(crate) fn revoke(&mut self, command: &str, event: Option<&str>) -> usize {
         let before = self.approvals().len();
         self.approvals_mut().retain(|v| {
             !v.as_object().is_some_and(|e| {
@@ -157,7 +157,7 @@ impl Allowlist {
 
     /// The file's bytes as Hermes writes them (`json.dumps(data, indent=2, sort_keys=True)`):
     /// 2-space indent, keys sorted at every level, non-ASCII as `\uXXXX`, no trailing newline.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         crate::pyjson::to_indented_sorted(&self.root)
     }
 }
@@ -169,7 +169,7 @@ fn is_entry_for(entry: &Map<String, Value>, event: &str, command: &str) -> bool 
 
 /// Reads the allowlist without locking (writes are atomic renames, so a reader never sees half a
 /// file). `Ok(None)` when the file does not exist.
-pub fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
+pub(crate) fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
     let Some(bytes) = statefile::read(KIND, path)? else {
         return Ok(None);
     };
@@ -184,7 +184,7 @@ pub fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
 
 /// Read-modify-write under the lock. `change` returns whether it changed anything; nothing is
 /// written when it did not, and a corrupt file is never replaced.
-pub fn update<R>(
+pub(crate) fn update<R>(
     path: &Path,
     change: impl FnOnce(&mut Allowlist) -> (bool, R),
 ) -> Result<R, StoreError> {

@@ -26,7 +26,7 @@ pub struct Watchdog<'a> {
 /// Starts `job` detached in its own process group, with a watchdog that ends the group at the
 /// deadline. Returns the hook's pid. Without a watchdog the hook is ended at once and the start
 /// counts as failed: nothing may outlive its deadline.
-pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
+pub(crate) fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
     // A signal between the two starts must not leave the hook without its watchdog.
     let _busy = super::interrupt::busy();
     let words = match job.argv {
@@ -63,7 +63,7 @@ pub fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
 /// group, give it the grace, and KILL what is left. `pgid` must name a process group other than
 /// the watchdog's own, above 1 (0, 1 and negative numbers would reach far more than one group);
 /// anything else is refused (`false`).
-pub fn watch(pgid: &str, timeout: Duration) -> bool {
+pub(crate) fn watch(pgid: &str, timeout: Duration) -> bool {
     let Some(group) = super::guard::valid_group(pgid, rustix::process::getpgrp()) else {
         return false;
     };

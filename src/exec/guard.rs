@@ -21,7 +21,7 @@ use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
 use super::KILL_GRACE;
 
 /// How long a hook runs before the guard watches its group.
-pub const GUARD_AFTER: Duration = Duration::from_millis(100);
+pub(crate) const GUARD_AFTER: Duration = Duration::from_millis(100);
 
 /// The arguments that turn this program into the guard (set by [`enable`]).
 static ARGS: OnceLock<Vec<String>> = OnceLock::new();
@@ -30,7 +30,7 @@ static PIPE: Mutex<Option<PipeWriter>> = Mutex::new(None);
 
 /// Asks for a guard: this program's own executable, run with `args`, serves as one (see
 /// [`serve`]).
-pub fn enable(args: &[&str]) {
+pub(crate) fn enable(args: &[&str]) {
     let _ = ARGS.set(args.iter().map(|a| (*a).to_owned()).collect());
 }
 
@@ -93,7 +93,7 @@ fn start(first: &str) -> io::Result<PipeWriter> {
 /// The guard's work: read `+PGID` and `-PGID` lines from stdin until it closes, then end every
 /// group still listed. Only real process groups other than its own are ever signalled (never 0,
 /// 1, or a negative number, which would reach far more than one group).
-pub fn serve() {
+pub(crate) fn serve() {
     let own = rustix::process::getpgrp();
     let mut groups = BTreeSet::new();
     for line in io::stdin().lock().lines() {
@@ -120,7 +120,7 @@ pub fn serve() {
 }
 
 /// `number` as a process group this program may signal: above 1 and not its own group.
-pub fn valid_group(number: &str, own: Pid) -> Option<Pid> {
+pub(crate) fn valid_group(number: &str, own: Pid) -> Option<Pid> {
     let raw: i32 = number.trim().parse().ok().filter(|raw| *raw > 1)?;
     let group = Pid::from_raw(raw)?;
     (group != own).then_some(group)

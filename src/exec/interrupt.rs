@@ -19,18 +19,13 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 
 /// The signals that ask the program to stop, SIGINT first (it wins when several came).
-pub const SIGNALS: [i32; 7] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM];
+pub(crate) const SIGNALS: [i32; 7] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM];
 
 /// A signal that asked the program to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interrupt(i32);
 
 impl Interrupt {
-    /// The signal number.
-    pub const fn signal(self) -> i32 {
-        self.0
-    }
-
     /// The exit code for it: 128 + N.
     pub fn exit_code(self) -> u8 {
         u8::try_from(128 + self.0).unwrap_or(u8::MAX)
@@ -60,7 +55,7 @@ fn idle_flag() -> &'static Arc<AtomicBool> {
 }
 
 /// Asks for the terminating signals to end running hooks instead of the program.
-pub fn enable() {
+pub(crate) fn enable() {
     ENABLED.store(true, Ordering::Relaxed);
 }
 
@@ -93,7 +88,7 @@ fn install() -> io::Result<Handlers> {
 }
 
 /// The signal received so far, if any.
-pub fn received() -> Option<Interrupt> {
+pub(crate) fn received() -> Option<Interrupt> {
     let handlers = HANDLERS.get()?.as_ref()?;
     handlers
         .flags
@@ -110,10 +105,10 @@ pub(super) fn wake_fd() -> Option<BorrowedFd<'static>> {
 /// Marks a stretch during which a signal must not end the program at once (a hook runs and its
 /// group must be ended first, or a line of output is half written); it ends when dropped.
 #[must_use = "the stretch ends when the guard is dropped"]
-pub struct Busy(());
+pub(crate) struct Busy(());
 
 /// Starts a [`Busy`] stretch.
-pub fn busy() -> Busy {
+pub(crate) fn busy() -> Busy {
     let mut running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
     *running += 1;
     idle_flag().store(false, Ordering::SeqCst);

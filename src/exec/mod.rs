@@ -1,11 +1,11 @@
 //! Running one hook: no shell, its own process group, the payload on stdin, bounded output, and a
 //! deadline that ends the whole group. Nothing here interprets the answer (see `response`).
 
-pub mod detach;
-pub mod guard;
-pub mod interrupt;
+pub(crate) mod detach;
+pub(crate) mod guard;
+pub(crate) mod interrupt;
 mod signal;
-pub mod spawn;
+pub(crate) mod spawn;
 mod supervise;
 
 use std::fs::File;
@@ -14,14 +14,14 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-pub use signal::describe_signal;
+pub(crate) use signal::describe_signal;
 
 /// stdout kept from a hook; more makes its answer invalid.
-pub const STDOUT_CAP: usize = 1024 * 1024;
+pub(crate) const STDOUT_CAP: usize = 1024 * 1024;
 /// stderr kept from a hook; the rest is read and dropped.
-pub const STDERR_CAP: usize = 64 * 1024;
+pub(crate) const STDERR_CAP: usize = 64 * 1024;
 /// Time between SIGTERM and SIGKILL when a process group is ended.
-pub const KILL_GRACE: Duration = Duration::from_secs(1);
+pub(crate) const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// Payloads up to this size are fed through a pipe from memory; larger ones are spooled to an
 /// anonymous temporary file that becomes the hook's stdin, so `run` never holds them twice.
@@ -29,7 +29,7 @@ pub const SPOOL_LIMIT: usize = 256 * 1024;
 
 /// A hook's stdin.
 #[derive(Debug)]
-pub enum Input {
+pub(crate) enum Input {
     /// Fed through a pipe, then the pipe is closed.
     Bytes(Vec<u8>),
     /// An anonymous file, read from its start (a large payload, off the heap).
@@ -39,7 +39,7 @@ pub enum Input {
 impl Input {
     /// Collects what `write` writes: in memory up to [`SPOOL_LIMIT`], else in an anonymous
     /// temporary file.
-    pub fn spool(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Self> {
+    pub(crate) fn spool(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Self> {
         let mut spool = io::BufWriter::new(tempfile::SpooledTempFile::new(SPOOL_LIMIT));
         write(&mut spool)?;
         Ok(match spool.into_inner()?.into_inner() {
@@ -79,7 +79,7 @@ impl Input {
 
 /// What to run.
 #[derive(Clone, Copy, Debug)]
-pub struct Job<'a> {
+pub(crate) struct Job<'a> {
     /// The command line, split like a POSIX shell splits words.
     pub command: &'a str,
     /// The exact argv, when it is known (then `command` is only for messages).
@@ -96,7 +96,7 @@ pub struct Job<'a> {
 
 /// How the hook's process ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// It exited with this code.
     Exited(i32),
     /// A signal ended it.
@@ -111,7 +111,7 @@ pub enum End {
 
 /// What one run produced.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// How it ended.
     pub end: End,
     /// The first [`STDOUT_CAP`] bytes of stdout.
@@ -126,7 +126,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A hook that could not be started, for `reason`.
-    pub fn not_started(reason: String) -> Self {
+    pub(crate) fn not_started(reason: String) -> Self {
         Self {
             end: End::SpawnFailed(reason),
             stdout: Vec::new(),
@@ -140,7 +140,7 @@ impl Outcome {
 /// Runs `job` to completion (or to its deadline) and returns what happened. Never panics on a
 /// misbehaving hook and never waits past the deadline plus the kill grace (twice, at most, if the
 /// hook's group outlives the first grace).
-pub fn run(job: &Job<'_>) -> Outcome {
+pub(crate) fn run(job: &Job<'_>) -> Outcome {
     interrupt::arm();
     if interrupt::received().is_some() {
         return Outcome {

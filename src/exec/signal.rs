@@ -32,7 +32,7 @@ pub(super) fn signal_name(number: i32) -> Option<&'static str> {
 }
 
 /// "signal 9 (SIGKILL)", or "signal N" for a number without a known name.
-pub fn describe_signal(number: i32) -> String {
+pub(crate) fn describe_signal(number: i32) -> String {
     match NAMES.iter().find(|(signal, _)| signal.as_raw() == number) {
         Some((_, name)) => format!("signal {number} ({name})"),
         None => format!("signal {number}"),

@@ -11,7 +11,7 @@ use crate::paths::expand_tilde;
 
 /// Prepares `words` (program first) to run in `cwd` with `env` added. The error is the
 /// `spawn_failed` message ("command not found: X", "command not executable: X", ...).
-pub fn build(words: &[String], cwd: &Path, env: &[(&str, &str)]) -> Result<Command, String> {
+pub(crate) fn build(words: &[String], cwd: &Path, env: &[(&str, &str)]) -> Result<Command, String> {
     let program = &words[0];
     let resolved = if program.contains('/') {
         let path = cwd.join(program);
@@ -37,7 +37,7 @@ pub fn build(words: &[String], cwd: &Path, env: &[(&str, &str)]) -> Result<Comma
 
 /// The command's words with a leading `~` of each expanded. Errors: unbalanced quotes, or nothing
 /// to run.
-pub fn split(command: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split(command: &str) -> Result<Vec<String>, String> {
     let words = shlex::split(command).ok_or_else(|| {
         format!("command cannot be parsed (unbalanced quotes or trailing backslash): {command}")
     })?;
@@ -48,7 +48,7 @@ pub fn split(command: &str) -> Result<Vec<String>, String> {
 }
 
 /// Starts the prepared command, turning exec errors into `spawn_failed` messages.
-pub fn start(mut cmd: Command) -> Result<Child, String> {
+pub(crate) fn start(mut cmd: Command) -> Result<Child, String> {
     let program = cmd.get_program().to_string_lossy().into_owned();
     cmd.spawn().map_err(|err| match err.kind() {
         io::ErrorKind::NotFound => format!("command not found: {program} (or its interpreter)"),

@@ -16,7 +16,7 @@ use crate::runner::RunReport;
 
 /// One line of the log.
 #[derive(Serialize)]
-pub struct AuditLine<'a> {
+pub(crate) struct AuditLine<'a> {
     /// When the run ended (UTC, RFC 3339).
     pub time: &'a str,
     /// Canonical event name.
@@ -39,7 +39,7 @@ pub struct AuditLine<'a> {
 
 /// One hook's decision.
 #[derive(Serialize)]
-pub struct AuditHook<'a> {
+pub(crate) struct AuditHook<'a> {
     /// Its short name.
     pub name: &'a str,
     /// `config` or `agent-hooks`.
@@ -56,7 +56,7 @@ pub struct AuditHook<'a> {
 
 impl<'a> AuditLine<'a> {
     /// The line for `report`, whose hooks index `hooks`.
-    pub fn new(
+    pub(crate) fn new(
         time: &'a str,
         event: Event,
         hooks: &'a [HookSpec],
@@ -93,7 +93,7 @@ impl<'a> AuditLine<'a> {
 
 /// How a line went into the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Appended {
+pub(crate) enum Appended {
     /// As given.
     Whole,
     /// Without its payload: the log can be read by others than its owner, and a payload may
@@ -105,7 +105,7 @@ pub enum Appended {
 /// concurrent runs land whole, one after the other. The log is created mode 0600; a symlink in
 /// its place, or anything but a regular file, is refused; a payload is never written into a log
 /// that group or others can read (the line goes in without it).
-pub fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Appended> {
+pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Appended> {
     let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
     let mut file = OpenOptions::new()
         .create(true)

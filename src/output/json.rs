@@ -9,11 +9,11 @@ use crate::response::Directive;
 use crate::runner::{HookReport, RunReport};
 
 /// The version of every `--json` document's shape; it changes when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// A `--json` document: `schema_version` first, then the command's own fields.
 #[derive(Serialize)]
-pub struct Document<'a, T: Serialize> {
+pub(crate) struct Document<'a, T: Serialize> {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
     /// The command's fields.
@@ -23,7 +23,7 @@ pub struct Document<'a, T: Serialize> {
 
 /// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
 #[derive(Serialize)]
-pub struct RunLine<'a> {
+pub(crate) struct RunLine<'a> {
     /// Canonical event name.
     pub event: &'a str,
     /// The directive's keys.
@@ -39,7 +39,7 @@ pub struct RunLine<'a> {
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
 /// `{"action":"continue","message"}`, or nothing.
 #[derive(Serialize, Default, Clone, Copy)]
-pub struct DirectiveKeys<'a> {
+pub(crate) struct DirectiveKeys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     action: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,7 +52,7 @@ pub struct DirectiveKeys<'a> {
 
 impl<'a> DirectiveKeys<'a> {
     /// The keys of `directive`.
-    pub fn of(directive: Option<&'a Directive>) -> Self {
+    pub(crate) fn of(directive: Option<&'a Directive>) -> Self {
         match directive {
             None => Self::default(),
             Some(Directive::Block { message }) => Self {
@@ -80,7 +80,7 @@ impl<'a> DirectiveKeys<'a> {
 
 /// One hook in `run` output.
 #[derive(Serialize)]
-pub struct HookLine<'a> {
+pub(crate) struct HookLine<'a> {
     /// Its short name.
     pub name: &'a str,
     /// `config` or `agent-hooks`.
@@ -91,6 +91,7 @@ pub struct HookLine<'a> {
     pub status: &'static str,
     /// Exit code when it ran (null when a signal or the deadline ended it).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)] // absent: it did not run; null: it ran and has no code
     pub exit_code: Option<Option<i32>>,
     /// Milliseconds, when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,7 +103,7 @@ pub struct HookLine<'a> {
 
 impl<'a> RunLine<'a> {
     /// The line for `report` over `hooks`.
-    pub fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
+    pub(crate) fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
         Self {
             event: event.name(),
             directive: DirectiveKeys::of(report.directive.as_ref()),
@@ -131,13 +132,13 @@ impl<'a> HookLine<'a> {
 }
 
 /// A hook's time in milliseconds, to a tenth, as every output writes it.
-pub fn elapsed_ms(elapsed: std::time::Duration) -> f64 {
+pub(crate) fn elapsed_ms(elapsed: std::time::Duration) -> f64 {
     (elapsed.as_secs_f64() * 10_000.0).round() / 10.0
 }
 
 /// `run`'s line when it could not run: `{"event":...,"error":...}`.
 #[derive(Serialize)]
-pub struct ErrorLine<'a> {
+pub(crate) struct ErrorLine<'a> {
     /// The event (canonical when it resolved, else as given).
     pub event: &'a str,
     /// What went wrong.
@@ -146,7 +147,7 @@ pub struct ErrorLine<'a> {
 
 /// One row of `events --json`.
 #[derive(Serialize)]
-pub struct EventRow {
+pub(crate) struct EventRow {
     /// The Hermes name (null for Agent-Hooks-only events).
     pub canonical: Option<&'static str>,
     /// Agent Hooks names.
@@ -163,7 +164,7 @@ pub struct EventRow {
 
 impl EventRow {
     /// The row for `event`.
-    pub fn new(event: Event) -> Self {
+    pub(crate) fn new(event: Event) -> Self {
         let def = event.def();
         Self {
             canonical: def.canonical,
@@ -178,7 +179,7 @@ impl EventRow {
 
 /// A load warning in `--json` output.
 #[derive(Serialize)]
-pub struct WarningLine<'a> {
+pub(crate) struct WarningLine<'a> {
     /// The file the warning is about.
     pub file: String,
     /// The line, when known.
@@ -191,7 +192,7 @@ pub struct WarningLine<'a> {
 
 impl<'a> WarningLine<'a> {
     /// The line for `warning`.
-    pub fn new(warning: &'a Warning) -> Self {
+    pub(crate) fn new(warning: &'a Warning) -> Self {
         Self {
             file: warning.origin.file.display().to_string(),
             line: warning.origin.line,
@@ -204,7 +205,7 @@ impl<'a> WarningLine<'a> {
 /// Serialises a DTO as one compact JSON line. Characters a terminal would act on (DEL, C1
 /// controls, bidirectional controls, line separators) are written as `\uXXXX` escapes, which
 /// JSON readers decode to the same text, so the line is safe to show as it is.
-pub fn to_line<T: Serialize>(value: &T) -> String {
+pub(crate) fn to_line<T: Serialize>(value: &T) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafe);
     value

@@ -2,38 +2,38 @@
 //! [`Screen`] for people), stderr carries talk (warnings, notes, errors). Every string is
 //! sanitised on its way out; nothing else in the crate prints.
 
-pub mod audit;
-pub mod json;
-pub mod sanitize;
-pub mod screen;
-pub mod table;
+pub(crate) mod audit;
+pub(crate) mod json;
+pub(crate) mod sanitize;
+pub(crate) mod screen;
+pub(crate) mod table;
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write as _};
 
 use serde::Serialize;
 
-pub use screen::Screen;
+pub(crate) use screen::Screen;
 
 /// Prefix of every line of talk on stderr.
 const PREFIX: &str = "hermes-hooks";
 
 /// Writes data to stdout and talk to stderr; `quiet` silences warnings and notes.
 #[derive(Debug)]
-pub struct Printer {
+pub(crate) struct Printer {
     quiet: bool,
 }
 
 impl Printer {
     /// A printer; with `quiet`, warnings and notes are dropped (errors never are).
-    pub const fn new(quiet: bool) -> Self {
+    pub(crate) const fn new(quiet: bool) -> Self {
         Self { quiet }
     }
 
     /// Writes `value` as one line of JSON on stdout, in a single write, and flushes. A broken
     /// pipe comes back as an error the caller decides about.
     #[allow(clippy::unused_self)] // kept a method so every write goes through the printer
-    pub fn json(&self, value: &impl Serialize) -> io::Result<()> {
+    pub(crate) fn json(&self, value: &impl Serialize) -> io::Result<()> {
         let mut line = json::to_line(value);
         line.push('\n');
         write_stdout(&line)
@@ -41,7 +41,7 @@ impl Printer {
 
     /// Writes a command's `--json` document: `schema_version`, then the fields of `body` (an
     /// object).
-    pub fn document(&self, body: &impl Serialize) -> io::Result<()> {
+    pub(crate) fn document(&self, body: &impl Serialize) -> io::Result<()> {
         self.json(&json::Document {
             schema_version: json::SCHEMA_VERSION,
             body,
@@ -50,20 +50,20 @@ impl Printer {
 
     /// Writes human output on stdout.
     #[allow(clippy::unused_self)]
-    pub fn show(&self, screen: &Screen) -> io::Result<()> {
+    pub(crate) fn show(&self, screen: &Screen) -> io::Result<()> {
         write_stdout(screen.as_str())
     }
 
     /// Writes human output on stderr (a review shown before a question), always.
     #[allow(clippy::unused_self)]
-    pub fn show_on_stderr(&self, screen: &Screen) {
+    pub(crate) fn show_on_stderr(&self, screen: &Screen) {
         let mut err = io::stderr().lock();
         let _ = err.write_all(screen.as_str().as_bytes());
         let _ = err.flush();
     }
 
     /// A warning: `hermes-hooks: warning: ...`.
-    pub fn warn(&self, message: impl Display) {
+    pub(crate) fn warn(&self, message: impl Display) {
         if !self.quiet {
             talk(&format!(
                 "{PREFIX}: warning: {}",
@@ -73,7 +73,7 @@ impl Printer {
     }
 
     /// A note: `hermes-hooks: ...`.
-    pub fn note(&self, message: impl Display) {
+    pub(crate) fn note(&self, message: impl Display) {
         if !self.quiet {
             talk(&format!(
                 "{PREFIX}: {}",
@@ -82,8 +82,9 @@ impl Printer {
         }
     }
 
-    /// An error and its causes, one per line, always shown.
-    pub fn error(&self, err: &anyhow::Error) {
+    /// An error and its causes, one per line, always shown (`--quiet` too).
+    #[allow(clippy::unused_self)] // every line on stderr goes through the printer
+    pub(crate) fn error(&self, err: &anyhow::Error) {
         let mut text = format!("{PREFIX}: error: {}", sanitize::line(&err.to_string()));
         for cause in err.chain().skip(1) {
             let _ = write!(
@@ -98,7 +99,7 @@ impl Printer {
     /// The block or gate message for an agent that reads stderr, always shown: its own lines are
     /// kept, anything else a terminal would act on is escaped.
     #[allow(clippy::unused_self)]
-    pub fn agent_message(&self, message: &str) {
+    pub(crate) fn agent_message(&self, message: &str) {
         talk(&sanitize::lines(message));
     }
 }

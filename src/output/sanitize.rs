@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 
 /// `text` with every terminal-active character escaped (tab too: a name made of tabs would
 /// pass for blanks, and a tab breaks table columns).
-pub fn line(text: &str) -> Cow<'_, str> {
+pub(crate) fn line(text: &str) -> Cow<'_, str> {
     escape(text)
 }
 
 /// [`line`] for text that may span lines: newlines are kept, everything else is escaped.
-pub fn lines(text: &str) -> String {
+pub(crate) fn lines(text: &str) -> String {
     text.split('\n').map(line).collect::<Vec<_>>().join("\n")
 }
 
@@ -46,7 +46,7 @@ fn escape(text: &str) -> Cow<'_, str> {
 
 /// Whether a terminal would act on `c` instead of showing it: C0 and C1 control characters,
 /// DEL, the bidirectional controls, and the Unicode line and paragraph separators.
-pub fn is_terminal_active(c: char) -> bool {
+pub(crate) fn is_terminal_active(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

@@ -9,14 +9,14 @@ use super::table::{Grid, Tone};
 
 /// Text for people, ready to print on stdout or stderr.
 #[derive(Debug, Default)]
-pub struct Screen {
+pub(crate) struct Screen {
     text: String,
     color: bool,
 }
 
 impl Screen {
     /// An empty screen; `color` allows [`Self::paint`] to colour.
-    pub fn new(color: bool) -> Self {
+    pub(crate) fn new(color: bool) -> Self {
         Self {
             text: String::new(),
             color,
@@ -24,14 +24,14 @@ impl Screen {
     }
 
     /// Adds `text` (sanitised: a newline in it is shown as `\n`, not obeyed).
-    pub fn text(&mut self, text: impl Display) -> &mut Self {
+    pub(crate) fn text(&mut self, text: impl Display) -> &mut Self {
         let raw = text.to_string();
         self.text.push_str(&sanitize::line(&raw));
         self
     }
 
     /// Adds `text` (sanitised) in the colour of `tone`, when colour is on.
-    pub fn paint(&mut self, text: impl Display, tone: Tone) -> &mut Self {
+    pub(crate) fn paint(&mut self, text: impl Display, tone: Tone) -> &mut Self {
         let raw = text.to_string();
         let clean = sanitize::line(&raw);
         match (self.color, tone.ansi()) {
@@ -44,23 +44,23 @@ impl Screen {
     }
 
     /// Ends the current line.
-    pub fn end(&mut self) -> &mut Self {
+    pub(crate) fn end(&mut self) -> &mut Self {
         self.text.push('\n');
         self
     }
 
     /// Adds `text` (sanitised) as a whole line.
-    pub fn line(&mut self, text: impl Display) -> &mut Self {
+    pub(crate) fn line(&mut self, text: impl Display) -> &mut Self {
         self.text(text).end()
     }
 
     /// Adds an empty line.
-    pub fn blank(&mut self) -> &mut Self {
+    pub(crate) fn blank(&mut self) -> &mut Self {
         self.end()
     }
 
     /// Adds a table (its cells were sanitised when they were added).
-    pub fn table(&mut self, grid: Grid) -> &mut Self {
+    pub(crate) fn table(&mut self, grid: Grid) -> &mut Self {
         self.text.push_str(&grid.render());
         self
     }

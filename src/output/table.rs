@@ -5,7 +5,7 @@ use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 
 /// What a value means, for colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
+pub(crate) enum Tone {
     /// All is well.
     Good,
     /// Worth a look.
@@ -38,14 +38,14 @@ impl Tone {
 }
 
 /// A table whose cells are sanitised as they are added.
-pub struct Grid {
+pub(crate) struct Grid {
     table: Table,
 }
 
 impl Grid {
     /// An empty table with `header`; styled when `color`, wrapped to the terminal width when
     /// stdout is one.
-    pub fn new(header: &[&str], color: bool) -> Self {
+    pub(crate) fn new(header: &[&str], color: bool) -> Self {
         let mut table = Table::new();
         table
             .load_style(presets::NOTHING)
@@ -65,7 +65,7 @@ impl Grid {
     }
 
     /// Adds a row of cells, each in the colour of its tone (when the table is styled at all).
-    pub fn row(&mut self, cells: &[(&str, Tone)]) {
+    pub(crate) fn row(&mut self, cells: &[(&str, Tone)]) {
         self.table.add_row(cells.iter().map(|(text, tone)| {
             let cell = Cell::new(super::sanitize::line(text));
             match tone.color() {
@@ -73,11 +73,6 @@ impl Grid {
                 None => cell,
             }
         }));
-    }
-
-    /// Whether no row was added.
-    pub fn is_empty(&self) -> bool {
-        self.table.row_count() == 0
     }
 
     /// The table as text: columns two spaces apart, trailing spaces trimmed, a final newline.

@@ -13,8 +13,6 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use hermes_hooks::consent::{fingerprint, store};
-
 /// Environment variables the tool reads; cleared for every test command.
 const TOOL_ENV: [&str; 8] = [
     "HERMES_HOME",
@@ -157,22 +155,18 @@ impl TestEnv {
         // `~` means this test's HOME, not the HOME of the test process.
         let home = format!("{}/", self.home().display());
         let resolved = command.replace("~/", &home);
-        let script = fingerprint::script_path(&resolved, &self.work());
+        let script = hermes_hooks::script_path(&resolved, &self.work());
         let sha256 = script
             .as_deref()
-            .and_then(|p| fingerprint::sha256_file(p).ok());
-        let approval = store::Approval {
+            .and_then(|p| hermes_hooks::sha256_file(p).ok());
+        let approval = hermes_hooks::Approval {
             event: event.to_owned(),
             command: command.to_owned(),
             script,
             sha256,
             mtime: None,
         };
-        store::update(&self.allowlist_path(), |list| {
-            list.approve(&approval, "2026-01-01T00:00:00Z");
-            (true, ())
-        })
-        .unwrap();
+        hermes_hooks::record(&self.allowlist_path(), &[approval]).unwrap();
     }
 
     /// Adds an approval the way Hermes writes it: no pin, the given mtime (or null).

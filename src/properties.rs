@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hermes_hooks::config::{Event, HookSpec, Origin, Scope, Source, hermes, hook_md};
-use hermes_hooks::exec::{End, Outcome, spawn};
-use hermes_hooks::payload;
-use hermes_hooks::response::{Directive, Rules, Status, interpret};
+use crate::config::{Event, HookSpec, Origin, Scope, Source, hermes, hook_md};
+use crate::exec::{End, Outcome, spawn};
+use crate::payload;
+use crate::response::{Directive, Rules, Status, interpret};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -81,18 +81,18 @@ proptest! {
         let effects = hook.effects();
         match &answer.directive {
             Some(Directive::Block { message }) => {
-                prop_assert!(effects.contains(hermes_hooks::config::Effects::BLOCK));
+                prop_assert!(effects.contains(crate::config::Effects::BLOCK));
                 prop_assert!(!message.is_empty());
             }
             Some(Directive::Continue { .. }) => {
-                prop_assert!(effects.contains(hermes_hooks::config::Effects::GATE));
+                prop_assert!(effects.contains(crate::config::Effects::GATE));
             }
             Some(Directive::Modify { .. }) => {
-                prop_assert!(effects.contains(hermes_hooks::config::Effects::MODIFY));
+                prop_assert!(effects.contains(crate::config::Effects::MODIFY));
                 prop_assert_eq!(code, 0, "only a successful hook rewrites");
             }
             Some(Directive::Context { .. }) => {
-                prop_assert!(effects.contains(hermes_hooks::config::Effects::CONTEXT));
+                prop_assert!(effects.contains(crate::config::Effects::CONTEXT));
             }
             None => {}
         }
@@ -146,7 +146,7 @@ proptest! {
         let _ = payload::parse(&bytes);
         if let Ok(map) = payload::parse(text.as_bytes()) {
             let invocation = payload::Invocation::from_input(map, "/");
-            let _ = hermes_hooks::pyjson::to_compact(
+            let _ = crate::pyjson::to_compact(
                 &invocation.hermes_wire(Event::parse("pre_tool_call").unwrap().event, invocation.tool_input.as_ref()),
             );
         }
