@@ -16,9 +16,9 @@ use crate::runner::{self, Plan, RunReport};
 /// row a session gets (0: off).
 #[derive(Clone, Copy, Debug)]
 pub struct LoopGuard<'a> {
-    /// The state file.
+    /// The state file: per session, the "keep working" answers in a row.
     pub state: &'a Path,
-    /// The limit.
+    /// How many in a row are honoured before the agent is let stop (0: the guard is off).
     pub limit: u32,
 }
 

@@ -51,7 +51,7 @@ pub struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// The event.
+    /// The event the hooks are declared for, whichever of its names it was called by.
     pub fn event(&self) -> Event {
         self.called.event
     }
@@ -69,7 +69,7 @@ impl Plan<'_> {
 pub struct HookReport {
     /// Index into [`Plan::hooks`].
     pub index: usize,
-    /// What happened.
+    /// What happened to it: ran and answered, was skipped (and why), or failed.
     pub status: Status,
     /// Exit code when it ran (`Some(None)`: killed by a signal or at its deadline).
     pub exit_code: Option<Option<i32>>,

@@ -36,9 +36,9 @@ pub enum StateError {
     /// The file exists but does not hold what it should; it is never overwritten.
     #[error("{path}: not a valid {kind} ({reason}); fix or remove it, it is left untouched", path = .path.display())]
     Corrupt {
-        /// Which file.
+        /// Which of the files this tool keeps (the allowlist, the loop guard's state).
         kind: FileKind,
-        /// Its path.
+        /// Where it is.
         path: PathBuf,
         /// What is wrong.
         reason: String,
@@ -46,11 +46,11 @@ pub enum StateError {
     /// Reading, locking or writing failed.
     #[error("{action} the {kind} {path}: {source}", path = .path.display())]
     Io {
-        /// Which file.
+        /// Which of the files this tool keeps.
         kind: FileKind,
-        /// What was being done.
+        /// What was being done ("cannot read", "cannot lock", ...).
         action: &'static str,
-        /// Its path.
+        /// Where it is.
         path: PathBuf,
         /// What the system said.
         source: io::Error,

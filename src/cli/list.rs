@@ -28,8 +28,9 @@ pub(crate) struct ListArgs {
     json: bool,
 }
 
-/// One row, for both outputs.
-#[derive(Serialize)]
+/// One row, for both outputs. A new column is a field here, its value in [`hook_rows`] (the
+/// compiler asks for it), and, to show it in the table, an entry in [`COLUMNS`].
+#[derive(Serialize, Default)]
 struct Row<'a> {
     event: &'a str,
     source: &'static str,
@@ -114,32 +115,15 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         printer.show(&screen)?;
         return Ok(ExitStatus::Success);
     }
-    let mut out = Grid::new(
-        &[
-            "EVENT", "SOURCE", "HOOK", "MATCHER", "TIMEOUT", "CONSENT", "SCRIPT",
-        ],
-        shared::color(global),
-    );
+    let headings: Vec<&str> = COLUMNS.iter().map(|(heading, _)| *heading).collect();
+    let mut out = Grid::new(&headings, shared::color(global));
     for row in &rows {
-        let timeout = match row.timeout_ms {
-            None => "-".to_owned(),
-            Some(ms) if ms % 1000 == 0 => format!("{}s", ms / 1000),
-            Some(ms) => format!("{ms}ms"),
-        };
-        let hook = if row.source == "config" {
-            row.command
-        } else {
-            row.name
-        };
-        out.row(&[
-            (row.event, Tone::Plain),
-            (&source_label(row), Tone::Plain),
-            (hook, Tone::Plain),
-            (&matcher_label(row), Tone::Plain),
-            (&timeout, Tone::Plain),
-            (row.consent, consent_tone(row.consent)),
-            (row.script_state, script_tone(row.script_state)),
-        ]);
+        let cells: Vec<(String, Tone)> = COLUMNS.iter().map(|(_, cell)| cell(row)).collect();
+        let cells: Vec<(&str, Tone)> = cells
+            .iter()
+            .map(|(text, tone)| (text.as_str(), *tone))
+            .collect();
+        out.row(&cells);
     }
     screen.table(out);
     if !notes.is_empty() {
@@ -236,23 +220,48 @@ fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> 
         .map(|event| Row {
             event,
             source: hook.source.as_str(),
-            scope: None,
             name: &hook.name,
             command: &hook.name,
-            matcher: None,
-            pattern: None,
-            timeout_ms: None,
-            fail_closed: false,
             consent: "in-process",
             script: Some(hook.handler.display().to_string()),
             script_state: handler.as_str(),
             declared_at: hook.manifest.display().to_string(),
-            replaced_by: None,
-            replaces: None,
-            not_replaced_by: Vec::new(),
+            ..Row::default()
         })
         .collect()
 }
+
+/// A column of the table: its heading, and a row's cell with its tone.
+type Column = (&'static str, fn(&Row<'_>) -> (String, Tone));
+
+/// The table's columns, left to right.
+const COLUMNS: &[Column] = &[
+    ("EVENT", |row| (row.event.to_owned(), Tone::Plain)),
+    ("SOURCE", |row| (source_label(row), Tone::Plain)),
+    ("HOOK", |row| {
+        let hook = if row.source == "config" {
+            row.command
+        } else {
+            row.name
+        };
+        (hook.to_owned(), Tone::Plain)
+    }),
+    ("MATCHER", |row| (matcher_label(row), Tone::Plain)),
+    ("TIMEOUT", |row| {
+        let timeout = match row.timeout_ms {
+            None => "-".to_owned(),
+            Some(ms) if ms % 1000 == 0 => format!("{}s", ms / 1000),
+            Some(ms) => format!("{ms}ms"),
+        };
+        (timeout, Tone::Plain)
+    }),
+    ("CONSENT", |row| {
+        (row.consent.to_owned(), consent_tone(row.consent))
+    }),
+    ("SCRIPT", |row| {
+        (row.script_state.to_owned(), script_tone(row.script_state))
+    }),
+];
 
 /// The tool matcher, and the input pattern between slashes: `terminal /rm -rf/`.
 fn matcher_label(row: &Row<'_>) -> String {

@@ -94,7 +94,7 @@ impl<'a> AuditLine<'a> {
 /// How a line went into the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Appended {
-    /// As given.
+    /// The whole line, payload included when one was asked for.
     Whole,
     /// Without its payload: the log can be read by others than its owner, and a payload may
     /// carry secrets (prompts, tool arguments, keys).

@@ -87,7 +87,7 @@ pub(crate) struct HookLine<'a> {
     pub source: &'static str,
     /// The command as declared.
     pub command: &'a str,
-    /// What happened.
+    /// What happened to it (`ok`, `blocked`, `unapproved`, `timed_out`, ...).
     pub status: &'static str,
     /// Exit code when it ran (null when a signal or the deadline ended it).
     #[serde(skip_serializing_if = "Option::is_none")]
