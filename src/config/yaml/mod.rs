@@ -103,9 +103,7 @@ impl Loose {
             _ => None,
         }
     }
-}
 
-impl Loose {
     /// The Python type name Hermes's messages use.
     pub(crate) const fn type_name(&self) -> &'static str {
         match self {
