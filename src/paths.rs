@@ -34,8 +34,12 @@ pub(crate) struct Paths {
     /// User-level Agent Hooks (`--user-hooks`, `$XDG_CONFIG_HOME/agents/hooks`, else
     /// `~/.config/agents/hooks`); `None` without a home directory.
     pub user_hooks: Option<PathBuf>,
+    /// The project root: `--project`, else found by [`find_project`]; `None` when there is none.
+    pub project: Option<PathBuf>,
     /// Project-level Agent Hooks: `<project root>/.agents/hooks`.
-    pub project_hooks: PathBuf,
+    pub project_hooks: Option<PathBuf>,
+    /// The Hermes home was named (`--hermes-home`, `HERMES_HOME`) rather than the default.
+    pub home_named: bool,
     /// The managed config (`$HERMES_MANAGED_DIR/config.yaml`, else `/etc/hermes/config.yaml`),
     /// when its folder exists.
     pub managed: Option<PathBuf>,
@@ -44,8 +48,10 @@ pub(crate) struct Paths {
 }
 
 impl Paths {
-    /// Resolves the locations from the flags, then the environment, then the defaults.
-    pub(crate) fn resolve(flags: &Locations<'_>) -> Result<Self> {
+    /// Resolves the locations from the flags, then the environment, then the defaults; the
+    /// project root is searched from `start` (see [`find_project`]).
+    pub(crate) fn resolve(flags: &Locations<'_>, start: &Path) -> Result<Self> {
+        let home_named = flags.hermes_home.is_some() || env::var_os(env::HERMES_HOME).is_some();
         let home = match flags.hermes_home {
             Some(dir) => dir.to_path_buf(),
             None => match env::var_os(env::HERMES_HOME) {
@@ -69,22 +75,53 @@ impl Paths {
                 .or_else(|| home_dir().map(|h| h.join(".config")))
                 .map(|base| base.join("agents").join("hooks")),
         };
-        let project_hooks = flags
-            .project
-            .map_or_else(PathBuf::new, Path::to_path_buf)
-            .join(".agents")
-            .join("hooks");
+        let project = match flags.project {
+            Some(dir) => Some(dir.to_path_buf()),
+            None => find_project(start),
+        };
+        let project_hooks = project.as_deref().map(|root| {
+            // Named from the current directory when it is the root, as people read it.
+            let base = if std::env::current_dir().is_ok_and(|cwd| cwd == root) {
+                Path::new("")
+            } else {
+                root
+            };
+            base.join(".agents").join("hooks")
+        });
         let dotenv = home.join(".env");
         Ok(Self {
             home,
             config,
             allowlist,
             user_hooks,
+            project,
             project_hooks,
+            home_named,
             managed: managed_dir().map(|dir| dir.join("config.yaml")),
             dotenv,
         })
     }
+}
+
+/// The project root for `start`: the nearest directory, `start` included, that has
+/// `.agents/hooks`. The walk stops at the first directory that has `.git` (the repository root:
+/// a hooks folder above it belongs to someone else), and `$HOME` and `/` are never a project.
+pub(crate) fn find_project(start: &Path) -> Option<PathBuf> {
+    let start = std::path::absolute(start).ok()?;
+    let start = normalized(&start);
+    let home = home_dir().map(|home| normalized(&home));
+    for dir in start.ancestors() {
+        if dir.parent().is_none() || home.as_deref() == Some(dir) {
+            return None;
+        }
+        if dir.join(".agents").join("hooks").is_dir() {
+            return Some(dir.to_path_buf());
+        }
+        if dir.join(".git").exists() {
+            return None;
+        }
+    }
+    None
 }
 
 /// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and

@@ -166,6 +166,17 @@ impl Invocation {
     }
 }
 
+/// Where the project root search starts for a payload: its `cwd`, else its `work_dir` (the
+/// Agent Hooks name), whichever is first an existing absolute directory; else `fallback`.
+pub(crate) fn project_start(input: &Map<String, Value>, fallback: &Path) -> PathBuf {
+    ["cwd", "work_dir"]
+        .iter()
+        .filter_map(|key| input.get(*key).and_then(Value::as_str))
+        .map(Path::new)
+        .find(|dir| dir.is_absolute() && dir.is_dir())
+        .map_or_else(|| fallback.to_path_buf(), Path::to_path_buf)
+}
+
 /// The payload's `status` when the tool call failed.
 pub(crate) const FAILED_STATUS: &str = "error";
 

@@ -335,9 +335,12 @@ fn hooks_receive_the_agent_hooks_payload() {
         &format!("cat > '{}'; printf '{{}}'", saved.display()),
     );
     approve_all(&env);
+    // The payload's cwd is inside the project: its hooks are found from there.
+    let inside = env.work().join("src");
+    fs::create_dir_all(&inside).unwrap();
     let out = env.run(
         "pre_tool_call",
-        r#"{"tool_name": "Shell", "args": {"command": "ls"}, "session_id": "s1", "tool_call_id": "tool_123", "cwd": "/", "model": "m1", "context": {"branch": "main"}}"#,
+        &serde_json::json!({"tool_name": "Shell", "args": {"command": "ls"}, "session_id": "s1", "tool_call_id": "tool_123", "cwd": inside, "model": "m1", "context": {"branch": "main"}}).to_string(),
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = fs::read_to_string(&saved).unwrap();
@@ -347,7 +350,7 @@ fn hooks_receive_the_agent_hooks_payload() {
     );
     let wire: Value = serde_json::from_str(&text).unwrap();
     assert!(wire["timestamp"].as_str().unwrap().ends_with('Z'));
-    assert_eq!(wire["work_dir"], "/");
+    assert_eq!(wire["work_dir"], inside.display().to_string());
     assert_eq!(wire["session_id"], "s1");
     assert_eq!(wire["tool_input"]["command"], "ls");
     assert_eq!(wire["tool_use_id"], "tool_123");

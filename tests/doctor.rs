@@ -44,6 +44,7 @@ pre_tool_call  ~/.hermes/agent-hooks/ok.sh  ([ROOT]/home/.hermes/config.yaml:3)
   ok       approved [..]Z, pinned to sha256:[..]
   ok       smoke run answered nothing (go on) in [..] ms
 
+Project: none (no .agents/hooks from here up to the repository root)
 0 error(s), 0 warning(s), 3 ok
 
 "#]]
@@ -64,11 +65,16 @@ fn no_allowlist_is_only_warnings_so_ci_passes_unless_strict() {
     let out = doctor(&env, &["--accept-hooks", "--json"]);
     assert!(marker.exists(), "--accept-hooks smoke-runs it");
     assert!(!env.allowlist_path().exists(), "and still writes nothing");
+    let found = findings(&out);
+    assert!(found.iter().any(|(l, c, _)| l == "ok" && c == "smoke"));
     assert!(
-        findings(&out)
-            .iter()
-            .any(|(l, c, _)| l == "ok" && c == "smoke")
+        found.iter().any(|(l, c, _)| l == "note" && c == "consent"),
+        "under the bypass an unapproved hook is a note: {found:#?}"
     );
+    // The CI gate of a fresh runner: a sound setup passes even --strict.
+    let out = doctor(&env, &["--strict", "--accept-hooks"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 note(s)"));
 }
 
 #[test]

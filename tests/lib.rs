@@ -25,6 +25,7 @@ mod loop_guard;
 mod output;
 mod parity;
 mod payload;
+mod project;
 mod python_re;
 mod races;
 mod revoke;

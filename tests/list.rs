@@ -39,6 +39,8 @@ pre_tool_call     config  ~/.hermes/agent-hooks/plain.sh     -         60s      
 pre_tool_call     config  ~/.hermes/agent-hooks/gone.sh      -         60s      unapproved  missing
 on_session_start  config  ~/.hermes/agent-hooks/ok.sh start  -         60s      unpinned    ok
 
+Project: none (no .agents/hooks from here up to the repository root)
+
 "#]]
     );
     assert!(
@@ -129,6 +131,7 @@ fn empty_config_and_bad_input() {
         redacted(&env, &out.stdout),
         str![[r#"
 No hooks in [ROOT]/home/.hermes/config.yaml.
+Project: none (no .agents/hooks from here up to the repository root)
 
 "#]]
     );

@@ -27,6 +27,8 @@ pub enum Level {
     Error,
     /// Worth a look: `doctor --strict` exits 1.
     Warning,
+    /// Worth knowing, never a failure (an unapproved hook while a consent bypass is on).
+    Note,
     /// Checked and sound.
     Ok,
 }
@@ -173,7 +175,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
         let assessment = assess(list, hook, base);
         let (level, message) = script_finding(hook, &assessment, script);
         add(level, "script", message);
-        let (level, message) = consent_finding(hook, &assessment);
+        let (level, message) = consent_finding(hook, &assessment, checkup.bypass);
         add(level, "consent", message);
         if let Some((level, message)) = drift(&assessment) {
             add(level, "drift", message);
@@ -229,8 +231,21 @@ fn script_finding(
     }
 }
 
-fn consent_finding(hook: &HookSpec, assessment: &Assessment) -> (Level, String) {
+fn consent_finding(
+    hook: &HookSpec,
+    assessment: &Assessment,
+    bypass: Option<Bypass>,
+) -> (Level, String) {
     let approve = approve_hint(hook);
+    if let (ConsentState::Unapproved, Some(bypass)) = (assessment.state, bypass) {
+        return (
+            Level::Note,
+            format!(
+                "not approved; {bypass} is on, so it runs (doctor records nothing); without it \
+                 `run` skips it: review it with {approve}"
+            ),
+        );
+    }
     match assessment.state {
         ConsentState::Approved => (
             Level::Ok,

@@ -18,8 +18,12 @@ use crate::paths::Paths;
 #[command(
     after_help = "Errors: a missing or non-executable script, a changed script, a smoke run \
     that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
-    entry that is skipped. Warnings: an unapproved hook, an unpinned approval, mtime drift without \
-    a pin, an ignored matcher, an unknown event, a clamped timeout, a duplicate, a slow smoke run,     a smoke run that blocks the harmless synthetic call. A smoke run goes through the same engine     as `run` and says what the hook answered: nothing, blocked, rewrote the input, added context     or asked to keep working."
+    entry that is skipped, a named Hermes home that does not exist. Warnings: an unapproved hook \
+    (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
+    approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
+    a duplicate, a slow smoke run, a smoke run that blocks the harmless synthetic call. A smoke \
+    run goes through the same engine as `run` and says what the hook answered: nothing, blocked, \
+    rewrote the input, added context or asked to keep working."
 )]
 pub(crate) struct DoctorArgs {
     /// Skip the smoke runs: execute no hook
@@ -37,11 +41,14 @@ pub(crate) struct DoctorArgs {
 struct Summary {
     errors: usize,
     warnings: usize,
+    notes: usize,
     ok: usize,
 }
 
 #[derive(Serialize)]
 struct Report<'a> {
+    /// The project root whose `.agents/hooks` was checked (`null`: none was found).
+    project_root: Option<String>,
     findings: &'a [Finding],
     summary: Summary,
 }
@@ -51,17 +58,26 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     shared::end_hooks_on_interrupt();
     let quiet = Printer::new(true); // warnings become findings, not stderr lines
     let mut findings = Vec::new();
+    if paths.home_named && !paths.home.is_dir() {
+        // Green having checked nothing would let a misconfigured CI job pass.
+        findings.push(Finding::file(
+            Level::Error,
+            "home",
+            &paths.home,
+            shared::missing_home(&paths.home),
+        ));
+    }
     match shared::load(global, None, &quiet) {
         Ok(loaded) => {
             let base = shared::current_dir()?;
-            findings = checks::examine(&Checkup {
+            findings.extend(checks::examine(&Checkup {
                 set: &loaded.set,
                 allowlist: &loaded.paths.allowlist,
                 home: &loaded.paths.home,
                 base: &base,
                 bypass: shared::bypass(global, &loaded.set),
                 smoke: !args.no_exec,
-            });
+            }));
         }
         Err(err) => findings.push(Finding::file(
             Level::Error,
@@ -77,11 +93,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     let summary = Summary {
         errors: count(Level::Error),
         warnings: count(Level::Warning),
+        notes: count(Level::Note),
         ok: count(Level::Ok),
     };
     let failed = summary.errors > 0 || (args.strict && summary.warnings > 0);
     if args.json {
         printer.document(&Report {
+            project_root: paths.project.as_ref().map(|p| p.display().to_string()),
             findings: &findings,
             summary,
         })?;
@@ -115,6 +133,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
         let (word, tone) = match f.level {
             Level::Error => ("error  ", Tone::Bad),
             Level::Warning => ("warning", Tone::Notice),
+            Level::Note => ("note   ", Tone::Plain),
             Level::Ok => ("ok     ", Tone::Good),
         };
         if f.hook.is_some() {
@@ -129,9 +148,16 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
                 .line(format_args!("  {}: {}", f.at, f.message));
         }
     }
-    screen.blank().line(format_args!(
-        "{} error(s), {} warning(s), {} ok",
-        summary.errors, summary.warnings, summary.ok
-    ));
+    let notes = match summary.notes {
+        0 => String::new(),
+        n => format!(", {n} note(s)"),
+    };
+    screen
+        .blank()
+        .line(shared::project_line(paths))
+        .line(format_args!(
+            "{} error(s), {} warning(s){notes}, {} ok",
+            summary.errors, summary.warnings, summary.ok
+        ));
     screen
 }

@@ -71,6 +71,8 @@ struct Listing<'a> {
     /// The managed config, when its folder exists (its values win over `config`).
     managed_config: Option<String>,
     allowlist: String,
+    /// The project root whose `.agents/hooks` was read (`null`: none was found).
+    project_root: Option<String>,
     hooks: Vec<Row<'a>>,
     warnings: Vec<WarningLine<'a>>,
 }
@@ -99,6 +101,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 .as_ref()
                 .map(|p| p.display().to_string()),
             allowlist: loaded.paths.allowlist.display().to_string(),
+            project_root: loaded
+                .paths
+                .project
+                .as_ref()
+                .map(|p| p.display().to_string()),
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
         };
@@ -112,6 +119,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             "No hooks{scope} in {}.",
             loaded.paths.config.display()
         ));
+        screen.line(shared::project_line(&loaded.paths));
         printer.show(&screen)?;
         return Ok(ExitStatus::Success);
     }
@@ -126,11 +134,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         out.row(&cells);
     }
     screen.table(out);
-    if !notes.is_empty() {
-        screen.blank();
-        for note in &notes {
-            screen.line(note);
-        }
+    screen.blank().line(shared::project_line(&loaded.paths));
+    for note in &notes {
+        screen.line(note);
     }
     printer.show(&screen)?;
     Ok(ExitStatus::Success)

@@ -66,14 +66,26 @@ pub(crate) struct GlobalArgs {
 }
 
 impl GlobalArgs {
-    /// The locations these flags name, resolved against the environment and the defaults.
+    /// The locations these flags name, resolved against the environment and the defaults; the
+    /// project root is searched from the current directory.
     pub(crate) fn paths(&self) -> anyhow::Result<crate::paths::Paths> {
-        crate::paths::Paths::resolve(&crate::paths::Locations {
-            hermes_home: self.hermes_home.as_deref(),
-            config: self.config.as_deref(),
-            user_hooks: self.user_hooks.as_deref(),
-            project: self.project.as_deref(),
-        })
+        self.paths_from(&shared::current_dir()?)
+    }
+
+    /// [`Self::paths`], with the project root searched from `start`.
+    pub(crate) fn paths_from(
+        &self,
+        start: &std::path::Path,
+    ) -> anyhow::Result<crate::paths::Paths> {
+        crate::paths::Paths::resolve(
+            &crate::paths::Locations {
+                hermes_home: self.hermes_home.as_deref(),
+                config: self.config.as_deref(),
+                user_hooks: self.user_hooks.as_deref(),
+                project: self.project.as_deref(),
+            },
+            start,
+        )
     }
 }
 

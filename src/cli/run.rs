@@ -96,10 +96,15 @@ fn prepare(
     printer: &Printer,
 ) -> Result<Prepared> {
     let input = read_payload(args.payload_file.as_deref(), printer)?;
-    let paths = global.paths()?;
-    let set = config::load(shared::options(&paths, Some(event)))?;
     let current_dir = std::env::current_dir().context("cannot read the current directory")?;
+    // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
+    let start = payload::project_start(&input, &current_dir);
     let invocation = Invocation::from_input(input, &current_dir.to_string_lossy());
+    let paths = global.paths_from(&start)?;
+    if paths.home_named && !paths.home.is_dir() {
+        printer.warn(shared::missing_home(&paths.home));
+    }
+    let set = config::load(shared::options(&paths, Some(event)))?;
     Ok(Prepared {
         set,
         home: paths.home,

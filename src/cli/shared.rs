@@ -2,7 +2,7 @@
 //! printed, the consent bypass, and the colour decision.
 
 use std::io::IsTerminal as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 
@@ -42,6 +42,9 @@ pub(crate) struct Loaded {
 /// Loads the hooks (of one event, or all), printing load warnings.
 pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) -> Result<Loaded> {
     let paths = global.paths()?;
+    if paths.home_named && !paths.home.is_dir() {
+        printer.warn(missing_home(&paths.home));
+    }
     let set = config::load(options(&paths, only))?;
     for warning in &set.warnings {
         printer.warn(warning);
@@ -56,7 +59,7 @@ pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
         managed: paths.managed.as_deref(),
         dotenv: Some(&paths.dotenv),
         user_hooks: paths.user_hooks.as_deref(),
-        project_hooks: Some(&paths.project_hooks),
+        project_hooks: paths.project_hooks.as_deref(),
         only,
     }
 }
@@ -170,6 +173,23 @@ pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> 
     let signal: Interrupt = interrupt::received()?;
     say_interrupted(signal, printer);
     Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
+}
+
+/// The project root as `list` and `doctor` show it.
+pub(crate) fn project_line(paths: &Paths) -> String {
+    match &paths.project {
+        Some(root) => format!("Project: {}", root.display()),
+        None => "Project: none (no .agents/hooks from here up to the repository root)".to_owned(),
+    }
+}
+
+/// The warning for a Hermes home that was named and does not exist.
+pub(crate) fn missing_home(home: &Path) -> String {
+    format!(
+        "the Hermes home {} does not exist (named by --hermes-home or HERMES_HOME): no config, \
+         no allowlist",
+        home.display()
+    )
 }
 
 /// The note for a run a signal ended.
