@@ -102,7 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
         }
         'hermes-hooks;test' {
             [CompletionResult]::new('--for-tool', '--for-tool', [CompletionResultType]::ParameterName, 'Set tool_name in the payload and apply tool matchers')
-            [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'A JSON object merged over the synthetic payload (top-level keys replace)')
+            [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'A payload merged over the synthetic one, key by key; any shape (keyword arguments, the Hermes wire with tool_input and extra, an Agent Hooks payload)')
             [CompletionResult]::new('--expect', '--expect', [CompletionResultType]::ParameterName, 'Exit 1 unless the aggregated directive is this one')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')

@@ -95,7 +95,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         }
         &'hermes-hooks;test'= {
             cand --for-tool 'Set tool_name in the payload and apply tool matchers'
-            cand --payload-file 'A JSON object merged over the synthetic payload (top-level keys replace)'
+            cand --payload-file 'A payload merged over the synthetic one, key by key; any shape (keyword arguments, the Hermes wire with tool_input and extra, an Agent Hooks payload)'
             cand --expect 'Exit 1 unless the aggregated directive is this one'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'

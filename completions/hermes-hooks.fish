@@ -89,7 +89,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -s q -l qu
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l for-tool -d 'Set tool_name in the payload and apply tool matchers' -r
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l payload-file -d 'A JSON object merged over the synthetic payload (top-level keys replace)' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l payload-file -d 'A payload merged over the synthetic one, key by key; any shape (keyword arguments, the Hermes wire with tool_input and extra, an Agent Hooks payload)' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l expect -d 'Exit 1 unless the aggregated directive is this one' -r -f -a "block\t''
 modify\t''
 context\t''

@@ -166,6 +166,28 @@ impl Invocation {
     }
 }
 
+/// A payload in any shape (Hermes keyword arguments, the Hermes wire with `tool_input` and
+/// `extra`, the Agent Hooks wire) turned into the keyword shape, so it can be merged key by key
+/// over another: `tool_input` becomes `args`, `tool_use_id` becomes `tool_call_id`, `extra`'s keys
+/// come up to the top level (a key written at the top level wins), and the event's name is left
+/// out (the caller's event decides).
+pub(crate) fn kwargs_shape(mut input: Map<String, Value>) -> Map<String, Value> {
+    let renames = [("tool_input", "args"), ("tool_use_id", "tool_call_id")];
+    for (from, to) in renames {
+        if let Some(value) = input.remove(from) {
+            input.entry(to).or_insert(value);
+        }
+    }
+    if let Some(Value::Object(extra)) = input.remove("extra") {
+        for (key, value) in extra {
+            input.entry(key).or_insert(value);
+        }
+    }
+    input.remove("hook_event_name");
+    input.remove("event_type");
+    input
+}
+
 /// Where the project root search starts for a payload: its `cwd`, else its `work_dir` (the
 /// Agent Hooks name), whichever is first an existing absolute directory; else `fallback`.
 pub(crate) fn project_start(input: &Map<String, Value>, fallback: &Path) -> PathBuf {

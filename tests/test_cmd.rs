@@ -107,6 +107,38 @@ fn for_tool_applies_matchers_and_payload_files_merge() {
         (Some("ls"), Some("mine"))
     );
 
+    // A captured wire payload (tool_input, extra) replaces the synthetic call's input too.
+    std::fs::write(
+        &file,
+        r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "rm -rf /"}, "session_id": "w", "cwd": "/", "extra": {"task_id": "t9"}}"#,
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--json", "--payload-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let wire: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(wire["tool_input"]["command"], "rm -rf /");
+    assert_eq!(wire["extra"]["task_id"], "t9");
+    assert_eq!(wire["session_id"], "w");
+    // An Agent Hooks payload too.
+    std::fs::write(
+        &file,
+        r#"{"event_type": "pre-tool-call", "tool_name": "Shell", "tool_input": {"command": "pwd"}, "tool_use_id": "u1"}"#,
+    )
+    .unwrap();
+    env.cmd()
+        .args(["test", "pre_tool_call", "--payload-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let wire: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(wire["tool_input"]["command"], "pwd");
+    assert_eq!(wire["extra"]["tool_call_id"], "u1");
+
     std::fs::write(&file, "[1]").unwrap();
     let out = env
         .cmd()

@@ -31,7 +31,8 @@ pub(crate) struct TestArgs {
     /// Set tool_name in the payload and apply tool matchers
     #[arg(long, value_name = "NAME")]
     for_tool: Option<String>,
-    /// A JSON object merged over the synthetic payload (top-level keys replace)
+    /// A payload merged over the synthetic one, key by key; any shape (keyword arguments, the
+    /// Hermes wire with tool_input and extra, an Agent Hooks payload)
     #[arg(long, value_name = "FILE")]
     payload_file: Option<PathBuf>,
     /// Exit 1 unless the aggregated directive is this one
@@ -106,15 +107,16 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let event = called.event;
     let loaded = shared::load(global, Some(event), printer)?;
     let mut input = synthetic::payload(called);
-    if let Some(tool) = &args.for_tool {
-        input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
-    }
     if let Some(file) = &args.payload_file {
         let bytes = std::fs::read(file)
             .with_context(|| format!("cannot read payload file {}", file.display()))?;
         let extra =
             payload::parse(&bytes).with_context(|| format!("bad payload in {}", file.display()))?;
-        input.extend(extra);
+        // Any shape (a captured wire payload too), merged key by key over the synthetic one.
+        input.extend(payload::kwargs_shape(extra));
+    }
+    if let Some(tool) = &args.for_tool {
+        input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
     }
     let current_dir = shared::current_dir()?;
     let invocation = Invocation::from_input(input.clone(), &current_dir.to_string_lossy());
