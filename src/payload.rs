@@ -11,9 +11,9 @@ use crate::config::Event;
 /// Why an input payload was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum PayloadError {
-    /// Not JSON; the message gives line and column.
+    /// Not JSON; the message gives line and column (in the message, not repeated as a cause).
     #[error("payload is not valid JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// JSON, but not an object.
     #[error("payload must be a JSON object, not {0}")]
     NotObject(&'static str),
@@ -26,7 +26,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match crate::pyjson::from_slice(bytes)? {
+    match crate::pyjson::from_slice(bytes).map_err(PayloadError::Json)? {
         Value::Object(map) => Ok(map),
         other => Err(PayloadError::NotObject(json_kind(&other))),
     }

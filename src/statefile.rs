@@ -44,7 +44,7 @@ pub enum StateError {
         reason: String,
     },
     /// Reading, locking or writing failed.
-    #[error("{action} the {kind} {path}: {source}", path = .path.display())]
+    #[error("{action} the {kind} {path}: {error}", path = .path.display())]
     Io {
         /// Which of the files this tool keeps.
         kind: FileKind,
@@ -52,8 +52,8 @@ pub enum StateError {
         action: &'static str,
         /// Where it is.
         path: PathBuf,
-        /// What the system said.
-        source: io::Error,
+        /// What the system said (in the message, so it is not repeated as a cause).
+        error: io::Error,
     },
 }
 
@@ -62,11 +62,11 @@ pub(crate) fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, State
     match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(StateError::Io {
+        Err(error) => Err(StateError::Io {
             kind,
             action: "cannot read",
             path: path.to_path_buf(),
-            source,
+            error,
         }),
     }
 }
@@ -84,11 +84,11 @@ pub(crate) fn locked<R>(
     path: &Path,
     body: impl FnOnce() -> Result<R, StateError>,
 ) -> Result<R, StateError> {
-    let io_err = |action, source| StateError::Io {
+    let io_err = |action, error| StateError::Io {
         kind,
         action,
         path: path.to_path_buf(),
-        source,
+        error,
     };
     fs::DirBuilder::new()
         .recursive(true)
@@ -149,11 +149,11 @@ pub(crate) fn replace(kind: FileKind, path: &Path, bytes: &[u8]) -> Result<(), S
     let dir = folder_of(path);
     let prefix = temp_prefix(path);
     remove_stale_temps(dir, &prefix);
-    write_atomic(dir, path, &prefix, bytes).map_err(|source| StateError::Io {
+    write_atomic(dir, path, &prefix, bytes).map_err(|error| StateError::Io {
         kind,
         action: "cannot write",
         path: path.to_path_buf(),
-        source,
+        error,
     })
 }
 

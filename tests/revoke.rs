@@ -45,6 +45,17 @@ fn nothing_matched_is_exit_1_and_writes_nothing() {
         stderr(&out)
     );
     assert!(!env.allowlist_path().exists(), "no file created");
+    let out = env
+        .cmd()
+        .args(["revoke", "/h/none.sh", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["removed"], 0,
+        "--json says what happened even then: {doc}"
+    );
 
     std::fs::write(env.allowlist_path(), "{broken").unwrap();
     let out = env.cmd().args(["remove", "/h/none.sh"]).output().unwrap();

@@ -139,6 +139,22 @@ fn for_tool_applies_matchers_and_payload_files_merge() {
     assert_eq!(wire["tool_input"]["command"], "pwd");
     assert_eq!(wire["extra"]["tool_call_id"], "u1");
 
+    // A broken file: the parser's reason once, with its place, not repeated as a cause.
+    std::fs::write(&file, "{\"a\":\n\n").unwrap();
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--payload-file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out).matches("EOF while parsing").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
+
     std::fs::write(&file, "[1]").unwrap();
     let out = env
         .cmd()

@@ -40,6 +40,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
     } else {
         0
     };
+    if args.json {
+        // The document says what happened even when nothing matched (`removed`: 0, exit 1).
+        printer.document(&Revoked {
+            command: &args.command,
+            event: event_name,
+            removed,
+        })?;
+    }
     if removed == 0 {
         let scope = event_name.map_or_else(String::new, |e| format!(" for {e}"));
         bail!(
@@ -48,13 +56,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
             paths.allowlist.display()
         );
     }
-    if args.json {
-        printer.document(&Revoked {
-            command: &args.command,
-            event: event_name,
-            removed,
-        })?;
-    } else {
+    if !args.json {
         let noun = if removed == 1 {
             "approval"
         } else {
