@@ -125,28 +125,23 @@ fn for_tool_applies_matchers_and_payload_files_merge() {
     assert_eq!(wire["extra"]["task_id"], "t9");
     assert_eq!(wire["session_id"], "w");
     // An Agent Hooks payload too.
-    std::fs::write(
-        &file,
+    let with_file = |content: &str| {
+        std::fs::write(&file, content).unwrap();
+        env.cmd()
+            .args(["test", "pre_tool_call", "--payload-file"])
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    with_file(
         r#"{"event_type": "pre-tool-call", "tool_name": "Shell", "tool_input": {"command": "pwd"}, "tool_use_id": "u1"}"#,
-    )
-    .unwrap();
-    env.cmd()
-        .args(["test", "pre_tool_call", "--payload-file"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    );
     let wire: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
     assert_eq!(wire["tool_input"]["command"], "pwd");
     assert_eq!(wire["extra"]["tool_call_id"], "u1");
 
     // A broken file: the parser's reason once, with its place, not repeated as a cause.
-    std::fs::write(&file, "{\"a\":\n\n").unwrap();
-    let out = env
-        .cmd()
-        .args(["test", "pre_tool_call", "--payload-file"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = with_file("{\"a\":\n\n");
     assert_eq!(code(&out), 1);
     assert_eq!(
         stderr(&out).matches("EOF while parsing").count(),
@@ -155,13 +150,7 @@ fn for_tool_applies_matchers_and_payload_files_merge() {
         stderr(&out)
     );
 
-    std::fs::write(&file, "[1]").unwrap();
-    let out = env
-        .cmd()
-        .args(["test", "pre_tool_call", "--payload-file"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = with_file("[1]");
     assert_eq!(code(&out), 1);
     assert!(
         stderr(&out).contains("must be a JSON object"),
