@@ -346,7 +346,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__subcmd__hooks__subcmd__list)
-            opts="-q -h -V --event --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-l -q -h -V --event --long --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

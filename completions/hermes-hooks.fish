@@ -70,6 +70,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l proje
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -s l -l long -d 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l json -d 'Print one JSON document instead of the table'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
@@ -83,6 +84,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l project
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -s l -l long -d 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l json -d 'Print one JSON document instead of the table'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'

@@ -22,6 +22,10 @@ pub(crate) const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD"
 pub(crate) const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
 /// Set for every hook: the canonical name of the event it runs for.
 pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
+/// The pager `approve` shows a whole script or diff in (default `less`).
+pub(crate) const PAGER: &str = "PAGER";
+/// Options for `less`; set to `FRX` for the pager when unset.
+pub(crate) const LESS: &str = "LESS";
 
 /// The value of `name`, or `None` when it is unset or empty.
 #[allow(clippy::disallowed_methods)] // this module is the one reader of the environment

@@ -187,7 +187,7 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
     }
 }
 
-fn write_atomic(dir: &Path, path: &Path, prefix: &str, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(dir: &Path, path: &Path, prefix: &str, bytes: &[u8]) -> io::Result<()> {
     let mut tmp = tempfile::Builder::new()
         .prefix(prefix)
         .suffix(".tmp")

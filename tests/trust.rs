@@ -144,8 +144,7 @@ fn nothing_a_file_supplies_reaches_the_terminal_raw() {
 fn a_hostile_folder_name_cannot_conceal_what_approve_shows_on_a_terminal() {
     let env = TestEnv::new();
     let folder = hostile_project_hook(&env);
-    let (shown, _) =
-        crate::common::on_a_terminal(&env, &["approve"], &[("Approve this hook?", b"n\n")]);
+    let (shown, _) = crate::common::on_a_terminal(&env, &["approve"], &[("[d]iff", b"n\r")]);
     assert!(!shown.contains("\u{1b}[8m"), "{shown:?}");
     assert!(
         !shown.contains('\u{7}') && !shown.contains('\u{202e}'),

@@ -18,6 +18,7 @@ pub(super) fn check(home: &Path, findings: &mut Vec<Finding>) {
                 source: Some(hook.source.as_str()),
                 at: hook.manifest.display().to_string(),
                 message,
+                diff: None,
             });
         };
         if let Some(reason) = &hook.broken {

@@ -16,7 +16,8 @@ use crate::config::{HookSet, HookSpec, WarningKind};
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{
-    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess,
+    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess, kept,
+    nothing_to_pin,
 };
 
 /// How bad a finding is.
@@ -53,6 +54,10 @@ pub struct Finding {
     pub at: String,
     /// What was found, in a sentence.
     pub message: String,
+    /// For a script changed since approval: what changed, as a unified diff against the copy
+    /// kept when it was approved (when one was kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
 }
 
 impl Finding {
@@ -66,6 +71,7 @@ impl Finding {
             source: None,
             at: at.display().to_string(),
             message,
+            diff: None,
         }
     }
 }
@@ -129,6 +135,7 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
             source: None,
             at: warning.origin.to_string(),
             message: warning.message.clone(),
+            diff: None,
         });
     }
 }
@@ -144,7 +151,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
     let gate = ConsentGate::new(checkup.allowlist.to_owned(), checkup.bypass, false);
     for index in order {
         let hook = &set.hooks[index];
-        let mut add = |level, check, message: String| {
+        let mut add = |level, check, message: String, diff: Option<String>| {
             findings.push(Finding {
                 level,
                 check,
@@ -153,6 +160,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
                 source: Some(hook.source.as_str()),
                 at: hook.origin.to_string(),
                 message,
+                diff,
             });
         };
         if let Some(first) = seen.insert((hook.event.name(), hook.command.as_str()), hook) {
@@ -160,31 +168,33 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
                 Level::Warning,
                 "duplicate",
                 format!("declared twice: also at {}", first.origin),
+                None,
             );
         }
         if let Some(by) = overrides.replaced[index] {
             let by = &set.hooks[by].origin;
             let message = format!("replaced by the approved project hook {by}: it does not run");
-            add(Level::Ok, "override", message);
+            add(Level::Ok, "override", message, None);
         }
         for (file, why) in overrides.namesakes_of(index) {
             let message = format!("not replaced by {file}: {why}; it runs as usual");
-            add(Level::Warning, "override", message);
+            add(Level::Warning, "override", message, None);
         }
         let script = crate::consent::script_state(hook, base);
         let assessment = assess(list, hook, base);
         let (level, message) = script_finding(hook, &assessment, script);
-        add(level, "script", message);
-        let (level, message) = consent_finding(hook, &assessment, checkup.bypass);
-        add(level, "consent", message);
+        add(level, "script", message, None);
+        let (level, message) = consent_finding(hook, &assessment, checkup);
+        let diff = changes_since_approval(&assessment, checkup.allowlist);
+        add(level, "consent", message, diff);
         if let Some((level, message)) = drift(&assessment) {
-            add(level, "drift", message);
+            add(level, "drift", message, None);
         }
         let may_smoke =
             assessment.state.may_run() || (smoke_all && assessment.state != ConsentState::Changed);
         if checkup.smoke && may_smoke && script == ScriptState::Ok {
             let (level, message) = smoke::run(hook, &gate, base);
-            add(level, "smoke", message);
+            add(level, "smoke", message, None);
         }
     }
 }
@@ -231,12 +241,34 @@ fn script_finding(
     }
 }
 
+/// The diff of a changed script against its approved copy, when one was kept.
+fn changes_since_approval(assessment: &Assessment, allowlist: &Path) -> Option<String> {
+    if assessment.state != ConsentState::Changed {
+        return None;
+    }
+    kept::diff_since_approval(
+        allowlist,
+        assessment.script.as_deref()?,
+        assessment.pinned.as_deref()?,
+    )
+}
+
 fn consent_finding(
     hook: &HookSpec,
     assessment: &Assessment,
-    bypass: Option<Bypass>,
+    checkup: &Checkup<'_>,
 ) -> (Level, String) {
+    let bypass = checkup.bypass;
     let approve = approve_hint(hook);
+    if let (ConsentState::Unapproved, Some(why)) = (
+        assessment.state,
+        nothing_to_pin(hook, assessment, checkup.home),
+    ) {
+        return (
+            Level::Warning,
+            format!("not approved, and it cannot be approved yet: {why}"),
+        );
+    }
     if let (ConsentState::Unapproved, Some(bypass)) = (assessment.state, bypass) {
         return (
             Level::Note,

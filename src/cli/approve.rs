@@ -1,31 +1,39 @@
-//! `approve`: the review step. Each hook that is not approved, changed or unpinned (or the ones
-//! named) is shown with its script's sha256 and first lines and confirmed on a terminal; `--yes`
-//! approves without asking. Writes go through the same locked, atomic path as `run`.
+//! `approve`: the review step. Each hook that is unapproved, changed or unpinned (or each one
+//! named, approved or not) is shown with its script's sha256 and first lines, or for a changed
+//! script the diff against the copy kept when it was approved, and one line-based question is
+//! asked per hook; `--yes` approves without asking. Writes go through the same locked, atomic
+//! path as `run`. The summary names every hook and what became of it.
 
-use std::io::{IsTerminal as _, Read as _};
-use std::path::Path;
+use std::io::IsTerminal as _;
 
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
-use dialoguer::Confirm;
+use dialoguer::Input;
 use dialoguer::console::Term;
 use serde::Serialize;
 
-use super::{GlobalArgs, shared};
+use super::{GlobalArgs, pager, shared};
 use crate::config::HookSpec;
 use crate::consent::store;
-use crate::consent::{Assessment, ConsentState, approval_for, assess, record};
+use crate::consent::{
+    Assessment, ConsentState, approval_for, assess, kept, names, nothing_to_pin, record,
+};
 use crate::exit::ExitStatus;
+use crate::limits;
 use crate::output::{Printer, Screen};
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;
+/// Lines of a diff shown for review (`d` shows all of it).
+const DIFF_LINES: usize = 40;
 
 #[derive(Args, Debug)]
 pub(crate) struct ApproveArgs {
-    /// Approve the hooks that run this command, exactly as declared [default: every hook that is
-    /// unapproved, changed or unpinned]
-    command: Option<String>,
+    /// The hook to approve, approved already or not: its command as declared, its script's path,
+    /// or an Agent Hooks name as `list` shows it [default: every hook that is unapproved, changed
+    /// or unpinned]
+    #[arg(value_name = "HOOK")]
+    hook: Option<String>,
     /// Only hooks of this event (either name)
     #[arg(long, value_name = "EVENT")]
     event: Option<String>,
@@ -44,10 +52,15 @@ pub(crate) struct ApproveArgs {
 #[derive(Serialize)]
 struct Decision {
     event: &'static str,
+    source: &'static str,
+    name: String,
     command: String,
     script: Option<String>,
     sha256: Option<String>,
     was: &'static str,
+    /// Why it was declined or skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
 }
 
 #[derive(Serialize, Default)]
@@ -57,13 +70,27 @@ struct Outcome {
     skipped: Vec<Decision>,
 }
 
-fn decision_for(hook: &HookSpec, assessment: &Assessment, sha256: Option<String>) -> Decision {
+/// A reviewer's answer to one hook.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Yes,
+    No,
+    /// Yes to this one and every remaining hook.
+    All,
+    /// No to this one and every remaining hook.
+    Quit,
+}
+
+fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>) -> Decision {
     Decision {
         event: hook.event.name(),
+        source: hook.source.as_str(),
+        name: hook.name.clone(),
         command: hook.command.clone(),
         script: assessment.script.as_ref().map(|p| p.display().to_string()),
-        sha256,
+        sha256: assessment.sha256.clone(),
         was: assessment.state.as_str(),
+        reason,
     }
 }
 
@@ -82,19 +109,24 @@ pub(crate) fn run(
         .set
         .hooks
         .iter()
-        .filter(|hook| args.command.as_ref().is_none_or(|c| *c == hook.command))
+        .filter(|hook| {
+            args.hook
+                .as_ref()
+                .is_none_or(|given| names(hook, given, &base))
+        })
         .collect();
-    if let (Some(command), true) = (&args.command, named.is_empty()) {
-        let scope = only.map_or_else(String::new, |e| format!(" on {e}"));
+    if let (Some(given), true) = (&args.hook, named.is_empty()) {
+        let scope = only.map_or_else(String::new, |e| format!(" of {e}"));
         bail!(
-            "no hook{scope} in {} runs '{command}'",
-            loaded.paths.config.display()
+            "no hook{scope} is named '{given}': name a hook by its command as declared, its \
+             script's path, or the name `hermes-hooks list` shows"
         );
     }
+    // A hook named on the command line is re-approved even when it is approved already.
     let pending: Vec<(&HookSpec, Assessment)> = named
         .into_iter()
         .map(|hook| (hook, assess(&list, hook, &base)))
-        .filter(|(_, a)| args.all || a.state != ConsentState::Approved)
+        .filter(|(_, a)| args.hook.is_some() || args.all || a.state != ConsentState::Approved)
         .collect();
     let mut outcome = Outcome::default();
     if pending.is_empty() {
@@ -103,51 +135,29 @@ pub(crate) fn run(
             screen.line("Nothing to approve: every hook is approved and pinned.");
             printer.show(&screen)?;
         }
-    } else {
-        let interactive = !args.yes;
-        if interactive && !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
-            bail!(
-                "approve asks before each hook and needs a terminal for that; pass --yes to approve without asking"
-            );
+        if args.json {
+            printer.document(&outcome)?;
         }
-        for (hook, assessment) in &pending {
-            if assessment.sha256.is_none() {
-                let script = assessment
-                    .script
-                    .as_ref()
-                    .map_or_else(|| "(none found)".to_owned(), |p| p.display().to_string());
-                printer.warn(format!(
-                    "cannot approve {} '{}': its script {script} cannot be read, so there is nothing to pin",
-                    hook.event, hook.command
-                ));
-                outcome.skipped.push(decision_for(hook, assessment, None));
-                continue;
-            }
-            let yes = !interactive || confirm(hook, assessment, printer)?;
-            let approval = approval_for(hook, assessment);
-            let decision = decision_for(hook, assessment, approval.sha256.clone());
-            if yes {
-                record(&loaded.paths.allowlist, &[approval])?;
-                if !args.json {
-                    printer.show(&approved_line(&decision))?;
-                }
-                outcome.approved.push(decision);
-            } else {
-                outcome.declined.push(decision);
-            }
-        }
-        if !args.json {
-            let declined = outcome.declined.len();
-            let tail = if declined > 0 {
-                format!(", declined {declined}")
-            } else {
-                String::new()
-            };
-            printer.note(format!("approved {}{tail}", outcome.approved.len()));
-        }
+        return Ok(ExitStatus::Success);
     }
+    let asks = !args.yes && pending.iter().any(|(_, a)| a.sha256.is_some());
+    if asks && !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        bail!(
+            "approve asks before each hook and needs a terminal for that; pass --yes to approve \
+             without asking"
+        );
+    }
+    let reviewer = Reviewer {
+        allowlist: &loaded.paths.allowlist,
+        color: shared::color_stderr(global),
+        printer,
+    };
+    reviewer.review_all(&pending, !asks, &loaded.paths.home, &mut outcome)?;
     if args.json {
         printer.document(&outcome)?;
+    } else {
+        printer.show(&summary(&outcome))?;
+        printer.note(counts(&outcome));
     }
     Ok(if outcome.skipped.is_empty() {
         ExitStatus::Success
@@ -156,70 +166,254 @@ pub(crate) fn run(
     })
 }
 
-fn approved_line(decision: &Decision) -> Screen {
-    let sha = match decision.sha256.as_deref() {
-        None => "no script to pin".to_owned(),
-        sha => crate::consent::fingerprint::short_sha256(sha),
-    };
+/// One line per hook: approved, declined or skipped, and why.
+fn summary(outcome: &Outcome) -> Screen {
     let mut screen = Screen::new(false);
-    screen.line(format_args!(
-        "approved  {}  {}  ({sha})",
-        decision.event, decision.command
-    ));
+    let groups = [
+        ("approved", &outcome.approved),
+        ("declined", &outcome.declined),
+        ("skipped ", &outcome.skipped),
+    ];
+    for (verb, decisions) in groups {
+        for decision in decisions {
+            screen.text(format_args!(
+                "{verb}  {}  {}",
+                decision.event, decision.command
+            ));
+            match (verb, &decision.reason) {
+                ("approved", _) => {
+                    let sha = crate::consent::fingerprint::short_sha256(decision.sha256.as_deref());
+                    screen.text(format_args!("  ({sha})"));
+                }
+                (_, Some(reason)) if reason != "declined" => {
+                    screen.text(format_args!(": {reason}"));
+                }
+                _ => {}
+            }
+            screen.end();
+        }
+    }
     screen
 }
 
-/// Shows the hook for review on stderr and asks; the default answer is no.
-fn confirm(hook: &HookSpec, assessment: &Assessment, printer: &Printer) -> Result<bool> {
-    let mut review = Screen::new(false);
-    review.blank().line(format_args!(
-        "{}  {}  declared at {}",
-        hook.event,
-        hook.source.as_str(),
-        hook.origin
-    ));
-    review.line(format_args!("  command:  {}", hook.command));
-    review.line(format_args!("  state:    {}", assessment.state.as_str()));
-    if let Some(script) = &assessment.script {
-        review.line(format_args!("  script:   {}", script.display()));
+/// The closing note: how many of each, and why the exit status is 1 when it is.
+fn counts(outcome: &Outcome) -> String {
+    let mut parts = vec![format!("approved {}", outcome.approved.len())];
+    if !outcome.declined.is_empty() {
+        parts.push(format!("declined {}", outcome.declined.len()));
     }
-    match (&assessment.sha256, &assessment.pinned) {
-        (Some(now), Some(was)) if assessment.state == ConsentState::Changed => {
-            review.line(format_args!("  sha256:   {now}  (approved as {was})"));
+    if !outcome.skipped.is_empty() {
+        let n = outcome.skipped.len();
+        let noun = if n == 1 { "hook" } else { "hooks" };
+        parts.push(format!(
+            "skipped {n} (exit status 1: {n} {noun} could not be approved)"
+        ));
+    }
+    parts.join(", ")
+}
+
+/// Shows hooks for review on stderr and reads the answers.
+struct Reviewer<'a> {
+    allowlist: &'a std::path::Path,
+    color: bool,
+    printer: &'a Printer,
+}
+
+impl Reviewer<'_> {
+    /// Reviews each hook in turn (or approves every one, `yes_to_all`), recording each approval
+    /// as it is given; a hook with nothing to pin is skipped with the reason.
+    fn review_all(
+        &self,
+        pending: &[(&HookSpec, Assessment)],
+        yes_to_all: bool,
+        home: &std::path::Path,
+        outcome: &mut Outcome,
+    ) -> Result<()> {
+        let mut rest: Option<Answer> = yes_to_all.then_some(Answer::Yes);
+        for (hook, assessment) in pending {
+            if let Some(why) = nothing_to_pin(hook, assessment, home) {
+                outcome.skipped.push(decision_for(
+                    hook,
+                    assessment,
+                    Some(format!("cannot be approved: {why}")),
+                ));
+                continue;
+            }
+            let answer = match rest {
+                Some(answer) => answer,
+                None => self.ask(hook, assessment)?,
+            };
+            if matches!(answer, Answer::All | Answer::Quit) {
+                rest = Some(if answer == Answer::All {
+                    Answer::Yes
+                } else {
+                    Answer::Quit
+                });
+            }
+            match answer {
+                Answer::Yes | Answer::All => {
+                    record(self.allowlist, &[approval_for(hook, assessment)])?;
+                    outcome.approved.push(decision_for(hook, assessment, None));
+                }
+                Answer::No => {
+                    let decision = decision_for(hook, assessment, Some("declined".to_owned()));
+                    outcome.declined.push(decision);
+                }
+                Answer::Quit => outcome.declined.push(decision_for(
+                    hook,
+                    assessment,
+                    Some("not reviewed: the review was stopped".to_owned()),
+                )),
+            }
         }
-        (Some(now), _) => {
-            review.line(format_args!("  sha256:   {now}"));
-        }
-        (None, _) => {
-            review.line("  sha256:   (no readable script to pin)");
+        Ok(())
+    }
+
+    /// Shows `hook` and asks until the answer is one of y, n, a, q (v and d show more first).
+    fn ask(&self, hook: &HookSpec, assessment: &Assessment) -> Result<Answer> {
+        let diff = self.diff(assessment);
+        self.printer
+            .show_on_stderr(&self.review(hook, assessment, diff.as_deref()));
+        loop {
+            let answer: String = Input::new()
+                .with_prompt("Approve? [y]es [n]o [a]ll [q]uit [v]iew script [d]iff (default: no)")
+                .allow_empty(true)
+                .interact_on(&Term::stderr())
+                .context("reading the answer")?;
+            match answer.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Ok(Answer::Yes),
+                "n" | "no" | "" => return Ok(Answer::No),
+                "a" | "all" => return Ok(Answer::All),
+                "q" | "quit" => return Ok(Answer::Quit),
+                "v" | "view" => match &assessment.script {
+                    Some(script) => pager::show(&script_text(script)),
+                    None => self.printer.note("this hook's command names no script"),
+                },
+                "d" | "diff" => match &diff {
+                    Some(diff) => pager::show(&self.painted(diff).into_text()),
+                    None => self.printer.note(no_diff(assessment)),
+                },
+                _ => self
+                    .printer
+                    .note("answer y (yes), n (no), a (all), q (quit), v (view) or d (diff)"),
+            }
         }
     }
-    if let Some(script) = &assessment.script {
-        for line in preview(script) {
-            review.line(line);
+
+    /// The diff since approval, for a changed script whose approved copy was kept.
+    fn diff(&self, assessment: &Assessment) -> Option<String> {
+        if assessment.state != ConsentState::Changed {
+            return None;
+        }
+        let script = assessment.script.as_deref()?;
+        kept::diff_since_approval(self.allowlist, script, assessment.pinned.as_deref()?)
+    }
+
+    /// What is shown about `hook` before the question.
+    fn review(&self, hook: &HookSpec, assessment: &Assessment, diff: Option<&str>) -> Screen {
+        let mut review = Screen::new(self.color);
+        review.blank().line(format_args!(
+            "{}  {}  {}  declared at {}",
+            hook.event,
+            hook.source.as_str(),
+            hook.name,
+            hook.origin
+        ));
+        review.line(format_args!("  command:  {}", hook.command));
+        review.line(format_args!("  state:    {}", assessment.state.as_str()));
+        if let Some(script) = &assessment.script {
+            review.line(format_args!("  script:   {}", script.display()));
+        }
+        match &assessment.sha256 {
+            Some(now) => review.line(format_args!("  sha256:   {now}")),
+            None => review.line("  sha256:   (no readable script to pin)"),
+        };
+        if let Some(at) = &assessment.approved_at {
+            let pinned = crate::consent::fingerprint::short_sha256(assessment.pinned.as_deref());
+            review.line(format_args!("  approved: {at}  ({pinned})"));
+        }
+        match (diff, &assessment.script) {
+            (Some(diff), _) => {
+                review.line("  changes since it was approved:");
+                let more = review.diff(diff, "  ", DIFF_LINES);
+                if more > 0 {
+                    review.line(format_args!(
+                        "  ({more} more lines: answer d for the whole diff)"
+                    ));
+                }
+            }
+            (None, Some(script)) => {
+                if assessment.state == ConsentState::Changed {
+                    review.line(format_args!("  {}", no_diff(assessment)));
+                }
+                for line in preview(script) {
+                    review.line(line);
+                }
+            }
+            (None, None) => {}
+        }
+        review
+    }
+
+    fn painted(&self, diff: &str) -> Screen {
+        let mut screen = Screen::new(self.color);
+        screen.diff(diff, "", usize::MAX);
+        screen
+    }
+}
+
+/// Why a changed hook shows no diff.
+fn no_diff(assessment: &Assessment) -> &'static str {
+    if assessment.state == ConsentState::Changed {
+        "no diff: no copy of the script was kept when it was approved"
+    } else {
+        "no diff: the script has not changed since it was approved (or was never approved)"
+    }
+}
+
+/// Tabs as spaces, for script text shown to people (a tab would otherwise be shown as `\t`).
+fn untabbed(line: &str) -> String {
+    line.replace('\t', "    ")
+}
+
+/// The whole script as text for the pager, each line sanitised.
+fn script_text(script: &std::path::Path) -> String {
+    let mut screen = Screen::new(false);
+    match limits::read(script, limits::SCRIPT_MAX) {
+        Ok(bytes) if bytes.contains(&0) => {
+            screen.line("(a binary file)");
+        }
+        Ok(bytes) => {
+            for line in String::from_utf8_lossy(&bytes).lines() {
+                screen.line(untabbed(line));
+            }
+        }
+        Err(err) => {
+            screen.line(format_args!("(the script cannot be read: {err})"));
         }
     }
-    printer.show_on_stderr(&review);
-    Confirm::new()
-        .with_prompt("Approve this hook?")
-        .default(false)
-        .interact_on(&Term::stderr())
-        .context("reading the answer")
+    screen.into_text()
 }
 
 /// The first lines of the script, or a note when it is binary or unreadable.
-fn preview(script: &Path) -> Vec<String> {
-    let mut head = Vec::new();
-    let read =
-        crate::limits::open_regular(script).and_then(|f| f.take(8 * 1024).read_to_end(&mut head));
-    if read.is_err() {
-        return vec!["  (the script cannot be read)".to_owned()];
-    }
-    if head.contains(&0) {
-        return vec!["  (a binary file)".to_owned()];
-    }
-    let text = String::from_utf8_lossy(&head);
+fn preview(script: &std::path::Path) -> Vec<String> {
+    let text = match limits::read(script, limits::SCRIPT_MAX) {
+        Ok(bytes) if bytes.contains(&0) => return vec!["  (a binary file)".to_owned()],
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => return vec!["  (the script cannot be read)".to_owned()],
+    };
+    let total = text.lines().count();
     let mut lines = vec!["  first lines:".to_owned()];
-    lines.extend(text.lines().take(PREVIEW_LINES).map(|l| format!("  | {l}")));
+    lines.extend(
+        text.lines()
+            .take(PREVIEW_LINES)
+            .map(|l| format!("  | {}", untabbed(l))),
+    );
+    if total > PREVIEW_LINES {
+        lines.push(format!(
+            "  ({} more lines: answer v to view the whole script)",
+            total - PREVIEW_LINES
+        ));
+    }
     lines
 }

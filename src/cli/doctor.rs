@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::checks::{self, Checkup, Finding, Level};
 use crate::exit::ExitStatus;
-use crate::output::table::Tone;
+use crate::output::table::{Tone, terminal_width, wrap_words};
 use crate::output::{Printer, Screen};
 use crate::paths::Paths;
 
@@ -113,8 +113,27 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     })
 }
 
+/// Where a finding's text starts, after its level.
+const INDENT: &str = "           ";
+
+/// Adds `text` from the current column on, wrapped between words to the terminal's width, its
+/// further lines at [`INDENT`].
+fn wrapped(screen: &mut Screen, text: &str, width: Option<usize>) {
+    let lines = wrap_words(text, width.map(|w| w.saturating_sub(INDENT.len())));
+    for (index, line) in lines.iter().enumerate() {
+        if index > 0 {
+            screen.text(INDENT);
+        }
+        screen.line(line);
+    }
+}
+
+/// Lines of a changed script's diff shown under its finding.
+const DIFF_LINES: usize = 40;
+
 fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> Screen {
     let mut screen = Screen::new(color);
+    let width = terminal_width();
     if findings.is_empty() {
         screen.line(format_args!("No hooks in {}.", paths.config.display()));
     }
@@ -137,15 +156,19 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
             Level::Ok => ("ok     ", Tone::Good),
         };
         if f.hook.is_some() {
-            screen
-                .text("  ")
-                .paint(word, tone)
-                .text("  ")
-                .line(&f.message);
+            screen.text("  ").paint(word, tone).text("  ");
+            wrapped(&mut screen, &f.message, width);
+            if let Some(diff) = &f.diff {
+                let more = screen.diff(diff, INDENT, DIFF_LINES);
+                if more > 0 {
+                    screen.line(format_args!(
+                        "{INDENT}({more} more lines: `doctor --json` has the whole diff)"
+                    ));
+                }
+            }
         } else {
-            screen
-                .paint(word, tone)
-                .line(format_args!("  {}: {}", f.at, f.message));
+            screen.paint(word, tone).text("  ");
+            wrapped(&mut screen, &format!("{}: {}", f.at, f.message), width);
         }
     }
     let notes = match summary.notes {

@@ -39,7 +39,8 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
             "TYPICAL FIELDS",
         ],
         false,
-    );
+    )
+    .breakable(&[4]);
     let effects = |names: Vec<&str>| {
         if names.is_empty() {
             "-".to_owned()

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::config::HookSet;
 use crate::consent::store::Allowlist;
-use crate::consent::{ConsentState, assess};
+use crate::consent::{Assessment, Bypass, ConsentState, assess, kept};
 use crate::exit::ExitStatus;
 use crate::output::json::WarningLine;
 use crate::output::table::{Grid, Tone};
@@ -23,6 +23,10 @@ pub(crate) struct ListArgs {
     /// Only this event's hooks (either name)
     #[arg(long, value_name = "EVENT")]
     event: Option<String>,
+    /// One record per hook with where it is declared, when it was approved, its sha256, what
+    /// `run` would do with it now, and for a changed script the diff since approval
+    #[arg(short, long)]
+    long: bool,
     /// Print one JSON document instead of the table
     #[arg(long)]
     json: bool,
@@ -47,6 +51,17 @@ struct Row<'a> {
     script: Option<String>,
     script_state: &'static str,
     declared_at: String,
+    /// When it was approved.
+    approved_at: Option<String>,
+    /// The script's sha256 now.
+    sha256: Option<String>,
+    /// The sha256 it was approved with.
+    approved_sha256: Option<String>,
+    /// What `run` would do with it now.
+    run_would: String,
+    /// With `--long`, for a changed script: the diff since approval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
     /// A user hook replaced by a project hook: where that one is declared.
     #[serde(skip_serializing_if = "Option::is_none")]
     replaced_by: Option<String>,
@@ -85,7 +100,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let bypass = shared::bypass(global, &loaded.set).is_some();
     let overrides = crate::consent::Overrides::judge(&loaded.set, &list, bypass, &base);
     let managed = loaded.paths.managed.as_deref();
-    let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &list, &base, managed);
+    let judge = Judge {
+        list: &list,
+        base: &base,
+        managed,
+        bypass: shared::bypass(global, &loaded.set),
+        allowlist: args.long.then_some(loaded.paths.allowlist.as_path()),
+    };
+    let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &judge);
     let in_process = in_process::load(&loaded.paths.home);
     rows.extend(
         in_process
@@ -123,8 +145,21 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         printer.show(&screen)?;
         return Ok(ExitStatus::Success);
     }
+    if args.long {
+        let mut screen = Screen::new(shared::color(global));
+        for row in &rows {
+            long_record(&mut screen, row);
+        }
+        screen.line(shared::project_line(&loaded.paths));
+        for note in &notes {
+            screen.line(note);
+        }
+        printer.show(&screen)?;
+        return Ok(ExitStatus::Success);
+    }
     let headings: Vec<&str> = COLUMNS.iter().map(|(heading, _)| *heading).collect();
-    let mut out = Grid::new(&headings, shared::color(global));
+    let matcher = headings.iter().position(|h| *h == "MATCHER");
+    let mut out = Grid::new(&headings, shared::color(global)).breakable(&Vec::from_iter(matcher));
     for row in &rows {
         let cells: Vec<(String, Tone)> = COLUMNS.iter().map(|(_, cell)| cell(row)).collect();
         let cells: Vec<(&str, Tone)> = cells
@@ -142,6 +177,17 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     Ok(ExitStatus::Success)
 }
 
+/// What the rows are judged against.
+struct Judge<'a> {
+    list: &'a Allowlist,
+    base: &'a Path,
+    /// The managed config, whose hooks have the scope `managed`.
+    managed: Option<&'a Path>,
+    bypass: Option<Bypass>,
+    /// With `--long`: the allowlist, beside which the approved copies are kept (for diffs).
+    allowlist: Option<&'a Path>,
+}
+
 /// The rows of the executable hooks, in run order within each event, and one note per
 /// replacement and per project namesake that does not replace its user hook. A user hook that a
 /// project hook replaces is `overridden`: consent decides that, as in `run`. A config hook
@@ -149,9 +195,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
 fn hook_rows<'a>(
     set: &'a HookSet,
     overrides: &crate::consent::Overrides,
-    list: &Allowlist,
-    base: &Path,
-    managed: Option<&Path>,
+    judge: &Judge<'_>,
 ) -> (Vec<Row<'a>>, Vec<String>) {
     let mut order: Vec<usize> = (0..set.hooks.len()).collect();
     order.sort_by_key(|i| set.hooks[*i].event);
@@ -160,7 +204,7 @@ fn hook_rows<'a>(
         .iter()
         .map(|&index| {
             let hook = &set.hooks[index];
-            let assessment = assess(list, hook, base);
+            let assessment = assess(judge.list, hook, judge.base);
             let replaced_by = overrides.replaced[index].map(|by| set.hooks[by].origin.to_string());
             let replaces = overrides
                 .replacing(index)
@@ -178,16 +222,32 @@ fn hook_rows<'a>(
                     why: why.to_owned(),
                 })
                 .collect();
+            let script_state = crate::consent::script_state(hook, judge.base);
+            let run_would = run_would(
+                &assessment,
+                script_state,
+                replaced_by.as_deref(),
+                judge.bypass,
+            );
+            let diff = judge.allowlist.and_then(|allowlist| {
+                if assessment.state != ConsentState::Changed {
+                    return None;
+                }
+                kept::diff_since_approval(
+                    allowlist,
+                    assessment.script.as_deref()?,
+                    assessment.pinned.as_deref()?,
+                )
+            });
             Row {
                 replaced_by,
                 replaces,
                 not_replaced_by,
                 event: hook.event.name(),
                 source: hook.source.as_str(),
-                scope: hook
-                    .agent()
-                    .map(|agent| agent.scope.as_str())
-                    .or_else(|| (managed == Some(hook.origin.file.as_path())).then_some("managed")),
+                scope: hook.agent().map(|agent| agent.scope.as_str()).or_else(|| {
+                    (judge.managed == Some(hook.origin.file.as_path())).then_some("managed")
+                }),
                 name: &hook.name,
                 command: &hook.command,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
@@ -199,12 +259,91 @@ fn hook_rows<'a>(
                 fail_closed: hook.fail_closed,
                 consent,
                 script: assessment.script.map(|p| p.display().to_string()),
-                script_state: crate::consent::script_state(hook, base).as_str(),
+                script_state: script_state.as_str(),
                 declared_at: hook.origin.to_string(),
+                approved_at: assessment.approved_at,
+                sha256: assessment.sha256,
+                approved_sha256: assessment.pinned,
+                run_would,
+                diff,
             }
         })
         .collect();
     (rows, notes)
+}
+
+/// What `run` would do with a hook now, in a few words.
+fn run_would(
+    assessment: &Assessment,
+    script: ScriptState,
+    replaced_by: Option<&str>,
+    bypass: Option<Bypass>,
+) -> String {
+    if let Some(by) = replaced_by {
+        return format!("skip it: overridden by {by}");
+    }
+    let runs = match (assessment.state, bypass) {
+        (ConsentState::Approved | ConsentState::Unpinned, _) => "run it".to_owned(),
+        (state, Some(bypass)) => {
+            format!(
+                "approve it on the spot ({bypass}) and run it: it is {}",
+                state.as_str()
+            )
+        }
+        (ConsentState::Unapproved, None) => return "skip it: not approved".to_owned(),
+        (ConsentState::Changed, None) => {
+            return "refuse it: changed since approval".to_owned();
+        }
+    };
+    if script == ScriptState::Ok {
+        runs
+    } else {
+        format!("fail to start it: the script is {}", script.as_str())
+    }
+}
+
+/// One hook as a record, for `--long`: a heading line, then one `key: value` line each.
+fn long_record(screen: &mut Screen, row: &Row<'_>) {
+    let shown = if row.source == "config" {
+        row.command
+    } else {
+        row.name
+    };
+    screen.line(format_args!(
+        "{}  {}  {shown}",
+        row.event,
+        source_label(row)
+    ));
+    let mut field = |key: &str, value: &str| {
+        screen.line(format_args!("  {key:<13} {value}"));
+    };
+    field("declared at:", &row.declared_at);
+    if row.source != "config" {
+        field("command:", row.command);
+    }
+    field("matcher:", &matcher_label(row));
+    let timeout = COLUMNS[4].1(row).0;
+    field("timeout:", &timeout);
+    if let Some(script) = &row.script {
+        field("script:", &format!("{script} ({})", row.script_state));
+    }
+    field("consent:", row.consent);
+    if let Some(at) = &row.approved_at {
+        field("approved at:", at);
+    }
+    field("sha256:", row.sha256.as_deref().unwrap_or("-"));
+    if row.approved_sha256.is_some() && row.approved_sha256 != row.sha256 {
+        field(
+            "approved as:",
+            row.approved_sha256.as_deref().unwrap_or("-"),
+        );
+    }
+    field("run would:", &row.run_would);
+    if let Some(diff) = &row.diff {
+        screen.line("  changes since it was approved:");
+        screen.diff(diff, "    ", usize::MAX);
+    }
+    screen.blank();
 }
 
 /// Gateway and plugin hooks: one row per event they declare, consent `in-process` (Hermes runs

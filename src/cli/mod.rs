@@ -8,6 +8,7 @@ mod approve;
 mod doctor;
 mod events;
 mod list;
+mod pager;
 mod revoke;
 mod run;
 mod shared;

@@ -1,17 +1,23 @@
-//! `revoke <command>` (`remove`, `rm`): drop the approvals of a command, for every event or one.
+//! `revoke <hook>` (`remove`, `rm`): drop the approvals of a hook, for every event or one. The
+//! hook is named by its command exactly as approved, or as `approve` takes it: an Agent Hooks
+//! name as `list` shows it, or its script's path.
 
 use anyhow::{Result, bail};
 use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, shared};
-use crate::consent::store;
+use crate::config::Event;
+use crate::consent::{names, store};
 use crate::exit::ExitStatus;
 use crate::output::{Printer, Screen};
+use crate::paths::Paths;
 
 #[derive(Args, Debug)]
 pub(crate) struct RevokeArgs {
-    /// The command exactly as declared in the config
+    /// The hook: its command exactly as approved, its script's path, or an Agent Hooks name as
+    /// `list` shows it
+    #[arg(value_name = "HOOK")]
     command: String,
     /// Only the approval for this event (either name)
     #[arg(long, value_name = "EVENT")]
@@ -32,9 +38,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
     let event = shared::optional_event(args.event.as_deref(), printer)?;
     let paths = global.paths()?;
     let event_name = event.map(crate::config::Event::name);
+    let commands = commands_named(&args.command, &paths, event)?;
     let removed = if store::read(&paths.allowlist)?.is_some() {
         store::update(&paths.allowlist, |list| {
-            let removed = list.revoke(&args.command, event_name);
+            let removed: usize = commands
+                .iter()
+                .map(|command| list.revoke(command, event_name))
+                .sum();
             (removed > 0, removed)
         })?
     } else {
@@ -51,7 +61,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
     if removed == 0 {
         let scope = event_name.map_or_else(String::new, |e| format!(" for {e}"));
         bail!(
-            "no approval of '{}'{scope} in {} (`hermes-hooks list` shows the commands as declared)",
+            "no approval of '{}'{scope} in {} (name a hook by its command as approved, its \
+             script's path, or the name `hermes-hooks list` shows; `hermes-hooks list --long` \
+             shows each hook's command)",
             args.command,
             paths.allowlist.display()
         );
@@ -70,4 +82,20 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
         printer.show(&screen)?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// The commands whose approvals `given` names: itself, and the command of every declared hook it
+/// names (an Agent Hooks name or a script path). Hooks that cannot be loaded (a broken config)
+/// only leave the exact command.
+fn commands_named(given: &str, paths: &Paths, event: Option<Event>) -> Result<Vec<String>> {
+    let base = shared::current_dir()?;
+    let mut commands = vec![given.to_owned()];
+    if let Ok(set) = crate::config::load(shared::options(paths, event)) {
+        for hook in &set.hooks {
+            if names(hook, given, &base) && !commands.contains(&hook.command) {
+                commands.push(hook.command.clone());
+            }
+        }
+    }
+    Ok(commands)
 }

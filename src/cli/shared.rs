@@ -99,6 +99,17 @@ pub(crate) fn color(global: &GlobalArgs) -> bool {
     }
 }
 
+/// Whether human output on stderr (a review, a diff) gets colour.
+pub(crate) fn color_stderr(global: &GlobalArgs) -> bool {
+    match global.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            env::var_os(env::NO_COLOR).is_none() && std::io::stderr().is_terminal()
+        }
+    }
+}
+
 /// The first argument that turns this program into the watchdog of an `async` hook (kept out
 /// of clap, so it is in no help, completion or man page).
 pub(crate) const WATCH_COMMAND: &str = "__watch";

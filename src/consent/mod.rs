@@ -3,6 +3,7 @@
 //! nothing prompts and nothing unapproved runs.
 
 pub(crate) mod fingerprint;
+pub(crate) mod kept;
 mod overrides;
 pub(crate) mod store;
 
@@ -167,6 +168,18 @@ pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
     }
 }
 
+/// Whether `given` names `hook`, as `approve` and `revoke` accept it: its command exactly as
+/// declared, an Agent Hooks hook's name as `list` shows it, or the path of its script (relative
+/// to `base`, `~` expanded).
+pub(crate) fn names(hook: &HookSpec, given: &str, base: &Path) -> bool {
+    if given == hook.command || (hook.agent().is_some() && given == hook.name) {
+        return true;
+    }
+    let path = base.join(crate::paths::expand_tilde(given).as_ref());
+    pinned_file(hook, base)
+        .is_some_and(|script| crate::paths::normalized(&script) == crate::paths::normalized(&path))
+}
+
 /// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
 /// command names.
 pub(crate) fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptState {
@@ -201,12 +214,19 @@ pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval
 /// Records `approvals` in one locked write. Returns how many were written.
 pub fn record(path: &Path, approvals: &[Approval]) -> Result<usize, StoreError> {
     let now = clock::now_iso();
-    store::update(path, |list| {
+    let written = store::update(path, |list| {
         for approval in approvals {
             list.approve(approval, &now);
         }
         (!approvals.is_empty(), approvals.len())
-    })
+    })?;
+    for approval in approvals {
+        if let (Some(script), Some(sha256)) = (&approval.script, &approval.sha256) {
+            // A copy that cannot be kept only means no diff later.
+            let _ = kept::keep(path, script, sha256);
+        }
+    }
+    Ok(written)
 }
 
 /// The consent state for one invocation: the allowlist is read once, when the first hook needs it.
@@ -268,6 +288,11 @@ impl ConsentGate {
         would_run(&self.snapshot().list, hook, self.bypass.is_some(), base)
     }
 
+    /// The Hermes home: the allowlist's folder.
+    fn home(&self) -> &Path {
+        self.path.parent().unwrap_or_else(|| Path::new("."))
+    }
+
     fn verdict(&self, hook: &HookSpec, assessment: &Assessment) -> Verdict {
         let event = hook.event.name();
         if assessment.refused {
@@ -288,11 +313,16 @@ impl ConsentGate {
             ConsentState::Unapproved => self
                 .approve_now(hook, assessment, "not approved")
                 .unwrap_or_else(|| Verdict::Unapproved {
-                    message: format!(
-                        "not approved, not run: {event} '{}'; review and approve it with {}",
-                        hook.command,
-                        approve_hint(hook)
-                    ),
+                    message: match nothing_to_pin(hook, assessment, self.home()) {
+                        Some(why) => {
+                            format!("not approved, not run: {event} '{}': {why}", hook.command)
+                        }
+                        None => format!(
+                            "not approved, not run: {event} '{}'; review and approve it with {}",
+                            hook.command,
+                            approve_hint(hook)
+                        ),
+                    },
                 }),
             ConsentState::Changed => {
                 let shown = assessment
@@ -363,13 +393,74 @@ impl ConsentGate {
         match store::update(&self.path, |list| {
             (list.pin(event, &hook.command, &script, sha256), ())
         }) {
-            Ok(()) => None,
+            Ok(()) => {
+                let _ = kept::keep(&self.path, &script, sha256);
+                None
+            }
             Err(err) => Some(format!(
                 "{event} '{}' runs, but its sha256 pin was not recorded: {err}",
                 hook.command
             )),
         }
     }
+}
+
+/// Why there is nothing to pin for `hook` (its script is missing or cannot be read), when so:
+/// such a hook cannot be approved, so this is said instead of suggesting `approve`. `home` is the
+/// Hermes home, for the note that `~` in a command is `$HOME`, not the Hermes home.
+pub(crate) fn nothing_to_pin(
+    hook: &HookSpec,
+    assessment: &Assessment,
+    home: &Path,
+) -> Option<String> {
+    if assessment.sha256.is_some() {
+        return None;
+    }
+    let Some(script) = &assessment.script else {
+        return Some(format!(
+            "its command '{}' names no script that can be found (a program not on PATH?)",
+            hook.command
+        ));
+    };
+    if std::fs::symlink_metadata(script).is_ok() {
+        let why = assessment.unreadable.as_deref().unwrap_or("unreadable");
+        return Some(format!(
+            "its script {} cannot be read: {why}",
+            script.display()
+        ));
+    }
+    Some(format!(
+        "its script {} does not exist{}",
+        script.display(),
+        tilde_note(&hook.command, script, home)
+    ))
+}
+
+/// For a missing script named with `~` while the Hermes home is not `~/.hermes`: that `~` is the
+/// user's home folder, and the file the author may have meant.
+fn tilde_note(command: &str, script: &Path, home: &Path) -> String {
+    use std::fmt::Write as _;
+    let Some(user_home) = crate::paths::home_dir() else {
+        return String::new();
+    };
+    let default_home = user_home.join(".hermes");
+    let names_tilde = command.split_whitespace().any(|word| word.starts_with('~'));
+    if !names_tilde || crate::paths::normalized(home) == default_home {
+        return String::new();
+    }
+    let mut note = format!(
+        " (`~` in a command is $HOME, {}, not the Hermes home {}",
+        user_home.display(),
+        home.display()
+    );
+    if let Ok(rest) = script.strip_prefix(&default_home) {
+        let meant = home.join(rest);
+        if meant.is_file() {
+            let _ = write!(note, "; write {} to run that file", meant.display());
+        }
+    }
+    note.push(')');
+    note
 }
 
 /// The command that reviews and approves `hook`, ready to copy.

@@ -59,10 +59,37 @@ impl Screen {
         self.end()
     }
 
+    /// Adds a unified diff, each line after `indent`, added lines in green and removed ones in
+    /// red when colour is on; tabs are shown as spaces. At most `max` lines, then a line saying
+    /// how many more there are. Returns how many lines were left out.
+    pub(crate) fn diff(&mut self, diff: &str, indent: &str, max: usize) -> usize {
+        let lines: Vec<&str> = diff.lines().collect();
+        for line in lines.iter().take(max) {
+            let tone = if line.starts_with("+++") || line.starts_with("---") {
+                Tone::Plain
+            } else if line.starts_with('+') {
+                Tone::Good
+            } else if line.starts_with('-') {
+                Tone::Bad
+            } else {
+                Tone::Plain
+            };
+            self.text(indent)
+                .paint(line.replace('\t', "    "), tone)
+                .end();
+        }
+        lines.len().saturating_sub(max)
+    }
+
     /// Adds a table (its cells were sanitised when they were added).
     pub(crate) fn table(&mut self, grid: Grid) -> &mut Self {
         self.text.push_str(&grid.render());
         self
+    }
+
+    /// The finished text, to hand to something that shows it (a pager).
+    pub(crate) fn into_text(self) -> String {
+        self.text
     }
 
     /// The finished text.

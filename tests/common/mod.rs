@@ -119,6 +119,8 @@ impl TestEnv {
         }
         // A managed scope only when a test writes one (never the machine's /etc/hermes).
         cmd.env("HERMES_MANAGED_DIR", self.managed_dir());
+        // Whole scripts and diffs that `approve` pages go straight to the terminal.
+        cmd.env("PAGER", "cat");
         cmd.env("HOME", self.home()).current_dir(self.work());
         cmd
     }
@@ -285,6 +287,16 @@ pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
 /// `(prompt, answer)` step in turn, waits until `prompt` has appeared once more, then types
 /// `answer`. Returns everything the terminal showed, and the command's output.
 pub fn on_a_terminal(env: &TestEnv, args: &[&str], steps: &[(&str, &[u8])]) -> (String, Output) {
+    on_a_terminal_with(env, args, &[], steps)
+}
+
+/// [`on_a_terminal`] with environment variables set for the command.
+pub fn on_a_terminal_with(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    steps: &[(&str, &[u8])],
+) -> (String, Output) {
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
@@ -302,6 +314,7 @@ pub fn on_a_terminal(env: &TestEnv, args: &[&str], steps: &[(&str, &[u8])]) -> (
     let child = env
         .std_cmd()
         .args(args)
+        .envs(vars.iter().copied())
         .stdin(open_tty())
         .stderr(open_tty())
         .stdout(std::process::Stdio::piped())
