@@ -24,7 +24,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
@@ -33,37 +33,18 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook with its matcher, timeout, consent and script state')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List every hook with its matcher, timeout, consent and script state')
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run an event''s hooks against a synthetic payload and show what each one answered')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Review and approve hooks (asks on a terminal; --yes for scripts)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
-            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table: names, aliases, what hooks can do, payload fields')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'hermes-hooks;run' {
-            [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'Read the payload from FILE (''-'' for stdin) instead of stdin')
-            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append one JSON line per run (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]')
-            [CompletionResult]::new('--gate-limit', '--gate-limit', [CompletionResultType]::ParameterName, 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]')
-            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
-            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check matchers and consent and report what would run; run nothing, write nothing')
-            [CompletionResult]::new('--audit-payload', '--audit-payload', [CompletionResultType]::ParameterName, 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]')
-            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'hermes-hooks;list' {
@@ -71,7 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval')
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval')
@@ -90,7 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval')
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'One record per hook with where it is declared, when it was approved, its sha256, what `run` would do with it now, and for a changed script the diff since approval')
@@ -111,7 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the report')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
@@ -123,12 +104,50 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'hermes-hooks;doctor' {
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--no-exec', '--no-exec', [CompletionResultType]::ParameterName, 'Skip the smoke runs: execute no hook')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 on warnings too')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the findings as one JSON document')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;run' {
+            [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'Read the payload from FILE (''-'' for stdin) instead of stdin')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append one JSON line per run (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]')
+            [CompletionResult]::new('--gate-limit', '--gate-limit', [CompletionResultType]::ParameterName, 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check matchers and consent and report what would run; run nothing, write nothing')
+            [CompletionResult]::new('--audit-payload', '--audit-payload', [CompletionResultType]::ParameterName, 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'hermes-hooks;approve' {
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only hooks of this event (either name)')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Also re-approve hooks that are approved already, pinning their current content')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Approve without asking (for scripts and CI); without a terminal, approve refuses unless this is given')
@@ -145,69 +164,51 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
         }
         'hermes-hooks;revoke' {
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of a sentence')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'hermes-hooks;remove' {
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of a sentence')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'hermes-hooks;rm' {
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of a sentence')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'hermes-hooks;doctor' {
-            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
-            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
-            [CompletionResult]::new('--no-exec', '--no-exec', [CompletionResultType]::ParameterName, 'Skip the smoke runs: execute no hook')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 on warnings too')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the findings as one JSON document')
-            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -216,30 +217,43 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the table as one JSON document ({"schema_version", "events": [...]})')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;completions' {
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'hermes-hooks;help' {
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List every hook with its matcher, timeout, consent and script state')
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run an event''s hooks against a synthetic payload and show what each one answered')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Review and approve hooks (asks on a terminal; --yes for scripts)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
-            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table: names, aliases, what hooks can do, payload fields')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'hermes-hooks;help;run' {
             break
         }
         'hermes-hooks;help;list' {
@@ -248,16 +262,22 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
         'hermes-hooks;help;test' {
             break
         }
+        'hermes-hooks;help;doctor' {
+            break
+        }
+        'hermes-hooks;help;run' {
+            break
+        }
         'hermes-hooks;help;approve' {
             break
         }
         'hermes-hooks;help;revoke' {
             break
         }
-        'hermes-hooks;help;doctor' {
+        'hermes-hooks;help;events' {
             break
         }
-        'hermes-hooks;help;events' {
+        'hermes-hooks;help;completions' {
             break
         }
         'hermes-hooks;help;help' {

@@ -19,6 +19,9 @@ _hermes__hooks() {
             hermes__hooks,approve)
                 cmd="hermes__hooks__subcmd__approve"
                 ;;
+            hermes__hooks,completions)
+                cmd="hermes__hooks__subcmd__completions"
+                ;;
             hermes__hooks,doctor)
                 cmd="hermes__hooks__subcmd__doctor"
                 ;;
@@ -52,6 +55,9 @@ _hermes__hooks() {
             hermes__hooks__subcmd__help,approve)
                 cmd="hermes__hooks__subcmd__help__subcmd__approve"
                 ;;
+            hermes__hooks__subcmd__help,completions)
+                cmd="hermes__hooks__subcmd__help__subcmd__completions"
+                ;;
             hermes__hooks__subcmd__help,doctor)
                 cmd="hermes__hooks__subcmd__help__subcmd__doctor"
                 ;;
@@ -80,7 +86,7 @@ _hermes__hooks() {
 
     case "${cmd}" in
         hermes__hooks)
-            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version run list ls test approve revoke remove rm doctor events help"
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run approve revoke remove rm events completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -113,15 +119,15 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__approve)
-            opts="-y -q -h -V --event --all --yes --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+        hermes__hooks__subcmd__approve)
+            opts="-y -q -h -V --event --all --yes --json --accept-hooks --hermes-home --config --user-hooks --project --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
                     return 0
                     ;;
                 --hermes-home)
@@ -151,7 +157,41 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__doctor)
+        hermes__hooks__subcmd__completions)
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__doctor)
             opts="-q -h -V --no-exec --strict --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -185,7 +225,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__events)
+        hermes__hooks__subcmd__events)
             opts="-q -h -V --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -219,8 +259,8 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help)
-            opts="run list test approve revoke doctor events help"
+        hermes__hooks__subcmd__help)
+            opts="list test doctor run approve revoke events completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -233,7 +273,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__approve)
+        hermes__hooks__subcmd__help__subcmd__approve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -247,7 +287,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__doctor)
+        hermes__hooks__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -261,7 +301,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__events)
+        hermes__hooks__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -275,7 +315,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__help)
+        hermes__hooks__subcmd__help__subcmd__events)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -289,7 +329,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__list)
+        hermes__hooks__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -303,7 +343,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__revoke)
+        hermes__hooks__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -317,7 +357,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__run)
+        hermes__hooks__subcmd__help__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -331,7 +371,7 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__help__subcmd__test)
+        hermes__hooks__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -345,7 +385,21 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__list)
+        hermes__hooks__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__list)
             opts="-l -q -h -V --event --long --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -353,7 +407,7 @@ _hermes__hooks() {
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
                     return 0
                     ;;
                 --hermes-home)
@@ -383,15 +437,19 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__revoke)
-            opts="-q -h -V --event --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+        hermes__hooks__subcmd__revoke)
+            opts="-q -h -V --event --json --accept-hooks --color --hermes-home --config --user-hooks --project --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --hermes-home)
@@ -410,10 +468,6 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -421,8 +475,8 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__run)
-            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --gate-limit --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+        hermes__hooks__subcmd__run)
+            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --gate-limit --color --hermes-home --config --user-hooks --project --accept-hooks --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +494,10 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --hermes-home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -456,10 +514,6 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -467,8 +521,8 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        hermes__subcmd__hooks__subcmd__test)
-            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+        hermes__hooks__subcmd__test)
+            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -69,7 +69,7 @@ pub use statefile::{FileKind, StateError};
 
 /// The clap definition of the command line (for completions and man pages).
 pub fn command() -> clap::Command {
-    <cli::Cli as clap::CommandFactory>::command()
+    cli::command()
 }
 
 /// Parses the command line, runs the command and returns the process exit code.

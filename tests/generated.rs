@@ -4,23 +4,24 @@
 
 use std::path::{Path, PathBuf};
 
-use clap_complete::Shell;
-
 fn rendered() -> Vec<(PathBuf, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cmd = hermes_hooks::command();
     cmd.build();
     let mut files = Vec::new();
     for (shell, name) in [
-        (Shell::Bash, "hermes-hooks.bash"),
-        (Shell::Zsh, "_hermes-hooks"),
-        (Shell::Fish, "hermes-hooks.fish"),
-        (Shell::Elvish, "hermes-hooks.elv"),
-        (Shell::PowerShell, "_hermes-hooks.ps1"),
+        ("bash", "hermes-hooks.bash"),
+        ("zsh", "_hermes-hooks"),
+        ("fish", "hermes-hooks.fish"),
+        ("elvish", "hermes-hooks.elv"),
+        ("powershell", "_hermes-hooks.ps1"),
     ] {
-        let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut cmd.clone(), "hermes-hooks", &mut buf);
-        files.push((root.join("completions").join(name), buf));
+        let out = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("hermes-hooks"))
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "completions {shell}");
+        files.push((root.join("completions").join(name), out.stdout));
     }
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd.clone())
@@ -61,4 +62,84 @@ fn completions_and_man_pages_are_current() {
         stale.is_empty(),
         "stale generated files (regenerate with `SNAPSHOTS=overwrite cargo test generated`): {stale:#?}"
     );
+}
+
+/// What bash offers for the words typed so far (the last one being completed), with the
+/// committed script loaded as a user's shell would load it.
+fn bash_offers(words: &[&str]) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/hermes-hooks.bash");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        r#"source "$1"
+COMP_WORDS=({words})
+COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+COMP_LINE="${{COMP_WORDS[*]}}"
+COMP_POINT=${{#COMP_LINE}}
+function=$(complete -p hermes-hooks | sed -E 's/.* -F ([^ ]+) .*/\1/')
+"$function" hermes-hooks "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+printf '%s\n' "${{COMPREPLY[@]}}"
+"#,
+        words = quoted.join(" ")
+    );
+    let out = std::process::Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &program, "bash"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn bash_completes_after_a_subcommand() {
+    let flags = bash_offers(&["hermes-hooks", "doctor", "--"]);
+    for flag in ["--strict", "--no-exec", "--json", "--hermes-home"] {
+        assert!(flags.iter().any(|f| f == flag), "{flag} in {flags:?}");
+    }
+    assert_eq!(
+        bash_offers(&["hermes-hooks", "test", "pre_tool_call", "--expect", ""]),
+        ["block", "modify", "context", "continue", "none"]
+    );
+    assert_eq!(
+        bash_offers(&["hermes-hooks", "list", "--color", ""]),
+        ["auto", "always", "never"]
+    );
+    let events = bash_offers(&["hermes-hooks", "run", "pre_t"]);
+    assert!(events.iter().any(|e| e == "pre_tool_call"), "{events:?}");
+    let aliases = bash_offers(&["hermes-hooks", "list", "--event", "pre-tool"]);
+    assert_eq!(aliases, ["pre-tool-call"]);
+    assert_eq!(bash_offers(&["hermes-hooks", "comp"]), ["completions"]);
+}
+
+#[test]
+fn help_keeps_global_flags_apart_and_leaves_out_those_a_command_ignores() {
+    let env = crate::common::TestEnv::new();
+    let help = |args: &[&str]| {
+        let out = env.cmd().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let approve = help(&["approve", "--help"]);
+    let (own, global) = approve.split_once("Global options:").unwrap();
+    assert!(own.contains("--yes") && !own.contains("--hermes-home"), "{approve}");
+    assert!(global.contains("--hermes-home"), "{approve}");
+    assert!(!approve.contains("--accept-hooks"), "{approve}");
+    let run = help(&["run", "--help"]);
+    assert!(run.contains("--accept-hooks") && !run.contains("--color"), "{run}");
+    let events = help(&["events", "--help"]);
+    assert!(!events.contains("--hermes-home"), "{events}");
+    // Hidden is not refused: scripts may put a global flag anywhere.
+    let out = env
+        .cmd()
+        .args(["events", "--accept-hooks", "--hermes-home", "x", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
 }

@@ -5,6 +5,7 @@
 #![allow(clippy::doc_markdown)]
 
 mod approve;
+mod completions;
 mod doctor;
 mod events;
 mod list;
@@ -38,31 +39,85 @@ pub(crate) struct Cli {
     pub(crate) command: Command,
 }
 
+/// The help heading of the options every subcommand accepts.
+const GLOBAL: &str = "Global options";
+
+/// The global flags (by id) each subcommand has no use for: accepted, so scripts may put them
+/// anywhere, but left out of that subcommand's help.
+const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
+    ("run", &["color"]),
+    ("approve", &["accept_hooks"]),
+    ("revoke", &["accept_hooks", "color"]),
+    (
+        "events",
+        &[
+            "hermes_home",
+            "config",
+            "user_hooks",
+            "project",
+            "accept_hooks",
+            "color",
+        ],
+    ),
+    (
+        "completions",
+        &[
+            "hermes_home",
+            "config",
+            "user_hooks",
+            "project",
+            "accept_hooks",
+            "color",
+            "quiet",
+        ],
+    ),
+];
+
+/// The command line as clap parses it: the derived definition, with each subcommand's unused
+/// global flags hidden from its help.
+pub(crate) fn command() -> clap::Command {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    // A subcommand that has an argument of a global's id gets no copy of the global: it gets a
+    // hidden copy here instead.
+    let hidden = |id: &str, cmd: &clap::Command| {
+        cmd.get_arguments()
+            .find(|arg| arg.get_id() == id)
+            .map(|arg| arg.clone().hide(true))
+    };
+    for (name, unused) in UNUSED_GLOBALS {
+        let copies: Vec<clap::Arg> = unused.iter().filter_map(|id| hidden(id, &cmd)).collect();
+        cmd = cmd.mut_subcommand(*name, |sub| sub.args(copies));
+    }
+    cmd
+}
+
 /// Options every subcommand accepts, before or after its name.
 #[derive(Args, Debug)]
 pub(crate) struct GlobalArgs {
     /// Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) hermes_home: Option<PathBuf>,
     /// Hermes config file [default: <hermes home>/config.yaml]
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", help_heading = GLOBAL)]
     pub(crate) config: Option<PathBuf>,
     /// User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else
     /// ~/.config/agents/hooks]
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) user_hooks: Option<PathBuf>,
-    /// Project root; its hooks are in <DIR>/.agents/hooks [default: the current directory]
-    #[arg(long, global = true, value_name = "DIR")]
+    /// Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with
+    /// .agents/hooks from the current directory (for `run`, the payload's cwd) up to the
+    /// repository root]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them
     /// [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub(crate) accept_hooks: bool,
     /// Colour in human output [env: NO_COLOR disables it]
-    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, help_heading = GLOBAL)]
     pub(crate) color: ColorChoice,
     /// Print no warnings or notes on stderr (errors still show)
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     pub(crate) quiet: bool,
 }
 
@@ -119,6 +174,8 @@ pub(crate) enum Command {
     Doctor(doctor::DoctorArgs),
     /// Print the event table: names, aliases, what hooks can do, payload fields
     Events(events::EventsArgs),
+    /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions(completions::CompletionsArgs),
 }
 
 /// Parses the command line and runs the command.
@@ -126,7 +183,10 @@ pub(crate) fn main() -> ExitStatus {
     if let Some(status) = shared::watch_mode() {
         return status;
     }
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return usage(&err),
     };
@@ -139,6 +199,7 @@ pub(crate) fn main() -> ExitStatus {
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Doctor(args) => doctor::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&args, &printer),
+        Command::Completions(args) => completions::run(&args, &printer),
     };
     match result {
         Ok(status) => status,
@@ -178,5 +239,6 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+        super::command().debug_assert();
     }
 }

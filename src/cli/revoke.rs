@@ -20,7 +20,7 @@ pub(crate) struct RevokeArgs {
     #[arg(value_name = "HOOK")]
     command: String,
     /// Only the approval for this event (either name)
-    #[arg(long, value_name = "EVENT")]
+    #[arg(long, value_name = "EVENT", value_parser = super::completions::EventName, hide_possible_values = true)]
     event: Option<String>,
     /// Print one JSON document instead of a sentence
     #[arg(long)]

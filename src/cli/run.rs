@@ -30,6 +30,7 @@ use crate::runner::{HookReport, Plan, RunReport};
 )]
 pub(crate) struct RunArgs {
     /// The event: canonical (pre_tool_call) or Agent Hooks name (pre-tool-call)
+    #[arg(value_parser = super::completions::EventName, hide_possible_values = true)]
     event: String,
     /// Read the payload from FILE ('-' for stdin) instead of stdin
     #[arg(long, value_name = "FILE")]

@@ -13,6 +13,7 @@ use super::{GlobalArgs, shared};
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
+use crate::output::table::Tone;
 use crate::output::{Printer, Screen};
 use crate::payload::{self, Invocation};
 use crate::response::Directive;
@@ -27,6 +28,7 @@ use crate::synthetic;
 )]
 pub(crate) struct TestArgs {
     /// The event (either name)
+    #[arg(value_parser = super::completions::EventName, hide_possible_values = true)]
     event: String,
     /// Set tool_name in the payload and apply tool matchers
     #[arg(long, value_name = "NAME")]
@@ -183,6 +185,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             &hooks,
             report.directive.as_ref(),
             args,
+            shared::color(global),
         ))?;
     }
     match (args.expect, matched) {
@@ -204,8 +207,9 @@ fn human(
     hooks: &[HookResult<'_>],
     directive: Option<&Directive>,
     args: &TestArgs,
+    color: bool,
 ) -> Screen {
-    let mut screen = Screen::new(false);
+    let mut screen = Screen::new(color);
     let payload = if args.payload_file.is_some() {
         "synthetic payload + file"
     } else {
@@ -223,7 +227,9 @@ fn human(
         screen
             .blank()
             .line(format_args!("{}  {}", hook.name, hook.command));
-        screen.text(format_args!("  status:     {}", hook.status));
+        screen
+            .text("  status:     ")
+            .paint(hook.status, status_tone(hook.status));
         if let Some(code) = hook.exit_code {
             match code {
                 Some(code) => screen.text(format_args!("  exit {code}")),
@@ -255,4 +261,13 @@ fn human(
     };
     screen.blank().line(format_args!("result: {result}"));
     screen
+}
+
+/// The colour of a hook's status: it answered, it decided something, or it could not answer.
+fn status_tone(status: &str) -> Tone {
+    match status {
+        "ok" | "modified" | "context" | "gated" | "async" => Tone::Good,
+        "blocked" | "unapproved" | "not_matched" | "not_run" => Tone::Notice,
+        _ => Tone::Bad,
+    }
 }

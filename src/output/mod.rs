@@ -48,6 +48,14 @@ impl Printer {
         })
     }
 
+    /// Writes text this program generated itself (a completion script) on stdout, as it is.
+    #[allow(clippy::unused_self)]
+    pub(crate) fn raw(&self, bytes: &[u8]) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()
+    }
+
     /// Writes human output on stdout.
     #[allow(clippy::unused_self)]
     pub(crate) fn show(&self, screen: &Screen) -> io::Result<()> {
