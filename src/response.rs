@@ -239,13 +239,13 @@ fn failed(reason: String, directive: Option<Directive>) -> Answer {
 /// can block.
 fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Answer {
     if rules.fail_closed && rules.effects.contains(Effects::BLOCK) {
-        let message = format!("hook {} failed closed: {reason}", rules.name);
+        // The block names the hook for the agent; the hook's own entry need not say it again.
         return Answer {
             status,
             directive: Some(Directive::Block {
-                message: message.clone(),
+                message: format!("hook {} failed closed: {reason}", rules.name),
             }),
-            message: Some(message),
+            message: Some(format!("failed closed: {reason}")),
         };
     }
     Answer {

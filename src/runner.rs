@@ -426,9 +426,10 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
     if closes && plan.dry_run {
         report.message = Some(format!("{message}; fail_closed: a run would block"));
     } else if closes {
-        let block = format!("hook {} failed closed: {message}", hook.name);
-        report.message = Some(block.clone());
-        report.directive = Some(Directive::Block { message: block });
+        report.message = Some(format!("failed closed: {message}"));
+        report.directive = Some(Directive::Block {
+            message: format!("hook {} failed closed: {message}", hook.name),
+        });
     }
     report
 }

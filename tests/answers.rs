@@ -220,6 +220,16 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
         line["message"],
         "hook slow.sh failed closed: timed out after 1s"
     );
+    // The hook's own entry and its stderr line name the hook once.
+    assert_eq!(
+        line["hooks"][1]["message"],
+        "failed closed: timed out after 1s"
+    );
+    assert!(
+        stderr(&out).contains("hook slow.sh (") && !stderr(&out).contains("): hook slow.sh"),
+        "{}",
+        stderr(&out)
+    );
 
     env.config(&format!(
         "hooks:\n  pre_tool_call:\n    - command: {bad}\n      failClosed: true\n"

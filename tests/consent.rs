@@ -349,3 +349,48 @@ fn dry_run_checks_consent_and_runs_nothing() {
     assert_eq!(json(&out)["hooks"][0]["message"], "dry run: would run");
     assert!(!marker.exists());
 }
+
+#[test]
+fn a_missing_tilde_script_says_tilde_is_home_not_the_hermes_home() {
+    let env = TestEnv::new();
+    let elsewhere = env.path("hermes");
+    fs::create_dir_all(elsewhere.join("agent-hooks")).unwrap();
+    let meant = elsewhere.join("agent-hooks/guard.sh");
+    fs::write(&meant, "#!/bin/sh\ncat >/dev/null\n").unwrap();
+    fs::set_permissions(&meant, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(
+        elsewhere.join("config.yaml"),
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n",
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .env("HERMES_HOME", &elsewhere)
+        .args(["run", "pre_tool_call"])
+        .write_stdin("{}")
+        .output()
+        .unwrap();
+    let text = stderr(&out);
+    assert!(text.contains("`~` in a command is $HOME"), "{text}");
+    assert!(
+        text.contains(&format!("write {} to run that file", meant.display())),
+        "{text}"
+    );
+    assert!(
+        !text.contains("hermes-hooks approve"),
+        "approving it would fail: {text}"
+    );
+    let out = env
+        .cmd()
+        .env("HERMES_HOME", &elsewhere)
+        .args(["approve", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("`~` in a command is $HOME"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(stderr(&out).contains("exit status 1: 1 hook could not be approved"));
+}

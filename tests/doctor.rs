@@ -115,7 +115,7 @@ fn every_problem_is_found() {
             "no {level}/{check} containing {text:?} in {found:#?}"
         );
     };
-    has("error", "script", "gone.sh is missing");
+    has("error", "script", "gone.sh does not exist");
     has("error", "script", "plain.sh cannot run");
     has("error", "smoke", "stdout is not JSON");
     has("error", "smoke", "timed out after 1s");

@@ -128,11 +128,17 @@ fn help_keeps_global_flags_apart_and_leaves_out_those_a_command_ignores() {
     };
     let approve = help(&["approve", "--help"]);
     let (own, global) = approve.split_once("Global options:").unwrap();
-    assert!(own.contains("--yes") && !own.contains("--hermes-home"), "{approve}");
+    assert!(
+        own.contains("--yes") && !own.contains("--hermes-home"),
+        "{approve}"
+    );
     assert!(global.contains("--hermes-home"), "{approve}");
     assert!(!approve.contains("--accept-hooks"), "{approve}");
     let run = help(&["run", "--help"]);
-    assert!(run.contains("--accept-hooks") && !run.contains("--color"), "{run}");
+    assert!(
+        run.contains("--accept-hooks") && !run.contains("--color"),
+        "{run}"
+    );
     let events = help(&["events", "--help"]);
     assert!(!events.contains("--hermes-home"), "{events}");
     // Hidden is not refused: scripts may put a global flag anywhere.

@@ -94,12 +94,21 @@ fn a_hook_md_that_never_closes_is_skipped_by_run_and_an_error_for_doctor() {
     .unwrap();
     let out = env.run("on_session_start", "{}");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // run names the file once, in one line, and leaves the why to list and doctor.
+    assert!(
+        stderr(&out).contains("1 HOOK.md was skipped, so its hook never runs: ")
+            && stderr(&out).contains("open/HOOK.md:1; `hermes-hooks doctor` says why"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert_eq!(json(&out)["hooks"], serde_json::json!([]));
+    let out = env.cmd().arg("list").output().unwrap();
     assert!(
         stderr(&out).contains("HOOK.md:1: the frontmatter never closes"),
         "{}",
         stderr(&out)
     );
-    assert_eq!(json(&out)["hooks"], serde_json::json!([]));
     let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
     assert_eq!(code(&out), 1, "a guard that stops running is a CI failure");
 }
@@ -118,6 +127,12 @@ fn a_hook_folder_whose_path_is_not_utf8_is_skipped_with_a_message() {
     .unwrap();
     let out = env.run("on_session_start", "{}");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 HOOK.md was skipped"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.cmd().arg("list").output().unwrap();
     assert!(
         stderr(&out).contains("its path is not valid UTF-8"),
         "{}",
@@ -168,4 +183,35 @@ fn a_symlinked_script_is_pinned_by_the_content_it_points_to() {
     env.script("real.sh", "printf '{ }'");
     let out = env.run("on_session_start", "{}");
     assert_eq!(json(&out)["hooks"][0]["status"], "changed");
+}
+
+#[test]
+fn messages_speak_of_the_hook_not_of_the_libraries() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.user_hooks(),
+        "twice",
+        "name: twice\nname: again\ndescription: d\ntrigger: pre-tool-call\n",
+        "cat >/dev/null",
+    );
+    let folder = env.user_hooks().join("empty");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("HOOK.md"),
+        "---\nname: empty\ndescription: d\ntrigger: pre-tool-call\n---\n",
+    )
+    .unwrap();
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("duplicate mapping key `name`"), "{text}");
+    assert!(
+        !text.contains("DuplicateKeyPolicy") && !text.contains("Options"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "has no entry script: add scripts/run (executable), scripts/run.sh or scripts/run.py"
+        ),
+        "{text}"
+    );
 }

@@ -29,5 +29,6 @@ mod project;
 mod python_re;
 mod races;
 mod revoke;
+mod terminal;
 mod test_cmd;
 mod trust;

@@ -243,7 +243,10 @@ fn color_always_colours_the_statuses() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("status:     \u{1b}[32mok\u{1b}[0m"), "{text:?}");
+    assert!(
+        text.contains("status:     \u{1b}[32mok\u{1b}[0m"),
+        "{text:?}"
+    );
     assert!(text.contains("\u{1b}[33mblocked\u{1b}[0m"), "{text:?}");
     let plain = env.cmd().args(["test", "pre_tool_call"]).output().unwrap();
     assert!(!plain.stdout.contains(&0x1b), "piped: no colour by default");

@@ -182,7 +182,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
         }
         let script = crate::consent::script_state(hook, base);
         let assessment = assess(list, hook, base);
-        let (level, message) = script_finding(hook, &assessment, script);
+        let (level, message) = script_finding(hook, &assessment, script, checkup.home);
         add(level, "script", message, None);
         let (level, message) = consent_finding(hook, &assessment, checkup);
         let diff = changes_since_approval(&assessment, checkup.allowlist);
@@ -204,6 +204,7 @@ fn script_finding(
     hook: &HookSpec,
     assessment: &Assessment,
     script: ScriptState,
+    home: &Path,
 ) -> (Level, String) {
     let shown = assessment
         .script
@@ -222,7 +223,10 @@ fn script_finding(
             };
             (Level::Ok, format!("{shown} exists and can run{how}"))
         }
-        ScriptState::Missing => (Level::Error, format!("{shown} is missing")),
+        ScriptState::Missing => match nothing_to_pin(hook, assessment, home) {
+            Some(why) => (Level::Error, why),
+            None => (Level::Error, format!("{shown} is missing")),
+        },
         ScriptState::NotExecutable => (
             Level::Error,
             format!("{shown} cannot run (chmod +x it, or fix the path)"),
@@ -260,13 +264,12 @@ fn consent_finding(
 ) -> (Level, String) {
     let bypass = checkup.bypass;
     let approve = approve_hint(hook);
-    if let (ConsentState::Unapproved, Some(why)) = (
-        assessment.state,
-        nothing_to_pin(hook, assessment, checkup.home),
-    ) {
+    if assessment.state == ConsentState::Unapproved
+        && nothing_to_pin(hook, assessment, checkup.home).is_some()
+    {
         return (
             Level::Warning,
-            format!("not approved, and it cannot be approved yet: {why}"),
+            "not approved, and it cannot be until its script can be read (see above)".to_owned(),
         );
     }
     if let (ConsentState::Unapproved, Some(bypass)) = (assessment.state, bypass) {

@@ -116,13 +116,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
 /// Where a finding's text starts, after its level.
 const INDENT: &str = "           ";
 
-/// Adds `text` from the current column on, wrapped between words to the terminal's width, its
-/// further lines at [`INDENT`].
-fn wrapped(screen: &mut Screen, text: &str, width: Option<usize>) {
-    let lines = wrap_words(text, width.map(|w| w.saturating_sub(INDENT.len())));
-    for (index, line) in lines.iter().enumerate() {
+/// Adds `text` wrapped between words to the terminal's width: the current line has `taken`
+/// columns used already, and further lines start at `indent`.
+fn wrapped(screen: &mut Screen, text: &str, width: Option<usize>, taken: usize, indent: &str) {
+    let room = width.map(|w| w.saturating_sub(taken.max(indent.len())));
+    for (index, line) in wrap_words(text, room).iter().enumerate() {
         if index > 0 {
-            screen.text(INDENT);
+            screen.text(indent);
         }
         screen.line(line);
     }
@@ -141,12 +141,13 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
     for f in findings {
         let key = (f.event, f.hook.as_deref());
         if f.hook.is_some() && last != Some(key) {
-            screen.line(format_args!(
+            let heading = format!(
                 "{}  {}  ({})",
                 f.event.or(f.source).unwrap_or("-"),
                 f.hook.as_deref().unwrap_or_default(),
                 f.at
-            ));
+            );
+            wrapped(&mut screen, &heading, width, 0, "  ");
         }
         last = Some(key);
         let (word, tone) = match f.level {
@@ -157,7 +158,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
         };
         if f.hook.is_some() {
             screen.text("  ").paint(word, tone).text("  ");
-            wrapped(&mut screen, &f.message, width);
+            wrapped(&mut screen, &f.message, width, INDENT.len(), INDENT);
             if let Some(diff) = &f.diff {
                 let more = screen.diff(diff, INDENT, DIFF_LINES);
                 if more > 0 {
@@ -168,19 +169,19 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
             }
         } else {
             screen.paint(word, tone).text("  ");
-            wrapped(&mut screen, &format!("{}: {}", f.at, f.message), width);
+            let text = format!("{}: {}", f.at, f.message);
+            wrapped(&mut screen, &text, width, INDENT.len(), INDENT);
         }
     }
     let notes = match summary.notes {
         0 => String::new(),
         n => format!(", {n} note(s)"),
     };
-    screen
-        .blank()
-        .line(shared::project_line(paths))
-        .line(format_args!(
-            "{} error(s), {} warning(s){notes}, {} ok",
-            summary.errors, summary.warnings, summary.ok
-        ));
+    screen.blank();
+    wrapped(&mut screen, &shared::project_line(paths), width, 0, "  ");
+    screen.line(format_args!(
+        "{} error(s), {} warning(s){notes}, {} ok",
+        summary.errors, summary.warnings, summary.ok
+    ));
     screen
 }

@@ -115,6 +115,33 @@ fn prepare(
     })
 }
 
+/// The warnings of loading: one line each, except HOOK.md files that could not be read at all,
+/// which would otherwise repeat on every event: one line names them all and points to `doctor`.
+fn load_warnings(warnings: &[crate::config::Warning], printer: &Printer) {
+    let (broken, others): (Vec<_>, Vec<_>) = warnings.iter().partition(|warning| {
+        warning.kind == crate::config::WarningKind::SkippedEntry
+            && warning.origin.file.file_name() == Some(std::ffi::OsStr::new("HOOK.md"))
+    });
+    for warning in others {
+        printer.warn(warning);
+    }
+    if !broken.is_empty() {
+        let files: Vec<String> = broken.iter().map(|w| w.origin.to_string()).collect();
+        let what = if broken.len() == 1 {
+            "1 HOOK.md was skipped, so its hook never runs".to_owned()
+        } else {
+            format!(
+                "{} HOOK.md files were skipped, so their hooks never run",
+                broken.len()
+            )
+        };
+        printer.warn(format!(
+            "{what}: {}; `hermes-hooks doctor` says why",
+            files.join(", ")
+        ));
+    }
+}
+
 fn execute(
     global: &GlobalArgs,
     args: &RunArgs,
@@ -123,9 +150,7 @@ fn execute(
     printer: &Printer,
 ) -> ExitStatus {
     let event = resolved.event;
-    for warning in &prepared.set.warnings {
-        printer.warn(warning);
-    }
+    load_warnings(&prepared.set.warnings, printer);
     let bypass = shared::bypass(global, &prepared.set);
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !args.dry_run);
     let watchdog = shared::watchdog_program(&prepared.set);

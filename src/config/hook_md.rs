@@ -528,6 +528,14 @@ fn is_spec_name(name: &str) -> bool {
     })
 }
 
+/// What to say of a hook folder that has no entry script at all, naming the files it may have.
+pub(crate) fn no_entry(folder: &Path) -> String {
+    format!(
+        "{} has no entry script: add scripts/run (executable), scripts/run.sh or scripts/run.py",
+        folder.display()
+    )
+}
+
 /// The entry script and the argv that runs it: `scripts/run`, `run.sh` or `run.py`, the first
 /// that exists in any form. With its exec bit it runs directly; without, `run.sh` runs through
 /// `sh` and `run.py` through `python3`. No entry at all gives `scripts/run` (which then fails to

@@ -429,6 +429,12 @@ pub(crate) fn nothing_to_pin(
             script.display()
         ));
     }
+    if let Some(folder) = hook
+        .agent()
+        .and_then(|agent| agent.entry.parent()?.parent())
+    {
+        return Some(crate::config::hook_md::no_entry(folder));
+    }
     Some(format!(
         "its script {} does not exist{}",
         script.display(),

@@ -392,3 +392,52 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
     );
     out
 }
+
+/// Runs the command with stdout on a pseudo-terminal `cols` columns wide (0: a terminal that
+/// reports no size), and returns what it printed there.
+pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use rustix::termios::{OptionalActions, Winsize, tcgetattr, tcsetattr, tcsetwinsize};
+    use std::io::Read as _;
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let tty = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    let size = Winsize {
+        ws_row: 50,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    tcsetwinsize(&tty, size).unwrap();
+    // No "\n" to "\r\n" translation, so the text reads as the program wrote it.
+    let mut modes = tcgetattr(&tty).unwrap();
+    modes.output_modes = rustix::termios::OutputModes::empty();
+    tcsetattr(&tty, OptionalActions::Now, &modes).unwrap();
+    let mut child = env
+        .std_cmd()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(tty.try_clone().unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(tty);
+    let mut master = fs::File::from(master);
+    let mut shown = Vec::new();
+    let mut buf = [0_u8; 4096];
+    // Reading ends with EIO once the child (the last holder of the terminal) has exited.
+    while let Ok(n) = master.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        shown.extend_from_slice(&buf[..n]);
+    }
+    child.wait().unwrap();
+    String::from_utf8_lossy(&shown).into_owned()
+}

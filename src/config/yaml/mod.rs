@@ -32,7 +32,10 @@ impl fmt::Display for YamlError {
 /// Parses `text` (one YAML document) into `T` with `serde-saphyr`.
 pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     serde_saphyr::from_str(text).map_err(|err| {
-        let full = err.without_snippet().to_string();
+        // The formatter for users: the default one gives hints about the library's own settings.
+        let full = err
+            .without_snippet()
+            .render_with_formatter(&serde_saphyr::UserMessageFormatter);
         let Some(at) = err.location() else {
             return YamlError {
                 at: None,

@@ -1,0 +1,78 @@
+//! Tables on a real terminal (a pseudo-terminal of a given width): a name or path is never split,
+//! a table that cannot fit becomes records, and a terminal that reports no size is not wrapped.
+
+use crate::common::{TestEnv, on_a_sized_terminal};
+
+/// A project hook with a long name and a config hook with a long path, so no table fits in 60
+/// columns.
+fn long_names(env: &TestEnv) -> String {
+    let deep = env.path("a/rather/deep/folder/of/hooks/for/testing");
+    std::fs::create_dir_all(&deep).unwrap();
+    let script = deep.join("guard-with-a-long-name.sh");
+    std::fs::write(&script, "#!/bin/sh\ncat >/dev/null\n").unwrap();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: terminal|Shell|Bash|write_file|patch\n",
+        script.display()
+    ));
+    script.display().to_string()
+}
+
+#[test]
+fn list_never_splits_a_path_and_falls_back_to_records() {
+    let env = TestEnv::new();
+    let path = long_names(&env);
+    let wide = on_a_sized_terminal(&env, &["list", "--color", "never"], 250);
+    assert!(wide.starts_with("EVENT "), "a table when it fits: {wide}");
+    assert!(wide.contains(&path), "{wide}");
+
+    let narrow = on_a_sized_terminal(&env, &["list", "--color", "never"], 60);
+    assert!(narrow.contains(&format!("hook:    {path}\n")), "{narrow}");
+    assert!(narrow.contains("event:   pre_tool_call\n"), "{narrow}");
+
+    // A terminal that reports no size is treated as not a terminal: one line per hook.
+    let no_size = on_a_sized_terminal(&env, &["list", "--color", "never"], 0);
+    assert!(no_size.starts_with("EVENT "), "{no_size}");
+    assert!(
+        no_size
+            .lines()
+            .any(|l| l.contains(&path) && l.contains("unapproved")),
+        "{no_size}"
+    );
+}
+
+#[test]
+fn events_fits_the_width_without_splitting_names() {
+    let env = TestEnv::new();
+    let shown = on_a_sized_terminal(&env, &["events"], 100);
+    let table: Vec<&str> = shown.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(table.len() > 40, "{shown}");
+    for line in &table {
+        assert!(line.chars().count() <= 100, "{line:?} in\n{shown}");
+    }
+    // Event names and aliases stay whole, in their columns.
+    for name in [
+        "on_kanban_worker_stale_claim",
+        "post-tool-call-failure",
+        "transform_api_error_classification",
+    ] {
+        assert!(
+            table.iter().any(|l| l.contains(name)),
+            "{name} whole in\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn doctor_wraps_between_words() {
+    let env = TestEnv::new();
+    let path = long_names(&env);
+    let shown = on_a_sized_terminal(&env, &["doctor", "--color", "never"], 60);
+    // Only a line holding the one word longer than the width (the path, whole) is wider.
+    for line in shown.lines() {
+        assert!(
+            line.chars().count() <= 60 || line.contains(&path),
+            "{line:?} in\n{shown}"
+        );
+    }
+    assert!(shown.lines().any(|l| l.contains(&path)), "{shown}");
+}
