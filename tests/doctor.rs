@@ -223,9 +223,13 @@ fn a_smoke_run_reports_what_the_hook_answered() {
         "ignored.sh",
         r#"{"action": "block", "message": "too late"}"#,
     );
+    answer(
+        "writes.sh",
+        r#"{"action": "block", "message": "no writes today"}"#,
+    );
     env.script("closed.sh", "sleep 30");
     env.config(
-        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n    - command: ~/.hermes/agent-hooks/rewrite.sh\n    - command: ~/.hermes/agent-hooks/closed.sh\n      timeout: 1\n      fail_closed: true\n  pre_llm_call:\n    - command: ~/.hermes/agent-hooks/context.sh\n  pre_verify:\n    - command: ~/.hermes/agent-hooks/gate.sh\n  post_llm_call:\n    - command: ~/.hermes/agent-hooks/ignored.sh\n",
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n    - command: ~/.hermes/agent-hooks/writes.sh\n      matcher: write_file\n    - command: ~/.hermes/agent-hooks/rewrite.sh\n    - command: ~/.hermes/agent-hooks/closed.sh\n      timeout: 1\n      fail_closed: true\n  pre_llm_call:\n    - command: ~/.hermes/agent-hooks/context.sh\n  pre_verify:\n    - command: ~/.hermes/agent-hooks/gate.sh\n  post_llm_call:\n    - command: ~/.hermes/agent-hooks/ignored.sh\n",
     );
     let out = doctor(&env, &["--accept-hooks", "--json"]);
     let found = findings(&out);
@@ -241,6 +245,9 @@ fn a_smoke_run_reports_what_the_hook_answered() {
         "warning",
         "blocked the harmless synthetic call (\"no terminal today\")",
     );
+    // A guard whose matcher passes over the harmless call is not blamed for blocking it.
+    smoke("ok", "blocked (\"no writes today\") in ");
+    smoke("ok", "its matcher passes over this call");
     smoke("ok", r#"rewrote the tool input ({"command": "echo hi"})"#);
     smoke("ok", r#"added context ("It is Friday")"#);
     smoke("ok", r#"asked to keep working ("tests fail")"#);

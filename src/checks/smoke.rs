@@ -51,13 +51,18 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
         },
         None,
     );
+    // A guard whose matchers pass over the harmless call is not judged by blocking it: `run`
+    // would not call it there.
+    let matched = !hook.event.is_tool_event()
+        || (hook.matches_tool(invocation.tool_name())
+            && hook.matches_input(invocation.tool_input.as_ref()));
     match decided.report.hooks.first() {
-        Some(report) => grade(hook, report),
+        Some(report) => grade(hook, report, matched),
         None => (Level::Error, "smoke run: no report".to_owned()),
     }
 }
 
-fn grade(hook: &HookSpec, report: &HookReport) -> (Level, String) {
+fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String) {
     let detail = report.message.as_deref().unwrap_or_default();
     let ms = report.elapsed.unwrap_or_default().as_secs_f64() * 1000.0;
     let (level, answered) = match (report.status, &report.directive) {
@@ -73,13 +78,16 @@ fn grade(hook: &HookSpec, report: &HookReport) -> (Level, String) {
         (Status::Failed, _) => {
             return (Level::Warning, format!("smoke run {detail}"));
         }
-        (Status::Blocked, Some(Directive::Block { message })) => (
+        (Status::Blocked, Some(Directive::Block { message })) if matched => (
             Level::Warning,
             format!(
                 "blocked the harmless synthetic call (\"{}\")",
                 excerpt(message)
             ),
         ),
+        (Status::Blocked, Some(Directive::Block { message })) => {
+            (Level::Ok, format!("blocked (\"{}\")", excerpt(message)))
+        }
         (Status::Gated, Some(Directive::Continue { message })) => (
             Level::Ok,
             format!("asked to keep working (\"{}\")", excerpt(message)),
@@ -119,10 +127,14 @@ fn grade(hook: &HookSpec, report: &HookReport) -> (Level, String) {
             ),
         );
     }
-    let advice = if level == Level::Warning {
-        "; a guard that blocks even this call blocks every call"
-    } else {
-        ""
+    let advice = match (report.status, level) {
+        (Status::Blocked, Level::Warning) => {
+            "; a guard that blocks even this call blocks every call"
+        }
+        (Status::Blocked, _) => {
+            "; its matcher passes over this call, so `run` would not have called it"
+        }
+        _ => "",
     };
     (level, format!("smoke run {answered} in {ms:.1} ms{advice}"))
 }
