@@ -127,3 +127,44 @@ fn the_project_example_guards_and_gates() {
             .exists()
     );
 }
+
+/// The README's "Your first hook" walk-through, run as written (with `approve --yes` for the
+/// questions a person answers), in a scratch home: every `test --expect` in it must hold.
+#[test]
+fn the_readme_walk_through_works_as_written() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = readme.find("## Your first hook").unwrap();
+    let end = start + readme[start..].find("\n## Configuration").unwrap();
+    let mut script = String::from("set -e\n");
+    for block in readme[start..end].split("```sh\n").skip(1) {
+        let code = block.split("```").next().unwrap();
+        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
+    }
+    // The walk-through's `run` exits 2 (blocked): the script goes on to say so.
+    let script = script.replace(
+        "| hermes-hooks run pre_tool_call\n",
+        "| hermes-hooks run pre_tool_call || true\n",
+    );
+    let env = crate::common::TestEnv::new();
+    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    // The binary first, then the system's tools the walk-through uses (mktemp, cat, chmod).
+    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &script])
+        .env("HOME", env.home())
+        .env("PATH", path)
+        .env("TMPDIR", env.root())
+        .env_remove("HERMES_HOME")
+        .env_remove("HERMES_ACCEPT_HOOKS")
+        .env_remove("HERMES_SAFE_MODE")
+        .current_dir(env.work())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{script}\n---\n{text}");
+    assert!(text.contains("0 error(s), 0 warning(s)"), "{text}");
+}

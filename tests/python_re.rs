@@ -230,8 +230,8 @@ proptest! {
 }
 
 /// The one place known to differ: `fancy-regex` (0.19 and 0.20) mis-handles a conditional group
-/// inside an atomic group or a possessive repeat (`(?>(?(1)a|b)*)b` matches `b`). The README
-/// names this gap.
+/// inside an atomic group or a possessive repeat (`(?>(?(1)a|b)*)b` matches `b`).
+/// docs/hermes-yaml.md names this gap.
 fn known_gap(pattern: &str) -> bool {
     pattern.contains("(?(")
         && ["*+", "++", "?+", "}+", "(?>"]
