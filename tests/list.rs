@@ -155,3 +155,62 @@ Project: none (no .agents/hooks from here up to the repository root)
         stderr(&out)
     );
 }
+
+#[test]
+fn long_shows_a_record_per_hook_with_what_run_would_do() {
+    let env = TestEnv::new();
+    let guard = env.script("guard.sh", "cat >/dev/null\necho '{}'");
+    env.script("new.sh", "cat >/dev/null");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/guard.sh\n    - command: ~/.hermes/agent-hooks/new.sh\n",
+    );
+    // Approved through `approve`, so the approved bytes are kept and the edit shows as a diff.
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "~/.hermes/agent-hooks/guard.sh"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    std::fs::write(
+        &guard,
+        "#!/bin/sh\ncat >/dev/null\necho '{\"decision\": \"block\"}'\n",
+    )
+    .unwrap();
+    let out = env.cmd().args(["list", "--long"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+pre_tool_call  config  ~/.hermes/agent-hooks/guard.sh
+  declared at:  [ROOT]/home/.hermes/config.yaml:3
+  matcher:      terminal
+  timeout:      60s
+  script:       [ROOT]/home/.hermes/agent-hooks/guard.sh (ok)
+  consent:      changed
+  approved at:  [..]Z
+  sha256:       [..]
+  approved as:  [..]
+  run would:    refuse it: changed since approval
+  changes since it was approved:
+    --- approved
+    +++ now
+    @@ -1,3 +1,3 @@
+     #!/bin/sh
+     cat >/dev/null
+    -echo '{}'
+    +echo '{"decision": "block"}'
+
+pre_tool_call  config  ~/.hermes/agent-hooks/new.sh
+  declared at:  [ROOT]/home/.hermes/config.yaml:5
+  matcher:      -
+  timeout:      60s
+  script:       [ROOT]/home/.hermes/agent-hooks/new.sh (ok)
+  consent:      unapproved
+  sha256:       [..]
+  run would:    skip it: not approved
+
+Project: none (no .agents/hooks from here up to the repository root)
+
+"#]]
+    );
+}
