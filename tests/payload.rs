@@ -87,18 +87,9 @@ fn empty_stdin_is_an_empty_payload() {
 
 #[test]
 fn a_terminal_on_stdin_is_not_waited_on() {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     let env = TestEnv::new();
     recorder(&env);
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
-    grantpt(&master).unwrap();
-    unlockpt(&master).unwrap();
-    let name = ptsname(&master, Vec::new()).unwrap();
-    let tty = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(name.to_str().unwrap())
-        .unwrap();
+    let (_master, tty) = crate::common::pty_pair();
     let started = Instant::now();
     let out = env
         .std_cmd()

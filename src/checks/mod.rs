@@ -16,8 +16,8 @@ use crate::config::{HookSet, HookSpec, WarningKind};
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{
-    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess, kept,
-    nothing_to_pin,
+    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess,
+    changes_since_approval, nothing_to_pin,
 };
 
 /// How bad a finding is.
@@ -243,18 +243,6 @@ fn script_finding(
             ),
         ),
     }
-}
-
-/// The diff of a changed script against its approved copy, when one was kept.
-fn changes_since_approval(assessment: &Assessment, allowlist: &Path) -> Option<String> {
-    if assessment.state != ConsentState::Changed {
-        return None;
-    }
-    kept::diff_since_approval(
-        allowlist,
-        assessment.script.as_deref()?,
-        assessment.pinned.as_deref()?,
-    )
 }
 
 fn consent_finding(

@@ -16,7 +16,8 @@ use super::{GlobalArgs, pager, shared};
 use crate::config::HookSpec;
 use crate::consent::store;
 use crate::consent::{
-    Assessment, ConsentState, approval_for, assess, kept, names, nothing_to_pin, record,
+    Assessment, ConsentState, approval_for, assess, changes_since_approval, names, nothing_to_pin,
+    record,
 };
 use crate::exit::ExitStatus;
 use crate::limits;
@@ -271,7 +272,7 @@ impl Reviewer<'_> {
 
     /// Shows `hook` and asks until the answer is one of y, n, a, q (v and d show more first).
     fn ask(&self, hook: &HookSpec, assessment: &Assessment) -> Result<Answer> {
-        let diff = self.diff(assessment);
+        let diff = changes_since_approval(assessment, self.allowlist);
         self.printer
             .show_on_stderr(&self.review(hook, assessment, diff.as_deref()));
         loop {
@@ -298,15 +299,6 @@ impl Reviewer<'_> {
                     .note("answer y (yes), n (no), a (all), q (quit), v (view) or d (diff)"),
             }
         }
-    }
-
-    /// The diff since approval, for a changed script whose approved copy was kept.
-    fn diff(&self, assessment: &Assessment) -> Option<String> {
-        if assessment.state != ConsentState::Changed {
-            return None;
-        }
-        let script = assessment.script.as_deref()?;
-        kept::diff_since_approval(self.allowlist, script, assessment.pinned.as_deref()?)
     }
 
     /// What is shown about `hook` before the question.

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::config::HookSet;
 use crate::consent::store::Allowlist;
-use crate::consent::{Assessment, Bypass, ConsentState, assess, kept};
+use crate::consent::{Assessment, Bypass, ConsentState, assess, changes_since_approval};
 use crate::exit::ExitStatus;
 use crate::output::json::WarningLine;
 use crate::output::table::{Grid, Tone};
@@ -229,16 +229,9 @@ fn hook_rows<'a>(
                 replaced_by.as_deref(),
                 judge.bypass,
             );
-            let diff = judge.allowlist.and_then(|allowlist| {
-                if assessment.state != ConsentState::Changed {
-                    return None;
-                }
-                kept::diff_since_approval(
-                    allowlist,
-                    assessment.script.as_deref()?,
-                    assessment.pinned.as_deref()?,
-                )
-            });
+            let diff = judge
+                .allowlist
+                .and_then(|allowlist| changes_since_approval(&assessment, allowlist));
             Row {
                 replaced_by,
                 replaces,

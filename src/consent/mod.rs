@@ -405,6 +405,19 @@ impl ConsentGate {
     }
 }
 
+/// For a script changed since approval: the diff from the copy kept when it was approved to the
+/// script now, when that copy was kept. `allowlist` is the file beside which copies are kept.
+pub(crate) fn changes_since_approval(assessment: &Assessment, allowlist: &Path) -> Option<String> {
+    if assessment.state != ConsentState::Changed {
+        return None;
+    }
+    kept::diff_since_approval(
+        allowlist,
+        assessment.script.as_deref()?,
+        assessment.pinned.as_deref()?,
+    )
+}
+
 /// Why there is nothing to pin for `hook` (its script is missing or cannot be read), when so:
 /// such a hook cannot be approved, so this is said instead of suggesting `approve`. `home` is the
 /// Hermes home, for the note that `~` in a command is `$HOME`, not the Hermes home.

@@ -283,6 +283,21 @@ pub fn redacted(env: &TestEnv, bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace(&env.root().display().to_string(), "[ROOT]")
 }
 
+/// A pseudo-terminal: its controlling side, and the terminal a command is given.
+pub fn pty_pair() -> (fs::File, fs::File) {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let tty = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    (fs::File::from(master), tty)
+}
+
 /// Runs the command with stdin and stderr on a pseudo-terminal (stdout piped). For each
 /// `(prompt, answer)` step in turn, waits until `prompt` has appeared once more, then types
 /// `answer`. Returns everything the terminal showed, and the command's output.
@@ -297,30 +312,18 @@ pub fn on_a_terminal_with(
     vars: &[(&str, &str)],
     steps: &[(&str, &[u8])],
 ) -> (String, Output) {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
-    grantpt(&master).unwrap();
-    unlockpt(&master).unwrap();
-    let name = ptsname(&master, Vec::new()).unwrap();
-    let open_tty = || {
-        fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(name.to_str().unwrap())
-            .unwrap()
-    };
+    let (mut master, tty) = pty_pair();
     let child = env
         .std_cmd()
         .args(args)
         .envs(vars.iter().copied())
-        .stdin(open_tty())
-        .stderr(open_tty())
+        .stdin(tty.try_clone().unwrap())
+        .stderr(tty)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut master = fs::File::from(master);
     let screen = Arc::new(Mutex::new(String::new()));
     {
         let screen = Arc::clone(&screen);
@@ -396,18 +399,9 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
 /// Runs the command with stdout on a pseudo-terminal `cols` columns wide (0: a terminal that
 /// reports no size), and returns what it printed there.
 pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use rustix::termios::{OptionalActions, Winsize, tcgetattr, tcsetattr, tcsetwinsize};
     use std::io::Read as _;
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
-    grantpt(&master).unwrap();
-    unlockpt(&master).unwrap();
-    let name = ptsname(&master, Vec::new()).unwrap();
-    let tty = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(name.to_str().unwrap())
-        .unwrap();
+    let (mut master, tty) = pty_pair();
     let size = Winsize {
         ws_row: 50,
         ws_col: cols,
@@ -428,7 +422,6 @@ pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
         .spawn()
         .unwrap();
     drop(tty);
-    let mut master = fs::File::from(master);
     let mut shown = Vec::new();
     let mut buf = [0_u8; 4096];
     // Reading ends with EIO once the child (the last holder of the terminal) has exited.
