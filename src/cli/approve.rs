@@ -21,6 +21,7 @@ use crate::consent::{
 };
 use crate::exit::ExitStatus;
 use crate::limits;
+use crate::output::table::{terminal_width, wrap_words};
 use crate::output::{Printer, Screen};
 
 /// Lines of the script shown for review.
@@ -169,6 +170,8 @@ pub(crate) fn run(
 
 /// One line per hook: approved, declined or skipped, and why.
 fn summary(outcome: &Outcome) -> Screen {
+    const INDENT: &str = "          ";
+    let width = terminal_width();
     let mut screen = Screen::new(false);
     let groups = [
         ("approved", &outcome.approved),
@@ -177,21 +180,30 @@ fn summary(outcome: &Outcome) -> Screen {
     ];
     for (verb, decisions) in groups {
         for decision in decisions {
-            screen.text(format_args!(
-                "{verb}  {}  {}",
-                decision.event, decision.command
-            ));
-            match (verb, &decision.reason) {
-                ("approved", _) => {
-                    let sha = crate::consent::fingerprint::short_sha256(decision.sha256.as_deref());
-                    screen.text(format_args!("  ({sha})"));
+            let head = format!("{verb}  {}  {}", decision.event, decision.command);
+            let tail = match (verb, &decision.reason) {
+                ("approved", _) => format!(
+                    "({})",
+                    crate::consent::fingerprint::short_sha256(decision.sha256.as_deref())
+                ),
+                (_, Some(reason)) if reason != "declined" => reason.clone(),
+                _ => String::new(),
+            };
+            let separator = if verb == "approved" { "  " } else { ": " };
+            let whole = format!("{head}{separator}{tail}");
+            let fits = width.is_none_or(|w| whole.chars().count() <= w);
+            if tail.is_empty() {
+                screen.line(head);
+            } else if fits {
+                screen.line(whole);
+            } else {
+                // On a narrow terminal the reason goes below, wrapped between words.
+                screen.line(format_args!("{head}{}", separator.trim_end()));
+                let room = width.map(|w| w.saturating_sub(INDENT.len()));
+                for line in wrap_words(&tail, room) {
+                    screen.text(INDENT).line(line);
                 }
-                (_, Some(reason)) if reason != "declined" => {
-                    screen.text(format_args!(": {reason}"));
-                }
-                _ => {}
             }
-            screen.end();
         }
     }
     screen
@@ -368,20 +380,27 @@ fn untabbed(line: &str) -> String {
     line.replace('\t', "    ")
 }
 
+/// The script's lines (tabs as spaces), or why it has none to show.
+fn script_lines(script: &std::path::Path) -> Result<Vec<String>, String> {
+    match limits::read(script, limits::SCRIPT_MAX) {
+        Ok(bytes) if bytes.contains(&0) => Err("(a binary file)".to_owned()),
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(untabbed)
+            .collect()),
+        Err(err) => Err(format!("(the script cannot be read: {err})")),
+    }
+}
+
 /// The whole script as text for the pager, each line sanitised.
 fn script_text(script: &std::path::Path) -> String {
     let mut screen = Screen::new(false);
-    match limits::read(script, limits::SCRIPT_MAX) {
-        Ok(bytes) if bytes.contains(&0) => {
-            screen.line("(a binary file)");
-        }
-        Ok(bytes) => {
-            for line in String::from_utf8_lossy(&bytes).lines() {
-                screen.line(untabbed(line));
-            }
-        }
-        Err(err) => {
-            screen.line(format_args!("(the script cannot be read: {err})"));
+    match script_lines(script) {
+        Ok(lines) => lines.iter().for_each(|line| {
+            screen.line(line);
+        }),
+        Err(why) => {
+            screen.line(why);
         }
     }
     screen.into_text()
@@ -389,23 +408,17 @@ fn script_text(script: &std::path::Path) -> String {
 
 /// The first lines of the script, or a note when it is binary or unreadable.
 fn preview(script: &std::path::Path) -> Vec<String> {
-    let text = match limits::read(script, limits::SCRIPT_MAX) {
-        Ok(bytes) if bytes.contains(&0) => return vec!["  (a binary file)".to_owned()],
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) => return vec!["  (the script cannot be read)".to_owned()],
+    let lines = match script_lines(script) {
+        Ok(lines) => lines,
+        Err(why) => return vec![format!("  {why}")],
     };
-    let total = text.lines().count();
-    let mut lines = vec!["  first lines:".to_owned()];
-    lines.extend(
-        text.lines()
-            .take(PREVIEW_LINES)
-            .map(|l| format!("  | {}", untabbed(l))),
-    );
-    if total > PREVIEW_LINES {
-        lines.push(format!(
+    let mut shown = vec!["  first lines:".to_owned()];
+    shown.extend(lines.iter().take(PREVIEW_LINES).map(|l| format!("  | {l}")));
+    if lines.len() > PREVIEW_LINES {
+        shown.push(format!(
             "  ({} more lines: answer v to view the whole script)",
-            total - PREVIEW_LINES
+            lines.len() - PREVIEW_LINES
         ));
     }
-    lines
+    shown
 }
