@@ -15,9 +15,11 @@
 //! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
 //! - `response` (exit code and stdout into a status and a directive), `runner` (one event's
 //!   hooks: order, consent right before each start, aggregation), `outcome` (the final answer),
-//!   `checks` (what `doctor` finds);
+//!   `checks` (what `doctor` finds), `authoring` (example answers, sample payloads and the files
+//!   `new` writes);
 //! - the command line: `cli` (one module per subcommand) and `output` (all printing).
 
+mod authoring;
 mod checks;
 mod clock;
 mod config;
@@ -62,7 +64,7 @@ pub use exit::ExitStatus;
 pub use loop_guard::Released;
 pub use matcher::Matcher;
 pub use outcome::{LoopGuard, Outcome, decide};
-pub use payload::{Invocation, PayloadError, parse as parse_payload};
+pub use payload::{Dialect, Invocation, PayloadError, parse as parse_payload};
 pub use response::{Directive, Status};
 pub use runner::{HookReport, Plan, RunReport};
 pub use statefile::{FileKind, StateError};

@@ -199,6 +199,47 @@ pub(crate) fn project_start(input: &Map<String, Value>, fallback: &Path) -> Path
         .map_or_else(|| fallback.to_path_buf(), Path::to_path_buf)
 }
 
+/// Which wire form a hook receives: its source's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// A `config` hook: the Hermes wire payload.
+    Hermes,
+    /// An Agent Hooks hook, declared for the failure alias or not.
+    AgentHooks {
+        /// Declared for the failed call (`post-tool-call-failure`).
+        on_failure: bool,
+    },
+}
+
+impl Invocation {
+    /// Writes the payload a hook of `dialect` receives for `event` (with `tool_input` as it
+    /// stands after earlier rewrites), byte for byte as Hermes serialises; an Agent Hooks payload
+    /// is stamped with the current time.
+    pub fn write_wire<W: std::io::Write + ?Sized>(
+        &self,
+        out: &mut W,
+        dialect: Dialect,
+        event: Event,
+        tool_input: Option<&Map<String, Value>>,
+    ) -> std::io::Result<()> {
+        match dialect {
+            Dialect::AgentHooks { on_failure } => {
+                let event_type = event
+                    .failure_alias()
+                    .filter(|_| on_failure)
+                    .or(event.agent_name())
+                    .unwrap_or(event.name());
+                let now = crate::clock::now_iso();
+                let wire = self.agent_wire(event_type, event.is_tool_event(), tool_input, &now);
+                crate::pyjson::write_compact(out, &wire)
+            }
+            Dialect::Hermes => {
+                crate::pyjson::write_compact(out, &self.hermes_wire(event, tool_input))
+            }
+        }
+    }
+}
+
 /// The payload's `status` when the tool call failed.
 pub(crate) const FAILED_STATUS: &str = "error";
 

@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::clock;
 use crate::config::event::Resolved;
 use crate::config::{Effects, Event, HookSpec, Replacement, Source};
 use crate::consent::fingerprint::ScriptState;
@@ -20,7 +19,7 @@ use crate::env::HERMES_HOOK_EVENT;
 use crate::exec::Input;
 use crate::exec::detach::{self, Watchdog};
 use crate::exec::{self, End, Job, Outcome};
-use crate::payload::Invocation;
+use crate::payload::{Dialect, Invocation};
 use crate::response::{self, Answer, Directive, Rules, Status};
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
@@ -247,23 +246,13 @@ fn wire_for(
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> std::io::Result<Input> {
-    Input::spool(|out| match &hook.source {
-        Source::AgentHooks(agent) => {
-            let event_type = hook
-                .event
-                .failure_alias()
-                .filter(|_| agent.on_failure)
-                .or(hook.event.agent_name())
-                .unwrap_or(hook.event.name());
-            let now = clock::now_iso();
-            let wire =
-                invocation.agent_wire(event_type, hook.event.is_tool_event(), tool_input, &now);
-            crate::pyjson::write_compact(out, &wire)
-        }
-        Source::Config => {
-            crate::pyjson::write_compact(out, &invocation.hermes_wire(hook.event, tool_input))
-        }
-    })
+    let dialect = match &hook.source {
+        Source::AgentHooks(agent) => Dialect::AgentHooks {
+            on_failure: agent.on_failure,
+        },
+        Source::Config => Dialect::Hermes,
+    };
+    Input::spool(|out| invocation.write_wire(out, dialect, hook.event, tool_input))
 }
 
 /// Gating events: one after another; each `modify` feeds the next hook; the first block or gate

@@ -36,7 +36,7 @@ pub(crate) struct ApproveArgs {
     /// or unpinned]
     #[arg(value_name = "HOOK")]
     hook: Option<String>,
-    /// Only hooks of this event (either name)
+    /// Only hooks of this event (any of its names)
     #[arg(long, value_name = "EVENT", value_parser = super::completions::EventName, hide_possible_values = true)]
     event: Option<String>,
     /// Also re-approve hooks that are approved already, pinning their current content

@@ -58,7 +58,7 @@ fn fix_bash(script: &[u8], name: &str) -> Vec<u8> {
 }
 
 /// An event name on the command line: any text is accepted here (the event table judges it and
-/// suggests a near miss); every canonical name and alias is offered for completion.
+/// suggests a near miss); every name it takes (canonical, alias, Claude Code) is offered for completion.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EventName;
 
@@ -75,10 +75,6 @@ impl TypedValueParser for EventName {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names = Event::all().flat_map(|event| {
-            let def = event.def();
-            def.canonical.into_iter().chain(def.aliases.iter().copied())
-        });
-        Some(Box::new(names.map(PossibleValue::new)))
+        Some(Box::new(Event::names().map(PossibleValue::new)))
     }
 }

@@ -1,28 +1,52 @@
-//! `events`: the event table (canonical names, Agent Hooks aliases, what hooks can do, payload
-//! fields), as a table or as JSON.
+//! `events [EVENT]`: the event table (names in each dialect, what hooks can do, payload fields);
+//! with an event, what hooks of each source can do there, the payload each receives on the
+//! synthetic call (written by `run`'s own code) and an example answer per effect.
 
 use anyhow::Result;
 use clap::Args;
+use serde::Serialize;
 
+use super::GlobalArgs;
+use super::shared;
+use crate::authoring::answers::{self, Answer, Example};
+use crate::authoring::sample;
+use crate::config::event::Resolved;
 use crate::config::Event;
 use crate::exit::ExitStatus;
 use crate::output::json::EventRow;
 use crate::output::table::{Grid, Tone};
 use crate::output::{Printer, Screen};
+use crate::payload::Dialect;
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Without EVENT: the table of every event. With EVENT (any of its names): what \
+    hooks can do there, the payload each kind of hook reads on stdin, and how to answer."
+)]
 pub(crate) struct EventsArgs {
-    /// Print the table as one JSON document ({"schema_version", "events": [...]})
+    /// Show this event in detail: canonical, Agent Hooks or Claude Code name
+    #[arg(
+        value_name = "EVENT",
+        value_parser = super::completions::EventName,
+        hide_possible_values = true
+    )]
+    event: Option<String>,
+    /// Print one JSON document ({"schema_version", "events": [...]}, or the event's details)
     #[arg(long)]
     json: bool,
 }
 
-const LEGEND: &str = "`run` takes either name. block: stop the action; modify: rewrite the tool input; \
-context: add text for the model; gate: keep working instead of stopping; -: observer only.";
+const LEGEND: &str = "Every name in a row works wherever an event is named. block: stop the action; \
+modify: rewrite the tool input; context: add text for the model; gate: keep working instead of \
+stopping; -: observer only. `hermes-hooks events EVENT` shows an event's payload and answers.";
 
-pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
+pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
+    if let Some(name) = &args.event {
+        let called = shared::event(name, printer)?;
+        return detail(global, args, called, printer);
+    }
     if args.json {
-        #[derive(serde::Serialize)]
+        #[derive(Serialize)]
         struct Events {
             events: Vec<EventRow>,
         }
@@ -34,39 +58,22 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
         &[
             "EVENT",
             "AGENT HOOKS NAME",
+            "CLAUDE CODE",
             "CONFIG CAN",
             "AGENT HOOKS CAN",
             "TYPICAL FIELDS",
         ],
         false,
     )
-    .breakable(&[4]);
-    let effects = |names: Vec<&str>| {
-        if names.is_empty() {
-            "-".to_owned()
-        } else {
-            names.join(", ")
-        }
-    };
+    .breakable(&[5]);
     for event in Event::all() {
         let def = event.def();
-        let config = if def.plugin_only {
-            "refused (plugin only)".to_owned()
-        } else if def.canonical.is_none() {
-            "n/a".to_owned()
-        } else {
-            effects(def.config.names())
-        };
-        let aliases = if def.aliases.is_empty() {
-            "-".to_owned()
-        } else {
-            def.aliases.join(", ")
-        };
         table.row(&[
             (def.canonical.unwrap_or("-"), Tone::Plain),
-            (&aliases, Tone::Plain),
-            (&config, Tone::Plain),
-            (&effects(def.agent_hooks.names()), Tone::Plain),
+            (&listed(def.aliases), Tone::Plain),
+            (&listed(&event.claude_code_names()), Tone::Plain),
+            (&config_can(event), Tone::Plain),
+            (&listed(&def.agent_hooks.names()), Tone::Plain),
             (&def.fields.join(", "), Tone::Plain),
         ]);
     }
@@ -74,4 +81,238 @@ pub(crate) fn run(args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
     screen.table(table).blank().line(LEGEND);
     printer.show(&screen)?;
     Ok(ExitStatus::Success)
+}
+
+/// Names joined by commas, or `-` for none.
+fn listed(names: &[&str]) -> String {
+    if names.is_empty() {
+        "-".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// What a `config` hook can do on `event`, in words when it cannot be declared at all.
+fn config_can(event: Event) -> String {
+    let def = event.def();
+    if def.plugin_only {
+        "refused (plugin only)".to_owned()
+    } else if def.canonical.is_none() {
+        "n/a".to_owned()
+    } else {
+        listed(&def.config.names())
+    }
+}
+
+/// `events EVENT --json`.
+#[derive(Serialize)]
+struct Detail<'a> {
+    /// The canonical name.
+    event: &'static str,
+    /// The name as given.
+    called_as: &'a str,
+    /// Every name of the event, by dialect.
+    names: Names,
+    /// Whether tool matchers apply.
+    tool_matchers: bool,
+    /// What hooks of each source can do.
+    can: Can,
+    /// The payload each kind of hook reads on stdin for the synthetic call, exactly.
+    payload: Payloads,
+    /// How to answer, one entry per effect (`nothing` first).
+    answers: Vec<AnswerLine>,
+}
+
+#[derive(Serialize)]
+struct Names {
+    hermes: Option<&'static str>,
+    agent_hooks: &'static [&'static str],
+    claude_code: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Can {
+    config: Vec<&'static str>,
+    agent_hooks: Vec<&'static str>,
+    /// Hermes refuses `config` hooks here (Python plugins only).
+    config_refused: bool,
+}
+
+#[derive(Serialize)]
+struct Payloads {
+    config: String,
+    agent_hooks: String,
+}
+
+#[derive(Serialize)]
+struct AnswerLine {
+    effect: &'static str,
+    does: &'static str,
+    /// The sources whose hooks may give this answer here.
+    sources: Vec<&'static str>,
+    /// The Hermes form.
+    hermes: Answer,
+    /// The Agent Hooks (and Claude Code) form.
+    agent_hooks: Answer,
+}
+
+impl Serialize for Answer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut out = serializer.serialize_struct("Answer", 3)?;
+        out.serialize_field("exit", &self.exit)?;
+        out.serialize_field("stdout", self.stdout)?;
+        out.serialize_field("stderr", self.stderr)?;
+        out.end()
+    }
+}
+
+fn detail(
+    global: &GlobalArgs,
+    args: &EventsArgs,
+    called: Resolved,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let event = called.event;
+    let def = event.def();
+    let cwd = shared::current_dir()?;
+    let cwd = cwd.to_string_lossy();
+    let payload = Payloads {
+        config: sample::wire(called, Dialect::Hermes, &cwd),
+        agent_hooks: sample::wire(called, sample::agent_dialect(called), &cwd),
+    };
+    let examples = answers::examples(event);
+    if args.json {
+        let detail = Detail {
+            event: event.name(),
+            called_as: args.event.as_deref().unwrap_or_default(),
+            names: Names {
+                hermes: def.canonical,
+                agent_hooks: def.aliases,
+                claude_code: event.claude_code_names(),
+            },
+            tool_matchers: event.is_tool_event(),
+            can: Can {
+                config: def.config.names(),
+                agent_hooks: def.agent_hooks.names(),
+                config_refused: def.plugin_only,
+            },
+            payload,
+            answers: examples.iter().map(answer_line).collect(),
+        };
+        printer.document(&detail)?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut screen = Screen::new(shared::color(global));
+    heading(&mut screen, called);
+    screen.blank().line("What hooks can do here");
+    let config = if def.plugin_only {
+        "refused: Hermes takes this event from Python plugins only".to_owned()
+    } else if def.canonical.is_none() {
+        "nothing: Hermes never fires this event (only `hermes-hooks run` does)".to_owned()
+    } else if def.config.is_empty() {
+        "nothing (Hermes reads no answer here)".to_owned()
+    } else {
+        format!("{} (what Hermes honours)", def.config.names().join(", "))
+    };
+    let agent = match def.agent_hooks.names() {
+        names if names.is_empty() => "nothing (observers only)".to_owned(),
+        names => names.join(", "),
+    };
+    screen
+        .line(format!("  config hooks       {config}"))
+        .line(format!("  agent-hooks hooks  {agent}"));
+    screen
+        .blank()
+        .line("What a config hook reads on stdin (one line, no newline at the end):")
+        .line(&payload.config)
+        .blank()
+        .line("What an agent-hooks hook reads on stdin (the timestamp is the time of the call):")
+        .line(&payload.agent_hooks)
+        .blank()
+        .line("How to answer (this tool reads either form from any hook; Hermes reads only its own)");
+    for example in &examples {
+        answer_lines(&mut screen, example);
+    }
+    printer.show(&screen)?;
+    Ok(ExitStatus::Success)
+}
+
+/// The event's names and whether tool matchers apply.
+fn heading(screen: &mut Screen, called: Resolved) {
+    let event = called.event;
+    let mut names = Vec::new();
+    let aliases = event.def().aliases;
+    if !aliases.is_empty() {
+        names.push(format!("Agent Hooks: {}", aliases.join(", ")));
+    }
+    let claude = event.claude_code_names();
+    if !claude.is_empty() {
+        names.push(format!("Claude Code: {}", claude.join(", ")));
+    }
+    screen.paint(event.name(), Tone::Good);
+    if !names.is_empty() {
+        screen.text(format!("  ({})", names.join("; ")));
+    }
+    screen.end();
+    if event.is_tool_event() {
+        screen.line(
+            "Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and \
+             `matcher.pattern`.",
+        );
+    }
+    if let Some(failure) = event.failure_alias() {
+        screen.line(format!(
+            "Agent Hooks declared for '{failure}' run instead of the others when the call failed \
+             (status \"error\"); config hooks run either way."
+        ));
+    }
+}
+
+fn answer_line(example: &Example) -> AnswerLine {
+    AnswerLine {
+        effect: example.effect,
+        does: example.does,
+        sources: sources(example),
+        hermes: example.hermes,
+        agent_hooks: example.agent_hooks,
+    }
+}
+
+fn sources(example: &Example) -> Vec<&'static str> {
+    [(example.config, "config"), (example.agent, "agent-hooks")]
+        .into_iter()
+        .filter_map(|(can, name)| can.then_some(name))
+        .collect()
+}
+
+/// One effect: what it does, who may give it, and the two forms.
+fn answer_lines(screen: &mut Screen, example: &Example) {
+    let who = match sources(example).as_slice() {
+        [_, _] => String::new(),
+        [one] => format!(" ({one} hooks only)"),
+        _ => String::new(),
+    };
+    screen
+        .text("  ")
+        .paint(format!("{:<8}", example.effect), Tone::Notice)
+        .text(format!(" {}{who}", example.does))
+        .end();
+    if example.hermes == example.agent_hooks {
+        screen.line(format!("           {}", how(example.hermes)));
+        return;
+    }
+    screen
+        .line(format!("           Hermes form:       {}", how(example.hermes)))
+        .line(format!("           Agent Hooks form:  {}", how(example.agent_hooks)));
+}
+
+/// An answer in words: `exit 2, stderr: …` or `print {…}` or `exit 0, print nothing`.
+fn how(answer: Answer) -> String {
+    match (answer.stdout, answer.stderr) {
+        ("", "") => format!("exit {}, print nothing", answer.exit),
+        (stdout, "") if answer.exit == 0 => format!("print {stdout}"),
+        ("", stderr) => format!("exit {}, reason on stderr: {stderr}", answer.exit),
+        (stdout, stderr) => format!("exit {}, print {stdout}, stderr: {stderr}", answer.exit),
+    }
 }

@@ -20,7 +20,7 @@ use crate::output::{Printer, Screen};
 
 #[derive(Args, Debug)]
 pub(crate) struct ListArgs {
-    /// Only this event's hooks (either name)
+    /// Only this event's hooks (any of its names)
     #[arg(long, value_name = "EVENT", value_parser = super::completions::EventName, hide_possible_values = true)]
     event: Option<String>,
     /// One record per hook with where it is declared, when it was approved, its sha256, what

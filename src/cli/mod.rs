@@ -56,7 +56,6 @@ const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
             "user_hooks",
             "project",
             "accept_hooks",
-            "color",
         ],
     ),
     (
@@ -198,7 +197,7 @@ pub(crate) fn main() -> ExitStatus {
         Command::Approve(args) => approve::run(&cli.global, &args, &printer),
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Doctor(args) => doctor::run(&cli.global, &args, &printer),
-        Command::Events(args) => events::run(&args, &printer),
+        Command::Events(args) => events::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };
     match result {

@@ -19,7 +19,7 @@ pub(crate) struct RevokeArgs {
     /// `list` shows it
     #[arg(value_name = "HOOK")]
     command: String,
-    /// Only the approval for this event (either name)
+    /// Only the approval for this event (any of its names)
     #[arg(long, value_name = "EVENT", value_parser = super::completions::EventName, hide_possible_values = true)]
     event: Option<String>,
     /// Print one JSON document instead of a sentence

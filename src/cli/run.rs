@@ -29,7 +29,8 @@ use crate::runner::{HookReport, Plan, RunReport};
     or keep working (pre_verify); 1: bad event, payload or config ({\"event\",\"error\"} on stdout)."
 )]
 pub(crate) struct RunArgs {
-    /// The event: canonical (pre_tool_call) or Agent Hooks name (pre-tool-call)
+    /// The event: canonical (pre_tool_call), Agent Hooks (pre-tool-call) or Claude Code name
+    /// (PreToolUse)
     #[arg(value_parser = super::completions::EventName, hide_possible_values = true)]
     event: String,
     /// Read the payload from FILE ('-' for stdin) instead of stdin

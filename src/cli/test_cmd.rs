@@ -27,7 +27,7 @@ use crate::synthetic;
     unless --accept-hooks. Exits 0 whatever the hooks decide, unless --expect is given."
 )]
 pub(crate) struct TestArgs {
-    /// The event (either name)
+    /// The event: canonical, Agent Hooks or Claude Code name
     #[arg(value_parser = super::completions::EventName, hide_possible_values = true)]
     event: String,
     /// Set tool_name in the payload and apply tool matchers

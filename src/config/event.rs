@@ -344,6 +344,21 @@ pub(crate) static LEGACY_NAMES: &[(&str, &str)] = &[
     ("after_compact", "post-context-compact"),
 ];
 
+/// Claude Code's hook event names, accepted wherever an event is named, each with the table name
+/// it stands for (`PostToolUseFailure` is the failure alias, `PreCompact` an Agent Hooks event).
+pub(crate) static CLAUDE_CODE_NAMES: &[(&str, &str)] = &[
+    ("PreToolUse", "pre_tool_call"),
+    ("PostToolUse", "post_tool_call"),
+    ("PostToolUseFailure", "post-tool-call-failure"),
+    ("UserPromptSubmit", "pre_llm_call"),
+    ("Stop", "pre_verify"),
+    ("SubagentStart", "subagent_start"),
+    ("SubagentStop", "subagent_stop"),
+    ("SessionStart", "on_session_start"),
+    ("SessionEnd", "on_session_end"),
+    ("PreCompact", "pre-context-compact"),
+];
+
 /// One event: an index into `EVENTS`; ordered as the table is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Event(u8);
@@ -357,6 +372,8 @@ pub struct Resolved {
     pub name: &'static str,
     /// For a legacy name: the current name to use instead.
     pub legacy_for: Option<&'static str>,
+    /// The name given was Claude Code's (`PreToolUse`, ...).
+    pub claude_code: bool,
 }
 
 /// A name that is not an event, with the closest valid name when one is close enough.
@@ -380,6 +397,7 @@ impl Resolved {
             event,
             name,
             legacy_for: None,
+            claude_code: false,
         })
     }
 
@@ -389,6 +407,17 @@ impl Resolved {
             event,
             name: event.name(),
             legacy_for: None,
+            claude_code: false,
+        }
+    }
+
+    /// The name a HOOK.md `trigger` would use: the Agent Hooks name as called (the failure alias
+    /// included), else the event's own name.
+    pub fn agent_name(&self) -> &'static str {
+        if self.event.def().aliases.contains(&self.name) {
+            self.name
+        } else {
+            self.event.agent_name().unwrap_or(self.name)
         }
     }
 }
@@ -430,6 +459,15 @@ impl Event {
         self.def().aliases.first().copied()
     }
 
+    /// Claude Code's names for this event (`PostToolUseFailure` included for `post_tool_call`).
+    pub fn claude_code_names(self) -> Vec<&'static str> {
+        CLAUDE_CODE_NAMES
+            .iter()
+            .filter(|(_, table)| Self::find_exact(table).is_some_and(|r| r.event == self))
+            .map(|(claude, _)| *claude)
+            .collect()
+    }
+
     /// Whether Hermes itself fires this event (it has a canonical name).
     pub fn is_hermes(self) -> bool {
         self.def().canonical.is_some()
@@ -459,10 +497,28 @@ impl Event {
         }
     }
 
-    /// Resolves a canonical name, an Agent Hooks alias or a legacy name.
+    /// Every name `parse` takes without a warning: canonical names and Agent Hooks aliases in table
+    /// order, then Claude Code's names.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::all()
+            .flat_map(|event| {
+                let def = event.def();
+                def.canonical.into_iter().chain(def.aliases.iter().copied())
+            })
+            .chain(CLAUDE_CODE_NAMES.iter().map(|(claude, _)| *claude))
+    }
+
+    /// Resolves a canonical name, an Agent Hooks alias, a Claude Code name or a legacy name.
     pub fn parse(name: &str) -> Result<Resolved, UnknownEvent> {
         if let Some(resolved) = Self::find_exact(name) {
             return Ok(resolved);
+        }
+        if let Some((_, table)) = CLAUDE_CODE_NAMES.iter().find(|(claude, _)| *claude == name) {
+            let resolved = Self::find_exact(table).expect("Claude Code names map to table names");
+            return Ok(Resolved {
+                claude_code: true,
+                ..resolved
+            });
         }
         if let Some((_, current)) = LEGACY_NAMES.iter().find(|(legacy, _)| *legacy == name) {
             let resolved = Self::find_exact(current).expect("legacy names map to table names");
@@ -488,21 +544,18 @@ impl Event {
                     event,
                     name: known,
                     legacy_for: None,
+                    claude_code: false,
                 })
         })
     }
 
-    /// The valid name most similar to `name`, when the similarity is at least 0.6.
+    /// The valid name most similar to `name` (case aside), when the similarity is at least 0.6.
     fn closest(name: &str) -> Option<&'static str> {
         let wanted = name.to_ascii_lowercase();
-        Self::all()
-            .flat_map(|event| {
-                let def = event.def();
-                def.canonical.into_iter().chain(def.aliases.iter().copied())
-            })
+        Self::names()
             .map(|known| {
                 (
-                    strsim::normalized_damerau_levenshtein(&wanted, known),
+                    strsim::normalized_damerau_levenshtein(&wanted, &known.to_ascii_lowercase()),
                     known,
                 )
             })
@@ -562,6 +615,30 @@ mod tests {
         assert_eq!(
             Event::parse("pre-context-compact").unwrap().event.name(),
             "pre-context-compact"
+        );
+    }
+
+    #[test]
+    fn claude_code_names_resolve_quietly_and_near_misses_suggest_them() {
+        for (claude, table) in super::CLAUDE_CODE_NAMES {
+            let resolved = Event::parse(claude).unwrap();
+            assert!(resolved.claude_code && resolved.legacy_for.is_none());
+            assert_eq!(resolved.name, *table);
+            assert!(resolved.event.claude_code_names().contains(claude));
+        }
+        assert!(Event::parse("PostToolUseFailure").unwrap().is_failure());
+        assert_eq!(Event::parse("Stop").unwrap().agent_name(), "pre-agent-turn-stop");
+        assert_eq!(
+            Event::parse("PostToolUseFailure").unwrap().agent_name(),
+            "post-tool-call-failure"
+        );
+        assert_eq!(
+            Event::parse("PreToolUs").unwrap_err().suggestion,
+            Some("PreToolUse")
+        );
+        assert_eq!(
+            Event::parse("pretooluse").unwrap_err().suggestion,
+            Some("PreToolUse")
         );
     }
 

@@ -14,6 +14,7 @@ use super::expand::Expander;
 use super::yaml::pyyaml::{self, Mapping, Node, Value};
 use super::{Event, HookSpec, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
+use crate::config::event::Resolved;
 use crate::matcher::Matcher;
 use crate::script_word::script_word;
 
@@ -293,7 +294,7 @@ impl BlockReader {
             return;
         }
         if event.def().canonical != Some(name.as_str()) {
-            self.not_for_hermes(file, line, name, event, resolved.legacy_for);
+            self.not_for_hermes(file, line, name, resolved);
         }
         match &entry.value.value {
             Value::Null => {}
@@ -323,12 +324,14 @@ impl BlockReader {
         file: &Path,
         line: u64,
         name: &str,
-        event: Event,
-        legacy_for: Option<&str>,
+        resolved: Resolved,
     ) {
-        let legacy = legacy_for.map_or(String::new(), |current| {
-            format!(" (a legacy name for '{current}')")
-        });
+        let event = resolved.event;
+        let legacy = match resolved.legacy_for {
+            Some(current) => format!(" (a legacy name for '{current}')"),
+            None if resolved.claude_code => format!(" (Claude Code's name for '{}')", resolved.name),
+            None => String::new(),
+        };
         let message = match event.def().canonical {
             Some(canonical) => format!(
                 "'{name}'{legacy} is not a Hermes event name: Hermes ignores these hooks, this \

@@ -294,6 +294,17 @@ impl Reader<'_> {
                 WarningKind::LegacyName,
                 format!("trigger '{trigger_name}' is a legacy event name; use '{current}'"),
             ));
+        } else if resolved.claude_code {
+            self.warnings.push(warning(
+                self.file,
+                Some(line(&trigger)),
+                WarningKind::ForeignName,
+                format!(
+                    "trigger '{trigger_name}' is Claude Code's name; other Agent Hooks runners \
+                     know it as '{}'",
+                    resolved.agent_name()
+                ),
+            ));
         }
         let name = self.name(raw.name.as_ref(), folder_name);
         self.description(raw.description.as_ref());

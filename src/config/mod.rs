@@ -68,6 +68,8 @@ pub enum WarningKind {
     UnknownEvent,
     /// An old event name, accepted.
     LegacyName,
+    /// Another tool's event name (Claude Code's `PreToolUse`, ...), accepted.
+    ForeignName,
     /// A registration Hermes refuses (a Python-plugin-only event).
     Refused,
     /// A declaration that could not be read; that hook never runs.
@@ -98,6 +100,7 @@ impl WarningKind {
         match self {
             Self::UnknownEvent => "unknown_event",
             Self::LegacyName => "legacy_name",
+            Self::ForeignName => "foreign_name",
             Self::Refused => "refused",
             Self::SkippedEntry => "skipped_entry",
             Self::IgnoredMatcher => "ignored_matcher",

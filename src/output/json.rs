@@ -152,6 +152,8 @@ pub(crate) struct EventRow {
     pub canonical: Option<&'static str>,
     /// Agent Hooks names.
     pub aliases: &'static [&'static str],
+    /// Claude Code's names.
+    pub claude_code: Vec<&'static str>,
     /// What `config` hooks can do.
     pub config: Vec<&'static str>,
     /// What Agent Hooks hooks can do.
@@ -169,6 +171,7 @@ impl EventRow {
         Self {
             canonical: def.canonical,
             aliases: def.aliases,
+            claude_code: event.claude_code_names(),
             config: def.config.names(),
             agent_hooks: def.agent_hooks.names(),
             fields: def.fields,
