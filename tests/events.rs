@@ -1,8 +1,10 @@
-//! Event names: canonical and alias both run; typos get a suggestion; `events` prints the table.
+//! Event names: canonical, alias and Claude Code names run the same hooks; typos get a
+//! suggestion; `events` prints the table, and `events EVENT` an event's payloads and answers.
 
 use serde_json::Value;
+use snapbox::{assert_data_eq, str};
 
-use crate::common::{TestEnv, code, json, statuses, stderr};
+use crate::common::{TestEnv, code, json, redacted, statuses, stderr};
 
 #[test]
 fn canonical_and_alias_run_the_same_hooks() {
@@ -102,4 +104,214 @@ fn every_event_runs() {
         assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
         assert_eq!(json(&out)["event"], name);
     }
+}
+
+#[test]
+fn claude_code_names_run_the_same_hooks_and_near_misses_suggest_them() {
+    let env = TestEnv::new();
+    let hook = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; printf '{"action": "block", "message": "no"}'"#,
+    );
+    let command = hook.display().to_string();
+    env.config(&format!(
+        "hooks:\n  PreToolUse:\n    - command: {command}\n"
+    ));
+    env.approve("pre_tool_call", &command);
+    let out = env.run("PreToolUse", r#"{"tool_name": "terminal"}"#);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["event"], "pre_tool_call");
+    assert_eq!(statuses(&line), ["blocked"]);
+    assert!(
+        stderr(&out).contains(
+            "'PreToolUse' (Claude Code's name for 'pre_tool_call') is not a Hermes event name: \
+             Hermes ignores these hooks, this tool runs them; write 'pre_tool_call' so both do"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(code(&env.run("pre_tool_call", "{}")), 2);
+
+    let out = env.run("PreToolUs", "{}");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("did you mean 'PreToolUse'?"));
+    let out = env
+        .cmd()
+        .args(["list", "--event", "PreToolUse", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn a_claude_code_trigger_in_hook_md_runs_with_a_warning() {
+    let env = TestEnv::new();
+    let failed = env.path("failed");
+    env.hook_md(
+        &env.user_hooks(),
+        "on-failure",
+        "name: on-failure\ndescription: d\ntrigger: PostToolUseFailure\n",
+        &format!("cat > {}", failed.display()),
+    );
+    let out = env
+        .cmd()
+        .args(["run", "PostToolUse", "--accept-hooks"])
+        .write_stdin(r#"{"tool_name": "terminal", "status": "ok"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(statuses(&json(&out)), ["not_matched"]);
+    assert!(
+        stderr(&out).contains(
+            "trigger 'PostToolUseFailure' is Claude Code's name; other Agent Hooks runners know \
+             it as 'post-tool-call-failure'"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .cmd()
+        .args(["run", "PostToolUseFailure", "--accept-hooks"])
+        .write_stdin(r#"{"tool_name": "terminal"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(statuses(&json(&out)), ["ok"], "{}", stderr(&out));
+    let received = std::fs::read_to_string(&failed).unwrap();
+    assert!(received.starts_with(r#"{"event_type": "post-tool-call-failure""#));
+}
+
+/// `events EVENT --json`.
+fn detail(env: &TestEnv, event: &str) -> Value {
+    let out = env.cmd().args(["events", event, "--json"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// An Agent Hooks payload with its timestamp taken out (it is the time of the call).
+fn untimed(payload: &str) -> String {
+    let mut value: Value = serde_json::from_str(payload).unwrap();
+    value.as_object_mut().unwrap().remove("timestamp");
+    value.to_string()
+}
+
+#[test]
+fn events_shows_the_payload_each_source_reads_byte_for_byte() {
+    let env = TestEnv::new();
+    let events: Vec<&str> = vec![
+        "pre_tool_call",
+        "post_tool_call",
+        "PostToolUseFailure",
+        "pre_llm_call",
+        "post_llm_call",
+        "pre_verify",
+        "on_session_start",
+        "on_session_end",
+        "subagent_start",
+        "subagent_stop",
+        "post_api_request",
+        "pre-context-compact",
+    ];
+    for event in events {
+        let doc = detail(&env, event);
+        let config_file = env.path("config-payload");
+        let agent_file = env.path("agent-payload");
+        let _ = std::fs::remove_file(&config_file);
+        let _ = std::fs::remove_file(&agent_file);
+        let script = env.script("dump.sh", &format!("cat > {}", config_file.display()));
+        env.config(&format!(
+            "hooks:\n  {}:\n    - command: {}\n",
+            doc["event"].as_str().unwrap(),
+            script.display()
+        ));
+        let trigger = doc["payload"]["agent_hooks"].as_str().unwrap();
+        let trigger: Value = serde_json::from_str(trigger).unwrap();
+        let _ = std::fs::remove_dir_all(env.user_hooks());
+        env.hook_md(
+            &env.user_hooks(),
+            "dump",
+            &format!(
+                "name: dump\ndescription: d\ntrigger: {}\n",
+                trigger["event_type"].as_str().unwrap()
+            ),
+            &format!("cat > {}", agent_file.display()),
+        );
+        let out = env
+            .cmd()
+            .args(["test", event, "--accept-hooks"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{event}: {}", stderr(&out));
+        assert_eq!(
+            std::fs::read_to_string(&config_file).unwrap(),
+            doc["payload"]["config"].as_str().unwrap(),
+            "{event}"
+        );
+        assert_eq!(
+            untimed(&std::fs::read_to_string(&agent_file).unwrap()),
+            untimed(doc["payload"]["agent_hooks"].as_str().unwrap()),
+            "{event}"
+        );
+    }
+}
+
+#[test]
+fn events_json_names_every_dialect_and_answer() {
+    let env = TestEnv::new();
+    let doc = detail(&env, "Stop");
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["event"], "pre_verify");
+    assert_eq!(doc["called_as"], "Stop");
+    assert_eq!(doc["names"]["agent_hooks"][0], "pre-agent-turn-stop");
+    assert_eq!(doc["names"]["claude_code"][0], "Stop");
+    assert_eq!(doc["can"]["config"][0], "gate");
+    let effects: Vec<&str> = doc["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["effect"].as_str().unwrap())
+        .collect();
+    assert_eq!(effects, ["nothing", "gate"]);
+    assert_eq!(
+        doc["answers"][1]["agent_hooks"]["stdout"],
+        r#"{"decision": "block", "reason": "The tests have not passed yet: run them before you stop"}"#
+    );
+    let post = detail(&env, "post_tool_call");
+    assert_eq!(post["answers"][1]["sources"], serde_json::json!(["agent-hooks"]));
+    assert_eq!(post["can"]["config"], serde_json::json!([]));
+
+}
+
+#[test]
+fn events_detail_for_a_person() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["events", "PreToolUse"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+pre_tool_call  (Agent Hooks: pre-tool-call; Claude Code: PreToolUse)
+Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and `matcher.pattern`.
+
+What hooks can do here
+  config hooks       block, modify (what Hermes honours)
+  agent-hooks hooks  block, modify
+
+What a config hook reads on stdin (one line, no newline at the end):
+{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "session_id": "test-session", "cwd": "[ROOT]/work", "profile": "default", "extra": {"task_id": "test-task", "tool_call_id": "test-call"}}
+
+What an agent-hooks hook reads on stdin (the timestamp is the time of the call):
+{"event_type": "pre-tool-call", "timestamp": "[..]", "session_id": "test-session", "work_dir": "[ROOT]/work", "context": {}, "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "tool_use_id": "test-call", "task_id": "test-task", "tool_call_id": "test-call"}
+
+How to answer (this tool reads either form from any hook; Hermes reads only its own)
+  nothing  let it go on unchanged
+           exit 0, print nothing
+  block    stop what is about to happen, with a reason
+           Hermes form:       print {"action": "block", "message": "Not allowed here: say why, so the agent can change course"}
+           Agent Hooks form:  exit 2, reason on stderr: Not allowed here: say why, so the agent can change course
+  modify   rewrite the tool input (merged over the current one)
+           Hermes form:       print {"action": "modify", "args": {"command": "timeout 60 echo hello"}}
+           Agent Hooks form:  print {"decision": "allow", "modified_input": {"command": "timeout 60 echo hello"}}
+
+"#]]
+    );
 }

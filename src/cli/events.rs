@@ -36,7 +36,8 @@ pub(crate) struct EventsArgs {
     json: bool,
 }
 
-const LEGEND: &str = "Every name in a row works wherever an event is named. block: stop the action; \
+const LEGEND: &str = "Every name in a row works wherever an event is named: other names are the \
+Agent Hooks ones (kebab-case, for a HOOK.md trigger), then Claude Code's. block: stop the action; \
 modify: rewrite the tool input; context: add text for the model; gate: keep working instead of \
 stopping; -: observer only. `hermes-hooks events EVENT` shows an event's payload and answers.";
 
@@ -57,21 +58,19 @@ pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> 
     let mut table = Grid::new(
         &[
             "EVENT",
-            "AGENT HOOKS NAME",
-            "CLAUDE CODE",
+            "OTHER NAMES",
             "CONFIG CAN",
             "AGENT HOOKS CAN",
             "TYPICAL FIELDS",
         ],
         false,
     )
-    .breakable(&[5]);
+    .breakable(&[4]);
     for event in Event::all() {
         let def = event.def();
         table.row(&[
             (def.canonical.unwrap_or("-"), Tone::Plain),
-            (&listed(def.aliases), Tone::Plain),
-            (&listed(&event.claude_code_names()), Tone::Plain),
+            (&listed(&other_names(event)), Tone::Plain),
             (&config_can(event), Tone::Plain),
             (&listed(&def.agent_hooks.names()), Tone::Plain),
             (&def.fields.join(", "), Tone::Plain),
@@ -81,6 +80,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> 
     screen.table(table).blank().line(LEGEND);
     printer.show(&screen)?;
     Ok(ExitStatus::Success)
+}
+
+/// The Agent Hooks names (kebab-case), then Claude Code's (`PreToolUse`).
+fn other_names(event: Event) -> Vec<&'static str> {
+    let mut names = event.def().aliases.to_vec();
+    names.extend(event.claude_code_names());
+    names
 }
 
 /// Names joined by commas, or `-` for none.
