@@ -182,7 +182,11 @@ fn a_claude_code_trigger_in_hook_md_runs_with_a_warning() {
 
 /// `events EVENT --json`.
 fn detail(env: &TestEnv, event: &str) -> Value {
-    let out = env.cmd().args(["events", event, "--json"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["events", event, "--json"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -276,9 +280,11 @@ fn events_json_names_every_dialect_and_answer() {
         r#"{"decision": "block", "reason": "The tests have not passed yet: run them before you stop"}"#
     );
     let post = detail(&env, "post_tool_call");
-    assert_eq!(post["answers"][1]["sources"], serde_json::json!(["agent-hooks"]));
+    assert_eq!(
+        post["answers"][1]["sources"],
+        serde_json::json!(["agent-hooks"])
+    );
     assert_eq!(post["can"]["config"], serde_json::json!([]));
-
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod hostile_trees;
 mod interrupt;
 mod list;
 mod loop_guard;
+mod new;
 mod output;
 mod parity;
 mod payload;

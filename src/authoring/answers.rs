@@ -45,9 +45,6 @@ const NOTHING: Answer = json("");
 /// The message the block examples give.
 pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why, so the agent can change course";
 
-
-
-
 const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
     (
         Effects::BLOCK,

@@ -3,3 +3,4 @@
 
 pub(crate) mod answers;
 pub(crate) mod sample;
+pub(crate) mod scaffold;

@@ -10,8 +10,8 @@ use super::GlobalArgs;
 use super::shared;
 use crate::authoring::answers::{self, Answer, Example};
 use crate::authoring::sample;
-use crate::config::event::Resolved;
 use crate::config::Event;
+use crate::config::event::Resolved;
 use crate::exit::ExitStatus;
 use crate::output::json::EventRow;
 use crate::output::table::{Grid, Tone};
@@ -236,7 +236,9 @@ fn detail(
         .line("What an agent-hooks hook reads on stdin (the timestamp is the time of the call):")
         .line(&payload.agent_hooks)
         .blank()
-        .line("How to answer (this tool reads either form from any hook; Hermes reads only its own)");
+        .line(
+            "How to answer (this tool reads either form from any hook; Hermes reads only its own)",
+        );
     for example in &examples {
         answer_lines(&mut screen, example);
     }
@@ -295,7 +297,6 @@ fn sources(example: &Example) -> Vec<&'static str> {
 /// One effect: what it does, who may give it, and the two forms.
 fn answer_lines(screen: &mut Screen, example: &Example) {
     let who = match sources(example).as_slice() {
-        [_, _] => String::new(),
         [one] => format!(" ({one} hooks only)"),
         _ => String::new(),
     };
@@ -309,8 +310,14 @@ fn answer_lines(screen: &mut Screen, example: &Example) {
         return;
     }
     screen
-        .line(format!("           Hermes form:       {}", how(example.hermes)))
-        .line(format!("           Agent Hooks form:  {}", how(example.agent_hooks)));
+        .line(format!(
+            "           Hermes form:       {}",
+            how(example.hermes)
+        ))
+        .line(format!(
+            "           Agent Hooks form:  {}",
+            how(example.agent_hooks)
+        ));
 }
 
 /// An answer in words: `exit 2, stderr: …` or `print {…}` or `exit 0, print nothing`.

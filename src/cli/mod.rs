@@ -9,6 +9,7 @@ mod completions;
 mod doctor;
 mod events;
 mod list;
+mod new;
 mod pager;
 mod revoke;
 mod run;
@@ -58,6 +59,7 @@ const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
             "accept_hooks",
         ],
     ),
+    ("new", &["accept_hooks", "color"]),
     (
         "completions",
         &[
@@ -171,8 +173,11 @@ pub(crate) enum Command {
     Revoke(revoke::RevokeArgs),
     /// Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)
     Doctor(doctor::DoctorArgs),
-    /// Print the event table: names, aliases, what hooks can do, payload fields
+    /// Print the event table; with an event, its payloads and how a hook answers there
     Events(events::EventsArgs),
+    /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
+    /// entry to paste
+    New(new::NewArgs),
     /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionsArgs),
 }
@@ -198,6 +203,7 @@ pub(crate) fn main() -> ExitStatus {
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Doctor(args) => doctor::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&cli.global, &args, &printer),
+        Command::New(args) => new::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };
     match result {

@@ -627,7 +627,10 @@ mod tests {
             assert!(resolved.event.claude_code_names().contains(claude));
         }
         assert!(Event::parse("PostToolUseFailure").unwrap().is_failure());
-        assert_eq!(Event::parse("Stop").unwrap().agent_name(), "pre-agent-turn-stop");
+        assert_eq!(
+            Event::parse("Stop").unwrap().agent_name(),
+            "pre-agent-turn-stop"
+        );
         assert_eq!(
             Event::parse("PostToolUseFailure").unwrap().agent_name(),
             "post-tool-call-failure"

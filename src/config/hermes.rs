@@ -319,17 +319,13 @@ impl BlockReader {
 
     /// An event key Hermes does not fire (an alias or a legacy name): this tool runs its hooks,
     /// Hermes never does.
-    fn not_for_hermes(
-        &mut self,
-        file: &Path,
-        line: u64,
-        name: &str,
-        resolved: Resolved,
-    ) {
+    fn not_for_hermes(&mut self, file: &Path, line: u64, name: &str, resolved: Resolved) {
         let event = resolved.event;
         let legacy = match resolved.legacy_for {
             Some(current) => format!(" (a legacy name for '{current}')"),
-            None if resolved.claude_code => format!(" (Claude Code's name for '{}')", resolved.name),
+            None if resolved.claude_code => {
+                format!(" (Claude Code's name for '{}')", resolved.name)
+            }
             None => String::new(),
         };
         let message = match event.def().canonical {

@@ -530,7 +530,7 @@ impl Reader<'_> {
 }
 
 /// Whether `name` follows the spec: lowercase letters, digits and single hyphens between them.
-fn is_spec_name(name: &str) -> bool {
+pub(crate) fn is_spec_name(name: &str) -> bool {
     name.split('-').all(|part| {
         !part.is_empty()
             && part

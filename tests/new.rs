@@ -1,0 +1,366 @@
+//! `new`: a scaffolded hook passes `doctor --strict` and `test --expect none` as it is, for every
+//! event where a hook can do something, in both languages and both sources; it never overwrites;
+//! its human and JSON output.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::process::Command;
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::common::{TestEnv, code, redacted, stderr};
+
+fn python3() -> bool {
+    Command::new("python3")
+        .args(["-c", "import json, sys"])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// The events where a hook of either source can change something, by the name `new` is given,
+/// with whether a `config` hook can be declared there.
+fn events_with_an_effect(env: &TestEnv) -> Vec<(String, bool)> {
+    let out = env.cmd().args(["events", "--json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut events = Vec::new();
+    for row in doc["events"].as_array().unwrap() {
+        let can = |key: &str| !row[key].as_array().unwrap().is_empty();
+        if !can("config") && !can("agent_hooks") {
+            continue;
+        }
+        let hermes = row["canonical"].is_string() && !row["plugin_only"].as_bool().unwrap();
+        let name = row["canonical"]
+            .as_str()
+            .or_else(|| row["aliases"][0].as_str())
+            .unwrap();
+        events.push((name.to_owned(), hermes));
+    }
+    events.push(("post-tool-call-failure".to_owned(), false));
+    events
+}
+
+fn new(env: &TestEnv, args: &[&str]) -> Value {
+    let out = env
+        .cmd()
+        .arg("new")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "new {args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_scaffold_passes_doctor_and_test_as_it_is() {
+    let env = TestEnv::new();
+    fs::create_dir(env.work().join(".git")).unwrap();
+    let mut langs = vec!["sh"];
+    if python3() {
+        langs.push("python");
+    } else {
+        eprintln!("python3 is not installed: only the sh scaffolds are checked");
+    }
+    let events = events_with_an_effect(&env);
+    assert!(events.len() >= 12, "{events:?}");
+    // Config entries grouped by event key, as they are pasted into one hooks: block.
+    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
+    for (index, (event, hermes)) in events.iter().enumerate() {
+        for lang in &langs {
+            let name = format!("e{index}-{lang}");
+            let mut args = vec![name.as_str(), "--event", event, "--lang", lang];
+            if event.contains("tool") {
+                args.extend(["--matcher", "terminal"]);
+            }
+            let made = new(&env, &args);
+            assert_eq!(made["scope"], "project");
+            for file in made["files"].as_array().unwrap() {
+                assert!(fs::metadata(file.as_str().unwrap()).is_ok(), "{file}");
+            }
+            let run = env.work().join(format!(".agents/hooks/{name}/scripts/run"));
+            assert_ne!(fs::metadata(&run).unwrap().permissions().mode() & 0o111, 0);
+            if !hermes {
+                continue;
+            }
+            let mut config_args = args.clone();
+            let config_name = format!("c{index}-{lang}");
+            config_args[0] = &config_name;
+            config_args.push("--config");
+            let made = new(&env, &config_args);
+            let entry = made["entry"].as_str().unwrap();
+            let mut lines = entry.lines().skip(1);
+            let key = lines.next().unwrap().to_owned();
+            let items: Vec<String> = lines.map(str::to_owned).collect();
+            match entries.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, list)) => list.extend(items),
+                None => entries.push((key, items)),
+            }
+        }
+    }
+    let mut yaml = String::from("hooks:\n");
+    for (key, items) in &entries {
+        yaml.push_str(key);
+        yaml.push('\n');
+        for item in items {
+            yaml.push_str(item);
+            yaml.push('\n');
+        }
+    }
+    env.config(&yaml);
+
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env.cmd().args(["doctor", "--strict"]).output().unwrap();
+    assert_eq!(
+        code(&out),
+        0,
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        stderr(&out)
+    );
+    for (index, (event, _)) in events.iter().enumerate() {
+        let out = env
+            .cmd()
+            .args(["test", event, "--expect", "none", "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{event}: {}", stderr(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        // The event's own scaffolds ran and let everything go on (on post_tool_call the
+        // failure alias's hooks wait for a failed call).
+        let ours: Vec<&Value> = report["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|hook| {
+                let command = hook["command"].as_str().unwrap();
+                [format!("/e{index}-"), format!("/c{index}-")]
+                    .iter()
+                    .any(|prefix| command.contains(prefix.as_str()))
+            })
+            .collect();
+        assert!(!ours.is_empty(), "{event}: {report}");
+        for hook in ours {
+            assert_eq!(hook["status"], "ok", "{event}: {hook}");
+        }
+    }
+}
+
+#[test]
+fn new_never_overwrites() {
+    let env = TestEnv::new();
+    new(&env, &["guard", "--event", "pre_tool_call"]);
+    let entry = env.work().join(".agents/hooks/guard/scripts/run");
+    fs::write(&entry, "#!/bin/sh\nexit 2\n").unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_llm_call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("already exists: `new` never overwrites"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read_to_string(&entry).unwrap(), "#!/bin/sh\nexit 2\n");
+
+    let script = env.hermes_home().join("agent-hooks/mine.sh");
+    fs::write(&script, "keep").unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "mine", "--event", "pre_tool_call", "--config"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert_eq!(fs::read_to_string(&script).unwrap(), "keep");
+    assert!(!env.hermes_home().join("config.yaml").exists());
+}
+
+#[test]
+fn new_refuses_what_cannot_work() {
+    let env = TestEnv::new();
+    let refused = |args: &[&str], expected: &str| {
+        let out = env.cmd().arg("new").args(args).output().unwrap();
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    };
+    refused(
+        &["Guard", "--event", "pre_tool_call"],
+        "'Guard' cannot name a hook",
+    );
+    refused(
+        &["../up", "--event", "pre_tool_call"],
+        "'../up' cannot name a hook",
+    );
+    refused(
+        &["g", "--event", "pre_llm_call", "--matcher", "x"],
+        "--matcher applies to tool events only",
+    );
+    refused(
+        &["g", "--event", "pre_tool_call", "--matcher", "("],
+        "--matcher \"(\"",
+    );
+    refused(
+        &["g", "--event", "PreCompact", "--config"],
+        "Hermes never fires pre-context-compact",
+    );
+    refused(
+        &[
+            "g",
+            "--event",
+            "transform_api_error_classification",
+            "--config",
+        ],
+        "Python plugins only",
+    );
+    refused(&["g", "--event", "PreToolUs"], "did you mean 'PreToolUse'?");
+    refused(
+        &["g", "--event", "pre_tool_call", "--user", "--config"],
+        "cannot be used with",
+    );
+    assert!(!env.work().join(".agents").exists());
+}
+
+#[test]
+fn new_project_hook_for_a_person() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args([
+            "new",
+            "block-force-push",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "terminal",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+Created project hook 'block-force-push' for pre-tool-call:
+  .agents/hooks/block-force-push/HOOK.md
+  .agents/hooks/block-force-push/scripts/run
+
+Edit scripts/run (its comments show every answer this event allows) and the
+description in HOOK.md, then:
+  hermes-hooks approve block-force-push
+  hermes-hooks test pre-tool-call --expect none
+  hermes-hooks doctor
+
+"#]]
+    );
+    assert_data_eq!(
+        fs::read_to_string(env.work().join(".agents/hooks/block-force-push/HOOK.md")).unwrap(),
+        str![[r#"
+---
+name: block-force-push
+description: Say in one line what this hook does (list and approve show it)
+trigger: pre-tool-call
+matcher:
+  tool: "terminal"
+timeout: 30000
+# fail_closed: true   # block when the hook cannot answer (crash, timeout, edit)
+---
+
+# block-force-push
+
+Say here, for the people who review and approve this hook, what it checks and why.
+
+- Runs on `pre-tool-call` (Hermes: pre_tool_call; Claude Code: PreToolUse).
+- Only for tools whose whole name matches `terminal`.
+- Entry: `scripts/run` (sh). `hermes-hooks events pre-tool-call` shows what it reads.
+
+"#]]
+    );
+}
+
+#[test]
+fn new_config_hook_for_a_person() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "log-stops", "--event", "subagent_stop", "--config"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r##"
+# Wrote [ROOT]/home/.hermes/agent-hooks/log-stops.sh.
+# Add this to [ROOT]/home/.hermes/config.yaml (merge it into its hooks: block; hermes-hooks never edits that file):
+hooks:
+  subagent_stop:
+    - command: "~/.hermes/agent-hooks/log-stops.sh"
+      timeout: 60
+# Then:
+#   hermes-hooks approve '~/.hermes/agent-hooks/log-stops.sh'
+#   hermes-hooks test subagent_stop --expect none
+#   hermes-hooks doctor
+
+"##]]
+    );
+    assert_data_eq!(
+        fs::read_to_string(env.hermes_home().join("agent-hooks/log-stops.sh")).unwrap(),
+        str![[r#"
+#!/bin/sh
+# log-stops: runs on subagent_stop (Agent Hooks: post-subagent; Claude Code: SubagentStop).
+# Made by `hermes-hooks new`: make it yours.
+#
+# stdin: one JSON object with hook_event_name, tool_name, tool_input, session_id, cwd,
+# profile, extra (child_role, child_summary, child_status, duration_ms).
+# See a whole one with: hermes-hooks events subagent_stop
+#
+# Nothing a hook answers here changes what the agent does: use it to log or notify,
+# and exit 0.
+
+set -eu
+
+# The whole payload as text. Match on it with `case`, or pick fields out with jq
+# or python3, which read JSON more safely than a pattern does.
+payload=$(cat)
+
+# Log or notify here: what this hook prints is not read.
+exit 0
+
+"#]]
+    );
+}
+
+#[test]
+fn new_user_hook_as_json() {
+    let env = TestEnv::new();
+    let made = new(
+        &env,
+        &["gate", "--event", "Stop", "--user", "--lang", "python"],
+    );
+    assert_eq!(made["scope"], "user");
+    assert_eq!(made["event"], "pre_verify");
+    assert_eq!(made["declared_as"], "pre-agent-turn-stop");
+    assert!(made["entry"].is_null());
+    let folder = env.user_hooks().join("gate");
+    assert_eq!(
+        made["files"],
+        serde_json::json!([
+            folder.join("HOOK.md").display().to_string(),
+            folder.join("scripts/run").display().to_string()
+        ])
+    );
+    assert_eq!(made["next"][0], "hermes-hooks approve gate");
+    let script = fs::read_to_string(folder.join("scripts/run")).unwrap();
+    assert!(script.starts_with("#!/usr/bin/env python3\n"), "{script}");
+    assert!(
+        script.contains(
+            r#"print('{"decision": "block", "reason": "The tests have not passed yet: run them before you stop"}'); sys.exit(0)"#
+        ),
+        "{script}"
+    );
+}
