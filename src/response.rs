@@ -67,6 +67,24 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order above.
+    pub const ALL: [Self; 14] = [
+        Self::Ok,
+        Self::Blocked,
+        Self::Modified,
+        Self::Context,
+        Self::Gated,
+        Self::NotMatched,
+        Self::Unapproved,
+        Self::Changed,
+        Self::NotRun,
+        Self::Async,
+        Self::Failed,
+        Self::TimedOut,
+        Self::SpawnFailed,
+        Self::InvalidOutput,
+    ];
+
     /// The name used in output.
     pub const fn as_str(self) -> &'static str {
         match self {

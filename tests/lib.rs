@@ -21,6 +21,7 @@ mod hostile_input;
 mod hostile_trees;
 mod interrupt;
 mod list;
+mod log;
 mod loop_guard;
 mod new;
 mod output;

@@ -9,6 +9,7 @@ mod completions;
 mod doctor;
 mod events;
 mod list;
+mod log;
 mod new;
 mod pager;
 mod revoke;
@@ -60,6 +61,16 @@ const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
         ],
     ),
     ("new", &["accept_hooks", "color"]),
+    (
+        "log",
+        &[
+            "hermes_home",
+            "config",
+            "user_hooks",
+            "project",
+            "accept_hooks",
+        ],
+    ),
     (
         "completions",
         &[
@@ -175,6 +186,8 @@ pub(crate) enum Command {
     Doctor(doctor::DoctorArgs),
     /// Print the event table; with an event, its payloads and how a hook answers there
     Events(events::EventsArgs),
+    /// Show recent decisions from the audit log: which hook blocked what, and why
+    Log(log::LogArgs),
     /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
     /// entry to paste
     New(new::NewArgs),
@@ -203,6 +216,7 @@ pub(crate) fn main() -> ExitStatus {
         Command::Revoke(args) => revoke::run(&cli.global, &args, &printer),
         Command::Doctor(args) => doctor::run(&cli.global, &args, &printer),
         Command::Events(args) => events::run(&cli.global, &args, &printer),
+        Command::Log(args) => log::run(&cli.global, &args, &printer),
         Command::New(args) => new::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };

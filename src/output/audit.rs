@@ -52,6 +52,9 @@ pub(crate) struct AuditHook<'a> {
     pub status: &'static str,
     /// What it asked for.
     pub directive: DirectiveKeys<'a>,
+    /// Its warning or error, or the block message (as in `run`'s output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<&'a str>,
 }
 
 impl<'a> AuditLine<'a> {
@@ -83,6 +86,7 @@ impl<'a> AuditLine<'a> {
                         sha256: r.sha256.as_deref(),
                         status: r.status.as_str(),
                         directive: DirectiveKeys::of(r.directive.as_ref()),
+                        message: r.message.as_deref(),
                     }
                 })
                 .collect(),
@@ -136,4 +140,31 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Append
             format!("only {written} of {} bytes were appended", bytes.len()),
         ))
     }
+}
+
+/// One line of the log as read back by `log`: the fields [`AuditLine`] writes; anything missing
+/// (a line from an older version) is empty.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(default)]
+pub(crate) struct Logged {
+    pub time: String,
+    pub event: String,
+    pub session_id: Value,
+    pub tool_name: Value,
+    pub exit: Option<u8>,
+    pub directive: Value,
+    pub hooks: Vec<LoggedHook>,
+}
+
+/// One hook of a [`Logged`] line.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(default)]
+pub(crate) struct LoggedHook {
+    pub name: String,
+    pub source: String,
+    pub command: String,
+    pub sha256: Option<String>,
+    pub status: String,
+    pub directive: Value,
+    pub message: Option<String>,
 }
