@@ -42,13 +42,15 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
-            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table: names, aliases, what hooks can do, payload fields')
+            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table; with an event, its payloads and how a hook answers there')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show recent decisions from the audit log: which hook blocked what, and why')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'hermes-hooks;list' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only this event''s hooks (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only this event''s hooks (any of its names)')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
@@ -67,7 +69,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;ls' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only this event''s hooks (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only this event''s hooks (any of its names)')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
@@ -143,7 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;approve' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only hooks of this event (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only hooks of this event (any of its names)')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
@@ -163,7 +165,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;revoke' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (any of its names)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
@@ -180,7 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;remove' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (any of its names)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
@@ -197,7 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;rm' {
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (either name)')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only the approval for this event (any of its names)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
@@ -219,12 +221,55 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the table as one JSON document ({"schema_version", "events": [...]})')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document ({"schema_version", "events": [...]}, or the event''s details)')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;new' {
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'The event it runs on: canonical, Agent Hooks or Claude Code name')
+            [CompletionResult]::new('--matcher', '--matcher', [CompletionResultType]::ParameterName, 'Run only for tools whose whole name matches this regex (tool events only)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The script''s language')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'An Agent Hooks folder in <DIR>/.agents/hooks/ (the default; DIR: the project root)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'A script in <hermes home>/agent-hooks/ and the hooks: entry to paste into FILE [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'An Agent Hooks folder at user level (--user-hooks, default ~/.config/agents/hooks)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document: what was written and what to do next')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;log' {
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only runs of this event (any of its names)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only runs of this session id')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show the last N rows; 0 shows all')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show the last N rows; 0 shows all')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--blocked', '--blocked', [CompletionResultType]::ParameterName, 'Only hooks that blocked (or, on pre_verify, asked to keep working)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document ({"schema_version", "log", "rows": [...]})')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -251,7 +296,9 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Review and approve hooks (asks on a terminal; --yes for scripts)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
-            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table: names, aliases, what hooks can do, payload fields')
+            [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table; with an event, its payloads and how a hook answers there')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show recent decisions from the audit log: which hook blocked what, and why')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -275,6 +322,12 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;help;events' {
+            break
+        }
+        'hermes-hooks;help;new' {
+            break
+        }
+        'hermes-hooks;help;log' {
             break
         }
         'hermes-hooks;help;completions' {

@@ -34,8 +34,14 @@ _hermes__hooks() {
             hermes__hooks,list)
                 cmd="hermes__hooks__subcmd__list"
                 ;;
+            hermes__hooks,log)
+                cmd="hermes__hooks__subcmd__log"
+                ;;
             hermes__hooks,ls)
                 cmd="hermes__hooks__subcmd__list"
+                ;;
+            hermes__hooks,new)
+                cmd="hermes__hooks__subcmd__new"
                 ;;
             hermes__hooks,remove)
                 cmd="hermes__hooks__subcmd__revoke"
@@ -70,6 +76,12 @@ _hermes__hooks() {
             hermes__hooks__subcmd__help,list)
                 cmd="hermes__hooks__subcmd__help__subcmd__list"
                 ;;
+            hermes__hooks__subcmd__help,log)
+                cmd="hermes__hooks__subcmd__help__subcmd__log"
+                ;;
+            hermes__hooks__subcmd__help,new)
+                cmd="hermes__hooks__subcmd__help__subcmd__new"
+                ;;
             hermes__hooks__subcmd__help,revoke)
                 cmd="hermes__hooks__subcmd__help__subcmd__revoke"
                 ;;
@@ -86,7 +98,7 @@ _hermes__hooks() {
 
     case "${cmd}" in
         hermes__hooks)
-            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run approve revoke remove rm events completions help"
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run approve revoke remove rm events new log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -127,7 +139,7 @@ _hermes__hooks() {
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact" -- "${cur}"))
                     return 0
                     ;;
                 --hermes-home)
@@ -226,7 +238,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__events)
-            opts="-q -h -V --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -260,7 +272,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__help)
-            opts="list test doctor run approve revoke events completions help"
+            opts="list test doctor run approve revoke events new log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,6 +369,34 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hermes__hooks__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hermes__hooks__subcmd__help__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -407,7 +447,7 @@ _hermes__hooks() {
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact" -- "${cur}"))
                     return 0
                     ;;
                 --hermes-home)
@@ -437,6 +477,110 @@ _hermes__hooks() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hermes__hooks__subcmd__log)
+            opts="-n -q -h -V --audit-log --event --session --blocked --status --limit --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__new)
+            opts="-q -h -V --event --matcher --lang --project --user --config --json --accept-hooks --color --hermes-home --user-hooks --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --event)
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact" -- "${cur}"))
+                    return 0
+                    ;;
+                --matcher)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "sh python" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hermes__hooks__subcmd__revoke)
             opts="-q -h -V --event --json --accept-hooks --color --hermes-home --config --user-hooks --project --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -445,7 +589,7 @@ _hermes__hooks() {
             fi
             case "${prev}" in
                 --event)
-                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -476,7 +620,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__run)
-            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --gate-limit --color --hermes-home --config --user-hooks --project --accept-hooks --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact"
+            opts="-q -h -V --payload-file --dry-run --audit-log --audit-payload --gate-limit --color --hermes-home --config --user-hooks --project --accept-hooks --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -522,7 +666,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__test)
-            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact"
+            opts="-q -h -V --for-tool --payload-file --expect --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -39,12 +39,14 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand revoke 'Remove the approvals of a command'
             cand remove 'Remove the approvals of a command'
             cand rm 'Remove the approvals of a command'
-            cand events 'Print the event table: names, aliases, what hooks can do, payload fields'
+            cand events 'Print the event table; with an event, its payloads and how a hook answers there'
+            cand new 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+            cand log 'Show recent decisions from the audit log: which hook blocked what, and why'
             cand completions 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hermes-hooks;list'= {
-            cand --event 'Only this event''s hooks (either name)'
+            cand --event 'Only this event''s hooks (any of its names)'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
@@ -62,7 +64,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;ls'= {
-            cand --event 'Only this event''s hooks (either name)'
+            cand --event 'Only this event''s hooks (any of its names)'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
@@ -134,7 +136,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;approve'= {
-            cand --event 'Only hooks of this event (either name)'
+            cand --event 'Only hooks of this event (any of its names)'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
@@ -153,7 +155,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;revoke'= {
-            cand --event 'Only the approval for this event (either name)'
+            cand --event 'Only the approval for this event (any of its names)'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
@@ -169,7 +171,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;remove'= {
-            cand --event 'Only the approval for this event (either name)'
+            cand --event 'Only the approval for this event (any of its names)'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
@@ -185,7 +187,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;rm'= {
-            cand --event 'Only the approval for this event (either name)'
+            cand --event 'Only the approval for this event (any of its names)'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
@@ -206,12 +208,53 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
             cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'
-            cand --json 'Print the table as one JSON document ({"schema_version", "events": [...]})'
+            cand --json 'Print one JSON document ({"schema_version", "events": [...]}, or the event''s details)'
             cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
             cand -q 'Print no warnings or notes on stderr (errors still show)'
             cand --quiet 'Print no warnings or notes on stderr (errors still show)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;new'= {
+            cand --event 'The event it runs on: canonical, Agent Hooks or Claude Code name'
+            cand --matcher 'Run only for tools whose whole name matches this regex (tool events only)'
+            cand --lang 'The script''s language'
+            cand --project 'An Agent Hooks folder in <DIR>/.agents/hooks/ (the default; DIR: the project root)'
+            cand --config 'A script in <hermes home>/agent-hooks/ and the hooks: entry to paste into FILE [default: <hermes home>/config.yaml]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
+            cand --user 'An Agent Hooks folder at user level (--user-hooks, default ~/.config/agents/hooks)'
+            cand --json 'Print one JSON document: what was written and what to do next'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;log'= {
+            cand --audit-log 'The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]'
+            cand --event 'Only runs of this event (any of its names)'
+            cand --session 'Only runs of this session id'
+            cand --status 'Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)'
+            cand -n 'Show the last N rows; 0 shows all'
+            cand --limit 'Show the last N rows; 0 shows all'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
+            cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --blocked 'Only hooks that blocked (or, on pre_verify, asked to keep working)'
+            cand --json 'Print one JSON document ({"schema_version", "log", "rows": [...]})'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -236,7 +279,9 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand run 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
             cand approve 'Review and approve hooks (asks on a terminal; --yes for scripts)'
             cand revoke 'Remove the approvals of a command'
-            cand events 'Print the event table: names, aliases, what hooks can do, payload fields'
+            cand events 'Print the event table; with an event, its payloads and how a hook answers there'
+            cand new 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+            cand log 'Show recent decisions from the audit log: which hook blocked what, and why'
             cand completions 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -253,6 +298,10 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         &'hermes-hooks;help;revoke'= {
         }
         &'hermes-hooks;help;events'= {
+        }
+        &'hermes-hooks;help;new'= {
+        }
+        &'hermes-hooks;help;log'= {
         }
         &'hermes-hooks;help;completions'= {
         }

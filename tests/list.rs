@@ -214,3 +214,39 @@ Project: none (no .agents/hooks from here up to the repository root)
 "#]]
     );
 }
+
+#[test]
+fn long_names_the_project_hook_that_overrides_a_user_hook() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.work().join(".git")).unwrap();
+    let front = "name: guard\ndescription: d\ntrigger: pre-tool-call\n";
+    env.hook_md(&env.user_hooks(), "guard", front, "exit 0");
+    env.hook_md(&env.project_hooks(), "guard", front, "exit 0");
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env
+        .cmd()
+        .args(["list", "--long", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = doc["hooks"].as_array().unwrap();
+    let would: Vec<&str> = rows
+        .iter()
+        .map(|r| r["run_would"].as_str().unwrap())
+        .collect();
+    assert_eq!(would.len(), 2, "{doc}");
+    assert!(would[0].starts_with("skip it: overridden by"), "{would:?}");
+    assert_eq!(would[1], "run it");
+    let out = env.cmd().args(["list", "--long"]).output().unwrap();
+    let text = redacted(&env, &out.stdout);
+    assert!(
+        text.contains("  declared at:  [ROOT]/home/.config/agents/hooks/guard/HOOK.md:1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  run would:    skip it: overridden by"),
+        "{text}"
+    );
+}
