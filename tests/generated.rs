@@ -116,6 +116,18 @@ fn bash_completes_after_a_subcommand() {
     let aliases = bash_offers(&["hermes-hooks", "list", "--event", "pre-tool"]);
     assert_eq!(aliases, ["pre-tool-call"]);
     assert_eq!(bash_offers(&["hermes-hooks", "comp"]), ["completions"]);
+    assert_eq!(
+        bash_offers(&["hermes-hooks", "events", "PreTool"]),
+        ["PreToolUse"]
+    );
+    assert_eq!(
+        bash_offers(&["hermes-hooks", "new", "x", "--lang", ""]),
+        ["sh", "python"]
+    );
+    let new = bash_offers(&["hermes-hooks", "new", "x", "--"]);
+    for flag in ["--event", "--matcher", "--project", "--user", "--config"] {
+        assert!(new.iter().any(|f| f == flag), "{flag} in {new:?}");
+    }
 }
 
 #[test]
