@@ -43,6 +43,7 @@ mod runner;
 mod script_word;
 mod statefile;
 mod synthetic;
+mod text;
 
 mod cli;
 

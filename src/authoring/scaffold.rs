@@ -11,6 +11,7 @@ use super::sample;
 use crate::config::event::Resolved;
 use crate::config::{Effects, SourceKind};
 use crate::payload::Dialect;
+use crate::text::wrap_words;
 
 /// The language of a scaffolded script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -141,9 +142,9 @@ impl Hook<'_> {
         let _ = writeln!(out, "{c} {}: runs on {}.", self.name, self.names(""));
         let _ = writeln!(out, "{c} Made by `hermes-hooks new`: make it yours.");
         let _ = writeln!(out, "{c}");
-        for line in wrap(
+        for line in wrap_words(
             &format!("stdin: one JSON object with {}.", self.fields()),
-            88,
+            Some(88),
         ) {
             let _ = writeln!(out, "{c} {line}");
         }
@@ -177,7 +178,7 @@ impl Hook<'_> {
                  form, the second the Agent Hooks and Claude Code one."
             }
         };
-        for line in wrap(forms, 88) {
+        for line in wrap_words(forms, Some(88)) {
             let _ = writeln!(out, "{c} {line}");
         }
         for example in &examples {
@@ -337,26 +338,6 @@ impl Hook<'_> {
         }
         out
     }
-}
-
-/// `text` in lines of at most `width` characters, broken between words (a longer word stands
-/// alone).
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|word| !word.is_empty()) {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// `text` as a YAML double-quoted scalar (a JSON string is one).

@@ -21,8 +21,9 @@ use crate::consent::{
 };
 use crate::exit::ExitStatus;
 use crate::limits;
-use crate::output::table::{terminal_width, wrap_words};
+use crate::output::table::terminal_width;
 use crate::output::{Printer, Screen};
+use crate::text::wrap_words;
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;

@@ -10,9 +10,10 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::checks::{self, Checkup, Finding, Level};
 use crate::exit::ExitStatus;
-use crate::output::table::{Tone, terminal_width, wrap_words};
+use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen};
 use crate::paths::Paths;
+use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(

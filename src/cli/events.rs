@@ -14,9 +14,10 @@ use crate::config::Event;
 use crate::config::event::Resolved;
 use crate::exit::ExitStatus;
 use crate::output::json::EventRow;
-use crate::output::table::{Grid, Tone};
+use crate::output::table::{Grid, Tone, terminal_width};
 use crate::output::{Printer, Screen};
 use crate::payload::Dialect;
+use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(
@@ -77,7 +78,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> 
         ]);
     }
     let mut screen = Screen::new(false);
-    screen.table(table).blank().line(LEGEND);
+    screen.table(table).blank();
+    for line in wrap_words(LEGEND, terminal_width()) {
+        screen.line(line);
+    }
     printer.show(&screen)?;
     Ok(ExitStatus::Success)
 }
@@ -263,17 +267,24 @@ fn heading(screen: &mut Screen, called: Resolved) {
         screen.text(format!("  ({})", names.join("; ")));
     }
     screen.end();
+    let mut notes = Vec::new();
     if event.is_tool_event() {
-        screen.line(
+        notes.push(
             "Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and \
-             `matcher.pattern`.",
+             `matcher.pattern`."
+                .to_owned(),
         );
     }
     if let Some(failure) = event.failure_alias() {
-        screen.line(format!(
+        notes.push(format!(
             "Agent Hooks declared for '{failure}' run instead of the others when the call failed \
              (status \"error\"); config hooks run either way."
         ));
+    }
+    for note in notes {
+        for line in wrap_words(&note, terminal_width()) {
+            screen.line(line);
+        }
     }
 }
 

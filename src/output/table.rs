@@ -270,27 +270,6 @@ impl Grid {
     }
 }
 
-/// `text` in lines of at most `width` columns, broken only between words (a word longer than
-/// the width gets a line of its own, whole). `None`: one line.
-pub(crate) fn wrap_words(text: &str, width: Option<usize>) -> Vec<String> {
-    let Some(width) = width else {
-        return vec![text.to_owned()];
-    };
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if !line.is_empty() && line.width() + 1 + word.width() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines
-}
-
 /// The width of the terminal stdout is; `None` when it is not one or reports no size.
 pub(crate) fn terminal_width() -> Option<usize> {
     let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
@@ -317,10 +296,10 @@ mod tests {
     #[test]
     fn words_wrap_whole() {
         assert_eq!(
-            super::wrap_words("a /very/long/path here", Some(6)),
+            crate::text::wrap_words("a /very/long/path here", Some(6)),
             ["a", "/very/long/path", "here"]
         );
-        assert_eq!(super::wrap_words("one two", None), ["one two"]);
+        assert_eq!(crate::text::wrap_words("one two", None), ["one two"]);
     }
 
     #[test]
