@@ -277,7 +277,7 @@ fn events_json_names_every_dialect_and_answer() {
     assert_eq!(effects, ["nothing", "gate"]);
     assert_eq!(
         doc["answers"][1]["agent_hooks"]["stdout"],
-        r#"{"decision": "block", "reason": "The tests have not passed yet: run them before you stop"}"#
+        r#"{"decision": "block", "reason": "Run the tests before you stop"}"#
     );
     let post = detail(&env, "post_tool_call");
     assert_eq!(
@@ -308,15 +308,19 @@ What a config hook reads on stdin (one line, no newline at the end):
 What an agent-hooks hook reads on stdin (the timestamp is the time of the call):
 {"event_type": "pre-tool-call", "timestamp": "[..]", "session_id": "test-session", "work_dir": "[ROOT]/work", "context": {}, "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "tool_use_id": "test-call", "task_id": "test-task", "tool_call_id": "test-call"}
 
-How to answer (this tool reads either form from any hook; Hermes reads only its own)
-  nothing  let it go on unchanged
-           exit 0, print nothing
-  block    stop what is about to happen, with a reason
-           Hermes form:       print {"action": "block", "message": "Not allowed here: say why, so the agent can change course"}
-           Agent Hooks form:  exit 2, reason on stderr: Not allowed here: say why, so the agent can change course
-  modify   rewrite the tool input (merged over the current one)
-           Hermes form:       print {"action": "modify", "args": {"command": "timeout 60 echo hello"}}
-           Agent Hooks form:  print {"decision": "allow", "modified_input": {"command": "timeout 60 echo hello"}}
+How to answer (hermes-hooks reads either form; Hermes reads only its own):
+  nothing: let it go on unchanged
+      exit 0, print nothing
+  block: stop what is about to happen, with a reason
+    Hermes form:
+      print {"action": "block", "message": "Not allowed here: say why"}
+    Agent Hooks form:
+      exit 2, reason on stderr: Not allowed here: say why
+  modify: rewrite the tool input (merged over the current one)
+    Hermes form:
+      print {"action": "modify", "args": {"command": "timeout 60 echo hello"}}
+    Agent Hooks form:
+      print {"decision": "allow", "modified_input": {"command": "timeout 60 echo hello"}}
 
 "#]]
     );

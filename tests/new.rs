@@ -359,7 +359,7 @@ fn new_user_hook_as_json() {
     assert!(script.starts_with("#!/usr/bin/env python3\n"), "{script}");
     assert!(
         script.contains(
-            r#"print('{"decision": "block", "reason": "The tests have not passed yet: run them before you stop"}'); sys.exit(0)"#
+            r#"print('{"decision": "block", "reason": "Run the tests before you stop"}'); sys.exit(0)"#
         ),
         "{script}"
     );

@@ -43,7 +43,7 @@ const fn json(stdout: &'static str) -> Answer {
 const NOTHING: Answer = json("");
 
 /// The message the block examples give.
-pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why, so the agent can change course";
+pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why";
 
 const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
     (
@@ -52,7 +52,7 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
         "stop what is about to happen, with a reason",
         json(concat!(
             r#"{"action": "block", "message": ""#,
-            "Not allowed here: say why, so the agent can change course",
+            "Not allowed here: say why",
             r#""}"#
         )),
         Answer {
@@ -81,12 +81,12 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
         "keep the agent working instead of stopping",
         json(concat!(
             r#"{"action": "continue", "message": ""#,
-            "The tests have not passed yet: run them before you stop",
+            "Run the tests before you stop",
             r#""}"#
         )),
         json(concat!(
             r#"{"decision": "block", "reason": ""#,
-            "The tests have not passed yet: run them before you stop",
+            "Run the tests before you stop",
             r#""}"#
         )),
     ),
@@ -131,7 +131,7 @@ mod tests {
     use crate::exec::{End, Outcome};
     use crate::response::{Directive, Rules, interpret};
 
-    const GATE_MESSAGE: &str = "The tests have not passed yet: run them before you stop";
+    const GATE_MESSAGE: &str = "Run the tests before you stop";
     const CONTEXT_TEXT: &str = "Reminder: this repository uses tabs";
     const MODIFIED_INPUT: &str = r#"{"command": "timeout 60 echo hello"}"#;
 

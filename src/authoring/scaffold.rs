@@ -367,9 +367,7 @@ mod tests {
         assert!(
             script.contains(r#"printf '%s\n' '{"action": "block", "message": "Not allowed here"#)
         );
-        assert!(script.contains(
-            "echo 'Not allowed here: say why, so the agent can change course' >&2; exit 2"
-        ));
+        assert!(script.contains("echo 'Not allowed here: say why' >&2; exit 2"));
         assert!(script.contains(r#""modified_input""#));
         let post = hook("post_tool_call", Lang::Python, SourceKind::Config).script();
         assert!(

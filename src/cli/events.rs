@@ -240,9 +240,7 @@ fn detail(
         .line("What an agent-hooks hook reads on stdin (the timestamp is the time of the call):")
         .line(&payload.agent_hooks)
         .blank()
-        .line(
-            "How to answer (this tool reads either form from any hook; Hermes reads only its own)",
-        );
+        .line("How to answer (hermes-hooks reads either form; Hermes reads only its own):");
     for example in &examples {
         answer_lines(&mut screen, example);
     }
@@ -305,7 +303,8 @@ fn sources(example: &Example) -> Vec<&'static str> {
         .collect()
 }
 
-/// One effect: what it does, who may give it, and the two forms.
+/// One effect: what it does, who may give it, and the two forms, each on its own line so a
+/// line stays short enough for a terminal.
 fn answer_lines(screen: &mut Screen, example: &Example) {
     let who = match sources(example).as_slice() {
         [one] => format!(" ({one} hooks only)"),
@@ -313,22 +312,18 @@ fn answer_lines(screen: &mut Screen, example: &Example) {
     };
     screen
         .text("  ")
-        .paint(format!("{:<8}", example.effect), Tone::Notice)
-        .text(format!(" {}{who}", example.does))
+        .paint(example.effect, Tone::Notice)
+        .text(format!(": {}{who}", example.does))
         .end();
     if example.hermes == example.agent_hooks {
-        screen.line(format!("           {}", how(example.hermes)));
+        screen.line(format!("      {}", how(example.hermes)));
         return;
     }
     screen
-        .line(format!(
-            "           Hermes form:       {}",
-            how(example.hermes)
-        ))
-        .line(format!(
-            "           Agent Hooks form:  {}",
-            how(example.agent_hooks)
-        ));
+        .line("    Hermes form:")
+        .line(format!("      {}", how(example.hermes)))
+        .line("    Agent Hooks form:")
+        .line(format!("      {}", how(example.agent_hooks)));
 }
 
 /// An answer in words: `exit 2, stderr: …` or `print {…}` or `exit 0, print nothing`.
