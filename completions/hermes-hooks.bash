@@ -497,7 +497,7 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --status)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "ok blocked modified context gated not_matched unapproved changed not_run async failed timed_out spawn_failed invalid_output" -- "${cur}"))
                     return 0
                     ;;
                 --limit)

@@ -700,7 +700,20 @@ SessionStart\t''
 SessionEnd\t''
 PreCompact\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l session -d 'Only runs of this session id' -r
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l status -d 'Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)' -r
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l status -d 'Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)' -r -f -a "ok\t''
+blocked\t''
+modified\t''
+context\t''
+gated\t''
+not_matched\t''
+unapproved\t''
+changed\t''
+not_run\t''
+async\t''
+failed\t''
+timed_out\t''
+spawn_failed\t''
+invalid_output\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -s n -l limit -d 'Show the last N rows; 0 shows all' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F

@@ -124,6 +124,10 @@ fn bash_completes_after_a_subcommand() {
         bash_offers(&["hermes-hooks", "new", "x", "--lang", ""]),
         ["sh", "python"]
     );
+    assert_eq!(
+        bash_offers(&["hermes-hooks", "log", "--status", "time"]),
+        ["timed_out"]
+    );
     let new = bash_offers(&["hermes-hooks", "new", "x", "--"]);
     for flag in ["--event", "--matcher", "--project", "--user", "--config"] {
         assert!(new.iter().any(|f| f == flag), "{flag} in {new:?}");

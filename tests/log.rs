@@ -112,7 +112,12 @@ fn log_filters_and_json() {
 
     let out = log(&env, &["--status", "nope"]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("not a status; one of: ok, blocked"));
+    assert!(
+        stderr(&out).contains("invalid value 'nope' for '--status <STATUS>'")
+            && stderr(&out).contains("possible values: ok, blocked"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

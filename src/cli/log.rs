@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
+use clap::builder::PossibleValuesParser;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -46,7 +47,12 @@ pub(crate) struct LogArgs {
     #[arg(long)]
     blocked: bool,
     /// Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)
-    #[arg(long, value_name = "STATUS", value_parser = status_name)]
+    #[arg(
+        long,
+        value_name = "STATUS",
+        value_parser = PossibleValuesParser::new(Status::ALL.map(Status::as_str)),
+        hide_possible_values = true
+    )]
     status: Option<String>,
     /// Show the last N rows; 0 shows all
     #[arg(short = 'n', long, value_name = "N", default_value_t = 20)]
@@ -54,16 +60,6 @@ pub(crate) struct LogArgs {
     /// Print one JSON document ({"schema_version", "log", "rows": [...]})
     #[arg(long)]
     json: bool,
-}
-
-/// A status name `run` can write, or a clear refusal naming them.
-fn status_name(text: &str) -> Result<String, String> {
-    if Status::ALL.iter().any(|status| status.as_str() == text) {
-        Ok(text.to_owned())
-    } else {
-        let names: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
-        Err(format!("not a status; one of: {}", names.join(", ")))
-    }
 }
 
 /// One row: a hook's decision in one run.
