@@ -6,6 +6,7 @@
 
 mod approve;
 mod completions;
+mod dispatch;
 mod doctor;
 mod events;
 mod list;

@@ -39,6 +39,16 @@ impl Printer {
         write_stdout(&line)
     }
 
+    /// Writes one line of JSON already serialised by [`json::to_line`], in a single write, and
+    /// flushes.
+    #[allow(clippy::unused_self)]
+    pub(crate) fn line(&self, line: &str) -> io::Result<()> {
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        text.push('\n');
+        write_stdout(&text)
+    }
+
     /// Writes a command's `--json` document: `schema_version`, then the fields of `body` (an
     /// object).
     pub(crate) fn document(&self, body: &impl Serialize) -> io::Result<()> {

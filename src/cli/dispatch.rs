@@ -1,0 +1,339 @@
+//! One event, from its name and payload to the answer line: the single path `run` and `serve`
+//! share. Where the hooks come from is the caller's ([`HookSource`]: `run` reads the files,
+//! `serve` keeps what it read until the files change); everything after is the same code.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use anyhow::{Result, anyhow};
+use clap::Args;
+
+use super::{GlobalArgs, shared};
+use crate::config::event::Resolved;
+use crate::config::{self, Event, HookSet, HookSpec};
+use crate::consent::ConsentGate;
+use crate::env;
+use crate::exit::ExitStatus;
+use crate::loop_guard;
+use crate::outcome::{self, LoopGuard};
+use crate::output::Printer;
+use crate::output::audit::{self, AuditLine};
+use crate::output::json::{ErrorLine, RunLine, to_line};
+use crate::paths::Paths;
+use crate::payload::{self, Invocation};
+use crate::response::{Directive, Status};
+use crate::runner::{HookReport, Plan, RunReport};
+
+/// The options of `run` and `serve` that shape each answer.
+#[derive(Args, Debug, Default)]
+pub(crate) struct DispatchArgs {
+    /// Append one JSON line per event (each hook's command, script sha256, status, directive)
+    /// to FILE [env: HERMES_HOOKS_AUDIT_LOG]
+    #[arg(long, value_name = "FILE")]
+    audit_log: Option<PathBuf>,
+    /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
+    #[arg(long)]
+    audit_payload: bool,
+    /// On pre_verify, "keep working" answers honoured in a row per session before the agent is
+    /// let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]
+    #[arg(long, value_name = "N")]
+    gate_limit: Option<u32>,
+}
+
+/// Where the hooks of one event come from.
+pub(crate) trait HookSource {
+    /// The hooks `paths` declare for `event`. Load warnings are the source's to print (`run`
+    /// prints them on every call, `serve` when it reads the files).
+    fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>>;
+
+    /// Whether to say that `HERMES_SAFE_MODE` keeps every hook from running (once is enough).
+    fn announce_safe_mode(&mut self) -> bool {
+        true
+    }
+}
+
+/// The hooks as the files say now: read on every call.
+pub(crate) struct ReadEveryTime;
+
+impl HookSource for ReadEveryTime {
+    fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
+        if paths.home_named && !paths.home.is_dir() {
+            printer.warn(shared::missing_home(&paths.home));
+        }
+        let set = config::load(shared::options(paths, Some(event)))?;
+        load_warnings(&set.warnings, printer);
+        Ok(Rc::new(set))
+    }
+}
+
+/// One event to answer.
+pub(crate) struct Request<'a> {
+    /// The event as it was called (any of its names).
+    pub name: &'a str,
+    /// Check matchers and consent only.
+    pub dry_run: bool,
+    /// The directory the program runs in (a hook's default working directory).
+    pub current_dir: &'a Path,
+}
+
+/// What `run` prints: one JSON line, and the status it exits with.
+pub(crate) struct Answer {
+    /// The JSON object, on one line without its newline; `None` after a signal ended the hooks
+    /// (nothing is printed then).
+    pub line: Option<String>,
+    /// 0, 1 (refused), 2 (blocked or keep working), 128 + N.
+    pub status: ExitStatus,
+    /// The block or gate message, for a caller that reads stderr.
+    pub agent_message: Option<String>,
+}
+
+/// Answers one event: resolves its name, reads the payload with `input` (only once the name is
+/// known), loads the hooks from `source`, runs them and decides.
+pub(crate) fn answer(
+    global: &GlobalArgs,
+    args: &DispatchArgs,
+    request: &Request<'_>,
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    source: &mut impl HookSource,
+    printer: &Printer,
+) -> Answer {
+    let resolved = match Event::parse(request.name) {
+        Ok(resolved) => resolved,
+        Err(unknown) => return refuse(printer, request.name, &anyhow!(unknown)),
+    };
+    let event = resolved.event;
+    if let Some(current) = resolved.legacy_for {
+        printer.warn(format!(
+            "'{}' is a legacy event name; use '{current}'",
+            request.name
+        ));
+    }
+    if env::flag(env::HERMES_SAFE_MODE) {
+        if source.announce_safe_mode() {
+            printer.note(format!("{} is set: no hook runs", env::HERMES_SAFE_MODE));
+        }
+        let report = RunReport {
+            hooks: Vec::new(),
+            directive: None,
+        };
+        return Answer {
+            line: Some(to_line(&RunLine::new(event, &[], &report))),
+            status: ExitStatus::Success,
+            agent_message: None,
+        };
+    }
+    match prepare(global, request, event, input, source, printer) {
+        Ok(prepared) => execute(global, args, request, resolved, &prepared, printer),
+        Err(err) => refuse(printer, event.name(), &err),
+    }
+}
+
+/// Everything read before anything runs.
+struct Prepared {
+    set: Rc<HookSet>,
+    home: PathBuf,
+    invocation: Invocation,
+    allowlist: PathBuf,
+}
+
+fn prepare(
+    global: &GlobalArgs,
+    request: &Request<'_>,
+    event: Event,
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    source: &mut impl HookSource,
+    printer: &Printer,
+) -> Result<Prepared> {
+    let input = input()?;
+    // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
+    let start = payload::project_start(&input, request.current_dir);
+    let invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
+    let paths = global.paths_from(&start)?;
+    let set = source.hooks(&paths, event, printer)?;
+    Ok(Prepared {
+        set,
+        home: paths.home,
+        invocation,
+        allowlist: paths.allowlist,
+    })
+}
+
+/// The warnings of loading: one line each, except HOOK.md files that could not be read at all,
+/// which would otherwise repeat on every event: one line names them all and points to `doctor`.
+pub(crate) fn load_warnings(warnings: &[crate::config::Warning], printer: &Printer) {
+    let (broken, others): (Vec<_>, Vec<_>) = warnings.iter().partition(|warning| {
+        warning.kind == crate::config::WarningKind::SkippedEntry
+            && warning.origin.file.file_name() == Some(std::ffi::OsStr::new("HOOK.md"))
+    });
+    for warning in others {
+        printer.warn(warning);
+    }
+    if !broken.is_empty() {
+        let files: Vec<String> = broken.iter().map(|w| w.origin.to_string()).collect();
+        let what = if broken.len() == 1 {
+            "1 HOOK.md was skipped, so its hook never runs".to_owned()
+        } else {
+            format!(
+                "{} HOOK.md files were skipped, so their hooks never run",
+                broken.len()
+            )
+        };
+        printer.warn(format!(
+            "{what}: {}; `hermes-hooks doctor` says why",
+            files.join(", ")
+        ));
+    }
+}
+
+fn execute(
+    global: &GlobalArgs,
+    args: &DispatchArgs,
+    request: &Request<'_>,
+    resolved: Resolved,
+    prepared: &Prepared,
+    printer: &Printer,
+) -> Answer {
+    let event = resolved.event;
+    let bypass = shared::bypass(global, &prepared.set);
+    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run);
+    let watchdog = shared::watchdog_program(&prepared.set);
+    let (limit, limit_problem) = loop_guard::limit(args.gate_limit);
+    if let Some(problem) = limit_problem {
+        printer.warn(problem);
+    }
+    let state = prepared.home.join(loop_guard::STATE_FILE);
+    let outcome = outcome::decide(
+        &Plan {
+            called: resolved,
+            hooks: &prepared.set.hooks,
+            replacements: &prepared.set.replacements,
+            invocation: &prepared.invocation,
+            gate: &gate,
+            current_dir: request.current_dir,
+            apply_matchers: true,
+            dry_run: request.dry_run,
+            watchdog: shared::watchdog(watchdog.as_deref()),
+        },
+        Some(LoopGuard {
+            state: &state,
+            limit,
+        }),
+    );
+    let report = &outcome.report;
+    let status = outcome.status;
+    if !request.dry_run {
+        audit(args, event, prepared, report, status, printer);
+    }
+    if let Some(signal) = outcome.interrupted {
+        shared::say_interrupted(signal, printer);
+        return Answer {
+            line: None,
+            status,
+            agent_message: None,
+        };
+    }
+    for warning in &outcome.warnings {
+        printer.warn(warning);
+    }
+    shared::consent_warnings(&gate, report, printer);
+    for hook in &report.hooks {
+        if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
+            printer.warn(warning);
+        }
+    }
+    let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.loop_guard = outcome.released;
+    let agent_message = match &report.directive {
+        Some(Directive::Block { message } | Directive::Continue { message }) => {
+            Some(message.clone())
+        }
+        _ => None,
+    };
+    Answer {
+        line: Some(to_line(&line)),
+        status,
+        agent_message,
+    }
+}
+
+/// Appends the event's line to the audit log, when one is asked for; a failure is a warning
+/// (the decision stands).
+fn audit(
+    args: &DispatchArgs,
+    event: Event,
+    prepared: &Prepared,
+    report: &RunReport,
+    status: ExitStatus,
+    printer: &Printer,
+) {
+    let Some(path) = args
+        .audit_log
+        .clone()
+        .or_else(|| env::var_os(env::HERMES_HOOKS_AUDIT_LOG).map(PathBuf::from))
+    else {
+        return;
+    };
+    let invocation = &prepared.invocation;
+    let time = crate::clock::now_iso();
+    let mut line = AuditLine::new(
+        &time,
+        event,
+        &prepared.set.hooks,
+        report,
+        (&invocation.session_id, &invocation.tool_name),
+        status.code(),
+    );
+    if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
+        let wire = invocation.hermes_wire(event, invocation.tool_input.as_ref());
+        line.payload = serde_json::to_value(&wire).ok();
+    }
+    match audit::append(&path, &mut line) {
+        Ok(audit::Appended::Whole) => {}
+        Ok(audit::Appended::WithoutPayload) => printer.warn(format!(
+            "the audit log {} can be read by others (chmod 600 it): the payload was left out",
+            path.display()
+        )),
+        Err(err) => printer.warn(format!(
+            "cannot append to the audit log {}: {err}",
+            path.display()
+        )),
+    }
+}
+
+/// The stderr warning for a hook that failed (or whose answer was ignored), naming the hook and
+/// where it is declared.
+fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
+    let message = report.message.as_deref()?;
+    let outcome = match report.status {
+        Status::Failed | Status::TimedOut | Status::SpawnFailed | Status::InvalidOutput => {
+            match report.directive {
+                Some(Directive::Block { .. } | Directive::Continue { .. }) => "",
+                _ => " (failing open)",
+            }
+        }
+        Status::Ok => "",
+        _ => return None,
+    };
+    Some(format!(
+        "hook {} ({}): {message}{outcome}",
+        spec.name, spec.origin
+    ))
+}
+
+/// An error before anything ran: the message on stderr, `{"event","error"}` as the line, exit 1.
+fn refuse(printer: &Printer, event: &str, err: &anyhow::Error) -> Answer {
+    printer.error(err);
+    let text = err
+        .chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ");
+    Answer {
+        line: Some(to_line(&ErrorLine {
+            event,
+            error: &text,
+        })),
+        status: ExitStatus::Error,
+        agent_message: None,
+    }
+}
