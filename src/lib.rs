@@ -20,6 +20,7 @@
 //! - the command line: `cli` (one module per subcommand) and `output` (all printing).
 
 mod authoring;
+mod cache;
 mod checks;
 mod clock;
 mod config;
@@ -49,6 +50,7 @@ mod cli;
 
 // The engine, for a library caller (and a long-lived server): load the hooks, build a plan,
 // decide; every type those calls take or give is here, and nothing else.
+pub use cache::{Cached, HookCache};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};
 pub use config::{

@@ -32,7 +32,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     }
 }
 
-fn json_kind(value: &Value) -> &'static str {
+pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -15,6 +15,7 @@ mod new;
 mod pager;
 mod revoke;
 mod run;
+mod serve;
 mod shared;
 mod test_cmd;
 
@@ -49,6 +50,7 @@ const GLOBAL: &str = "Global options";
 /// anywhere, but left out of that subcommand's help.
 const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
     ("run", &["color"]),
+    ("serve", &["color"]),
     ("approve", &["accept_hooks"]),
     ("revoke", &["accept_hooks", "color"]),
     (
@@ -173,6 +175,9 @@ pub(crate) enum ColorChoice {
 pub(crate) enum Command {
     /// Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked
     Run(run::RunArgs),
+    /// Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the
+    /// hooks loaded between them (for agents that fire many events)
+    Serve(serve::ServeArgs),
     /// List every hook with its matcher, timeout, consent and script state
     #[command(visible_alias = "ls")]
     List(list::ListArgs),
@@ -211,6 +216,7 @@ pub(crate) fn main() -> ExitStatus {
     let printer = Printer::new(cli.global.quiet);
     let result = match cli.command {
         Command::Run(args) => run::run(&cli.global, &args, &printer),
+        Command::Serve(args) => serve::run(&cli.global, &args, &printer),
         Command::List(args) => list::run(&cli.global, &args, &printer),
         Command::Test(args) => test_cmd::run(&cli.global, &args, &printer),
         Command::Approve(args) => approve::run(&cli.global, &args, &printer),

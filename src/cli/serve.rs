@@ -1,0 +1,244 @@
+//! `serve`: `run` for agents that fire many events. Requests come as JSON lines on stdin
+//! (`{"id", "event", "payload", "dry_run"}`), and each gets one JSON line on stdout, in order:
+//! what `run` prints for that event and payload, with the request's `id` and the `exit` status
+//! `run` would have. The hooks are kept between requests and read again when their files change
+//! (see [`crate::cache`]); everything else is `run`'s own path ([`super::dispatch`]).
+
+use std::io::{self, BufRead as _};
+use std::rc::Rc;
+
+use anyhow::{Context as _, Result};
+use clap::Args;
+use serde_json::{Map, Value};
+
+use super::dispatch::{self, DispatchArgs, HookSource, Request};
+use super::{GlobalArgs, shared};
+use crate::cache::HookCache;
+use crate::config::{Event, HookSet};
+use crate::exec::interrupt;
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+use crate::output::json::to_line;
+use crate::paths::Paths;
+use crate::payload::PayloadError;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Each line on stdin is a request: {\"id\": 7, \"event\": \"pre_tool_call\", \
+    \"payload\": {...}} (\"payload\" defaults to {}; \"dry_run\": true checks consent and runs \
+    nothing). Each gets one line on stdout, in order: {\"id\", \"exit\", then what `run` prints}, \
+    where exit is the status `run` would exit with (0, 1 or 2). A line that is not a request gets \
+    {\"id\", \"error\"}, and the next line is read. Config, HOOK.md folders and the allowlist are \
+    read again when they change; end of input ends it. Exit 0 at end of input, 128+N on a signal."
+)]
+pub(crate) struct ServeArgs {
+    #[command(flatten)]
+    dispatch: DispatchArgs,
+}
+
+/// The hooks, kept between requests.
+struct Kept {
+    cache: HookCache,
+    said_safe_mode: bool,
+}
+
+impl HookSource for Kept {
+    fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
+        let cached = self.cache.get(shared::options(paths, Some(event)), event);
+        if cached.fresh {
+            // Said when the files are read, not on every request.
+            if paths.home_named && !paths.home.is_dir() {
+                printer.warn(shared::missing_home(&paths.home));
+            }
+            if let Ok(set) = &cached.set {
+                dispatch::load_warnings(&set.warnings, printer);
+            }
+        }
+        cached.set.map_err(|err| rebuilt(&err))
+    }
+
+    fn announce_safe_mode(&mut self) -> bool {
+        !std::mem::replace(&mut self.said_safe_mode, true)
+    }
+}
+
+/// A copy of a kept error, causes and all.
+fn rebuilt(err: &anyhow::Error) -> anyhow::Error {
+    let mut chain: Vec<String> = err.chain().map(ToString::to_string).collect();
+    let mut copy = anyhow::anyhow!(chain.pop().unwrap_or_default());
+    while let Some(outer) = chain.pop() {
+        copy = copy.context(outer);
+    }
+    copy
+}
+
+pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> Result<ExitStatus> {
+    let current_dir = shared::current_dir()?;
+    shared::end_hooks_on_interrupt();
+    let mut source = Kept {
+        cache: HookCache::new(),
+        said_safe_mode: false,
+    };
+    let mut stdin = io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if stdin
+            .read_until(b'\n', &mut line)
+            .context("cannot read a request from stdin")?
+            == 0
+        {
+            return Ok(ExitStatus::Success);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let reply = match parse(&line) {
+            Ok(request) => {
+                let answered = dispatch::answer(
+                    global,
+                    &args.dispatch,
+                    &Request {
+                        name: &request.event,
+                        dry_run: request.dry_run,
+                        current_dir: &current_dir,
+                    },
+                    || {
+                        request.payload.map_err(|err| {
+                            anyhow::Error::new(err).context("bad payload in the request")
+                        })
+                    },
+                    &mut source,
+                    printer,
+                );
+                let Some(body) = answered.line else {
+                    return Ok(answered.status); // a signal ended the hooks: no half answer
+                };
+                with_id(&request.id, answered.status, &body)
+            }
+            Err(refused) => to_line(&refused),
+        };
+        // A signal while the line is written waits for the line to be whole.
+        let busy = interrupt::busy();
+        let written = printer.line(&reply);
+        drop(busy);
+        if let Some(signal) = interrupt::received() {
+            shared::say_interrupted(signal, printer);
+            return Ok(ExitStatus::Signaled(signal.exit_code()));
+        }
+        match written {
+            Ok(()) => {}
+            // Nobody reads the answers any more.
+            Err(err) if err.kind() == io::ErrorKind::BrokenPipe => {
+                return Ok(ExitStatus::Success);
+            }
+            Err(err) => return Err(err).context("cannot write an answer on stdout"),
+        }
+    }
+}
+
+/// One request, as read from its line.
+struct Parsed {
+    id: Value,
+    event: String,
+    payload: Result<Map<String, Value>, PayloadError>,
+    dry_run: bool,
+}
+
+/// The answer to a line that is not a request.
+#[derive(serde::Serialize)]
+struct Refused {
+    id: Value,
+    error: String,
+}
+
+/// The keys a request may have.
+const KEYS: [&str; 4] = ["id", "event", "payload", "dry_run"];
+
+/// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine).
+fn parse(line: &[u8]) -> Result<Parsed, Refused> {
+    let refused = |id: &Value, error: String| Refused {
+        id: id.clone(),
+        error,
+    };
+    let mut object = match crate::pyjson::from_slice(line) {
+        Ok(Value::Object(object)) => object,
+        Ok(other) => {
+            return Err(refused(
+                &Value::Null,
+                format!(
+                    "a request must be a JSON object, not {}",
+                    crate::payload::json_kind(&other)
+                ),
+            ));
+        }
+        Err(err) => {
+            return Err(refused(
+                &Value::Null,
+                format!("the line is not valid JSON: {err}"),
+            ));
+        }
+    };
+    let id = object.remove("id").unwrap_or(Value::Null);
+    if let Some(key) = object.keys().find(|key| !KEYS.contains(&key.as_str())) {
+        return Err(refused(
+            &id,
+            format!(
+                "unknown key \"{key}\" in the request (it takes {})",
+                KEYS.join(", ")
+            ),
+        ));
+    }
+    let event = match object.remove("event") {
+        Some(Value::String(event)) => event,
+        Some(other) => {
+            return Err(refused(
+                &id,
+                format!(
+                    "\"event\" must be an event name, not {}",
+                    crate::payload::json_kind(&other)
+                ),
+            ));
+        }
+        None => return Err(refused(&id, "the request has no \"event\"".to_owned())),
+    };
+    let dry_run = match object.remove("dry_run") {
+        None => false,
+        Some(Value::Bool(flag)) => flag,
+        Some(other) => {
+            return Err(refused(
+                &id,
+                format!(
+                    "\"dry_run\" must be true or false, not {}",
+                    crate::payload::json_kind(&other)
+                ),
+            ));
+        }
+    };
+    let payload = match object.remove("payload") {
+        None => Ok(Map::new()),
+        Some(Value::Object(payload)) => Ok(payload),
+        Some(other) => Err(PayloadError::NotObject(crate::payload::json_kind(&other))),
+    };
+    Ok(Parsed {
+        id,
+        event,
+        payload,
+        dry_run,
+    })
+}
+
+/// `run`'s line with the request's `id` and the `exit` status in front.
+fn with_id(id: &Value, status: ExitStatus, body: &str) -> String {
+    let rest = body.strip_prefix('{').unwrap_or(body);
+    let mut line = String::with_capacity(body.len() + 32);
+    line.push_str("{\"id\":");
+    line.push_str(&to_line(id));
+    line.push_str(",\"exit\":");
+    line.push_str(&status.code().to_string());
+    if rest != "}" {
+        line.push(',');
+    }
+    line.push_str(rest);
+    line
+}
