@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run an event''s hooks against a synthetic payload and show what each one answered')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Review and approve hooks (asks on a terminal; --yes for scripts)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
@@ -134,6 +135,24 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check matchers and consent and report what would run; run nothing, write nothing')
+            [CompletionResult]::new('--audit-payload', '--audit-payload', [CompletionResultType]::ParameterName, 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;serve' {
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append one JSON line per event (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]')
+            [CompletionResult]::new('--gate-limit', '--gate-limit', [CompletionResultType]::ParameterName, 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]')
             [CompletionResult]::new('--audit-payload', '--audit-payload', [CompletionResultType]::ParameterName, 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]')
             [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
@@ -294,6 +313,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Run an event''s hooks against a synthetic payload and show what each one answered')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Review and approve hooks (asks on a terminal; --yes for scripts)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table; with an event, its payloads and how a hook answers there')
@@ -313,6 +333,9 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;help;run' {
+            break
+        }
+        'hermes-hooks;help;serve' {
             break
         }
         'hermes-hooks;help;approve' {

@@ -55,6 +55,9 @@ _hermes__hooks() {
             hermes__hooks,run)
                 cmd="hermes__hooks__subcmd__run"
                 ;;
+            hermes__hooks,serve)
+                cmd="hermes__hooks__subcmd__serve"
+                ;;
             hermes__hooks,test)
                 cmd="hermes__hooks__subcmd__test"
                 ;;
@@ -88,6 +91,9 @@ _hermes__hooks() {
             hermes__hooks__subcmd__help,run)
                 cmd="hermes__hooks__subcmd__help__subcmd__run"
                 ;;
+            hermes__hooks__subcmd__help,serve)
+                cmd="hermes__hooks__subcmd__help__subcmd__serve"
+                ;;
             hermes__hooks__subcmd__help,test)
                 cmd="hermes__hooks__subcmd__help__subcmd__test"
                 ;;
@@ -98,7 +104,7 @@ _hermes__hooks() {
 
     case "${cmd}" in
         hermes__hooks)
-            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run approve revoke remove rm events new log completions help"
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run serve approve revoke remove rm events new log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -272,7 +278,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__help)
-            opts="list test doctor run approve revoke events new log completions help"
+            opts="list test doctor run serve approve revoke events new log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -412,6 +418,20 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -630,6 +650,48 @@ _hermes__hooks() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gate-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__serve)
+            opts="-q -h -V --audit-log --audit-payload --gate-limit --color --hermes-home --config --user-hooks --project --accept-hooks --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand test 'Run an event''s hooks against a synthetic payload and show what each one answered'
             cand doctor 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
             cand run 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
+            cand serve 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)'
             cand approve 'Review and approve hooks (asks on a terminal; --yes for scripts)'
             cand revoke 'Remove the approvals of a command'
             cand remove 'Remove the approvals of a command'
@@ -126,6 +127,23 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
             cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]'
             cand --dry-run 'Check matchers and consent and report what would run; run nothing, write nothing'
+            cand --audit-payload 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;serve'= {
+            cand --audit-log 'Append one JSON line per event (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]'
+            cand --gate-limit 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
+            cand --project 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, the payload''s cwd) up to the repository root]'
             cand --audit-payload 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
             cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
             cand -q 'Print no warnings or notes on stderr (errors still show)'
@@ -277,6 +295,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand test 'Run an event''s hooks against a synthetic payload and show what each one answered'
             cand doctor 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
             cand run 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
+            cand serve 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)'
             cand approve 'Review and approve hooks (asks on a terminal; --yes for scripts)'
             cand revoke 'Remove the approvals of a command'
             cand events 'Print the event table; with an event, its payloads and how a hook answers there'
@@ -292,6 +311,8 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         &'hermes-hooks;help;doctor'= {
         }
         &'hermes-hooks;help;run'= {
+        }
+        &'hermes-hooks;help;serve'= {
         }
         &'hermes-hooks;help;approve'= {
         }

@@ -31,6 +31,7 @@ mod project;
 mod python_re;
 mod races;
 mod revoke;
+mod serve;
 mod terminal;
 mod test_cmd;
 mod trust;

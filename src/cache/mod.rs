@@ -139,11 +139,11 @@ impl Stamp {
         })
     }
 
-    /// Whether a change made now could leave this stamp as it is: the file changed within the
-    /// timestamp granularity before `now` (2 s where the file system keeps whole seconds, as
-    /// FAT and some network file systems do; else 100 ms, well above a kernel tick).
+    /// Whether a change made now could leave this stamp as it is: the file was modified within
+    /// the timestamp granularity before `now` (2 s where the file system keeps whole seconds,
+    /// as FAT and some network file systems do; else 100 ms, well above a kernel tick).
     fn racy(&self, now: SystemTime) -> bool {
-        let latest = self.mtime.max(self.ctime);
+        let latest = self.mtime;
         let window = if latest.1 == 0 {
             Duration::from_secs(2)
         } else {
@@ -308,5 +308,178 @@ fn parent(file: &Path) -> &Path {
     match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+    use std::time::{Duration, SystemTime};
+
+    use super::{HookCache, Watch};
+    use crate::config::{Event, LoadOptions};
+
+    /// Sets a file's modification time an hour back, out of the racy window.
+    fn age(path: &Path) {
+        let file = if path.is_dir() {
+            fs::File::open(path).unwrap()
+        } else {
+            fs::File::options().append(true).open(path).unwrap()
+        };
+        file.set_modified(SystemTime::now() - Duration::from_secs(3600))
+            .unwrap();
+    }
+
+    struct Tree {
+        dir: tempfile::TempDir,
+    }
+
+    impl Tree {
+        fn new() -> Self {
+            let tree = Self {
+                dir: tempfile::tempdir().unwrap(),
+            };
+            fs::create_dir_all(tree.hooks().join("audit/scripts")).unwrap();
+            fs::write(tree.config(), "hooks: {}\n").unwrap();
+            tree.manifest("pre-tool-call");
+            fs::write(tree.hooks().join("audit/scripts/run"), "#!/bin/sh\n").unwrap();
+            for path in [
+                tree.config(),
+                tree.hooks().join("audit/HOOK.md"),
+                tree.hooks().join("audit/scripts/run"),
+                tree.hooks().join("audit/scripts"),
+                tree.hooks().join("audit"),
+                tree.hooks(),
+            ] {
+                age(&path);
+            }
+            tree
+        }
+
+        fn config(&self) -> std::path::PathBuf {
+            self.dir.path().join("config.yaml")
+        }
+
+        fn hooks(&self) -> std::path::PathBuf {
+            self.dir.path().join("hooks")
+        }
+
+        /// Rewrites HOOK.md with `trigger` (same length for every name used here).
+        fn manifest(&self, trigger: &str) {
+            fs::write(
+                self.hooks().join("audit/HOOK.md"),
+                format!("---\ntrigger: {trigger}\n---\n"),
+            )
+            .unwrap();
+        }
+
+        fn get(&self, cache: &mut HookCache, event: &str) -> (usize, bool) {
+            let config = self.config();
+            let hooks = self.hooks();
+            let got = cache.get(
+                LoadOptions {
+                    config: &config,
+                    managed: None,
+                    dotenv: None,
+                    user_hooks: Some(&hooks),
+                    project_hooks: None,
+                    only: None,
+                },
+                Event::parse(event).unwrap().event,
+            );
+            (got.set.unwrap().hooks.len(), got.fresh)
+        }
+    }
+
+    fn kept_until_a_file_changes(mut cache: HookCache) {
+        let tree = Tree::new();
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, true));
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, false), "kept");
+        assert_eq!(
+            tree.get(&mut cache, "post_tool_call"),
+            (0, true),
+            "per event"
+        );
+
+        // The same size, the old modification time: the change time still tells.
+        tree.manifest("post-tool-call");
+        age(&tree.hooks().join("audit/HOOK.md"));
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (0, true));
+        assert_eq!(tree.get(&mut cache, "post_tool_call"), (1, true));
+        assert_eq!(tree.get(&mut cache, "post_tool_call"), (1, false));
+
+        // A new hook folder.
+        fs::create_dir_all(tree.hooks().join("second")).unwrap();
+        fs::write(
+            tree.hooks().join("second/HOOK.md"),
+            "---\ntrigger: post-tool-call\n---\n",
+        )
+        .unwrap();
+        assert_eq!(tree.get(&mut cache, "post_tool_call").0, 2);
+        // Its run.sh made executable: it runs itself instead of through `sh`.
+        let run = tree.hooks().join("second/scripts/run.sh");
+        fs::create_dir_all(run.parent().unwrap()).unwrap();
+        fs::write(&run, "#!/bin/sh\n").unwrap();
+        let argv = |cache: &mut HookCache| {
+            let config = tree.config();
+            let hooks = tree.hooks();
+            let got = cache.get(
+                LoadOptions {
+                    config: &config,
+                    managed: None,
+                    dotenv: None,
+                    user_hooks: Some(&hooks),
+                    project_hooks: None,
+                    only: None,
+                },
+                Event::parse("post_tool_call").unwrap().event,
+            );
+            got.set.unwrap().hooks[1].argv().unwrap().len()
+        };
+        for path in [
+            &tree.hooks().join("second/scripts"),
+            &tree.hooks().join("second"),
+            &tree.hooks(),
+        ] {
+            age(path);
+        }
+        age(&run);
+        assert_eq!(argv(&mut cache), 2, "sh run.sh");
+        assert_eq!(argv(&mut cache), 2);
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        assert_eq!(argv(&mut cache), 1, "run.sh itself");
+    }
+
+    #[test]
+    fn watched_sets_are_kept_until_a_file_changes() {
+        kept_until_a_file_changes(HookCache::new());
+    }
+
+    #[test]
+    fn statted_sets_are_kept_until_a_file_changes() {
+        kept_until_a_file_changes(HookCache {
+            watch: Watch::off(),
+            ..HookCache::default()
+        });
+    }
+
+    #[test]
+    fn a_file_changed_just_now_is_read_again_until_its_stamp_can_tell() {
+        let tree = Tree::new();
+        let mut cache = HookCache {
+            watch: Watch::off(),
+            ..HookCache::default()
+        };
+        fs::write(tree.config(), "hooks: {}\n").unwrap();
+        assert!(tree.get(&mut cache, "pre_tool_call").1);
+        // A second change within the same clock tick would leave the stamp as it is.
+        assert!(tree.get(&mut cache, "pre_tool_call").1, "read again");
+        age(&tree.config());
+        assert!(tree.get(&mut cache, "pre_tool_call").1);
+        assert!(!tree.get(&mut cache, "pre_tool_call").1, "kept");
     }
 }

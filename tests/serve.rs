@@ -1,0 +1,373 @@
+//! `serve`: one long-lived process answering events as JSON lines, exactly as `run` answers
+//! them, and seeing every change to the files between two requests.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, kill_process};
+use serde_json::Value;
+
+use crate::common::{PROMPTLY, TestEnv, await_pid, code, json, wait_gone};
+
+/// A running `serve`, asked one request at a time.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Server {
+    fn start(env: &TestEnv, args: &[&str]) -> Self {
+        let mut child = env
+            .std_cmd()
+            .args(args)
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                if send.send(line.unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Sends one line.
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next answer (the test fails when none comes within [`PROMPTLY`]).
+    fn next(&self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(PROMPTLY)
+            .expect("serve answered in time");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Sends a request and returns its answer.
+    fn ask(&mut self, request: &Value) -> Value {
+        self.send(&request.to_string());
+        self.next()
+    }
+
+    /// Closes stdin and returns the exit code and what was left on stderr.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let code = wait(&mut self.child);
+        let mut err = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        (code, err)
+    }
+}
+
+fn wait(child: &mut Child) -> i32 {
+    let until = Instant::now() + PROMPTLY;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code().unwrap_or(-1);
+        }
+        assert!(Instant::now() < until, "serve did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `run`'s answer with the times taken out (they differ from run to run).
+fn timeless(mut answer: Value) -> Value {
+    if let Some(hooks) = answer.get_mut("hooks").and_then(Value::as_array_mut) {
+        for hook in hooks {
+            if let Some(hook) = hook.as_object_mut() {
+                hook.remove("elapsed_ms");
+            }
+        }
+    }
+    answer
+}
+
+/// The request for `event` with `payload`.
+fn request(id: u64, event: &str, payload: &Value) -> Value {
+    serde_json::json!({"id": id, "event": event, "payload": payload})
+}
+
+#[test]
+fn each_answer_is_runs_answer_with_the_id_and_exit_status() {
+    let env = TestEnv::new();
+    let guard = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; echo '{"action": "block", "message": "not here"}'"#,
+    );
+    let context = env.script(
+        "context.sh",
+        r#"cat >/dev/null; echo '{"context": "the tests are slow"}'"#,
+    );
+    let failing = env.script("failing.sh", "cat >/dev/null; echo oops >&2; exit 3");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: {g}\n  pre_llm_call:\n    - command: {c}\n    - command: {f}\n  on_session_end:\n    - command: {f}\n",
+        g = guard.display(),
+        c = context.display(),
+        f = failing.display(),
+    ));
+    env.approve("pre_tool_call", &guard.display().to_string());
+    env.approve("pre_llm_call", &context.display().to_string());
+    env.approve("pre_llm_call", &failing.display().to_string());
+    env.hook_md(
+        &env.project_hooks(),
+        "rewrite",
+        "trigger: pre-tool-call\nmatcher:\n  tool: web_search\n",
+        r#"cat >/dev/null; echo '{"decision": "allow", "tool_input": {"q": "safe"}}'"#,
+    );
+    let cases = [
+        (
+            "pre_tool_call",
+            serde_json::json!({"tool_name": "terminal", "args": {"command": "rm -rf /"}}),
+        ),
+        (
+            "pre-tool-call",
+            serde_json::json!({"tool_name": "web_search", "tool_input": {"q": "x"}, "cwd": env.work()}),
+        ),
+        ("PreToolUse", serde_json::json!({"tool_name": "read_file"})),
+        (
+            "pre_llm_call",
+            serde_json::json!({"session_id": "s1", "user_message": "hi"}),
+        ),
+        ("on_session_end", serde_json::json!({})),
+        ("no_such_event", serde_json::json!({})),
+    ];
+    let mut server = Server::start(&env, &[]);
+    for (id, (event, payload)) in (1..).zip(&cases) {
+        let ran = env.run(event, &payload.to_string());
+        let mut answer = server.ask(&request(id, event, payload));
+        let object = answer.as_object_mut().unwrap();
+        assert_eq!(object.remove("id"), Some(Value::from(id)), "{event}");
+        assert_eq!(
+            object.remove("exit"),
+            Some(Value::from(code(&ran))),
+            "{event}"
+        );
+        assert_eq!(timeless(answer), timeless(json(&ran)), "{event}");
+    }
+    let (code, _) = server.finish();
+    assert_eq!(code, 0, "end of input ends it");
+}
+
+#[test]
+fn a_line_that_is_not_a_request_gets_an_error_and_the_next_one_is_read() {
+    let env = TestEnv::new();
+    let mut server = Server::start(&env, &[]);
+    for (line, id, error) in [
+        ("not json", Value::Null, "not valid JSON"),
+        ("[1, 2]", Value::Null, "must be a JSON object, not an array"),
+        (r#"{"id": 4}"#, Value::from(4), "has no \"event\""),
+        (
+            r#"{"id": "a", "event": 7}"#,
+            Value::from("a"),
+            "\"event\" must be an event name",
+        ),
+        (
+            r#"{"id": 5, "event": "pre_tool_call", "dryrun": true}"#,
+            Value::from(5),
+            "unknown key \"dryrun\"",
+        ),
+        (
+            r#"{"id": 6, "event": "pre_tool_call", "dry_run": "yes"}"#,
+            Value::from(6),
+            "\"dry_run\" must be true or false",
+        ),
+    ] {
+        server.send(line);
+        let answer = server.next();
+        assert_eq!(answer["id"], id, "{line}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(error),
+            "{line}: {answer}"
+        );
+        assert_eq!(
+            answer.as_object().unwrap().len(),
+            2,
+            "only id and error: {answer}"
+        );
+    }
+    // A payload that is not an object is `run`'s bad payload: exit 1 and the event.
+    let answer =
+        server.ask(&serde_json::json!({"id": 7, "event": "pre_tool_call", "payload": [1]}));
+    assert_eq!(answer["exit"], 1);
+    assert_eq!(answer["event"], "pre_tool_call");
+    assert!(
+        answer["error"].as_str().unwrap().contains("bad payload"),
+        "{answer}"
+    );
+    // Blank lines are skipped; Python's NaN in a payload is read as `json.loads` reads it.
+    server.send("");
+    server.send(r#"{"id": 8, "event": "on_session_end", "payload": {"x": NaN}}"#);
+    let answer = server.next();
+    assert_eq!(
+        (answer["id"].clone(), answer["exit"].clone()),
+        (Value::from(8), Value::from(0))
+    );
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn every_change_between_two_requests_counts_from_the_next_one() {
+    let env = TestEnv::new();
+    env.config("hooks: {}\n");
+    let mut server = Server::start(&env, &[]);
+    let call = serde_json::json!({"tool_name": "terminal", "args": {"command": "ls"}});
+    let statuses = |answer: &Value| crate::common::statuses(answer);
+
+    let answer = server.ask(&request(1, "pre_tool_call", &call));
+    assert!(statuses(&answer).is_empty(), "{answer}");
+
+    // config.yaml edited: the new hook shows, unapproved.
+    let guard = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; echo '{"action": "block", "message": "no"}'"#,
+    );
+    let command = guard.display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {command}\n"
+    ));
+    let answer = server.ask(&request(2, "pre_tool_call", &call));
+    assert_eq!(statuses(&answer), ["unapproved"], "{answer}");
+
+    // Approved: it runs and blocks.
+    env.cmd()
+        .args(["approve", "--all", "--yes"])
+        .assert()
+        .success();
+    let answer = server.ask(&request(3, "pre_tool_call", &call));
+    assert_eq!(statuses(&answer), ["blocked"], "{answer}");
+    assert_eq!(answer["exit"], 2);
+
+    // Revoked: unapproved again.
+    env.cmd().args(["revoke", &command]).assert().success();
+    let answer = server.ask(&request(4, "pre_tool_call", &call));
+    assert_eq!(statuses(&answer), ["unapproved"], "{answer}");
+    assert_eq!(answer["exit"], 0);
+
+    // Approved, then the script edited: the pin refuses it.
+    env.cmd()
+        .args(["approve", "--all", "--yes"])
+        .assert()
+        .success();
+    let answer = server.ask(&request(5, "pre_tool_call", &call));
+    assert_eq!(statuses(&answer), ["blocked"], "{answer}");
+    env.script("guard.sh", r#"cat >/dev/null; echo '{}'"#);
+    let answer = server.ask(&request(6, "pre_tool_call", &call));
+    assert_eq!(statuses(&answer), ["changed"], "{answer}");
+
+    // A project hook folder appears, then its trigger moves to another event.
+    let project = serde_json::json!({"tool_name": "terminal", "cwd": env.work()});
+    env.hook_md(
+        &env.project_hooks(),
+        "audit",
+        "trigger: pre-tool-call\n",
+        "cat >/dev/null",
+    );
+    let answer = server.ask(&request(7, "pre_tool_call", &project));
+    let names: Vec<&str> = answer["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["guard.sh", "audit"], "{answer}");
+    std::fs::write(
+        env.project_hooks().join("audit/HOOK.md"),
+        "---\ntrigger: post-tool-call\n---\n",
+    )
+    .unwrap();
+    let answer = server.ask(&request(8, "pre_tool_call", &project));
+    assert_eq!(answer["hooks"].as_array().unwrap().len(), 1, "{answer}");
+    let answer = server.ask(&request(9, "post_tool_call", &project));
+    assert_eq!(answer["hooks"][0]["name"], "audit", "{answer}");
+
+    // A config.yaml that stops parsing refuses every request until it is fixed.
+    env.config("hooks: [\n");
+    let answer = server.ask(&request(10, "pre_tool_call", &call));
+    assert_eq!(answer["exit"], 1, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("config.yaml"),
+        "{answer}"
+    );
+    env.config("hooks: {}\n");
+    let answer = server.ask(&request(11, "pre_tool_call", &call));
+    assert_eq!(answer["exit"], 0, "{answer}");
+    assert!(statuses(&answer).is_empty(), "{answer}");
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn end_of_input_ends_it_once_the_running_hook_is_done() {
+    let env = TestEnv::new();
+    let slow = env.script("slow.sh", "cat >/dev/null; sleep 1; echo '{}'");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        slow.display()
+    ));
+    env.approve("pre_tool_call", &slow.display().to_string());
+    let mut server = Server::start(&env, &[]);
+    server.send(&request(1, "pre_tool_call", &serde_json::json!({})).to_string());
+    drop(server.stdin.take());
+    let answer = server.next();
+    assert_eq!(crate::common::statuses(&answer), ["ok"], "{answer}");
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn sigterm_ends_the_running_hook_and_leaves_only_whole_answers() {
+    let env = TestEnv::new();
+    let pid_file = env.path("stubborn.pid");
+    let stubborn = env.script(
+        "stubborn.sh",
+        &format!(
+            "trap '' TERM\necho $$ > '{}'\nsleep 1000",
+            pid_file.display()
+        ),
+    );
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        stubborn.display()
+    ));
+    env.approve("pre_tool_call", &stubborn.display().to_string());
+    let mut server = Server::start(&env, &[]);
+    let answer = server.ask(&request(1, "on_session_end", &serde_json::json!({})));
+    assert_eq!(answer["exit"], 0);
+    server.send(&request(2, "pre_tool_call", &serde_json::json!({})).to_string());
+    let hook = await_pid(&pid_file, PROMPTLY);
+    let pid = Pid::from_raw(i32::try_from(server.child.id()).unwrap()).unwrap();
+    kill_process(pid, Signal::TERM).unwrap();
+    let code = wait(&mut server.child);
+    assert_eq!(code, 143);
+    assert!(wait_gone(hook), "the hook, deaf to SIGTERM, was killed");
+    assert!(
+        server.lines.recv_timeout(Duration::from_secs(1)).is_err(),
+        "no answer to the request the signal cut short"
+    );
+}
