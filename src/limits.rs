@@ -5,9 +5,10 @@
 
 use std::fs::File;
 use std::io::{self, Read as _};
+use std::os::fd::BorrowedFd;
 use std::path::Path;
 
-use rustix::fs::{FileType, Mode, OFlags};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -29,6 +30,11 @@ pub(crate) const HOOK_ENTRIES_MAX: usize = 4096;
 /// being opened in a way that could block or trigger a device: the type is checked before the
 /// open, the open does not block, and the opened file is checked again.
 pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
+    open_sized(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the file's size as the open file has it.
+fn open_sized(path: &Path) -> io::Result<(File, u64)> {
     let before = std::fs::metadata(path)?;
     if !before.file_type().is_file() {
         return Err(not_regular(kind_of_std(before.file_type())));
@@ -40,16 +46,57 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
     if kind != FileType::RegularFile {
         return Err(not_regular(kind_of(kind)));
     }
-    Ok(File::from(fd))
+    Ok((File::from(fd), u64::try_from(stat.st_size).unwrap_or(0)))
 }
 
 /// Reads `path` whole when it is a regular file of at most `max` bytes (`ErrorKind::FileTooLarge`
 /// above it; see [`open_regular`] for other files).
 pub(crate) fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let file = open_regular(path)?;
-    let hint = file.metadata().map_or(0, |m| m.len().min(max));
+    let (file, size) = open_sized(path)?;
+    let hint = size.min(max);
     let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(max));
+    }
+    Ok(bytes)
+}
+
+/// The stat of `name` in the folder `dir` (symlinks followed): relative to an open folder, so
+/// a walk over many files does not resolve the folder's path again for each.
+pub(crate) fn stat_in(dir: BorrowedFd<'_>, name: &Path) -> io::Result<rustix::fs::Stat> {
+    Ok(rustix::fs::statat(dir, name, AtFlags::empty())?)
+}
+
+/// Whether `name` exists in `dir` in any form (a dangling symlink too).
+pub(crate) fn exists_in(dir: BorrowedFd<'_>, name: &Path) -> bool {
+    rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).is_ok()
+}
+
+/// [`read`] for `name` in the folder `dir`, whose stat [`stat_in`] gave (`None` when it could
+/// not be statted: the open then says why).
+pub(crate) fn read_in(
+    dir: BorrowedFd<'_>,
+    name: &Path,
+    stat: Option<&rustix::fs::Stat>,
+    max: u64,
+) -> io::Result<Vec<u8>> {
+    if let Some(stat) = stat {
+        let kind = FileType::from_raw_mode(stat.st_mode);
+        if kind != FileType::RegularFile {
+            return Err(not_regular(kind_of(kind)));
+        }
+    }
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(dir, name, flags, Mode::empty())?;
+    let opened = rustix::fs::fstat(&fd)?;
+    let kind = FileType::from_raw_mode(opened.st_mode);
+    if kind != FileType::RegularFile {
+        return Err(not_regular(kind_of(kind)));
+    }
+    let size = u64::try_from(opened.st_size).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(max)).unwrap_or(0));
+    File::from(fd).take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(too_large(max));
     }

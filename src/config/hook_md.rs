@@ -4,6 +4,7 @@
 //! error); softer problems are warnings and the hook still loads.
 
 use std::fs;
+use std::os::fd::AsFd as _;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -77,13 +78,30 @@ pub(crate) fn load_level(
     // A HOOK.md of any kind counts (a FIFO or a device in its place is reported when it is
     // read, not skipped in silence); the folder count is capped, so a crafted tree cannot make
     // every command read without end.
-    let mut folders: Vec<PathBuf> = entries
+    // Each HOOK.md is looked up relative to the open hooks folder: one short lookup each, and
+    // its stat (taken here) serves the read.
+    let Ok(level) = rustix::fs::open(
+        dir,
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    ) else {
+        return Level::default();
+    };
+    let mut folders: Vec<(PathBuf, Option<rustix::fs::Stat>)> = entries
         .filter_map(Result::ok)
         .take(crate::limits::HOOK_ENTRIES_MAX)
-        .map(|entry| entry.path())
-        .filter(|path| fs::symlink_metadata(path.join("HOOK.md")).is_ok())
+        .filter_map(|entry| {
+            let manifest = Path::new(&entry.file_name()).join("HOOK.md");
+            match crate::limits::stat_in(level.as_fd(), &manifest) {
+                Ok(stat) => Some((entry.path(), Some(stat))),
+                Err(_) if crate::limits::exists_in(level.as_fd(), &manifest) => {
+                    Some((entry.path(), None))
+                }
+                Err(_) => None,
+            }
+        })
         .collect();
-    folders.sort();
+    folders.sort_by(|a, b| a.0.cmp(&b.0));
     if folders.len() > crate::limits::HOOK_FOLDERS_MAX {
         warnings.push(warning(
             dir,
@@ -97,9 +115,14 @@ pub(crate) fn load_level(
         ));
         folders.truncate(crate::limits::HOOK_FOLDERS_MAX);
     }
+    let level_fd = level;
     let mut level = Level::default();
-    for folder in &folders {
-        let (hook, declared) = load_hook(folder, scope, only, warnings);
+    for (folder, stat) in &folders {
+        let manifest = Manifest {
+            dir: level_fd.as_fd(),
+            stat: stat.as_ref(),
+        };
+        let (hook, declared) = load_hook(folder, &manifest, scope, only, warnings);
         level.declared.push(declared);
         level.hooks.extend(hook);
     }
@@ -123,10 +146,17 @@ fn warning(file: &Path, line: Option<u64>, kind: WarningKind, message: String) -
     }
 }
 
+/// Where a folder's HOOK.md is read from: the open hooks folder, and its stat from the walk.
+struct Manifest<'a> {
+    dir: std::os::fd::BorrowedFd<'a>,
+    stat: Option<&'a rustix::fs::Stat>,
+}
+
 /// Reads one hook folder: the hook (`None` when it is skipped, with a warning, or filtered out)
 /// and what the folder declares.
 fn load_hook(
     folder: &Path,
+    manifest: &Manifest<'_>,
     scope: Scope,
     only: Option<Event>,
     warnings: &mut Vec<Warning>,
@@ -157,7 +187,14 @@ fn load_hook(
         );
         return (None, declared);
     }
-    let bytes = match crate::limits::read(&file, crate::limits::MANIFEST_MAX) {
+    let relative = Path::new(folder_name.as_str()).join("HOOK.md");
+    let read = crate::limits::read_in(
+        manifest.dir,
+        &relative,
+        manifest.stat,
+        crate::limits::MANIFEST_MAX,
+    );
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(err) => {
             reader.skip(None, &format!("cannot read it: {err}"));
@@ -166,10 +203,21 @@ fn load_hook(
     };
     let text =
         String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
-    let Some(raw) = reader
-        .frontmatter(&text)
-        .and_then(|yaml| reader.parse(yaml))
-    else {
+    let Some(yaml) = reader.frontmatter(&text) else {
+        return (None, declared);
+    };
+    // Loading one event: a hook whose plain trigger line names another needs no parse.
+    if let Some(only) = only
+        && let Some(seen) = super::glance::glance(yaml)
+        && seen.event != only
+    {
+        declared.event = Some(seen.event);
+        if let Some(name) = seen.name {
+            name.clone_into(&mut declared.name);
+        }
+        return (None, declared);
+    }
+    let Some(raw) = reader.parse(yaml) else {
         return (None, declared);
     };
     if let Some(Spanned {
