@@ -53,13 +53,7 @@ fn open_sized(path: &Path) -> io::Result<(File, u64)> {
 /// above it; see [`open_regular`] for other files).
 pub(crate) fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let (file, size) = open_sized(path)?;
-    let hint = size.min(max);
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(too_large(max));
-    }
-    Ok(bytes)
+    read_capped(file, size, max)
 }
 
 /// The stat of `name` in the folder `dir` (symlinks followed): relative to an open folder, so
@@ -94,9 +88,30 @@ pub(crate) fn read_in(
     if kind != FileType::RegularFile {
         return Err(not_regular(kind_of(kind)));
     }
-    let size = u64::try_from(opened.st_size).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(usize::try_from(size.min(max)).unwrap_or(0));
-    File::from(fd).take(max + 1).read_to_end(&mut bytes)?;
+    read_capped(
+        File::from(fd),
+        u64::try_from(opened.st_size).unwrap_or(0),
+        max,
+    )
+}
+
+/// Reads an open regular file of `size` bytes (as its stat said), up to `max`. A file that is
+/// no longer than its stat said is read with one `read`: a short read of a regular file is its
+/// end.
+fn read_capped(mut file: File, size: u64, max: u64) -> io::Result<Vec<u8>> {
+    let first = usize::try_from(size.min(max) + 1).unwrap_or(usize::MAX);
+    let mut bytes = vec![0; first];
+    let got = loop {
+        match file.read(&mut bytes) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            other => break other?,
+        }
+    };
+    bytes.truncate(got);
+    if got == first {
+        // It grew since: read on, up to the cap.
+        file.take(max + 1 - got as u64).read_to_end(&mut bytes)?;
+    }
     if bytes.len() as u64 > max {
         return Err(too_large(max));
     }

@@ -101,7 +101,8 @@ pub(crate) fn load_level(
             }
         })
         .collect();
-    folders.sort_by(|a, b| a.0.cmp(&b.0));
+    // All in one folder: by name is by path.
+    folders.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     if folders.len() > crate::limits::HOOK_FOLDERS_MAX {
         warnings.push(warning(
             dir,
@@ -116,10 +117,13 @@ pub(crate) fn load_level(
         folders.truncate(crate::limits::HOOK_FOLDERS_MAX);
     }
     let level_fd = level;
+    let absolute =
+        crate::paths::normalized(&std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()));
     let mut level = Level::default();
     for (folder, stat) in &folders {
         let manifest = Manifest {
             dir: level_fd.as_fd(),
+            absolute: &absolute,
             stat: stat.as_ref(),
         };
         let (hook, declared) = load_hook(folder, &manifest, scope, only, warnings);
@@ -149,6 +153,8 @@ fn warning(file: &Path, line: Option<u64>, kind: WarningKind, message: String) -
 /// Where a folder's HOOK.md is read from: the open hooks folder, and its stat from the walk.
 struct Manifest<'a> {
     dir: std::os::fd::BorrowedFd<'a>,
+    /// The hooks folder, absolute and normalised.
+    absolute: &'a Path,
     stat: Option<&'a rustix::fs::Stat>,
 }
 
@@ -162,9 +168,11 @@ fn load_hook(
     warnings: &mut Vec<Warning>,
 ) -> (Option<HookSpec>, Declared) {
     let file = folder.join("HOOK.md");
-    let folder = crate::paths::normalized(
-        &std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf()),
-    );
+    // A folder name from the listing has no `.` or `..` in it: the level's absolute form, taken
+    // once, and the name make the folder's.
+    let folder = folder
+        .file_name()
+        .map_or_else(|| folder.to_path_buf(), |name| manifest.absolute.join(name));
     let folder_name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -201,8 +209,12 @@ fn load_hook(
             return (None, declared);
         }
     };
-    let text =
-        String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes)).into_owned();
+    let mut bytes = bytes;
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
     let Some(yaml) = reader.frontmatter(&text) else {
         return (None, declared);
     };
