@@ -4,12 +4,15 @@
 //! finish: [`load`] the hooks ([`LoadOptions`] names the files), build a [`Plan`] (the event as
 //! called, the [`Invocation`] read from the payload, a [`ConsentGate`] over the allowlist), and
 //! [`decide`]: the [`Outcome`] holds every hook's report, the directive after the quality-gate
-//! [`LoopGuard`], and the exit status, exactly what `hermes-hooks run` prints. [`examine`] gives
-//! the findings `doctor` prints. Nothing else is public.
+//! [`LoopGuard`], and the exit status, exactly what `hermes-hooks run` prints. A long-lived
+//! caller keeps a [`HookCache`] instead of loading on every event: it reads a set again when a
+//! file it came from changes. [`examine`] gives the findings `doctor` prints. Nothing else is
+//! public.
 //!
 //! Inside, in one direction (each module only uses the ones above it):
 //! - `config` (sources into one ordered list of [`HookSpec`]; the event table in
-//!   `config::event`; YAML mechanics in `config::yaml`), `matcher`, `payload`, `synthetic`;
+//!   `config::event`; YAML mechanics in `config::yaml`), `matcher`, `payload`, `synthetic`,
+//!   `cache` (hook sets kept between events);
 //! - `statefile` (locked, atomic writes), `consent` (the allowlist and the sha256 pin),
 //!   `loop_guard`;
 //! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
