@@ -371,3 +371,51 @@ fn sigterm_ends_the_running_hook_and_leaves_only_whole_answers() {
         "no answer to the request the signal cut short"
     );
 }
+
+#[test]
+fn the_python_client_in_examples_drives_the_bundled_example() {
+    let env = TestEnv::new();
+    let has_python = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !has_python {
+        eprintln!("python3 is not installed: the client in examples/ is not checked");
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .arg(root.join("examples/serve_client.py"))
+        .arg("--bin")
+        .arg(assert_cmd::cargo::cargo_bin!("hermes-hooks"))
+        .args([
+            "--",
+            "--hermes-home",
+            "examples/hermes-home",
+            "--user-hooks",
+        ])
+        .arg(env.user_hooks())
+        .current_dir(root)
+        .env("HOME", env.home())
+        .env("HERMES_MANAGED_DIR", env.managed_dir())
+        .env_remove("HERMES_HOME")
+        .env_remove("HERMES_ACCEPT_HOOKS")
+        .env_remove("HERMES_SAFE_MODE")
+        .env_remove("HERMES_HOOKS_AUDIT_LOG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("pre_tool_call: tool call blocked: rm -rf / is not permitted"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pre_llm_call: context added: Today is"),
+        "{text}"
+    );
+}
