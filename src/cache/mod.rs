@@ -374,10 +374,10 @@ mod tests {
             .unwrap();
         }
 
-        fn get(&self, cache: &mut HookCache, event: &str) -> (usize, bool) {
+        fn cached(&self, cache: &mut HookCache, event: &str) -> super::Cached {
             let config = self.config();
             let hooks = self.hooks();
-            let got = cache.get(
+            cache.get(
                 LoadOptions {
                     config: &config,
                     managed: None,
@@ -387,7 +387,11 @@ mod tests {
                     only: None,
                 },
                 Event::parse(event).unwrap().event,
-            );
+            )
+        }
+
+        fn get(&self, cache: &mut HookCache, event: &str) -> (usize, bool) {
+            let got = self.cached(cache, event);
             (got.set.unwrap().hooks.len(), got.fresh)
         }
     }
@@ -422,19 +426,7 @@ mod tests {
         fs::create_dir_all(run.parent().unwrap()).unwrap();
         fs::write(&run, "#!/bin/sh\n").unwrap();
         let argv = |cache: &mut HookCache| {
-            let config = tree.config();
-            let hooks = tree.hooks();
-            let got = cache.get(
-                LoadOptions {
-                    config: &config,
-                    managed: None,
-                    dotenv: None,
-                    user_hooks: Some(&hooks),
-                    project_hooks: None,
-                    only: None,
-                },
-                Event::parse("post_tool_call").unwrap().event,
-            );
+            let got = tree.cached(cache, "post_tool_call");
             got.set.unwrap().hooks[1].argv().unwrap().len()
         };
         for path in [
