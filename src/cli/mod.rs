@@ -120,7 +120,7 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) user_hooks: Option<PathBuf>,
     /// Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with
-    /// .agents/hooks from the current directory (for `run`, the payload's cwd) up to the
+    /// .agents/hooks from the current directory (for `run` and `serve`, the payload's cwd) up to the
     /// repository root]
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
