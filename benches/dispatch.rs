@@ -491,29 +491,17 @@ fn serve_rows(fx: &Fixture, direct: Duration) -> Vec<Row> {
     let miss = request(MISS);
     let per_event = measure(requests, || process.ask(&miss));
     process.stop();
-    rows.push(Row {
-        figure: "serve, hooks configured, none applies, per event",
-        measured: format!(
-            "{:.1} us (min {:.1})",
-            us(per_event.median),
-            us(per_event.min)
-        ),
-        target: "<= 50 us",
-        met: Some(us(per_event.median) <= 50.0),
-    });
+    rows.push(per_event_row(
+        "serve, hooks configured, none applies, per event",
+        per_event,
+    ));
     let mut process = Server::start(&fx.many, Some(&fx.project));
     let per_event = measure(requests, || process.ask(&miss));
     process.stop();
-    rows.push(Row {
-        figure: "serve, 250 config + 50 HOOK.md hooks, none applies",
-        measured: format!(
-            "{:.1} us (min {:.1})",
-            us(per_event.median),
-            us(per_event.min)
-        ),
-        target: "<= 50 us",
-        met: Some(us(per_event.median) <= 50.0),
-    });
+    rows.push(per_event_row(
+        "serve, 250 config + 50 HOOK.md hooks, none applies",
+        per_event,
+    ));
     let mut process = Server::start(&fx.home, None);
     let hit = request(PAYLOAD);
     let per_event = measure(runs, || process.ask(&hit));
@@ -531,6 +519,20 @@ fn serve_rows(fx: &Fixture, direct: Duration) -> Vec<Row> {
     });
 
     rows
+}
+
+/// A `serve` row timed per event against the 50 µs target.
+fn per_event_row(figure: &'static str, per_event: Stats) -> Row {
+    Row {
+        figure,
+        measured: format!(
+            "{:.1} us (min {:.1})",
+            us(per_event.median),
+            us(per_event.min)
+        ),
+        target: "<= 50 us",
+        met: Some(us(per_event.median) <= 50.0),
+    }
 }
 
 /// A call no hook of the fixtures applies to.
