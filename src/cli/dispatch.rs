@@ -30,14 +30,14 @@ pub(crate) struct DispatchArgs {
     /// Append one JSON line per event (each hook's command, script sha256, status, directive)
     /// to FILE [env: HERMES_HOOKS_AUDIT_LOG]
     #[arg(long, value_name = "FILE")]
-    audit_log: Option<PathBuf>,
+    pub(super) audit_log: Option<PathBuf>,
     /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
     #[arg(long)]
-    audit_payload: bool,
+    pub(super) audit_payload: bool,
     /// On pre_verify, "keep working" answers honoured in a row per session before the agent is
     /// let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]
     #[arg(long, value_name = "N")]
-    gate_limit: Option<u32>,
+    pub(super) gate_limit: Option<u32>,
 }
 
 /// Where the hooks of one event come from.

@@ -13,6 +13,7 @@ mod list;
 mod log;
 mod new;
 mod pager;
+mod quick;
 mod revoke;
 mod run;
 mod serve;
@@ -206,9 +207,14 @@ pub(crate) fn main() -> ExitStatus {
     if let Some(status) = shared::watch_mode() {
         return status;
     }
-    let parsed = command()
-        .try_get_matches()
-        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    // `run` in its plain form is read without clap's command tree (see `quick`).
+    let words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = match quick::run_line(&words) {
+        Some(cli) => Ok(cli),
+        None => command()
+            .try_get_matches_from(&words)
+            .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches)),
+    };
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return usage(&err),

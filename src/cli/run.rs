@@ -24,15 +24,15 @@ pub(crate) struct RunArgs {
     /// The event: canonical (pre_tool_call), Agent Hooks (pre-tool-call) or Claude Code name
     /// (PreToolUse)
     #[arg(value_parser = super::completions::EventName, hide_possible_values = true)]
-    event: String,
+    pub(super) event: String,
     /// Read the payload from FILE ('-' for stdin) instead of stdin
     #[arg(long, value_name = "FILE")]
-    payload_file: Option<PathBuf>,
+    pub(super) payload_file: Option<PathBuf>,
     /// Check matchers and consent and report what would run; run nothing, write nothing
     #[arg(long)]
-    dry_run: bool,
+    pub(super) dry_run: bool,
     #[command(flatten)]
-    dispatch: DispatchArgs,
+    pub(super) dispatch: DispatchArgs,
 }
 
 // The signature every command has; `run` reports its own errors on stdout too, so it never fails.
