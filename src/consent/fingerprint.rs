@@ -110,7 +110,8 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
     }
     let mut reader = file.take(limits::SCRIPT_MAX + 1);
     let mut hasher = Sha256::new();
-    let mut buf = vec![0_u8; 64 * 1024];
+    // On the stack: a zeroed heap buffer would cost page faults before the first byte is read.
+    let mut buf = [0_u8; 8 * 1024];
     let mut total: u64 = 0;
     loop {
         if crate::exec::interrupt::received().is_some() {

@@ -15,7 +15,9 @@ use super::{End, KILL_GRACE, STDERR_CAP, STDOUT_CAP, guard, interrupt};
 
 /// Reads per wake-up before the deadline is looked at again (a flooding hook cannot starve it).
 const READS_PER_WAKE: usize = 16;
-const READ_CHUNK: usize = 64 * 1024;
+/// Bytes per `read`: small enough that zeroing the buffer costs no page faults a trivial hook
+/// would notice, large enough that a flood takes few calls per wake-up.
+const READ_CHUNK: usize = 8 * 1024;
 /// Longest sleep between exit checks where there is no `pidfd`.
 const MAX_TICK: Duration = Duration::from_millis(25);
 /// Poll interval while waiting for a group sent SIGTERM to go away.
