@@ -165,6 +165,8 @@ struct Alt(Vec<Seq>);
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::{Mode, translate};
 
     fn error(pattern: &str) -> String {
@@ -240,6 +242,39 @@ mod tests {
             assert!(translated.is_ok(), "{pattern}: {translated:?}");
             let compiled = fancy_regex::Regex::new(&translated.unwrap());
             assert!(compiled.is_ok(), "{pattern}: {compiled:?}");
+        }
+    }
+
+    /// Pieces of Python patterns, escapes and flags among them (`\p` is an error in Python).
+    const PIECES: &[&str] = &[
+        "a", "K", "\u{e9}", "\u{212a}", "\u{3a3}", "0", "1", "x", "p", "P", "L", "N", "u", "\\",
+        "{", "}", "{2}", "{L}", "(", ")", "(?i)", "(?a)", "(?u)", "(?x)", "(?s)", "(?m)", "(?i:",
+        "[", "]", "^", "$", "-", "|", "*", "+", "?", ".", " ", "#", "\\d", "\\w", "\\s", "\\b",
+        "\\B", "\\Z", "\\A", "\\p", "\\N", "\\x41", "\\u00e9",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The shipped binary carries the Unicode tables of `\d \s \w \b` and of case folding
+        /// only (see Cargo.toml): a translation never asks for another, such as `\p{..}`.
+        #[test]
+        fn translations_need_only_the_shipped_unicode_tables(
+            picks in proptest::collection::vec(0..PIECES.len(), 1..12)
+        ) {
+            let pattern: String = picks.iter().map(|&i| PIECES[i]).collect();
+            for mode in [Mode::Full, Mode::Search] {
+                let Ok(translated) = translate(&pattern, mode) else { continue };
+                let mut chars = translated.chars();
+                while let Some(c) = chars.next() {
+                    if c == '\\' {
+                        let escape = chars.next();
+                        prop_assert!(
+                            escape.is_some_and(|e| "xdDwWsSbBAzntr".contains(e)),
+                            "{pattern:?} became {translated:?}"
+                        );
+                    }
+                }
+            }
         }
     }
 }
