@@ -348,6 +348,74 @@ fn no_constructor(tag: &str, span: Span) -> YamlError {
 /// `flatten_mapping` then the dict: merged keys first, explicit keys after them (so they win),
 /// each key kept once, at its first place, with its last value.
 fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, YamlError> {
+    let (ordered, from_merge) = if pairs
+        .iter()
+        .any(|(key, _)| matches!(key.value, Value::Merge))
+    {
+        flatten(pairs, span)?
+    } else {
+        (pairs, 0)
+    };
+    // Where each pair goes: the index of the first pair with the same key.
+    let mut first_of: Vec<usize> = Vec::with_capacity(ordered.len());
+    {
+        let mut nans = 0;
+        let mut ids: Vec<KeyId<'_>> = Vec::with_capacity(ordered.len());
+        for (key, _) in &ordered {
+            ids.push(key_id(&key.value, &mut nans).ok_or_else(|| {
+                YamlError::at(
+                    span,
+                    "found unhashable key (a list or mapping used as a key)",
+                )
+            })?);
+        }
+        if ids.len() <= SMALL_MAPPING {
+            for (i, id) in ids.iter().enumerate() {
+                first_of.push(ids[..i].iter().position(|seen| seen == id).unwrap_or(i));
+            }
+        } else {
+            let mut index: HashMap<&KeyId<'_>, usize> = HashMap::with_capacity(ids.len());
+            for (i, id) in ids.iter().enumerate() {
+                first_of.push(*index.entry(id).or_insert(i));
+            }
+        }
+    }
+    let mut mapping = Mapping::default();
+    // The entry each first pair became, and whether its key was written in this mapping (not
+    // brought in by a merge).
+    let mut slot: Vec<usize> = Vec::with_capacity(ordered.len());
+    let mut written: Vec<bool> = Vec::new();
+    for (i, (key, value)) in ordered.into_iter().enumerate() {
+        let here = i >= from_merge;
+        if first_of[i] == i {
+            slot.push(mapping.entries.len());
+            mapping.entries.push((key, value));
+            written.push(here);
+            continue;
+        }
+        let at = slot[first_of[i]];
+        slot.push(at);
+        let (first, old) = &mut mapping.entries[at];
+        // An explicit key over a merged one is what merging is for: no repeat.
+        if here && written[at] {
+            mapping.repeated.push(Repeated {
+                key: key.value.key_text(),
+                first: first.line,
+                last: key.line,
+            });
+        }
+        *old = value;
+        written[at] |= here;
+    }
+    Ok(mapping)
+}
+
+/// Mappings up to this many keys find repeated keys by comparing each with those before it.
+const SMALL_MAPPING: usize = 16;
+
+/// The pairs with every `<<` replaced by the pairs it merges, those first; and how many they
+/// are.
+fn flatten(pairs: Vec<(Node, Node)>, span: Span) -> Result<(Vec<(Node, Node)>, usize), YamlError> {
     let mut merged: Vec<(Node, Node)> = Vec::new();
     let mut explicit: Vec<(Node, Node)> = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
@@ -388,53 +456,23 @@ fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, Ya
         }
     }
     let from_merge = merged.len();
-    let mut mapping = Mapping::default();
-    let mut index: HashMap<KeyId, usize> = HashMap::new();
-    // Whether each entry's key was written in this mapping (not brought in by a merge).
-    let mut written: Vec<bool> = Vec::new();
-    let mut nans = 0;
-    for (i, (key, value)) in merged.into_iter().chain(explicit).enumerate() {
-        let id = key_id(&key.value, &mut nans).ok_or_else(|| {
-            YamlError::at(
-                span,
-                "found unhashable key (a list or mapping used as a key)",
-            )
-        })?;
-        let here = i >= from_merge;
-        if let Some(&at) = index.get(&id) {
-            let (first, old) = &mut mapping.entries[at];
-            // An explicit key over a merged one is what merging is for: no repeat.
-            if here && written[at] {
-                mapping.repeated.push(Repeated {
-                    key: key.value.key_text(),
-                    first: first.line,
-                    last: key.line,
-                });
-            }
-            *old = value;
-            written[at] |= here;
-        } else {
-            index.insert(id, mapping.entries.len());
-            mapping.entries.push((key, value));
-            written.push(here);
-        }
-    }
-    Ok(mapping)
+    merged.extend(explicit);
+    Ok((merged, from_merge))
 }
 
 /// Python's dict identity of a key: `True == 1 == 1.0`, every NaN its own key.
 #[derive(Hash, PartialEq, Eq)]
-enum KeyId {
+enum KeyId<'a> {
     Null,
     Int(i128),
     Float(u64),
     Nan(usize),
-    Str(String),
-    Other(&'static str, String),
+    Str(&'a str),
+    Other(&'static str, &'a str),
 }
 
 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)] // exact for integral floats in range
-fn key_id(value: &Value, nans: &mut usize) -> Option<KeyId> {
+fn key_id<'a>(value: &'a Value, nans: &mut usize) -> Option<KeyId<'a>> {
     Some(match value {
         Value::Null => KeyId::Null,
         Value::Bool(b) => KeyId::Int(i128::from(*b)),
@@ -445,8 +483,8 @@ fn key_id(value: &Value, nans: &mut usize) -> Option<KeyId> {
         }
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => KeyId::Int(*f as i128),
         Value::Float(f) => KeyId::Float(f.to_bits()),
-        Value::Str(s) => KeyId::Str(s.clone()),
-        Value::Other(name, text) => KeyId::Other(name, text.clone()),
+        Value::Str(s) => KeyId::Str(s),
+        Value::Other(name, text) => KeyId::Other(name, text),
         Value::Seq(_) | Value::Map(_) | Value::Merge | Value::Equals => return None,
     })
 }
@@ -790,7 +828,7 @@ fn construct_float(text: &str) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Value, load};
+    use super::{SMALL_MAPPING, Value, load};
     use std::fmt::Write as _;
 
     fn scalar(text: &str) -> Value {
@@ -878,6 +916,38 @@ mod tests {
         };
         assert_eq!(map.entries.len(), 1);
         assert_eq!(map.entries[0].1.value.to_string(), "'d'");
+    }
+
+    #[test]
+    fn large_mappings_find_repeated_keys_as_small_ones_do() {
+        use std::fmt::Write as _;
+        // Past `SMALL_MAPPING` keys, repeats are found by hashing: the same answer.
+        for filler in [0, SMALL_MAPPING * 2] {
+            let mut text = String::from("yes: a\n");
+            for n in 0..filler {
+                let _ = writeln!(text, "k{n}: {n}");
+            }
+            text.push_str("1.0: b\n.nan: c\n.nan: d\nk0: e\n");
+            let Value::Map(map) = load(&text).unwrap().unwrap().value else {
+                panic!()
+            };
+            // True (1.0 is the same key), k0.., and each NaN; `k0` is new when there is no filler.
+            let expected_keys = 1 + filler + 2 + usize::from(filler == 0);
+            assert_eq!(map.entries.len(), expected_keys, "{filler}");
+            assert_eq!(map.entries[0].0.value.to_string(), "True");
+            assert_eq!(map.entries[0].1.value.to_string(), "'b'");
+            let repeated: Vec<_> = map
+                .repeated
+                .iter()
+                .map(|r| (r.key.as_str(), r.first, r.last))
+                .collect();
+            let mut want = vec![("1.0", 1, filler as u64 + 2)];
+            if filler > 0 {
+                want.push(("k0", 2, filler as u64 + 5));
+                assert_eq!(map.get("k0").unwrap().value.to_string(), "'e'");
+            }
+            assert_eq!(repeated, want, "{filler}");
+        }
     }
 
     #[test]
