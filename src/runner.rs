@@ -182,6 +182,12 @@ fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
 
 /// Whether `command` runs `hermes-hooks run`.
 fn is_bridge(command: &str) -> bool {
+    // Without quotes, escapes or `~`, the words are pieces of the command as written: if no
+    // piece can end in "hermes-hooks", no split is needed to tell (this runs for every config
+    // hook of the event, on every call).
+    if !command.contains("hermes-hooks") && !command.contains(['\'', '"', '\\', '~']) {
+        return false;
+    }
     let Ok(words) = crate::exec::spawn::split(command) else {
         return false;
     };
@@ -538,4 +544,31 @@ fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Op
     (!contexts.is_empty()).then(|| Directive::Context {
         text: contexts.join("\n\n"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_bridge;
+
+    #[test]
+    fn the_bridge_is_told_however_its_command_is_spelt() {
+        for bridge in [
+            "hermes-hooks run",
+            "/usr/local/bin/hermes-hooks --project . run",
+            "hermes-hoo'ks' run",
+            "\"hermes-hooks\" r\\un",
+            "hermes\\-hooks run",
+        ] {
+            assert!(is_bridge(bridge), "{bridge}");
+        }
+        for other in [
+            "hermes-hooks list",
+            "./guard.sh run",
+            "hermes-hooks-run run",
+            "'./guard.sh' run",
+            "python3 hermes-hooks run",
+        ] {
+            assert!(!is_bridge(other), "{other}");
+        }
+    }
 }

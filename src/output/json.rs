@@ -226,6 +226,10 @@ impl serde_json::ser::Formatter for TerminalSafe {
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        // Printable ASCII, most of any answer, is only ever shown.
+        if fragment.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut rest = fragment;
         while let Some((at, c)) = rest
             .char_indices()
@@ -258,5 +262,15 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(back["k"], text);
         assert!(line.contains('é'), "other text stays as it is: {line}");
+    }
+
+    #[test]
+    fn printable_ascii_is_written_as_it_is() {
+        let text = "plain ASCII: ~!@#$%^&*()_+{}|:<>?[];',./`";
+        let line = to_line(&serde_json::json!({ "k": text }));
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["k"], text);
+        assert!(line.contains("~!@#$%^&*()_+{}|:<>?[];',./`"), "{line}");
+        assert_eq!(to_line(&serde_json::json!("a\u{1b}b")), "\"a\\u001bb\"");
     }
 }
