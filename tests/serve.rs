@@ -419,3 +419,27 @@ fn the_python_client_in_examples_drives_the_bundled_example() {
         "{text}"
     );
 }
+
+/// On GNU/Linux the binary carries its unwinder (build.rs): a start maps no `libgcc_s`.
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn a_start_maps_no_shared_unwinder() {
+    let env = TestEnv::new();
+    let mut server = Server::start(&env, &[]);
+    let answer = server.ask(&request(
+        1,
+        "pre_tool_call",
+        &serde_json::json!({"tool_name": "terminal"}),
+    ));
+    assert_eq!(answer["exit"], 0, "{answer}");
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", server.child.id())).unwrap();
+    assert!(maps.contains("libc.so"), "{maps}");
+    let why = if cfg!(static_unwinder) {
+        "libgcc_eh.a was linked in"
+    } else {
+        "build.rs found no libgcc_eh.a in the C toolchain"
+    };
+    assert!(!maps.contains("libgcc_s"), "{why}:\n{maps}");
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
