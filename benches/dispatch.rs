@@ -289,7 +289,9 @@ fn tool(home: &Path, project: Option<&Path>) -> Command {
     if let Some(project) = project {
         cmd.arg("--project").arg(project);
     }
-    cmd.env_remove("HERMES_ACCEPT_HOOKS")
+    // The parse memos go with the fixture, not into the user's cache.
+    cmd.env("XDG_CACHE_HOME", home.join(".cache"))
+        .env_remove("HERMES_ACCEPT_HOOKS")
         .env_remove("HERMES_SAFE_MODE")
         .env_remove("HERMES_HOOKS_AUDIT_LOG");
     cmd
@@ -562,6 +564,7 @@ fn python_client(fx: &Fixture) -> Row {
         .args(["--events", "2000", "--", "--hermes-home"])
         .arg(&fx.home)
         .args(["--user-hooks", "/nonexistent", "-q"])
+        .env("XDG_CACHE_HOME", fx.home.join(".cache"))
         .stderr(Stdio::null())
         .output();
     let measured = match output {

@@ -95,6 +95,26 @@ pub(crate) fn read_in(
     )
 }
 
+/// Reads a file this tool wrote for itself (the parse memo): a regular file, not a symlink,
+/// owned by this user and writable by no one else; anything else is refused as if absent.
+pub(crate) fn read_private(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let flags =
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd = rustix::fs::open(path, flags, Mode::empty())?;
+    let stat = rustix::fs::fstat(&fd)?;
+    let private = FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+        && stat.st_uid == rustix::process::geteuid().as_raw()
+        && stat.st_mode & 0o022 == 0;
+    if !private {
+        return Err(io::ErrorKind::NotFound.into());
+    }
+    read_capped(
+        File::from(fd),
+        u64::try_from(stat.st_size).unwrap_or(0),
+        max,
+    )
+}
+
 /// Reads an open regular file of `size` bytes (as its stat said), up to `max`. A file that is
 /// no longer than its stat said is read with one `read`: a short read of a regular file is its
 /// end.

@@ -23,6 +23,7 @@ mod interrupt;
 mod list;
 mod log;
 mod loop_guard;
+mod memo;
 mod new;
 mod output;
 mod parity;

@@ -11,6 +11,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, anyhow};
 
 use super::expand::Expander;
+use super::memo;
 use super::yaml::pyyaml::{self, Mapping, Node, Value};
 use super::{Event, HookSpec, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
@@ -50,37 +51,65 @@ pub(crate) struct HermesConfig {
 /// Reads the config files; a missing file declares no hooks. With `only`, entries of other
 /// events are not checked or built (their keys still are, so a misspelt event is reported).
 pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig> {
-    let user = read(files.config)?;
+    let user = read(files.config, only)?;
     let managed = match files.managed {
-        Some(path) => read(path)?,
+        Some(path) => read(path, only)?,
         None => None,
     };
     build(user.as_ref(), managed.as_ref(), files.dotenv, only)
 }
 
-/// Parses one config.yaml's bytes (no managed config, no `.env`); `path` names the file.
+/// Parses one config.yaml's bytes (no managed config, no `.env`, no memo); `path` names the
+/// file.
 #[cfg(test)]
 pub(crate) fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesConfig> {
-    let document = document(path, bytes)?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let document = Document {
+        path: path.to_path_buf(),
+        top: parse_top(path, bytes, only)?,
+    };
     build(Some(&document), None, None, only)
 }
 
-/// A parsed file: its path and its top-level mapping (`None` when empty).
+/// A parsed file: its path and what the readers use of its top-level mapping (empty when the
+/// file is).
 struct Document {
     path: PathBuf,
-    top: Option<Mapping>,
+    top: Mapping,
 }
 
-fn read(path: &Path) -> Result<Option<Document>> {
+fn read(path: &Path, only: Option<Event>) -> Result<Option<Document>> {
     match crate::limits::read(path, crate::limits::CONFIG_MAX) {
-        Ok(bytes) => document(path, &bytes).map(Some),
+        Ok(bytes) => document(path, &bytes, only).map(Some),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err).with_context(|| format!("cannot read {}", path.display())),
     }
 }
 
-fn document(path: &Path, bytes: &[u8]) -> Result<Document> {
+/// Reads one config file's bytes through the parse memo: what [`parse_top`] gives for the same
+/// bytes and event, parsed once (see `memo`).
+fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let slot = memo::Slot::of(bytes, only);
+    let top = if let Some(top) = slot.as_ref().and_then(memo::Slot::recall) {
+        top
+    } else {
+        let top = parse_top(path, bytes, only)?;
+        if let Some(slot) = slot {
+            slot.keep(&top);
+        }
+        top
+    };
+    Ok(Document {
+        path: path.to_path_buf(),
+        top,
+    })
+}
+
+/// Parses one config file's bytes (no byte-order mark) into what the readers use of its top
+/// level (empty for an empty file): with `only`, of `hooks:` that event's lists alone (see
+/// [`memo::kept`]).
+fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let line = bytes[..err.valid_up_to()].split(|b| *b == b'\n').count();
         anyhow!("{}:{line}: not valid UTF-8", path.display())
@@ -91,21 +120,15 @@ fn document(path: &Path, bytes: &[u8]) -> Result<Document> {
         Some((line, column)) => anyhow!("{}:{line}:{column}: {}", path.display(), err.message),
         None => anyhow!("{}: {}", path.display(), err.message),
     })?;
-    let top = match root.map(|node| node.value) {
-        None | Some(Value::Null) => None,
-        Some(Value::Map(mapping)) => Some(mapping),
-        Some(other) => {
-            return Err(anyhow!(
-                "{}:1: the top level must be a mapping of settings, not a {}",
-                path.display(),
-                other.type_name()
-            ));
-        }
-    };
-    Ok(Document {
-        path: path.to_path_buf(),
-        top,
-    })
+    match root.map(|node| node.value) {
+        None | Some(Value::Null) => Ok(Mapping::default()),
+        Some(Value::Map(mapping)) => Ok(memo::kept(mapping, only)),
+        Some(other) => Err(anyhow!(
+            "{}:1: the top level must be a mapping of settings, not a {}",
+            path.display(),
+            other.type_name()
+        )),
+    }
 }
 
 /// One event key of the merged `hooks:` block, with the file it comes from.
@@ -129,7 +152,7 @@ fn build(
     let mut events: Vec<EventEntry<'_>> = Vec::new();
     let mut auto_accept = None;
     for document in user.into_iter().chain(managed) {
-        let Some(top) = &document.top else { continue };
+        let top = &document.top;
         let file = document.path.as_path();
         reader.repeated(file, top, "");
         if let Some(value) = top.get("hooks_auto_accept") {

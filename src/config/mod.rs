@@ -6,6 +6,7 @@ mod glance;
 pub(crate) mod hermes;
 pub(crate) mod hook_md;
 pub(crate) mod in_process;
+mod memo;
 pub(crate) mod yaml;
 
 use std::fmt;

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 8] = [
+const TOOL_ENV: [&str; 9] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_SAFE_MODE",
@@ -23,6 +23,7 @@ const TOOL_ENV: [&str; 8] = [
     "HERMES_HOOKS_GATE_LIMIT",
     "NO_COLOR",
     "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
 ];
 
 /// A generous bound for anything that must "return promptly" (never a speed claim).

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
 
 use super::YamlError;
@@ -32,42 +33,122 @@ impl YamlError {
     }
 }
 
-/// A value with the line it starts on.
-#[derive(Clone, Debug)]
+/// A value with the line it starts on. It serialises (short names) for the parse memo
+/// (`config::memo`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Node {
+    #[serde(rename = "v")]
     pub(crate) value: Value,
+    #[serde(rename = "l")]
     pub(crate) line: u64,
     /// The 1-based column it starts at.
+    #[serde(rename = "c")]
     pub(crate) column: u64,
-    /// How many nodes this one holds, itself included (what an alias of it costs).
+    /// How many nodes this one holds, itself included (what an alias of it costs). Only loading
+    /// counts it; a node read back from the memo says 0.
+    #[serde(skip)]
     size: usize,
 }
 
 /// A value as `PyYAML`'s safe loader constructs it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub(crate) enum Value {
+    #[serde(rename = "n")]
     Null,
+    #[serde(rename = "b")]
     Bool(bool),
     /// A Python `int`; beyond `i128`, saturated (only its size matters to the readers).
+    #[serde(rename = "i")]
     Int(i128),
+    /// Kept as its bits: JSON has no NaN or infinity.
+    #[serde(rename = "f", serialize_with = "float_bits")]
     Float(f64),
+    #[serde(rename = "s")]
     Str(String),
     /// A value of another Python type (`datetime`, `date`, `bytes`, `set`): its type name and
     /// its text.
+    #[serde(rename = "o")]
     Other(&'static str, String),
+    #[serde(rename = "q")]
     Seq(Vec<Node>),
+    #[serde(rename = "m")]
     Map(Mapping),
     /// `<<`, before it is merged away (only valid as a key).
+    #[serde(rename = "M")]
     Merge,
     /// A plain `=` (YAML 1.1's value key): a string as a key, an error anywhere else.
+    #[serde(rename = "E")]
     Equals,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes the field by reference
+fn float_bits<S: serde::Serializer>(value: &f64, to: S) -> Result<S::Ok, S::Error> {
+    to.serialize_u64(value.to_bits())
+}
+
+/// [`Value`] as the memo stores it: the float as its bits, the other type's name as text.
+#[derive(Deserialize)]
+enum Stored {
+    #[serde(rename = "n")]
+    Null,
+    #[serde(rename = "b")]
+    Bool(bool),
+    #[serde(rename = "i")]
+    Int(i128),
+    #[serde(rename = "f")]
+    Float(u64),
+    #[serde(rename = "s")]
+    Str(String),
+    #[serde(rename = "o")]
+    Other(String, String),
+    #[serde(rename = "q")]
+    Seq(Vec<Node>),
+    #[serde(rename = "m")]
+    Map(Mapping),
+    #[serde(rename = "M")]
+    Merge,
+    #[serde(rename = "E")]
+    Equals,
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        Self::try_from(Stored::deserialize(from)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<Stored> for Value {
+    type Error = String;
+
+    fn try_from(stored: Stored) -> Result<Self, String> {
+        Ok(match stored {
+            Stored::Null => Self::Null,
+            Stored::Bool(value) => Self::Bool(value),
+            Stored::Int(value) => Self::Int(value),
+            Stored::Float(bits) => Self::Float(f64::from_bits(bits)),
+            Stored::Str(text) => Self::Str(text),
+            Stored::Other(name, text) => {
+                let kind = ["bytes", "datetime", "date", "set", "list"]
+                    .into_iter()
+                    .find(|kind| *kind == name)
+                    .ok_or_else(|| format!("unknown value type {name:?}"))?;
+                Self::Other(kind, text)
+            }
+            Stored::Seq(items) => Self::Seq(items),
+            Stored::Map(mapping) => Self::Map(mapping),
+            Stored::Merge => Self::Merge,
+            Stored::Equals => Self::Equals,
+        })
+    }
+}
+
 /// A mapping in first-appearance order, each key once (its last value), as a Python dict.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Mapping {
+    #[serde(rename = "e")]
     pub(crate) entries: Vec<(Node, Node)>,
     /// Keys written more than once in this mapping.
+    #[serde(rename = "r", default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) repeated: Vec<Repeated>,
 }
 
@@ -82,7 +163,7 @@ impl Mapping {
 }
 
 /// A key written twice in one mapping: the later value is the one kept.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Repeated {
     /// The key, as Python would print it.
     pub(crate) key: String,

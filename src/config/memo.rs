@@ -1,0 +1,328 @@
+//! config.yaml's parse, kept by content. Parsing Hermes's whole configuration costs most of a
+//! `run` when the file is large, yet the readers use only two top-level entries (`hooks`,
+//! `hooks_auto_accept`), and a command about one event only that event's lists. What they use,
+//! as the one reader gives it (values, lines, repeated keys), is written to
+//! `<cache folder>/hermes-hooks/parsed/<name>.json`, where the name is the sha-256 of the file's
+//! bytes, of this binary and of the event: a later command with the same file, binary and event
+//! reads it back instead of parsing. A memo can only ever stand for the bytes it was made from
+//! (other bytes give another name, and the memo repeats its name inside), so the file is read
+//! exactly as before. A memo that is missing, malformed, not the user's own or
+//! writable by others is ignored and made again; a cache folder that cannot be written costs
+//! nothing but the parse. Memos older than a week go when another is written (one still in use
+//! is made again by the next command).
+
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use super::Event;
+use super::yaml::pyyaml::{Mapping, Node, Value};
+
+/// The top-level keys the readers of config.yaml look at.
+pub(crate) const KEPT_KEYS: [&str; 2] = ["hooks", "hooks_auto_accept"];
+/// Changes whenever what a memo holds, or how it is written, changes.
+const FORMAT: &[u8] = b"hermes-hooks parse memo 1\0";
+/// A memo this old is removed when another is written.
+const UNUSED_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// What a memo file holds.
+#[derive(Serialize, Deserialize)]
+struct Memo {
+    /// Its own name: a file copied or renamed to another name is not believed.
+    name: String,
+    /// What [`kept`] keeps of the top-level mapping (empty for an empty file).
+    top: Mapping,
+}
+
+/// Where the memo of one file's bytes lives, when there is a cache folder.
+pub(crate) struct Slot {
+    folder: PathBuf,
+    name: String,
+}
+
+impl Slot {
+    /// The memo's place for `bytes` read for `only` (`None`: every event); `None` without a
+    /// cache folder, or when this binary cannot be told apart from another build (its own file
+    /// cannot be statted).
+    pub(crate) fn of(bytes: &[u8], only: Option<Event>) -> Option<Self> {
+        // Unit tests never touch the user's cache; the integration tests, each with a home of
+        // its own, test the memo.
+        if cfg!(test) {
+            return None;
+        }
+        let folder = directories::BaseDirs::new()?
+            .cache_dir()
+            .join("hermes-hooks")
+            .join("parsed");
+        let mut hash = Sha256::new();
+        hash.update(FORMAT);
+        hash.update(binary_identity()?);
+        hash.update(only.map_or("", Event::name));
+        hash.update(b"\0");
+        hash.update(bytes);
+        let name = crate::consent::fingerprint::hex(&hash.finalize());
+        Some(Self { folder, name })
+    }
+
+    fn path(&self) -> PathBuf {
+        self.folder.join(format!("{}.json", self.name))
+    }
+
+    /// The kept top-level mapping, when a memo for these bytes is there and sound.
+    pub(crate) fn recall(&self) -> Option<Mapping> {
+        // A memo is about as large as its part of the file; the cap only bounds a bad one.
+        let bytes =
+            crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let memo: Memo = serde_json::from_slice(&bytes).ok()?;
+        (memo.name == self.name).then_some(memo.top)
+    }
+
+    /// Writes the memo (a temporary file renamed over it). Nothing is said when it cannot be:
+    /// the next command parses again.
+    pub(crate) fn keep(&self, top: &Mapping) {
+        let memo = MemoRef {
+            name: &self.name,
+            top,
+        };
+        let Ok(json) = serde_json::to_vec(&memo) else {
+            return;
+        };
+        if fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.folder)
+            .is_err()
+        {
+            return;
+        }
+        prune(&self.folder);
+        let Ok(mut file) = tempfile::Builder::new()
+            .prefix(".memo.")
+            .suffix(".tmp")
+            .tempfile_in(&self.folder)
+        else {
+            return;
+        };
+        if file.write_all(&json).is_ok() {
+            let _ = file.persist(self.path());
+        }
+    }
+}
+
+/// [`Memo`] as it is written, borrowing the mapping.
+#[derive(Serialize)]
+struct MemoRef<'a> {
+    name: &'a str,
+    top: &'a Mapping,
+}
+
+/// The part of a top-level mapping a memo keeps: the entries of [`KEPT_KEYS`] and their
+/// repeats and, with `only`, under `hooks:` the lists of that event alone (the other events'
+/// keys stay, with no value: a reader about one event looks only at their names). The readers
+/// look at nothing else, so they see the same either way.
+pub(crate) fn kept(top: Mapping, only: Option<Event>) -> Mapping {
+    let wanted = |key: &str| KEPT_KEYS.contains(&key);
+    let entries = top
+        .entries
+        .into_iter()
+        .filter(|(key, _)| matches!(&key.value, Value::Str(text) if wanted(text)))
+        .map(|(key, mut value)| {
+            if let (Some(only), Value::Str(name), Value::Map(events)) =
+                (only, &key.value, &mut value.value)
+                && name == "hooks"
+            {
+                for (event, lists) in &mut events.entries {
+                    if !is_event(event, only) {
+                        lists.value = Value::Null;
+                    }
+                }
+            }
+            (key, value)
+        })
+        .collect();
+    Mapping {
+        entries,
+        repeated: top
+            .repeated
+            .into_iter()
+            .filter(|repeat| wanted(&repeat.key))
+            .collect(),
+    }
+}
+
+/// Whether the `hooks:` key `key` names `event` (by any of its names).
+fn is_event(key: &Node, event: Event) -> bool {
+    matches!(&key.value, Value::Str(name) if Event::parse(name).is_ok_and(|r| r.event == event))
+}
+
+/// What tells this build of the binary from another: the device, inode, size and change
+/// time of its own file. A rebuilt or upgraded binary reads nothing an older one kept.
+fn binary_identity() -> Option<[u8; 40]> {
+    #[cfg(target_os = "linux")]
+    let meta = fs::metadata("/proc/self/exe").ok()?;
+    #[cfg(not(target_os = "linux"))]
+    let meta = fs::metadata(std::env::current_exe().ok()?).ok()?;
+    let mut identity = [0; 40];
+    let fields = [
+        meta.dev(),
+        meta.ino(),
+        meta.size(),
+        meta.ctime().cast_unsigned(),
+        meta.ctime_nsec().cast_unsigned(),
+    ];
+    for (slot, field) in identity.chunks_exact_mut(8).zip(fields) {
+        slot.copy_from_slice(&field.to_le_bytes());
+    }
+    Some(identity)
+}
+
+/// Removes the memos written more than [`UNUSED_FOR`] ago, and temporary files a killed
+/// writer left (an hour old).
+fn prune(folder: &Path) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let limit = if name.ends_with(".tmp") {
+            Duration::from_secs(3600)
+        } else if name.ends_with(".json") {
+            UNUSED_FOR
+        } else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok())
+            .is_some_and(|age| age > limit);
+        if old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::yaml::pyyaml;
+
+    fn top(yaml: &str) -> Mapping {
+        match pyyaml::load(yaml).unwrap().unwrap().value {
+            Value::Map(mapping) => mapping,
+            other => panic!("not a mapping: {other:?}"),
+        }
+    }
+
+    /// The mapping as Debug shows it, without the alias cost only loading counts.
+    fn shown(mapping: &Mapping) -> String {
+        let full = format!("{:?} {:?}", mapping.entries, mapping.repeated);
+        let mut out = String::new();
+        let mut rest = full.as_str();
+        while let Some(at) = rest.find(", size: ") {
+            out.push_str(&rest[..at]);
+            rest = rest[at + 8..].trim_start_matches(|c: char| c.is_ascii_digit());
+        }
+        out + rest
+    }
+
+    const CONFIG: &str = "\
+model: x
+hooks:
+  pre_tool_call:
+    - command: a.sh
+  PreToolUse:
+    - command: b.sh
+  on_session_start:
+    - command: c.sh
+  not_an_event: [1]
+hooks_auto_accept: yes
+hooks: {pre_tool_call: [{command: d.sh}], post_tool_call: [{command: e.sh}]}
+display: {x: 1}
+";
+
+    #[test]
+    fn keeps_the_two_keys_and_their_repeats() {
+        let kept = kept(top(CONFIG), None);
+        let keys: Vec<String> = kept
+            .entries
+            .iter()
+            .map(|(k, _)| k.value.key_text())
+            .collect();
+        assert_eq!(keys, ["hooks", "hooks_auto_accept"]);
+        assert_eq!(kept.repeated.len(), 1);
+        assert_eq!(kept.repeated[0].key, "hooks");
+        assert_eq!((kept.repeated[0].first, kept.repeated[0].last), (2, 11));
+        // Every event keeps its lists when all events are read.
+        let hooks = kept.get("hooks").unwrap();
+        let Value::Map(events) = &hooks.value else {
+            panic!("{hooks:?}")
+        };
+        assert!(
+            events
+                .entries
+                .iter()
+                .all(|(_, v)| matches!(v.value, Value::Seq(_)))
+        );
+    }
+
+    #[test]
+    fn for_one_event_the_others_keep_only_their_names() {
+        let yaml = "hooks:\n  pre_tool_call: [{command: a.sh}]\n  PreToolUse: [{command: b.sh}]\n  \
+                    on_session_start: [{command: c.sh}]\n  bogus: [1]\n";
+        let kept = kept(
+            top(yaml),
+            Some(Event::parse("pre_tool_call").unwrap().event),
+        );
+        let Value::Map(events) = &kept.get("hooks").unwrap().value else {
+            panic!()
+        };
+        let lists: Vec<(String, bool)> = events
+            .entries
+            .iter()
+            .map(|(k, v)| (k.value.key_text(), matches!(v.value, Value::Seq(_))))
+            .collect();
+        assert_eq!(
+            lists,
+            [
+                ("pre_tool_call".to_owned(), true),
+                ("PreToolUse".to_owned(), true), // another name of the same event
+                ("on_session_start".to_owned(), false),
+                ("bogus".to_owned(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_memo_reads_back_as_it_was_written() {
+        let yaml = "hooks:\n  pre_tool_call:\n    - {command: a, timeout: .nan, n: 1e400, m: -.inf}\n    \
+                    - {when: 2024-01-02, at: 2024-01-02 03:04:05, raw: !!binary aGk=, big: 0x7fffffffffffffffffff}\n    \
+                    - {s: !!set {a}, o: !!omap [{a: 1}], <<: {k: v}, t: yes, z: ~, f: 1.5}\n\
+                    hooks_auto_accept: 'on'\n";
+        let kept = kept(top(yaml), None);
+        let json = serde_json::to_vec(&MemoRef {
+            name: "n",
+            top: &kept,
+        })
+        .unwrap();
+        let back: Memo = serde_json::from_slice(&json).unwrap();
+        assert_eq!(back.name, "n");
+        assert_eq!(shown(&back.top), shown(&kept));
+    }
+
+    #[test]
+    fn an_unknown_value_type_is_not_read() {
+        let json = r#"{"name":"n","top":{"e":[[{"v":{"s":"hooks"},"l":1,"c":1},{"v":{"o":["module","x"]},"l":1,"c":8}]]}}"#;
+        assert!(serde_json::from_str::<Memo>(json).is_err());
+        let fine = json.replace("module", "date");
+        assert!(serde_json::from_str::<Memo>(&fine).is_ok());
+    }
+}

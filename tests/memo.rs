@@ -1,0 +1,164 @@
+//! The parse memo: config.yaml is parsed once per content, and what a later command reads back
+//! is what parsing gives; a memo that is not sound, not the user's own or in a folder that
+//! cannot be written changes nothing.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::PathBuf;
+
+use crate::common::{TestEnv, code, json, stderr};
+
+const OK: &str = "cat >/dev/null; printf '{}'";
+
+/// A config with hooks of two events and a warning of each kind the reader gives.
+fn config(env: &TestEnv) {
+    let ok = env.script("ok.sh", OK).display().to_string();
+    env.config(&format!(
+        "model: gpt-4\nhooks_auto_accept: no\nhooks:\n  pre_tool_call:\n    - command: {ok}\n      matcher: terminal\n    - 42\n    - command: {ok} ${{UNSET_VAR}}\n    - command: {ok} zzfinal\n  pre_tools_call:\n    - command: {ok}\n  on_session_start:\n    - command: {ok} start\n      timeout: 0x10\n  post_tool_call: []\nhooks_auto_accept: no\nmodel: other\n"
+    ));
+}
+
+fn memos(env: &TestEnv) -> Vec<PathBuf> {
+    let folder = env.home().join(".cache/hermes-hooks/parsed");
+    let mut found: Vec<PathBuf> = fs::read_dir(folder)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// What `list --json` and `run` say, warnings included.
+fn said(env: &TestEnv) -> Vec<String> {
+    let list = env.cmd().args(["list", "--json"]).output().unwrap();
+    assert_eq!(code(&list), 0, "{}", stderr(&list));
+    let run = env.run("pre_tool_call", r#"{"tool_name":"terminal"}"#);
+    let start = env.run("on_session_start", "{}");
+    [list, run, start]
+        .iter()
+        .flat_map(|out| {
+            [
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr(out),
+            ]
+        })
+        .map(|text| strip_times(&text))
+        .collect()
+}
+
+/// Outputs without their elapsed times.
+fn strip_times(text: &str) -> String {
+    text.split(',')
+        .filter(|part| !part.contains("elapsed_ms"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn what_is_read_back_is_what_parsing_gives() {
+    let env = TestEnv::new();
+    config(&env);
+    let first = said(&env);
+    assert!(first[0].contains("zzfinal"), "{}", first[0]);
+    assert!(
+        first[1].contains("UNSET_VAR"),
+        "warnings are said: {}",
+        first[1]
+    );
+    let kept = memos(&env);
+    // One memo per event read, one for every event (`list`).
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    assert_eq!(said(&env), first, "read back from the memos");
+    assert_eq!(memos(&env), kept, "nothing parsed again");
+    for memo in &kept {
+        let mode = fs::metadata(memo).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{} is private: {mode:o}", memo.display());
+    }
+
+    // Other bytes are another memo.
+    let text = fs::read_to_string(env.hermes_home().join("config.yaml")).unwrap();
+    env.config(
+        &text
+            .replace("{ok} zzfinal", "{ok} changed")
+            .replace(" zzfinal\n", " zzchanged\n"),
+    );
+    let changed = said(&env);
+    assert!(changed[0].contains("zzchanged") && !changed[0].contains("zzfinal"));
+    assert_eq!(memos(&env).len(), 6);
+}
+
+/// Rewrites each memo with `edit`, applied to its text.
+fn edit_memos(env: &TestEnv, edit: impl Fn(&str) -> String) {
+    for memo in memos(env) {
+        let text = fs::read_to_string(&memo).unwrap();
+        fs::write(&memo, edit(&text)).unwrap();
+    }
+}
+
+#[test]
+fn a_memo_is_believed_only_under_its_own_name_and_only_when_private() {
+    let env = TestEnv::new();
+    config(&env);
+    let fresh = said(&env);
+    // A memo saying something else under its own name is read back: the memo is what a
+    // command uses (this is what makes it worth having).
+    edit_memos(&env, |text| text.replace(" zzfinal", " planted"));
+    let planted = said(&env);
+    assert!(planted[0].contains("planted"), "{}", planted[0]);
+
+    // Writable by others: ignored, parsed again, and replaced.
+    for memo in memos(&env) {
+        fs::set_permissions(&memo, fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    assert_eq!(said(&env), fresh);
+    for memo in memos(&env) {
+        let mode = fs::metadata(&memo).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "replaced: {mode:o}");
+    }
+
+    // Under another name (the name inside differs): ignored.
+    edit_memos(&env, |text| {
+        text.replace(" zzfinal", " planted")
+            .replacen("\"name\":\"", "\"name\":\"0", 1)
+    });
+    assert_eq!(said(&env), fresh);
+
+    // Not JSON, or a symlink to a planted one: ignored.
+    let kept = memos(&env);
+    let planted_copy = env.path("planted.json");
+    fs::write(
+        &planted_copy,
+        fs::read_to_string(&kept[0])
+            .unwrap()
+            .replace(" zzfinal", " planted"),
+    )
+    .unwrap();
+    fs::set_permissions(&planted_copy, fs::Permissions::from_mode(0o600)).unwrap();
+    for memo in &kept {
+        fs::remove_file(memo).unwrap();
+        std::os::unix::fs::symlink(&planted_copy, memo).unwrap();
+    }
+    assert_eq!(said(&env), fresh);
+    edit_memos(&env, |_| "{\"name\": [".to_owned());
+    assert_eq!(said(&env), fresh);
+}
+
+#[test]
+fn a_cache_folder_that_cannot_be_written_costs_nothing() {
+    let env = TestEnv::new();
+    config(&env);
+    let fresh = said(&env);
+    let blocked = TestEnv::new();
+    config(&blocked);
+    // `.cache` is a file: no folder can be made under it.
+    fs::write(blocked.home().join(".cache"), "not a folder").unwrap();
+    let out = said(&blocked);
+    let own = |text: &str| text.replace(&blocked.root().display().to_string(), "ROOT");
+    let theirs = |text: &str| text.replace(&env.root().display().to_string(), "ROOT");
+    assert_eq!(
+        out.iter().map(|t| own(t)).collect::<Vec<_>>(),
+        fresh.iter().map(|t| theirs(t)).collect::<Vec<_>>()
+    );
+    let run = blocked.run("pre_tool_call", r#"{"tool_name":"terminal"}"#);
+    assert_eq!(code(&run), 0);
+    assert!(json(&run)["hooks"].is_array());
+}
