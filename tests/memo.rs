@@ -162,3 +162,67 @@ fn a_cache_folder_that_cannot_be_written_costs_nothing() {
     assert_eq!(code(&run), 0);
     assert!(json(&run)["hooks"].is_array());
 }
+
+/// The `memo` findings of `doctor --json`, and its exit code.
+fn memo_findings(env: &TestEnv) -> (Vec<serde_json::Value>, i32) {
+    let out = env
+        .cmd()
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let findings = json(&out)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "memo")
+        .cloned()
+        .collect();
+    (findings, code(&out))
+}
+
+#[test]
+fn doctor_finds_a_memo_that_says_something_else_and_mends_it() {
+    let env = TestEnv::new();
+    let ok = env.script("ok.sh", OK).display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {ok} guard\n  on_session_start:\n    - command: {ok} start\n"
+    ));
+    let fresh = said(&env);
+    let (found, status) = memo_findings(&env);
+    assert_eq!((found.len(), status), (0, 0), "{found:?}");
+
+    // A guard taken out of the memos under their own names: the commands believe them.
+    edit_memos(&env, |text| text.replace(" guard", " silenced"));
+    assert!(said(&env)[0].contains("silenced"));
+    let (found, status) = memo_findings(&env);
+    assert_eq!(status, 1, "an error: {found:?}");
+    let events: Vec<&str> = found
+        .iter()
+        .map(|f| {
+            assert_eq!(f["level"], "error");
+            let message = f["message"].as_str().unwrap();
+            assert!(
+                message.contains("config.yaml") && message.contains("replaced"),
+                "{message}"
+            );
+            assert!(
+                f["at"].as_str().unwrap().contains("/hermes-hooks/parsed/"),
+                "{f}"
+            );
+            if message.contains("every event") {
+                "every"
+            } else {
+                "pre_tool_call"
+            }
+        })
+        .collect();
+    // The memo `list` read and the one `run pre_tool_call` read; on_session_start's memo names
+    // no guard and says what the file says.
+    assert_eq!(events.len(), 2, "{found:?}");
+    assert!(events.contains(&"every") && events.contains(&"pre_tool_call"));
+
+    // Mended: the commands see the file again, and the next doctor finds nothing.
+    assert_eq!(said(&env), fresh);
+    let (found, status) = memo_findings(&env);
+    assert_eq!((found.len(), status), (0, 0), "{found:?}");
+}

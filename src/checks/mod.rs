@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::clock;
-use crate::config::{HookSet, HookSpec, WarningKind};
+use crate::config::{Event, HookSet, HookSpec, LoadOptions, Mended, WarningKind};
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{
@@ -113,6 +113,33 @@ pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
     hooks(checkup, &list, &mut findings);
     in_process::check(checkup.home, &mut findings);
     findings
+}
+
+/// The parse memos that did not say what config.yaml says (see `config::memo`): an error
+/// even once mended, as commands before this one acted on other hooks than the file declares.
+pub(crate) fn memos(options: LoadOptions<'_>) -> Vec<Finding> {
+    crate::config::check_memos(options)
+        .into_iter()
+        .map(|untrue| {
+            let (memo, what) = match &untrue.mended {
+                Mended::Replaced(memo) => (memo, "replaced with the file's parse"),
+                Mended::Removed(memo) => (memo, "removed"),
+                Mended::Left(memo) => (memo, "could not be replaced or removed: remove it"),
+            };
+            let event = untrue.event.map_or("every event", Event::name);
+            Finding::file(
+                Level::Error,
+                "memo",
+                memo,
+                format!(
+                    "this parse memo of {} (for {event}) does not say what the file says, so \
+                     commands that read it saw other hooks than the file declares (hermes-hooks \
+                     never writes such a memo); {what}",
+                    untrue.file.display()
+                ),
+            )
+        })
+        .collect()
 }
 
 fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {

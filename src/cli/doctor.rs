@@ -19,7 +19,8 @@ use crate::text::wrap_words;
 #[command(
     after_help = "Errors: a missing or non-executable script, a changed script, a smoke run \
     that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
-    entry that is skipped, a named Hermes home that does not exist. Warnings: an unapproved hook \
+    entry that is skipped, a parse memo of config.yaml that disagrees with the file \
+    (replaced), a named Hermes home that does not exist. Warnings: an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
     a duplicate, a slow smoke run, a smoke run that blocks the harmless synthetic call. A smoke \
@@ -68,6 +69,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             shared::missing_home(&paths.home),
         ));
     }
+    // Before the load, which would read through a memo that does not say what its file says.
+    findings.extend(checks::memos(shared::options(&paths, None)));
     match shared::load(global, None, &quiet) {
         Ok(loaded) => {
             let base = shared::current_dir()?;

@@ -106,6 +106,51 @@ fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document> 
     })
 }
 
+/// A parse memo of a config file that was believed but did not say what the file says: a
+/// command reading through it saw other hooks than the file declares.
+#[derive(Debug)]
+pub(crate) struct UntrueMemo {
+    /// The config file.
+    pub file: PathBuf,
+    /// The event the memo was for (`None`: every event).
+    pub event: Option<Event>,
+    /// What became of it.
+    pub mended: memo::Mended,
+}
+
+/// Compares every parse memo of the config files' present bytes (the one for every event and
+/// one per event) with a parse of those bytes, and mends each that differs. A file that cannot
+/// be read or parsed is left to the load, which reports it.
+pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
+    let mut untrue = Vec::new();
+    for path in std::iter::once(files.config).chain(files.managed) {
+        let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
+            continue;
+        };
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        let Ok(every) = parse_top(path, bytes, None) else {
+            continue;
+        };
+        for event in std::iter::once(None).chain(Event::all().map(Some)) {
+            let Some(slot) = memo::Slot::of(bytes, event) else {
+                break; // no cache folder: no memos
+            };
+            let expected = match event {
+                None => every.clone(),
+                Some(_) => memo::kept(every.clone(), event),
+            };
+            if let Some(mended) = slot.mend(&expected) {
+                untrue.push(UntrueMemo {
+                    file: path.to_path_buf(),
+                    event,
+                    mended,
+                });
+            }
+        }
+    }
+    untrue
+}
+
 /// Parses one config file's bytes (no byte-order mark) into what the readers use of its top
 /// level (empty for an empty file): with `only`, of `hooks:` that event's lists alone (see
 /// [`memo::kept`]).

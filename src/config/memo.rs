@@ -82,15 +82,15 @@ impl Slot {
         (memo.name == self.name).then_some(memo.top)
     }
 
-    /// Writes the memo (a temporary file renamed over it). Nothing is said when it cannot be:
-    /// the next command parses again.
-    pub(crate) fn keep(&self, top: &Mapping) {
+    /// Writes the memo (a temporary file renamed over it); false when it could not be. Nothing
+    /// is said then: the next command parses again.
+    pub(crate) fn keep(&self, top: &Mapping) -> bool {
         let memo = MemoRef {
             name: &self.name,
             top,
         };
         let Ok(json) = serde_json::to_vec(&memo) else {
-            return;
+            return false;
         };
         if fs::DirBuilder::new()
             .recursive(true)
@@ -98,7 +98,7 @@ impl Slot {
             .create(&self.folder)
             .is_err()
         {
-            return;
+            return false;
         }
         prune(&self.folder);
         let Ok(mut file) = tempfile::Builder::new()
@@ -106,12 +106,43 @@ impl Slot {
             .suffix(".tmp")
             .tempfile_in(&self.folder)
         else {
-            return;
+            return false;
         };
-        if file.write_all(&json).is_ok() {
-            let _ = file.persist(self.path());
-        }
+        file.write_all(&json).is_ok() && file.persist(self.path()).is_ok()
     }
+
+    /// Checks the memo against `expected`, what parsing the bytes gives: `None` when there is
+    /// none that would be believed, or it says the same. One that says something else (which
+    /// hermes-hooks never writes) is replaced, or removed when it cannot be.
+    pub(crate) fn mend(&self, expected: &Mapping) -> Option<Mended> {
+        let said = self.recall()?;
+        let same = match (serde_json::to_vec(&said), serde_json::to_vec(expected)) {
+            (Ok(said), Ok(expected)) => said == expected,
+            _ => false,
+        };
+        if same {
+            return None;
+        }
+        let memo = self.path();
+        Some(if self.keep(expected) {
+            Mended::Replaced(memo)
+        } else if fs::remove_file(&memo).is_ok() {
+            Mended::Removed(memo)
+        } else {
+            Mended::Left(memo)
+        })
+    }
+}
+
+/// What became of a memo that did not say what its bytes say.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Mended {
+    /// Written again from the parse.
+    Replaced(PathBuf),
+    /// It could not be written again, so it is gone.
+    Removed(PathBuf),
+    /// Neither could be done: it is still there, and still believed.
+    Left(PathBuf),
 }
 
 /// [`Memo`] as it is written, borrowing the mapping.
@@ -299,6 +330,17 @@ display: {x: 1}
                 ("bogus".to_owned(), false),
             ]
         );
+    }
+
+    #[test]
+    fn one_event_of_every_event_is_that_event() {
+        // `check_memos` derives each event's memo from the one parse for every event.
+        let every = kept(top(CONFIG), None);
+        for event in Event::all() {
+            let direct = serde_json::to_string(&kept(top(CONFIG), Some(event))).unwrap();
+            let derived = serde_json::to_string(&kept(every.clone(), Some(event))).unwrap();
+            assert_eq!(derived, direct, "{event}");
+        }
     }
 
     #[test]

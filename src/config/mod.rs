@@ -16,6 +16,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 pub use event::{Effects, Event};
+pub(crate) use memo::Mended;
 
 use crate::matcher::Matcher;
 
@@ -367,6 +368,16 @@ pub struct LoadOptions<'a> {
     pub project_hooks: Option<&'a Path>,
     /// Load only this event's hooks (and check only their entries); `None` loads everything.
     pub only: Option<Event>,
+}
+
+/// Checks the parse memos of the config files against the files (see `memo`), mending each
+/// that says something else; `doctor` does this before it loads.
+pub(crate) fn check_memos(options: LoadOptions<'_>) -> Vec<hermes::UntrueMemo> {
+    hermes::check_memos(hermes::Files {
+        config: options.config,
+        managed: options.managed,
+        dotenv: options.dotenv,
+    })
 }
 
 /// Loads every executable source: config hooks in file order, then user-level Agent Hooks, then
