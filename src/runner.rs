@@ -114,13 +114,6 @@ pub struct RunReport {
     pub directive: Option<Directive>,
 }
 
-impl RunReport {
-    /// Consent notices, in hook order.
-    pub fn notices(&self) -> impl Iterator<Item = &str> {
-        self.hooks.iter().filter_map(|h| h.notice.as_deref())
-    }
-}
-
 /// Runs the plan.
 pub(crate) fn run(plan: &Plan<'_>) -> RunReport {
     let replaced = replaced(plan);

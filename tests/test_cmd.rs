@@ -211,6 +211,30 @@ fn consent_applies() {
         !marker.exists(),
         "testing a fresh config never runs unreviewed code"
     );
+    // The report says why; stderr does not say it again.
+    let message = doc["hooks"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("not approved, not run"), "{message}");
+    assert!(!stderr(&out).contains("not approved"), "{}", stderr(&out));
+    let human = env
+        .cmd()
+        .args(["test", "on_session_start"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&human.stdout);
+    assert_eq!(shown.matches("not approved, not run").count(), 1, "{shown}");
+    assert!(
+        !stderr(&human).contains("not approved"),
+        "{}",
+        stderr(&human)
+    );
+    // `run` has only its JSON line: the notice goes to stderr too.
+    let run = env.run("on_session_start", "{}");
+    assert!(
+        stderr(&run).contains("not approved, not run"),
+        "{}",
+        stderr(&run)
+    );
+
     let out = env
         .cmd()
         .args(["test", "on_session_start", "--accept-hooks", "--json"])
@@ -219,6 +243,12 @@ fn consent_applies() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["hooks"][0]["status"], "ok");
     assert!(marker.exists());
+    // What the report does not show (approved on the spot) is said on stderr.
+    assert!(
+        stderr(&out).contains("approved by --accept-hooks"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -235,7 +235,7 @@ fn execute(
     for warning in &outcome.warnings {
         printer.warn(warning);
     }
-    shared::consent_warnings(&gate, report, printer);
+    shared::consent_warnings(&gate, report, printer, false);
     for hook in &report.hooks {
         if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
             printer.warn(warning);

@@ -212,13 +212,24 @@ pub(crate) fn say_interrupted(signal: Interrupt, printer: &Printer) {
 }
 
 /// After hooks ran: why the allowlist could not be used, if so, and each hook's consent notice.
-pub(crate) fn consent_warnings(gate: &ConsentGate, report: &RunReport, printer: &Printer) {
+/// With `denied_shown` (the command's own output gives each hook's message), a hook that consent
+/// kept from starting is not told twice.
+pub(crate) fn consent_warnings(
+    gate: &ConsentGate,
+    report: &RunReport,
+    printer: &Printer,
+    denied_shown: bool,
+) {
     if let Some(problem) = gate.problem() {
         printer.warn(format!(
             "{problem}; treating it as empty, so no hook counts as approved"
         ));
     }
-    for notice in report.notices() {
-        printer.warn(notice);
+    for hook in &report.hooks {
+        if let Some(notice) = &hook.notice
+            && !(denied_shown && hook.denied)
+        {
+            printer.warn(notice);
+        }
     }
 }

@@ -149,7 +149,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         return Ok(outcome.status);
     }
     let report = outcome.report;
-    shared::consent_warnings(&gate, &report, printer);
+    // Its report gives each hook's message: stderr says only what the report does not.
+    shared::consent_warnings(&gate, &report, printer, true);
     let got = Expect::of(report.directive.as_ref());
     let matched = args.expect.map(|want| want == got);
     let hooks: Vec<HookResult<'_>> = report
