@@ -227,8 +227,43 @@ fn a_line_that_is_not_a_request_gets_an_error_and_the_next_one_is_read() {
         (answer["id"].clone(), answer["exit"].clone()),
         (Value::from(8), Value::from(0))
     );
-    let (code, _) = server.finish();
+    let (code, err) = server.finish();
     assert_eq!(code, 0);
+    // What stderr says names the request.
+    assert!(err.contains("error: request 7: bad payload"), "{err}");
+}
+
+#[test]
+fn what_is_said_on_stderr_names_its_request() {
+    let env = TestEnv::new();
+    env.script("new.sh", "cat >/dev/null");
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/new.sh\n");
+    let mut server = Server::start(&env, &[]);
+    for id in [r#""first""#, "2", r#""\u001b[2Jwiped""#] {
+        let answer = server.ask(
+            &serde_json::from_str(&format!(
+                r#"{{"id": {id}, "event": "on_session_start", "payload": {{}}}}"#
+            ))
+            .unwrap(),
+        );
+        assert_eq!(answer["hooks"][0]["status"], "unapproved", "{answer}");
+    }
+    let (code, err) = server.finish();
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    for (line, id) in lines.iter().zip([r#""first""#, "2", r#""\u001b[2Jwiped""#]) {
+        assert!(
+            line.starts_with(&format!(
+                "hermes-hooks: warning: request {id}: not approved"
+            )),
+            "{line}"
+        );
+    }
+    assert!(
+        !err.contains('\u{1b}'),
+        "no terminal byte from the id: {err:?}"
+    );
 }
 
 #[test]

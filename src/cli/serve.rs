@@ -95,6 +95,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         }
         let reply = match parse(&line) {
             Ok(request) => {
+                // What is said on stderr names the request it is about.
+                let talk = printer.about(&format!("request {}", to_line(&request.id)));
                 let answered = dispatch::answer(
                     global,
                     &args.dispatch,
@@ -109,7 +111,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                         })
                     },
                     &mut source,
-                    printer,
+                    &talk,
                 );
                 let Some(body) = answered.line else {
                     return Ok(answered.status); // a signal ended the hooks: no half answer

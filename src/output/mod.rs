@@ -22,12 +22,27 @@ const PREFIX: &str = "hermes-hooks";
 #[derive(Debug)]
 pub(crate) struct Printer {
     quiet: bool,
+    /// What the talk is about, said after its level (`serve`: which request).
+    about: Option<String>,
 }
 
 impl Printer {
     /// A printer; with `quiet`, warnings and notes are dropped (errors never are).
     pub(crate) const fn new(quiet: bool) -> Self {
-        Self { quiet }
+        Self { quiet, about: None }
+    }
+
+    /// The same printer, its warnings, notes and errors saying `about` first
+    /// (`hermes-hooks: warning: request 7: ...`).
+    pub(crate) fn about(&self, about: &str) -> Self {
+        Self {
+            quiet: self.quiet,
+            about: Some(format!("{}: ", sanitize::line(about))),
+        }
+    }
+
+    fn about_text(&self) -> &str {
+        self.about.as_deref().unwrap_or_default()
     }
 
     /// Writes `value` as one line of JSON on stdout, in a single write, and flushes. A broken
@@ -84,7 +99,8 @@ impl Printer {
     pub(crate) fn warn(&self, message: impl Display) {
         if !self.quiet {
             talk(&format!(
-                "{PREFIX}: warning: {}",
+                "{PREFIX}: warning: {}{}",
+                self.about_text(),
                 sanitize::line(&message.to_string())
             ));
         }
@@ -94,16 +110,20 @@ impl Printer {
     pub(crate) fn note(&self, message: impl Display) {
         if !self.quiet {
             talk(&format!(
-                "{PREFIX}: {}",
+                "{PREFIX}: {}{}",
+                self.about_text(),
                 sanitize::line(&message.to_string())
             ));
         }
     }
 
     /// An error and its causes, one per line, always shown (`--quiet` too).
-    #[allow(clippy::unused_self)] // every line on stderr goes through the printer
     pub(crate) fn error(&self, err: &anyhow::Error) {
-        let mut text = format!("{PREFIX}: error: {}", sanitize::line(&err.to_string()));
+        let mut text = format!(
+            "{PREFIX}: error: {}{}",
+            self.about_text(),
+            sanitize::line(&err.to_string())
+        );
         for cause in err.chain().skip(1) {
             let _ = write!(
                 text,
