@@ -208,6 +208,38 @@ mod tests {
     }
 
     #[test]
+    fn case_insensitive_i_is_pythons_four_letters() {
+        // Python 3.11's `re.fullmatch` on each: `I i İ ı` are one letter under `(?i)`, not
+        // under `(?a)` or without the flag; a class with one of them has them all.
+        for (pattern, name, python) in [
+            ("(?i)i", "İ", true),
+            ("(?i)i", "ı", true),
+            ("(?i)I", "ı", true),
+            ("(?i)ı", "I", true),
+            ("(?i)İ", "i", true),
+            ("(?i)ı", "İ", true),
+            ("(?i)[a-z]", "İ", true),
+            ("(?i)[h-j]+", "hİıJ", true),
+            ("(?i)[İ]", "i", true),
+            ("(?i)[^i]", "ı", false),
+            ("(?i)[^a-z]", "İ", false),
+            ("(?ia)i", "İ", false),
+            ("(?ia)i", "I", true),
+            ("i", "İ", false),
+            ("(?i)(?-i:i)", "İ", false),
+            ("(?i)(?<=i)x", "ıx", false), // a full match starts at the start
+            ("(?i).(?<=i)x", "ıx", true),
+            // A back reference compares lower cases in Python, so `ı` is not `i` there (and
+            // `İ` is, which `fancy-regex` does not do: a gap docs/hermes-yaml.md names).
+            ("(?i)(i)\\1", "iı", false),
+        ] {
+            let (m, why) = Matcher::compile(pattern);
+            assert!(why.is_none(), "{pattern}: {why:?}");
+            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name}");
+        }
+    }
+
+    #[test]
     fn pattern_searches_every_scalar_value() {
         let (m, _) = Matcher::compile_search(r"\.py$");
         let input = |v: serde_json::Value| v.as_object().unwrap().clone();

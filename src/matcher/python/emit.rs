@@ -53,10 +53,7 @@ fn emit_seq(seq: &[Node], out: &mut String, flags: u8, tail: Tail) {
 
 fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
     match node {
-        Node::Lit(c) => match char::from_u32(*c) {
-            Some(c) => emit_char(c, out),
-            None => out.push_str(NOTHING),
-        },
+        Node::Lit(c) => emit_literal(*c, out, flags),
         Node::Any => out.push_str(if flags & S != 0 { "(?s:.)" } else { r"[^\n]" }),
         Node::Cat(cat) => emit_category(*cat, out, flags),
         Node::Class { negate, items } => emit_class(*negate, items, out, flags),
@@ -170,8 +167,44 @@ fn only_assertions(node: &Node) -> bool {
 /// A class that matches nothing: what a surrogate stands for (no Rust string holds one).
 const NOTHING: &str = r"[^\x{0}-\x{10ffff}]";
 
+/// `I i İ ı`: one letter to Python's `(?i)` (Unicode), which takes two characters to be the same
+/// when their lower cases are, or their upper cases; Unicode's case folding, which the regex
+/// engine uses, keeps `İ` and `ı` apart from `i`. Every other cased character of Python's
+/// tables folds alike in both.
+const DOTTED_DOTLESS: [u32; 4] = [0x49, 0x69, 0x130, 0x131];
+/// The four as a class (under `(?i)`).
+const DOTTED_DOTLESS_CLASS: &str = r"[Ii\x{130}\x{131}]";
+
+/// Whether the four letters are one: Python's case-insensitive Unicode matching.
+const fn turkish_i(flags: u8) -> bool {
+    flags & I != 0 && flags & A == 0
+}
+
+/// One character of the pattern (a surrogate matches nothing).
+fn emit_literal(c: u32, out: &mut String, flags: u8) {
+    if turkish_i(flags) && DOTTED_DOTLESS.contains(&c) {
+        out.push_str(DOTTED_DOTLESS_CLASS);
+    } else {
+        match char::from_u32(c) {
+            Some(c) => emit_char(c, out),
+            None => out.push_str(NOTHING),
+        }
+    }
+}
+
 fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
     let mut body = String::new();
+    // A class holding one of the four holds them all, before it is negated.
+    let holds = |lo: u32, hi: u32| DOTTED_DOTLESS.iter().any(|c| (lo..=hi).contains(c));
+    if turkish_i(flags)
+        && items.iter().any(|item| match *item {
+            ClassItem::Lit(c) => holds(c, c),
+            ClassItem::Range(lo, hi) => holds(lo, hi),
+            ClassItem::Cat(_) => false,
+        })
+    {
+        body.push_str(&DOTTED_DOTLESS_CLASS[1..DOTTED_DOTLESS_CLASS.len() - 1]);
+    }
     for item in items {
         match *item {
             ClassItem::Lit(c) => {
