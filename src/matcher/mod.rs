@@ -240,6 +240,35 @@ mod tests {
     }
 
     #[test]
+    fn ascii_case_insensitive_folds_ascii_letters_only() {
+        // Python 3.11's `re.fullmatch` on each: with the `a` flag, `(?i)` pairs ASCII letters and
+        // nothing else (not the Kelvin sign with `k`, not `É` with `é`).
+        for (pattern, name, python) in [
+            ("(?ai)k", "\u{212a}", false),
+            ("(?ai)k", "K", true),
+            ("(?ai)é", "É", false),
+            ("(?ai)[a-z]", "\u{212a}", false),
+            ("(?ai)[^k]", "\u{212a}", true),
+            ("(?ai)[^k]", "K", false),
+            ("(?ai)[Z-a]", "A", true),
+            ("(?ai)[à-ÿ]", "À", false),
+            ("(?ai)s", "ſ", false),
+            ("(?ai)[ā]", "Ā", false),
+            ("(?ai)[\\w]", "\u{212a}", false),
+            ("(?ai)(a)\\1", "aA", true),
+            ("(?ai)(?u:k)", "\u{212a}", true),
+            ("(?ai)(?-i:k)", "K", false),
+            ("(?a)(?i:k)", "K", true),
+            ("(?i)(?a:k)", "\u{212a}", false),
+            ("(?i)(?a:k)", "K", true),
+        ] {
+            let (m, why) = Matcher::compile(pattern);
+            assert!(why.is_none(), "{pattern}: {why:?}");
+            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name}");
+        }
+    }
+
+    #[test]
     fn pattern_searches_every_scalar_value() {
         let (m, _) = Matcher::compile_search(r"\.py$");
         let input = |v: serde_json::Value| v.as_object().unwrap().clone();

@@ -7,7 +7,7 @@ use super::{A, Alt, At, Cat, ClassItem, Greed, I, M, MAXREPEAT, Mode, Node, S, c
 /// The pattern for `mode`: anchored at both ends for a full match.
 pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, len: usize) -> String {
     let mut out = String::with_capacity(len * 2 + 16);
-    let case = flags & I != 0;
+    let case = unicode_case(flags);
     match mode {
         Mode::Full => {
             out.push_str(if case { r"\A(?i:" } else { r"\A(?:" });
@@ -82,8 +82,8 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
             let inner = combine(flags, *add, *del);
             if *capture {
                 out.push('(');
-            } else if inner & I != flags & I {
-                out.push_str(if inner & I != 0 { "(?i:" } else { "(?-i:" });
+            } else if unicode_case(inner) != unicode_case(flags) {
+                out.push_str(if unicode_case(inner) { "(?i:" } else { "(?-i:" });
             } else {
                 out.push_str("(?:");
             }
@@ -137,6 +137,10 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
                 Greed::Possessive => out.push('+'),
             }
         }
+        // The engine's own case-insensitive comparison, closest to Python's ASCII one.
+        Node::GroupRef(gid) if ascii_case(flags) => {
+            let _ = write!(out, r"(?i:\{gid})");
+        }
         Node::GroupRef(gid) => {
             let _ = write!(out, r"(?:\{gid})");
         }
@@ -175,20 +179,48 @@ const DOTTED_DOTLESS: [u32; 4] = [0x49, 0x69, 0x130, 0x131];
 /// The four as a class (under `(?i)`).
 const DOTTED_DOTLESS_CLASS: &str = r"[Ii\x{130}\x{131}]";
 
-/// Whether the four letters are one: Python's case-insensitive Unicode matching.
-const fn turkish_i(flags: u8) -> bool {
+/// Whether the pattern is case-insensitive for all of Unicode: the engine's `(?i)`, with the
+/// four letters above made one.
+const fn unicode_case(flags: u8) -> bool {
     flags & I != 0 && flags & A == 0
+}
+
+/// Whether the pattern is case-insensitive for ASCII letters only (`(?a)` with `(?i)`): the
+/// engine has no such mode, so each letter is written with its other case, and no other
+/// character is folded.
+const fn ascii_case(flags: u8) -> bool {
+    flags & I != 0 && flags & A != 0
+}
+
+/// The ASCII letters of `lo..=hi` in their other case, as class items.
+fn other_ascii_case(lo: u32, hi: u32, body: &mut String) {
+    for (from, to) in [(0x61, 0x7a), (0x41, 0x5a)] {
+        let (a, b) = (lo.max(from), hi.min(to));
+        if a <= b {
+            // Lower and upper case are 32 apart.
+            let shift = |c: u32| char::from_u32(c ^ 0x20).unwrap_or_default();
+            body.push(shift(a));
+            body.push('-');
+            body.push(shift(b));
+        }
+    }
 }
 
 /// One character of the pattern (a surrogate matches nothing).
 fn emit_literal(c: u32, out: &mut String, flags: u8) {
-    if turkish_i(flags) && DOTTED_DOTLESS.contains(&c) {
+    let Some(ch) = char::from_u32(c) else {
+        out.push_str(NOTHING);
+        return;
+    };
+    if unicode_case(flags) && DOTTED_DOTLESS.contains(&c) {
         out.push_str(DOTTED_DOTLESS_CLASS);
+    } else if ascii_case(flags) && ch.is_ascii_alphabetic() {
+        out.push('[');
+        out.push(ch);
+        other_ascii_case(c, c, out);
+        out.push(']');
     } else {
-        match char::from_u32(c) {
-            Some(c) => emit_char(c, out),
-            None => out.push_str(NOTHING),
-        }
+        emit_char(ch, out);
     }
 }
 
@@ -196,7 +228,7 @@ fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
     let mut body = String::new();
     // A class holding one of the four holds them all, before it is negated.
     let holds = |lo: u32, hi: u32| DOTTED_DOTLESS.iter().any(|c| (lo..=hi).contains(c));
-    if turkish_i(flags)
+    if unicode_case(flags)
         && items.iter().any(|item| match *item {
             ClassItem::Lit(c) => holds(c, c),
             ClassItem::Range(lo, hi) => holds(lo, hi),
@@ -204,6 +236,16 @@ fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
         })
     {
         body.push_str(&DOTTED_DOTLESS_CLASS[1..DOTTED_DOTLESS_CLASS.len() - 1]);
+    }
+    // A class holding an ASCII letter holds its other case, before it is negated.
+    if ascii_case(flags) {
+        for item in items {
+            match *item {
+                ClassItem::Lit(c) => other_ascii_case(c, c, &mut body),
+                ClassItem::Range(lo, hi) => other_ascii_case(lo, hi, &mut body),
+                ClassItem::Cat(_) => {}
+            }
+        }
     }
     for item in items {
         match *item {

@@ -2,8 +2,9 @@
 //! `fancy-regex`, so a matcher means what it means in Hermes: the same patterns are rejected (with
 //! Python's message), and the accepted ones match the same text. What differs is spelled out:
 //! `$` (end, or before a final newline), `\Z` (end only), classes (`[[:alpha:]]` is a set of
-//! characters, `&&` and `--` are literal), `{,n}`, `\s` (with U+001C..U+001F), the `a` flag, and
-//! named groups (renamed to numbers, so any identifier works).
+//! characters, `&&` and `--` are literal), `{,n}`, `\s` (with U+001C..U+001F), the `a` flag (with
+//! `(?i)`: ASCII letters only), `(?i)` on `I i İ ı`, and named groups (renamed to numbers, so any
+//! identifier works).
 
 mod emit;
 mod parse;
