@@ -5,6 +5,8 @@
 
 mod python;
 
+use std::sync::OnceLock;
+
 use fancy_regex::{Regex, RegexBuilder};
 
 /// The most backtracking steps one match may take. A pattern that needs more (catastrophic
@@ -24,9 +26,21 @@ pub struct Matcher {
 enum How {
     /// No character special to Python's `re`: plain text comparison, what the regex would do.
     Plain,
-    Regex(Box<Regex>),
+    Regex(Box<Compiled>),
     /// Rejected by Python's `re`: literal comparison, as Hermes falls back.
     Invalid,
+}
+
+/// A translated pattern, built for the texts it meets.
+#[derive(Clone, Debug)]
+struct Compiled {
+    /// Exact on texts of ASCII characters only, where `\d \s \w` are their ASCII parts:
+    /// quick to build (the Unicode `\w` alone takes a third of a millisecond).
+    ascii: Regex,
+    /// For any other text, when the pattern reads `\d \s \w`: built when first needed.
+    /// `None` inside when it cannot be built: such a text counts as matching, as too much
+    /// backtracking does.
+    any: Option<OnceLock<Option<Regex>>>,
 }
 
 impl Matcher {
@@ -52,13 +66,13 @@ impl Matcher {
             } else {
                 python::Mode::Full
             };
-            match python::translate(pattern, mode) {
+            match python::translate(pattern, mode, python::Text::Ascii) {
                 Err(err) => (How::Invalid, Some(err.to_string())),
-                Ok(translated) => match RegexBuilder::new(&translated)
-                    .backtrack_limit(BACKTRACK_LIMIT)
-                    .build()
-                {
-                    Ok(regex) => (How::Regex(Box::new(regex)), None),
+                Ok(translated) => match regex(&translated.pattern) {
+                    Ok(ascii) => {
+                        let any = translated.reads_classes.then(OnceLock::new);
+                        (How::Regex(Box::new(Compiled { ascii, any })), None)
+                    }
                     Err(err) => (
                         How::Invalid,
                         Some(format!(
@@ -98,9 +112,30 @@ impl Matcher {
     fn matches_text(&self, text: &str) -> bool {
         match (&self.how, self.search) {
             // Too much backtracking counts as a match: the hook runs and decides.
-            (How::Regex(regex), _) => regex.is_match(text).unwrap_or(true),
+            (How::Regex(compiled), _) => self
+                .regex_for(compiled, text)
+                .is_none_or(|regex| regex.is_match(text).unwrap_or(true)),
             (How::Plain | How::Invalid, true) => text.contains(&self.source),
             (How::Plain | How::Invalid, false) => text == self.source,
+        }
+    }
+
+    /// The regex for `text`: the ASCII one, unless the text is not ASCII and the pattern reads
+    /// classes (`None`: that one cannot be built).
+    fn regex_for<'a>(&self, compiled: &'a Compiled, text: &str) -> Option<&'a Regex> {
+        match &compiled.any {
+            Some(any) if !text.is_ascii() => any
+                .get_or_init(|| {
+                    let mode = if self.search {
+                        python::Mode::Search
+                    } else {
+                        python::Mode::Full
+                    };
+                    let translated = python::translate(&self.source, mode, python::Text::Any);
+                    translated.ok().and_then(|t| regex(&t.pattern).ok())
+                })
+                .as_ref(),
+            _ => Some(&compiled.ascii),
         }
     }
 
@@ -118,6 +153,12 @@ impl Matcher {
     pub fn matches(&self, tool: Option<&str>) -> bool {
         tool.is_some_and(|tool| self.matches_text(tool))
     }
+}
+
+fn regex(pattern: &str) -> Result<Regex, fancy_regex::Error> {
+    RegexBuilder::new(pattern)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .build()
 }
 
 /// The last non-empty line of a multi-line message (regex errors draw a caret diagram first).
@@ -160,8 +201,8 @@ mod tests {
             let (m, warning) = Matcher::compile(pattern);
             assert!(warning.is_none() && !m.is_literal(), "{pattern}");
             let regex = |mode| {
-                let translated = super::python::translate(pattern, mode).unwrap();
-                fancy_regex::Regex::new(&translated).unwrap()
+                let translated = super::python::translate(pattern, mode, super::python::Text::Any);
+                fancy_regex::Regex::new(&translated.unwrap().pattern).unwrap()
             };
             let full = regex(super::python::Mode::Full);
             assert_eq!(
@@ -205,6 +246,46 @@ mod tests {
         // Unicode `\w` and case folding stay, as in Python 3.
         let (w, _) = Matcher::compile(r"(?i)\w+_É");
         assert!(w.matches(Some("ÿß_é")));
+    }
+
+    #[test]
+    fn classes_are_pythons_on_any_text() {
+        // Python 3.11's `re.fullmatch` on each: its `\w` is `str.isalnum()` and `_` (`²` is,
+        // a combining accent is not), its `\s` takes U+001C..U+001F.
+        for (pattern, name, python) in [
+            (r"\w", "²", true),
+            (r"\w", "½", true),
+            (r"\w", "\u{301}", false),
+            (r"\w", "\u{203f}", false),
+            (r"\w", "\u{200d}", false),
+            (r"\w", "Ⓐ", false),
+            (r"\w", "\u{e0100}", false),
+            (r"\w", "_", true),
+            (r"e\w", "e\u{301}", false),
+            (r"\W", "\u{301}", true),
+            (r"(?i)\w", "\u{345}", false),
+            (r"[\w]", "²", true),
+            (r"[^\w]", "\u{301}", true),
+            (r"(?a)\w", "²", false),
+            (r"\s", "\u{1c}", true),
+            (r"\S", "\u{1c}", false),
+            (r"[\s]", "\u{1f}", true),
+            (r"x\s", "x\u{1d}", true),
+            (r"\d", "٣", true),
+            (r"\w+", "mcp_github", true),
+            (r"mcp_\w+", "mcp_café²", true),
+            (r"mcp_\w+", "mcp_git hub", false),
+        ] {
+            let (m, why) = Matcher::compile(pattern);
+            assert!(why.is_none(), "{pattern}: {why:?}");
+            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name:?}");
+        }
+        // An ASCII name and then another: each gets its own regex, the same matcher.
+        let (m, _) = Matcher::compile(r"\w+");
+        assert!(m.matches(Some("terminal")));
+        assert!(m.matches(Some("x²")));
+        assert!(!m.matches(Some("e\u{301}")));
+        assert!(m.matches(Some("terminal")));
     }
 
     #[test]

@@ -2,10 +2,19 @@
 
 use std::fmt::Write as _;
 
-use super::{A, Alt, At, Cat, ClassItem, Greed, I, M, MAXREPEAT, Mode, Node, S, combine};
+use super::word::WORD;
+use super::{A, Alt, At, Cat, ClassItem, Greed, I, M, MAXREPEAT, Mode, Node, S, Text, combine};
 
-/// The pattern for `mode`: anchored at both ends for a full match.
-pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, len: usize) -> String {
+/// A flag of the writing alone (Python's flags use the lower seven bits): the text is ASCII, so
+/// `\d \s \w` are written as their ASCII parts.
+const ASCII_TEXT: u8 = 128;
+
+/// The pattern for `mode` on `text`: anchored at both ends for a full match.
+pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, text: Text, len: usize) -> String {
+    let flags = match text {
+        Text::Ascii => flags | ASCII_TEXT,
+        Text::Any => flags,
+    };
     let mut out = String::with_capacity(len * 2 + 16);
     let case = unicode_case(flags);
     match mode {
@@ -55,7 +64,7 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
     match node {
         Node::Lit(c) => emit_literal(*c, out, flags),
         Node::Any => out.push_str(if flags & S != 0 { "(?s:.)" } else { r"[^\n]" }),
-        Node::Cat(cat) => emit_category(*cat, out, flags),
+        Node::Cat(cat) => emit_lone_category(*cat, out, flags),
         Node::Class { negate, items } => emit_class(*negate, items, out, flags),
         Node::At(at) => out.push_str(match at {
             At::Beginning if flags & M != 0 => "(?m:^)",
@@ -153,6 +162,24 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
             }
             out.push(')');
         }
+    }
+}
+
+/// Whether the pattern reads `\d \s \w` or their negations anywhere.
+pub(super) fn reads_classes(alt: &Alt) -> bool {
+    alt.0.iter().flatten().any(reads_class)
+}
+
+fn reads_class(node: &Node) -> bool {
+    match node {
+        Node::Cat(_) => true,
+        Node::Class { items, .. } => items.iter().any(|i| matches!(i, ClassItem::Cat(_))),
+        Node::Group { body, .. } | Node::Atomic(body) | Node::Look { body, .. } => {
+            reads_classes(body)
+        }
+        Node::Repeat { item, .. } => reads_class(item),
+        Node::Cond { yes, no, .. } => yes.iter().chain(no.iter().flatten()).any(reads_class),
+        Node::Lit(_) | Node::Any | Node::At(_) | Node::GroupRef(_) => false,
     }
 }
 
@@ -301,17 +328,46 @@ fn emit_char(c: char, out: &mut String) {
     }
 }
 
+/// A category outside a class. Python's `\w` is no case-insensitive class, so it is written
+/// without `(?i)` here (a class as a whole is folded, which adds U+0345 to it).
+fn emit_lone_category(cat: Cat, out: &mut String, flags: u8) {
+    let unfolded = unicode_case(flags) && matches!(cat, Cat::Word(_));
+    if unfolded {
+        out.push_str("(?-i:");
+    }
+    emit_category(cat, out, flags);
+    if unfolded {
+        out.push(')');
+    }
+}
+
 /// `\d \D \s \S \w \W`; a bracketed form nests inside a class too.
 fn emit_category(cat: Cat, out: &mut String, flags: u8) {
     let ascii = flags & A != 0;
-    // Python's `\s` is Unicode's White_Space plus the four separators U+001C..U+001F.
-    let (positive, negative) = match (cat, ascii) {
-        (Cat::Digit(_), false) => (r"\d", r"\D"),
-        (Cat::Digit(_), true) => ("[0-9]", "[^0-9]"),
-        (Cat::Word(_), false) => (r"\w", r"\W"),
-        (Cat::Word(_), true) => ("[0-9A-Za-z_]", "[^0-9A-Za-z_]"),
-        (Cat::Space(_), false) => (r"[\s\x{1c}-\x{1f}]", r"[^\s\x{1c}-\x{1f}]"),
-        (Cat::Space(_), true) => (r"[\t-\r ]", r"[^\t-\r ]"),
+    let ascii_text = flags & ASCII_TEXT != 0;
+    // Python's `\s` is Unicode's White_Space plus the four separators U+001C..U+001F, which are
+    // ASCII; its `\w` is `str.isalnum()` and `_`, not the engine's `\w`.
+    let (positive, negative) = match cat {
+        Cat::Digit(_) if ascii || ascii_text => ("[0-9]", "[^0-9]"),
+        Cat::Digit(_) => (r"\d", r"\D"),
+        Cat::Word(_) if ascii || ascii_text => ("[0-9A-Za-z_]", "[^0-9A-Za-z_]"),
+        Cat::Word(wanted) => {
+            out.push_str(if wanted { "[" } else { "[^" });
+            // The table holds characters only (no surrogate is a word character).
+            let char_of = |code| char::from_u32(code).unwrap_or_default();
+            for &(lo, hi) in WORD {
+                emit_char(char_of(lo), out);
+                if hi != lo {
+                    out.push('-');
+                    emit_char(char_of(hi), out);
+                }
+            }
+            out.push(']');
+            return;
+        }
+        Cat::Space(_) if ascii => (r"[\t-\r ]", r"[^\t-\r ]"),
+        Cat::Space(_) if ascii_text => (r"[\t-\r\x{1c}-\x{1f} ]", r"[^\t-\r\x{1c}-\x{1f} ]"),
+        Cat::Space(_) => (r"[\s\x{1c}-\x{1f}]", r"[^\s\x{1c}-\x{1f}]"),
     };
     let (Cat::Digit(wanted) | Cat::Word(wanted) | Cat::Space(wanted)) = cat;
     out.push_str(if wanted { positive } else { negative });

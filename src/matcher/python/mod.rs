@@ -9,6 +9,7 @@
 mod emit;
 mod parse;
 mod tokenizer;
+mod word;
 
 use std::fmt;
 
@@ -42,10 +43,33 @@ pub(super) enum Mode {
     Search,
 }
 
-/// The `fancy-regex` pattern that matches as `pattern` does in Python with `mode`.
-pub(super) fn translate(pattern: &str, mode: Mode) -> Result<String, PyError> {
+/// The texts a translation is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Text {
+    /// Texts of ASCII characters only, as most tool names are: there `\d \s \w` are their
+    /// ASCII parts, which the engine builds in a fraction of the time of Unicode classes.
+    Ascii,
+    /// Any text: `\w` is Python's own class (`word.rs`).
+    Any,
+}
+
+/// A pattern in `fancy-regex` syntax.
+#[derive(Debug)]
+pub(super) struct Translation {
+    /// The pattern.
+    pub pattern: String,
+    /// Whether it reads `\d \s \w` or their negations, so that the translations for
+    /// [`Text::Ascii`] and [`Text::Any`] differ.
+    pub reads_classes: bool,
+}
+
+/// The `fancy-regex` pattern that matches as `pattern` does in Python with `mode`, on `text`.
+pub(super) fn translate(pattern: &str, mode: Mode, text: Text) -> Result<Translation, PyError> {
     let (alt, flags) = parse::parse(pattern)?;
-    Ok(emit::pattern(&alt, flags, mode, pattern.len()))
+    Ok(Translation {
+        pattern: emit::pattern(&alt, flags, mode, text, pattern.len()),
+        reads_classes: emit::reads_classes(&alt),
+    })
 }
 
 /// Whether `pattern` holds no character that is special to Python's `re` (outside verbose mode,
@@ -168,10 +192,12 @@ struct Alt(Vec<Seq>);
 mod tests {
     use proptest::prelude::*;
 
-    use super::{Mode, translate};
+    use super::{Mode, Text, translate};
 
     fn error(pattern: &str) -> String {
-        translate(pattern, Mode::Full).unwrap_err().to_string()
+        translate(pattern, Mode::Full, Text::Any)
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
@@ -239,9 +265,9 @@ mod tests {
             "(?( 1)a)(b)",
             "(?P<é>x)",
         ] {
-            let translated = translate(pattern, Mode::Full);
+            let translated = translate(pattern, Mode::Full, Text::Any);
             assert!(translated.is_ok(), "{pattern}: {translated:?}");
-            let compiled = fancy_regex::Regex::new(&translated.unwrap());
+            let compiled = fancy_regex::Regex::new(&translated.unwrap().pattern);
             assert!(compiled.is_ok(), "{pattern}: {compiled:?}");
         }
     }
@@ -264,7 +290,8 @@ mod tests {
         ) {
             let pattern: String = picks.iter().map(|&i| PIECES[i]).collect();
             for mode in [Mode::Full, Mode::Search] {
-                let Ok(translated) = translate(&pattern, mode) else { continue };
+                let Ok(translated) = translate(&pattern, mode, Text::Any) else { continue };
+                let translated = translated.pattern;
                 let mut chars = translated.chars();
                 while let Some(c) = chars.next() {
                     if c == '\\' {
