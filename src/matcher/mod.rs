@@ -252,7 +252,7 @@ mod tests {
     fn classes_are_pythons_on_any_text() {
         // Python 3.11's `re.fullmatch` on each: its `\w` is `str.isalnum()` and `_` (`²` is,
         // a combining accent is not), its `\s` takes U+001C..U+001F.
-        for (pattern, name, python) in [
+        agree_with_python(&[
             (r"\w", "²", true),
             (r"\w", "½", true),
             (r"\w", "\u{301}", false),
@@ -275,11 +275,7 @@ mod tests {
             (r"\w+", "mcp_github", true),
             (r"mcp_\w+", "mcp_café²", true),
             (r"mcp_\w+", "mcp_git hub", false),
-        ] {
-            let (m, why) = Matcher::compile(pattern);
-            assert!(why.is_none(), "{pattern}: {why:?}");
-            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name:?}");
-        }
+        ]);
         // An ASCII name and then another: each gets its own regex, the same matcher.
         let (m, _) = Matcher::compile(r"\w+");
         assert!(m.matches(Some("terminal")));
@@ -288,11 +284,21 @@ mod tests {
         assert!(m.matches(Some("terminal")));
     }
 
+    /// Each `(pattern, name, what Python's re.fullmatch says)`: the pattern compiles, and its
+    /// full match says the same.
+    fn agree_with_python(cases: &[(&str, &str, bool)]) {
+        for &(pattern, name, python) in cases {
+            let (m, why) = Matcher::compile(pattern);
+            assert!(why.is_none(), "{pattern}: {why:?}");
+            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name:?}");
+        }
+    }
+
     #[test]
     fn case_insensitive_i_is_pythons_four_letters() {
         // Python 3.11's `re.fullmatch` on each: `I i İ ı` are one letter under `(?i)`, not
         // under `(?a)` or without the flag; a class with one of them has them all.
-        for (pattern, name, python) in [
+        agree_with_python(&[
             ("(?i)i", "İ", true),
             ("(?i)i", "ı", true),
             ("(?i)I", "ı", true),
@@ -313,18 +319,14 @@ mod tests {
             // A back reference compares lower cases in Python, so `ı` is not `i` there (and
             // `İ` is, which `fancy-regex` does not do: a gap docs/hermes-yaml.md names).
             ("(?i)(i)\\1", "iı", false),
-        ] {
-            let (m, why) = Matcher::compile(pattern);
-            assert!(why.is_none(), "{pattern}: {why:?}");
-            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name}");
-        }
+        ]);
     }
 
     #[test]
     fn ascii_case_insensitive_folds_ascii_letters_only() {
         // Python 3.11's `re.fullmatch` on each: with the `a` flag, `(?i)` pairs ASCII letters and
         // nothing else (not the Kelvin sign with `k`, not `É` with `é`).
-        for (pattern, name, python) in [
+        agree_with_python(&[
             ("(?ai)k", "\u{212a}", false),
             ("(?ai)k", "K", true),
             ("(?ai)é", "É", false),
@@ -342,11 +344,7 @@ mod tests {
             ("(?a)(?i:k)", "K", true),
             ("(?i)(?a:k)", "\u{212a}", false),
             ("(?i)(?a:k)", "K", true),
-        ] {
-            let (m, why) = Matcher::compile(pattern);
-            assert!(why.is_none(), "{pattern}: {why:?}");
-            assert_eq!(m.matches(Some(name)), python, "{pattern} on {name}");
-        }
+        ]);
     }
 
     #[test]
