@@ -61,12 +61,7 @@ impl Matcher {
         let (how, invalid) = if python::is_plain(pattern) {
             (How::Plain, None)
         } else {
-            let mode = if search {
-                python::Mode::Search
-            } else {
-                python::Mode::Full
-            };
-            match python::translate(pattern, mode, python::Text::Ascii) {
+            match python::translate(pattern, mode(search), python::Text::Ascii) {
                 Err(err) => (How::Invalid, Some(err.to_string())),
                 Ok(translated) => match regex(&translated.pattern) {
                     Ok(ascii) => {
@@ -126,12 +121,8 @@ impl Matcher {
         match &compiled.any {
             Some(any) if !text.is_ascii() => any
                 .get_or_init(|| {
-                    let mode = if self.search {
-                        python::Mode::Search
-                    } else {
-                        python::Mode::Full
-                    };
-                    let translated = python::translate(&self.source, mode, python::Text::Any);
+                    let translated =
+                        python::translate(&self.source, mode(self.search), python::Text::Any);
                     translated.ok().and_then(|t| regex(&t.pattern).ok())
                 })
                 .as_ref(),
@@ -152,6 +143,14 @@ impl Matcher {
     /// Whether the tool name matches; a call without a tool name never matches.
     pub fn matches(&self, tool: Option<&str>) -> bool {
         tool.is_some_and(|tool| self.matches_text(tool))
+    }
+}
+
+const fn mode(search: bool) -> python::Mode {
+    if search {
+        python::Mode::Search
+    } else {
+        python::Mode::Full
     }
 }
 
