@@ -52,6 +52,23 @@ Project: none (no .agents/hooks from here up to the repository root)
 }
 
 #[test]
+fn a_matcher_too_large_for_text_that_is_not_ascii_is_a_warning() {
+    let env = TestEnv::new();
+    env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/ok.sh\n      matcher: '\\w{300}'\n    - command: ~/.hermes/agent-hooks/ok.sh x\n      matcher: '\\w+'\n",
+    );
+    let out = doctor(&env, &["--no-exec", "--json"]);
+    let matcher: Vec<_> = findings(&out)
+        .into_iter()
+        .filter(|(_, check, _)| check == "matcher")
+        .collect();
+    assert_eq!(matcher.len(), 1, "{matcher:?}");
+    assert_eq!(matcher[0].0, "warning");
+    assert!(matcher[0].2.contains(r"`\w{300}`"), "{}", matcher[0].2);
+}
+
+#[test]
 fn no_allowlist_is_only_warnings_so_ci_passes_unless_strict() {
     let env = TestEnv::new();
     let marker = env.path("ran");

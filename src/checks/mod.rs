@@ -207,6 +207,20 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
             let message = format!("not replaced by {file}: {why}; it runs as usual");
             add(Level::Warning, "override", message, None);
         }
+        let matchers = [
+            (hook.matcher.as_ref(), "tool names"),
+            (hook.agent().and_then(|a| a.pattern.as_ref()), "tool input"),
+        ];
+        for (matcher, what) in matchers {
+            if let Some(matcher) = matcher.filter(|m| !m.fits_any_text()) {
+                let message = format!(
+                    "the matcher `{}` is too large for the regex engine on {what} that is not \
+                     ASCII, so such a call counts as matching (ASCII is matched exactly)",
+                    matcher.source()
+                );
+                add(Level::Warning, "matcher", message, None);
+            }
+        }
         let script = crate::consent::script_state(hook, base);
         let assessment = assess(list, hook, base);
         let (level, message) = script_finding(hook, &assessment, script, checkup.home);

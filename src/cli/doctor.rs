@@ -23,7 +23,8 @@ use crate::text::wrap_words;
     (replaced), a named Hermes home that does not exist. Warnings: an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
-    a duplicate, a slow smoke run, a smoke run that blocks the harmless synthetic call. A smoke \
+    a duplicate, a matcher too large for the regex engine on text that is not ASCII, a slow \
+    smoke run, a smoke run that blocks the harmless synthetic call. A smoke \
     run goes through the same engine as `run` and says what the hook answered: nothing, blocked, \
     rewrote the input, added context or asked to keep working."
 )]

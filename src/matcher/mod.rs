@@ -130,6 +130,16 @@ impl Matcher {
         }
     }
 
+    /// Whether the pattern can be matched on any text: false when its regex for text that is not
+    /// ASCII exceeds the engine's limits (`\w{300}`), so such a text counts as matching. That
+    /// regex is built here if it was not yet (an audit asks; `run` builds it only when needed).
+    pub fn fits_any_text(&self) -> bool {
+        match &self.how {
+            How::Regex(compiled) => self.regex_for(compiled, "\u{80}").is_some(),
+            How::Plain | How::Invalid => true,
+        }
+    }
+
     /// The pattern as written.
     pub fn source(&self) -> &str {
         &self.source
@@ -290,6 +300,18 @@ mod tests {
             let (m, why) = Matcher::compile(pattern);
             assert!(why.is_none(), "{pattern}: {why:?}");
             assert_eq!(m.matches(Some(name)), python, "{pattern} on {name:?}");
+        }
+    }
+
+    #[test]
+    fn a_pattern_too_large_for_other_text_says_so() {
+        let (m, why) = Matcher::compile(r"\w{300}");
+        assert!(why.is_none());
+        assert!(!m.matches(Some("abc")), "ASCII text is matched exactly");
+        assert!(!m.fits_any_text());
+        assert!(m.matches(Some("é")), "counts as matching");
+        for pattern in [r"\w+", "terminal", "a(b", r"x\d"] {
+            assert!(Matcher::compile(pattern).0.fits_any_text(), "{pattern}");
         }
     }
 
