@@ -13,6 +13,11 @@ use fancy_regex::{Regex, RegexBuilder};
 /// backtracking, where Python would run for ever) counts as matching: the hook runs and decides.
 const BACKTRACK_LIMIT: usize = 100_000;
 
+/// The most `\w` a pattern may read to be built for text that is not ASCII: each is Python's
+/// class written out (about 11 KB of pattern), and a hostile HOOK.md could hold thousands.
+/// Past it, such a text counts as matching (and `doctor` warns).
+const WORDS_MAX: usize = 16;
+
 /// A compiled `matcher`.
 #[derive(Clone, Debug)]
 pub struct Matcher {
@@ -65,7 +70,13 @@ impl Matcher {
                 Err(err) => (How::Invalid, Some(err.to_string())),
                 Ok(translated) => match regex(&translated.pattern) {
                     Ok(ascii) => {
-                        let any = translated.reads_classes.then(OnceLock::new);
+                        let any = (translated.classes > 0).then(|| {
+                            if translated.words > WORDS_MAX {
+                                OnceLock::from(None) // never written out: too large
+                            } else {
+                                OnceLock::new()
+                            }
+                        });
                         (How::Regex(Box::new(Compiled { ascii, any })), None)
                     }
                     Err(err) => (
@@ -313,6 +324,19 @@ mod tests {
         for pattern in [r"\w+", "terminal", "a(b", r"x\d"] {
             assert!(Matcher::compile(pattern).0.fits_any_text(), "{pattern}");
         }
+        // Python's `\w` is written out on such text, so a pattern may read it 16 times; past
+        // that (a hostile HOOK.md could hold thousands) it is not built at all.
+        let sixteen = r"\w".repeat(16);
+        let (m, _) = Matcher::compile(&sixteen);
+        assert!(m.fits_any_text() && m.matches(Some(&"é".repeat(16))));
+        let many = r"[\W.]".repeat(5000);
+        let (m, _) = Matcher::compile_search(&many);
+        assert!(!m.fits_any_text());
+        assert!(
+            !m.matches(Some(&".".repeat(4999))),
+            "ASCII text is matched exactly"
+        );
+        assert!(m.matches(Some("é")), "counts as matching");
     }
 
     #[test]

@@ -165,21 +165,37 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
     }
 }
 
-/// Whether the pattern reads `\d \s \w` or their negations anywhere.
-pub(super) fn reads_classes(alt: &Alt) -> bool {
-    alt.0.iter().flatten().any(reads_class)
+/// How many times the pattern reads `\d \s \w` or their negations, and how many of those are
+/// `\w` or `\W` (each written out as Python's class of 734 ranges on text that is not ASCII).
+pub(super) fn classes_read(alt: &Alt) -> (usize, usize) {
+    alt.0.iter().flatten().map(class_reads).fold((0, 0), add)
 }
 
-fn reads_class(node: &Node) -> bool {
+const fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+}
+
+fn class_reads(node: &Node) -> (usize, usize) {
+    let of = |cat: &Cat| (1, usize::from(matches!(cat, Cat::Word(_))));
     match node {
-        Node::Cat(_) => true,
-        Node::Class { items, .. } => items.iter().any(|i| matches!(i, ClassItem::Cat(_))),
+        Node::Cat(cat) => of(cat),
+        Node::Class { items, .. } => items
+            .iter()
+            .filter_map(|item| match item {
+                ClassItem::Cat(cat) => Some(of(cat)),
+                _ => None,
+            })
+            .fold((0, 0), add),
         Node::Group { body, .. } | Node::Atomic(body) | Node::Look { body, .. } => {
-            reads_classes(body)
+            classes_read(body)
         }
-        Node::Repeat { item, .. } => reads_class(item),
-        Node::Cond { yes, no, .. } => yes.iter().chain(no.iter().flatten()).any(reads_class),
-        Node::Lit(_) | Node::Any | Node::At(_) | Node::GroupRef(_) => false,
+        Node::Repeat { item, .. } => class_reads(item),
+        Node::Cond { yes, no, .. } => yes
+            .iter()
+            .chain(no.iter().flatten())
+            .map(class_reads)
+            .fold((0, 0), add),
+        Node::Lit(_) | Node::Any | Node::At(_) | Node::GroupRef(_) => (0, 0),
     }
 }
 

@@ -58,17 +58,21 @@ pub(super) enum Text {
 pub(super) struct Translation {
     /// The pattern.
     pub pattern: String,
-    /// Whether it reads `\d \s \w` or their negations, so that the translations for
-    /// [`Text::Ascii`] and [`Text::Any`] differ.
-    pub reads_classes: bool,
+    /// How many times it reads `\d \s \w` or their negations: the translations for
+    /// [`Text::Ascii`] and [`Text::Any`] differ when any.
+    pub classes: usize,
+    /// How many of those are `\w` or `\W`, which [`Text::Any`] writes out as Python's class.
+    pub words: usize,
 }
 
 /// The `fancy-regex` pattern that matches as `pattern` does in Python with `mode`, on `text`.
 pub(super) fn translate(pattern: &str, mode: Mode, text: Text) -> Result<Translation, PyError> {
     let (alt, flags) = parse::parse(pattern)?;
+    let (classes, words) = emit::classes_read(&alt);
     Ok(Translation {
         pattern: emit::pattern(&alt, flags, mode, text, pattern.len()),
-        reads_classes: emit::reads_classes(&alt),
+        classes,
+        words,
     })
 }
 
