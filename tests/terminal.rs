@@ -76,3 +76,21 @@ fn doctor_wraps_between_words() {
     }
     assert!(shown.lines().any(|l| l.contains(&path)), "{shown}");
 }
+
+#[test]
+fn test_wraps_a_message_between_words() {
+    let env = TestEnv::new();
+    env.script("new.sh", "cat >/dev/null");
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/new.sh\n");
+    let shown = on_a_sized_terminal(&env, &["test", "on_session_start", "--color", "never"], 60);
+    for line in shown.lines() {
+        assert!(line.chars().count() <= 60, "{line:?} in\n{shown}");
+    }
+    // Split between words only: the script's path is whole on one line.
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.contains("'~/.hermes/agent-hooks/new.sh';")),
+        "{shown}"
+    );
+}

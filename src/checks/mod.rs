@@ -209,13 +209,14 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
         }
         let matchers = [
             (hook.matcher.as_ref(), "tool names"),
-            (hook.agent().and_then(|a| a.pattern.as_ref()), "tool input"),
+            (hook.agent().and_then(|a| a.pattern.as_ref()), "tool inputs"),
         ];
         for (matcher, what) in matchers {
             if let Some(matcher) = matcher.filter(|m| !m.fits_any_text()) {
                 let message = format!(
-                    "the matcher `{}` is too large for the regex engine on {what} that is not \
-                     ASCII, so such a call counts as matching (ASCII is matched exactly)",
+                    "the matcher `{}` is too large for the regex engine on {what} with \
+                     characters outside ASCII, so such a call counts as matching (ASCII {what} \
+                     are matched exactly)",
                     matcher.source()
                 );
                 add(Level::Warning, "matcher", message, None);

@@ -13,12 +13,13 @@ use super::{GlobalArgs, shared};
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
-use crate::output::table::Tone;
+use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen};
 use crate::payload::{self, Invocation};
 use crate::response::Directive;
 use crate::runner::Plan;
 use crate::synthetic;
+use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(
@@ -211,6 +212,7 @@ fn human(
     color: bool,
 ) -> Screen {
     let mut screen = Screen::new(color);
+    let width = terminal_width();
     let payload = if args.payload_file.is_some() {
         "synthetic payload + file"
     } else {
@@ -220,10 +222,10 @@ fn human(
         || ", all hooks (no --for-tool)".to_owned(),
         |t| format!(", tool {t}"),
     );
-    screen.line(format_args!(
-        "test {event}: {} hook(s), {payload}{tool}",
-        hooks.len()
-    ));
+    let heading = format!("test {event}: {} hook(s), {payload}{tool}", hooks.len());
+    for (i, line) in wrap_words(&heading, width).iter().enumerate() {
+        screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));
+    }
     for hook in hooks {
         screen
             .blank()
@@ -245,14 +247,15 @@ fn human(
             screen.line(format_args!("  directive:  {}", to_line(directive)));
         }
         if let Some(message) = hook.message {
-            screen.line(format_args!("  message:    {message}"));
+            // Between words at the terminal's width, so a command to paste stays whole.
+            let room = width.map(|w| w.saturating_sub(INDENT.len()));
+            for (i, line) in wrap_words(message, room).iter().enumerate() {
+                let label = if i == 0 { "  message:    " } else { INDENT };
+                screen.line(format_args!("{label}{line}"));
+            }
         }
         for (i, line) in hook.stderr.lines().take(20).enumerate() {
-            let label = if i == 0 {
-                "  stderr:     "
-            } else {
-                "              "
-            };
+            let label = if i == 0 { "  stderr:     " } else { INDENT };
             screen.line(format_args!("{label}{line}"));
         }
     }
@@ -263,6 +266,9 @@ fn human(
     screen.blank().line(format_args!("result: {result}"));
     screen
 }
+
+/// Where a hook's field starts, after its label.
+const INDENT: &str = "              ";
 
 /// The colour of a hook's status: it answered, it decided something, or it could not answer.
 fn status_tone(status: &str) -> Tone {
