@@ -239,9 +239,8 @@ proptest! {
 /// The places known to differ, all named in docs/hermes-yaml.md: `fancy-regex` (0.19 and 0.20)
 /// mis-handles a conditional group inside an atomic group or a possessive repeat
 /// (`(?>(?(1)a|b)*)b` matches `b`); a back reference under `(?i)` compares non-ASCII letters by
-/// the engine's case folding, not as Python does (`İ` is `i` to Python; with the `a` flag, `É`
-/// is not `é`); and `\b`, `\B` take the engine's word characters, where `²` is none and a
-/// combining accent is one.
+/// the engine's own rule, not as Python does (`İ` is `i` to Python); and `\b`, `\B` take the
+/// engine's word characters, where `²` is none and a combining accent is one.
 fn known_gap(pattern: &str, name: &str) -> bool {
     let conditional = pattern.contains("(?(")
         && ["*+", "++", "?+", "}+", "(?>"]
@@ -291,12 +290,6 @@ fn case_folding_and_classes_agree_with_pythons_re() {
             ));
         }
     }
-    // The one gap docs/hermes-yaml.md names: under `(?i)`, a class holding `\w` or `\W` also
-    // takes U+0345 (the engine folds the class as a whole, and U+0345 folds to a letter).
-    differ.retain(|case| {
-        let word_class = case.contains(r"[\\w]") || case.contains(r"[^\\W]");
-        !(word_class && case.contains(r"\u{345}"))
-    });
     assert!(differ.is_empty(), "{differ:#?}");
 }
 

@@ -1,35 +1,47 @@
-//! Writing a parsed pattern in `fancy-regex` syntax, so it matches what Python matches.
+//! Writing a parsed pattern in `fancy-regex` syntax, so it matches what Python matches. The
+//! engine's own Unicode tables are never asked for: `\d \s \w` and what `(?i)` takes are
+//! written out from Python's (`tables.rs`), which also keeps those tables out of the binary.
 
 use std::fmt::Write as _;
 
-use super::word::WORD;
+use super::tables::{CASE, DIGIT, SPACE, WORD};
 use super::{A, Alt, At, Cat, ClassItem, Greed, I, M, MAXREPEAT, Mode, Node, S, Text, combine};
 
 /// A flag of the writing alone (Python's flags use the lower seven bits): the text is ASCII, so
-/// `\d \s \w` are written as their ASCII parts.
+/// `\d \s \w` are written as their ASCII parts, and `(?i)` pairs only ASCII characters.
 const ASCII_TEXT: u8 = 128;
 
-/// The pattern for `mode` on `text`: anchored at both ends for a full match.
-pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, text: Text, len: usize) -> String {
+/// The pattern being written, and whether writing it for ASCII text left out something that
+/// other text needs (so the translation for any text differs).
+struct Writer {
+    out: String,
+    narrowed: bool,
+}
+
+/// The pattern for `mode` on `text`, anchored at both ends for a full match; and whether it was
+/// narrowed to ASCII text.
+pub(super) fn pattern(alt: &Alt, flags: u8, mode: Mode, text: Text, len: usize) -> (String, bool) {
     let flags = match text {
         Text::Ascii => flags | ASCII_TEXT,
         Text::Any => flags,
     };
-    let mut out = String::with_capacity(len * 2 + 16);
-    let case = unicode_case(flags);
+    let mut w = Writer {
+        out: String::with_capacity(len * 2 + 16),
+        narrowed: false,
+    };
     match mode {
         Mode::Full => {
-            out.push_str(if case { r"\A(?i:" } else { r"\A(?:" });
-            emit_alt(alt, &mut out, flags, Tail::Full);
-            out.push_str(r")\z");
+            w.out.push_str(r"\A(?:");
+            emit_alt(alt, &mut w, flags, Tail::Full);
+            w.out.push_str(r")\z");
         }
         Mode::Search => {
-            out.push_str(if case { "(?i:" } else { "(?:" });
-            emit_alt(alt, &mut out, flags, Tail::Search);
-            out.push(')');
+            w.out.push_str("(?:");
+            emit_alt(alt, &mut w, flags, Tail::Search);
+            w.out.push(')');
         }
     }
-    out
+    (w.out, w.narrowed)
 }
 
 /// Whether the node being written ends the whole match: a `$` there can be written without a
@@ -44,29 +56,29 @@ enum Tail {
     Search,
 }
 
-fn emit_alt(alt: &Alt, out: &mut String, flags: u8, tail: Tail) {
+fn emit_alt(alt: &Alt, w: &mut Writer, flags: u8, tail: Tail) {
     for (i, seq) in alt.0.iter().enumerate() {
         if i > 0 {
-            out.push('|');
+            w.out.push('|');
         }
-        emit_seq(seq, out, flags, tail);
+        emit_seq(seq, w, flags, tail);
     }
 }
 
-fn emit_seq(seq: &[Node], out: &mut String, flags: u8, tail: Tail) {
+fn emit_seq(seq: &[Node], w: &mut Writer, flags: u8, tail: Tail) {
     for (i, node) in seq.iter().enumerate() {
         let tail = if i + 1 == seq.len() { tail } else { Tail::No };
-        emit_node(node, out, flags, tail);
+        emit_node(node, w, flags, tail);
     }
 }
 
-fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
+fn emit_node(node: &Node, w: &mut Writer, flags: u8, tail: Tail) {
     match node {
-        Node::Lit(c) => emit_literal(*c, out, flags),
-        Node::Any => out.push_str(if flags & S != 0 { "(?s:.)" } else { r"[^\n]" }),
-        Node::Cat(cat) => emit_lone_category(*cat, out, flags),
-        Node::Class { negate, items } => emit_class(*negate, items, out, flags),
-        Node::At(at) => out.push_str(match at {
+        Node::Lit(c) => emit_literal(*c, w, flags),
+        Node::Any => w.out.push_str(if flags & S != 0 { "(?s:.)" } else { r"[^\n]" }),
+        Node::Cat(cat) => emit_category(*cat, &mut w.out, &mut w.narrowed, flags),
+        Node::Class { negate, items } => emit_class(*negate, items, w, flags),
+        Node::At(at) => w.out.push_str(match at {
             At::Beginning if flags & M != 0 => "(?m:^)",
             At::Beginning | At::BeginningString => r"\A",
             At::End if flags & M != 0 => "(?m:$)",
@@ -89,34 +101,28 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
             body,
         } => {
             let inner = combine(flags, *add, *del);
-            if *capture {
-                out.push('(');
-            } else if unicode_case(inner) != unicode_case(flags) {
-                out.push_str(if unicode_case(inner) { "(?i:" } else { "(?-i:" });
-            } else {
-                out.push_str("(?:");
-            }
-            emit_alt(body, out, inner, tail);
-            out.push(')');
+            w.out.push_str(if *capture { "(" } else { "(?:" });
+            emit_alt(body, w, inner, tail);
+            w.out.push(')');
         }
         Node::Atomic(body) => {
-            out.push_str("(?>");
-            emit_alt(body, out, flags, Tail::No);
-            out.push(')');
+            w.out.push_str("(?>");
+            emit_alt(body, w, flags, Tail::No);
+            w.out.push(')');
         }
         Node::Look {
             behind,
             negate,
             body,
         } => {
-            out.push_str(match (behind, negate) {
+            w.out.push_str(match (behind, negate) {
                 (false, false) => "(?=",
                 (false, true) => "(?!",
                 (true, false) => "(?<=",
                 (true, true) => "(?<!",
             });
-            emit_alt(body, out, flags, Tail::No);
-            out.push(')');
+            emit_alt(body, w, flags, Tail::No);
+            w.out.push(')');
         }
         Node::Repeat {
             min,
@@ -128,74 +134,69 @@ fn emit_node(node: &Node, out: &mut String, flags: u8, tail: Tail) {
                 // Repeating what consumes nothing: zero times is always possible when `min` is
                 // 0, and once is as good as many otherwise (`fancy-regex` refuses to repeat it).
                 if *min > 0 {
-                    emit_node(item, out, flags, Tail::No);
+                    emit_node(item, w, flags, Tail::No);
                 }
                 return;
             }
-            out.push_str("(?:");
-            emit_node(item, out, flags, Tail::No);
-            out.push(')');
+            w.out.push_str("(?:");
+            emit_node(item, w, flags, Tail::No);
+            w.out.push(')');
             if *max == MAXREPEAT {
-                let _ = write!(out, "{{{min},}}");
+                let _ = write!(w.out, "{{{min},}}");
             } else {
-                let _ = write!(out, "{{{min},{max}}}");
+                let _ = write!(w.out, "{{{min},{max}}}");
             }
             match greed {
                 Greed::Greedy => {}
-                Greed::Lazy => out.push('?'),
-                Greed::Possessive => out.push('+'),
+                Greed::Lazy => w.out.push('?'),
+                Greed::Possessive => w.out.push('+'),
             }
         }
-        // The engine's own case-insensitive comparison, closest to Python's ASCII one.
-        Node::GroupRef(gid) if ascii_case(flags) => {
-            let _ = write!(out, r"(?i:\{gid})");
+        // The engine's own case-insensitive comparison: Python's for ASCII letters; other
+        // letters must be the same character.
+        Node::GroupRef(gid) if flags & I != 0 => {
+            let _ = write!(w.out, r"(?i:\{gid})");
         }
         Node::GroupRef(gid) => {
-            let _ = write!(out, r"(?:\{gid})");
+            let _ = write!(w.out, r"(?:\{gid})");
         }
         Node::Cond { group, yes, no } => {
-            let _ = write!(out, "(?({group})");
-            emit_seq(yes, out, flags, Tail::No);
-            out.push('|');
+            let _ = write!(w.out, "(?({group})");
+            emit_seq(yes, w, flags, Tail::No);
+            w.out.push('|');
             if let Some(no) = no {
-                emit_seq(no, out, flags, Tail::No);
+                emit_seq(no, w, flags, Tail::No);
             }
-            out.push(')');
+            w.out.push(')');
         }
     }
 }
 
-/// How many times the pattern reads `\d \s \w` or their negations, and how many of those are
-/// `\w` or `\W` (each written out as Python's class of 734 ranges on text that is not ASCII).
-pub(super) fn classes_read(alt: &Alt) -> (usize, usize) {
-    alt.0.iter().flatten().map(class_reads).fold((0, 0), add)
+/// How many times the pattern reads `\w` or `\W` (each written out as Python's class of 734
+/// ranges on text that is not ASCII).
+pub(super) fn words_read(alt: &Alt) -> usize {
+    alt.0
+        .iter()
+        .flatten()
+        .map(word_reads)
+        .fold(0, usize::saturating_add)
 }
 
-const fn add(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
-    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
-}
-
-fn class_reads(node: &Node) -> (usize, usize) {
-    let of = |cat: &Cat| (1, usize::from(matches!(cat, Cat::Word(_))));
+fn word_reads(node: &Node) -> usize {
     match node {
-        Node::Cat(cat) => of(cat),
+        Node::Cat(cat) => usize::from(matches!(cat, Cat::Word(_))),
         Node::Class { items, .. } => items
             .iter()
-            .filter_map(|item| match item {
-                ClassItem::Cat(cat) => Some(of(cat)),
-                _ => None,
-            })
-            .fold((0, 0), add),
-        Node::Group { body, .. } | Node::Atomic(body) | Node::Look { body, .. } => {
-            classes_read(body)
-        }
-        Node::Repeat { item, .. } => class_reads(item),
+            .filter(|item| matches!(item, ClassItem::Cat(Cat::Word(_))))
+            .count(),
+        Node::Group { body, .. } | Node::Atomic(body) | Node::Look { body, .. } => words_read(body),
+        Node::Repeat { item, .. } => word_reads(item),
         Node::Cond { yes, no, .. } => yes
             .iter()
             .chain(no.iter().flatten())
-            .map(class_reads)
-            .fold((0, 0), add),
-        Node::Lit(_) | Node::Any | Node::At(_) | Node::GroupRef(_) => (0, 0),
+            .map(word_reads)
+            .fold(0, usize::saturating_add),
+        Node::Lit(_) | Node::Any | Node::At(_) | Node::GroupRef(_) => 0,
     }
 }
 
@@ -214,25 +215,29 @@ fn only_assertions(node: &Node) -> bool {
 /// A class that matches nothing: what a surrogate stands for (no Rust string holds one).
 const NOTHING: &str = r"[^\x{0}-\x{10ffff}]";
 
-/// `I i İ ı`: one letter to Python's `(?i)` (Unicode), which takes two characters to be the same
-/// when their lower cases are, or their upper cases; Unicode's case folding, which the regex
-/// engine uses, keeps `İ` and `ı` apart from `i`. Every other cased character of Python's
-/// tables folds alike in both.
-const DOTTED_DOTLESS: [u32; 4] = [0x49, 0x69, 0x130, 0x131];
-/// The four as a class (under `(?i)`).
-const DOTTED_DOTLESS_CLASS: &str = r"[Ii\x{130}\x{131}]";
-
-/// Whether the pattern is case-insensitive for all of Unicode: the engine's `(?i)`, with the
-/// four letters above made one.
+/// Whether the pattern is case-insensitive for all of Unicode: each cased character is written
+/// with the others Python's `(?i)` takes for it (`CASE`).
 const fn unicode_case(flags: u8) -> bool {
     flags & I != 0 && flags & A == 0
 }
 
-/// Whether the pattern is case-insensitive for ASCII letters only (`(?a)` with `(?i)`): the
-/// engine has no such mode, so each letter is written with its other case, and no other
-/// character is folded.
+/// Whether the pattern is case-insensitive for ASCII letters only (`(?a)` with `(?i)`): each
+/// letter is written with its other case, and no other character is folded.
 const fn ascii_case(flags: u8) -> bool {
     flags & I != 0 && flags & A != 0
+}
+
+/// Adds to `into` the other characters `(?i)` takes for those of `lo..=hi`; for ASCII text,
+/// only the ASCII ones (`narrowed` says when others were left out).
+fn case_partners(lo: u32, hi: u32, flags: u8, narrowed: &mut bool, into: &mut Vec<u32>) {
+    let start = CASE.partition_point(|&(c, _)| c < lo);
+    for &(_, other) in CASE[start..].iter().take_while(|&&(c, _)| c <= hi) {
+        if flags & ASCII_TEXT != 0 && other >= 0x80 {
+            *narrowed = true;
+        } else {
+            into.push(other);
+        }
+    }
 }
 
 /// The ASCII letters of `lo..=hi` in their other case, as class items.
@@ -250,54 +255,49 @@ fn other_ascii_case(lo: u32, hi: u32, body: &mut String) {
 }
 
 /// One character of the pattern (a surrogate matches nothing).
-fn emit_literal(c: u32, out: &mut String, flags: u8) {
+fn emit_literal(c: u32, w: &mut Writer, flags: u8) {
     let Some(ch) = char::from_u32(c) else {
-        out.push_str(NOTHING);
+        w.out.push_str(NOTHING);
         return;
     };
-    if unicode_case(flags) && DOTTED_DOTLESS.contains(&c) {
-        out.push_str(DOTTED_DOTLESS_CLASS);
+    let mut others = Vec::new();
+    if unicode_case(flags) {
+        case_partners(c, c, flags, &mut w.narrowed, &mut others);
     } else if ascii_case(flags) && ch.is_ascii_alphabetic() {
-        out.push('[');
-        out.push(ch);
-        other_ascii_case(c, c, out);
-        out.push(']');
+        others.push(c ^ 0x20);
+    }
+    if others.is_empty() {
+        emit_char(ch, &mut w.out);
     } else {
-        emit_char(ch, out);
+        w.out.push('[');
+        emit_char(ch, &mut w.out);
+        emit_set(&mut others, &mut w.out);
+        w.out.push(']');
     }
 }
 
-fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
+fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
     let mut body = String::new();
-    // A class holding one of the four holds them all, before it is negated.
-    let holds = |lo: u32, hi: u32| DOTTED_DOTLESS.iter().any(|c| (lo..=hi).contains(c));
-    if unicode_case(flags)
-        && items.iter().any(|item| match *item {
-            ClassItem::Lit(c) => holds(c, c),
-            ClassItem::Range(lo, hi) => holds(lo, hi),
-            ClassItem::Cat(_) => false,
-        })
-    {
-        body.push_str(&DOTTED_DOTLESS_CLASS[1..DOTTED_DOTLESS_CLASS.len() - 1]);
-    }
-    // A class holding an ASCII letter holds its other case, before it is negated.
-    if ascii_case(flags) {
-        for item in items {
-            match *item {
-                ClassItem::Lit(c) => other_ascii_case(c, c, &mut body),
-                ClassItem::Range(lo, hi) => other_ascii_case(lo, hi, &mut body),
-                ClassItem::Cat(_) => {}
-            }
-        }
-    }
+    // What `(?i)` adds to a class is added before it is negated, as Python does.
+    let mut others = Vec::new();
     for item in items {
         match *item {
             ClassItem::Lit(c) => {
+                if unicode_case(flags) {
+                    case_partners(c, c, flags, &mut w.narrowed, &mut others);
+                } else if ascii_case(flags) {
+                    other_ascii_case(c, c, &mut body);
+                }
                 if let Some(c) = char::from_u32(c) {
                     emit_char(c, &mut body);
                 }
             }
             ClassItem::Range(lo, hi) => {
+                if unicode_case(flags) {
+                    case_partners(lo, hi, flags, &mut w.narrowed, &mut others);
+                } else if ascii_case(flags) {
+                    other_ascii_case(lo, hi, &mut body);
+                }
                 // Surrogates are not characters here: the range keeps the characters it holds.
                 let lo = if (0xD800..=0xDFFF).contains(&lo) {
                     0xE000
@@ -317,20 +317,50 @@ fn emit_class(negate: bool, items: &[ClassItem], out: &mut String, flags: u8) {
                     emit_char(hi, &mut body);
                 }
             }
-            ClassItem::Cat(cat) => emit_category(cat, &mut body, flags),
+            // Python tests a class's categories on the lower case of the character when the
+            // class holds a cased one; no character's lower case is in a category it is not in.
+            ClassItem::Cat(cat) => emit_category(cat, &mut body, &mut w.narrowed, flags),
         }
     }
+    emit_set(&mut others, &mut body);
     match (body.is_empty(), negate) {
-        (true, false) => out.push_str(NOTHING),
-        (true, true) => out.push_str(r"(?s:.)"),
+        (true, false) => w.out.push_str(NOTHING),
+        (true, true) => w.out.push_str(r"(?s:.)"),
         (false, _) => {
-            out.push('[');
+            w.out.push('[');
             if negate {
-                out.push('^');
+                w.out.push('^');
             }
-            out.push_str(&body);
-            out.push(']');
+            w.out.push_str(&body);
+            w.out.push(']');
         }
+    }
+}
+
+/// Characters as class items, in order, each run of neighbours as one range.
+fn emit_set(chars: &mut [u32], body: &mut String) {
+    chars.sort_unstable();
+    let mut rest = chars.iter().copied().peekable();
+    while let Some(lo) = rest.next() {
+        let mut hi = lo;
+        while let Some(&next) = rest.peek() {
+            if next > hi.saturating_add(1) {
+                break;
+            }
+            hi = next;
+            rest.next();
+        }
+        emit_range(lo, hi, body);
+    }
+}
+
+/// `lo..=hi` as class items (`lo` alone when they are one); both are characters.
+fn emit_range(lo: u32, hi: u32, body: &mut String) {
+    let char_of = |code| char::from_u32(code).unwrap_or_default();
+    emit_char(char_of(lo), body);
+    if hi != lo {
+        body.push('-');
+        emit_char(char_of(hi), body);
     }
 }
 
@@ -344,47 +374,32 @@ fn emit_char(c: char, out: &mut String) {
     }
 }
 
-/// A category outside a class. Python's `\w` is no case-insensitive class, so it is written
-/// without `(?i)` here (a class as a whole is folded, which adds U+0345 to it).
-fn emit_lone_category(cat: Cat, out: &mut String, flags: u8) {
-    let unfolded = unicode_case(flags) && matches!(cat, Cat::Word(_));
-    if unfolded {
-        out.push_str("(?-i:");
-    }
-    emit_category(cat, out, flags);
-    if unfolded {
-        out.push(')');
-    }
-}
-
-/// `\d \D \s \S \w \W`; a bracketed form nests inside a class too.
-fn emit_category(cat: Cat, out: &mut String, flags: u8) {
+/// `\d \D \s \S \w \W`, as a bracketed class (which nests inside a class too): Python's own
+/// (`tables.rs`), their ASCII parts with the `a` flag, and for ASCII text (`narrowed`).
+fn emit_category(cat: Cat, out: &mut String, narrowed: &mut bool, flags: u8) {
+    let (Cat::Digit(wanted) | Cat::Word(wanted) | Cat::Space(wanted)) = cat;
     let ascii = flags & A != 0;
     let ascii_text = flags & ASCII_TEXT != 0;
-    // Python's `\s` is Unicode's White_Space plus the four separators U+001C..U+001F, which are
-    // ASCII; its `\w` is `str.isalnum()` and `_`, not the engine's `\w`.
-    let (positive, negative) = match cat {
-        Cat::Digit(_) if ascii || ascii_text => ("[0-9]", "[^0-9]"),
-        Cat::Digit(_) => (r"\d", r"\D"),
-        Cat::Word(_) if ascii || ascii_text => ("[0-9A-Za-z_]", "[^0-9A-Za-z_]"),
-        Cat::Word(wanted) => {
-            out.push_str(if wanted { "[" } else { "[^" });
-            // The table holds characters only (no surrogate is a word character).
-            let char_of = |code| char::from_u32(code).unwrap_or_default();
-            for &(lo, hi) in WORD {
-                emit_char(char_of(lo), out);
-                if hi != lo {
-                    out.push('-');
-                    emit_char(char_of(hi), out);
-                }
-            }
-            out.push(']');
-            return;
-        }
-        Cat::Space(_) if ascii => (r"[\t-\r ]", r"[^\t-\r ]"),
-        Cat::Space(_) if ascii_text => (r"[\t-\r\x{1c}-\x{1f} ]", r"[^\t-\r\x{1c}-\x{1f} ]"),
-        Cat::Space(_) => (r"[\s\x{1c}-\x{1f}]", r"[^\s\x{1c}-\x{1f}]"),
+    let ascii_part = match cat {
+        Cat::Digit(_) if ascii || ascii_text => Some("0-9"),
+        Cat::Word(_) if ascii || ascii_text => Some("0-9A-Za-z_"),
+        Cat::Space(_) if ascii => Some(r"\t-\r "),
+        Cat::Space(_) if ascii_text => Some(r"\t-\r\x{1c}-\x{1f} "),
+        Cat::Digit(_) | Cat::Word(_) | Cat::Space(_) => None,
     };
-    let (Cat::Digit(wanted) | Cat::Word(wanted) | Cat::Space(wanted)) = cat;
-    out.push_str(if wanted { positive } else { negative });
+    out.push_str(if wanted { "[" } else { "[^" });
+    if let Some(part) = ascii_part {
+        *narrowed |= !ascii;
+        out.push_str(part);
+    } else {
+        let table = match cat {
+            Cat::Digit(_) => DIGIT,
+            Cat::Space(_) => SPACE,
+            Cat::Word(_) => WORD,
+        };
+        for &(lo, hi) in table {
+            emit_range(lo, hi, out);
+        }
+    }
+    out.push(']');
 }

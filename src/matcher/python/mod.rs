@@ -2,14 +2,14 @@
 //! `fancy-regex`, so a matcher means what it means in Hermes: the same patterns are rejected (with
 //! Python's message), and the accepted ones match the same text. What differs is spelled out:
 //! `$` (end, or before a final newline), `\Z` (end only), classes (`[[:alpha:]]` is a set of
-//! characters, `&&` and `--` are literal), `{,n}`, `\s` (with U+001C..U+001F), the `a` flag (with
-//! `(?i)`: ASCII letters only), `(?i)` on `I i İ ı`, and named groups (renamed to numbers, so any
-//! identifier works).
+//! characters, `&&` and `--` are literal), `{,n}`, `\d \s \w` (Python's own classes), the `a`
+//! flag (with `(?i)`: ASCII letters only), `(?i)` (the characters Python's `re` pairs, written
+//! out), and named groups (renamed to numbers, so any identifier works).
 
 mod emit;
 mod parse;
+mod tables;
 mod tokenizer;
-mod word;
 
 use std::fmt;
 
@@ -49,7 +49,7 @@ pub(super) enum Text {
     /// Texts of ASCII characters only, as most tool names are: there `\d \s \w` are their
     /// ASCII parts, which the engine builds in a fraction of the time of Unicode classes.
     Ascii,
-    /// Any text: `\w` is Python's own class (`word.rs`).
+    /// Any text: `\d \s \w` are Python's own classes (`tables.rs`).
     Any,
 }
 
@@ -58,21 +58,21 @@ pub(super) enum Text {
 pub(super) struct Translation {
     /// The pattern.
     pub pattern: String,
-    /// How many times it reads `\d \s \w` or their negations: the translations for
-    /// [`Text::Ascii`] and [`Text::Any`] differ when any.
-    pub classes: usize,
-    /// How many of those are `\w` or `\W`, which [`Text::Any`] writes out as Python's class.
+    /// Whether the translation for [`Text::Any`] differs from this one (for [`Text::Ascii`]): it
+    /// reads `\d \s \w`, or `(?i)` takes characters outside ASCII for one of its letters.
+    pub narrowed: bool,
+    /// How many times it reads `\w` or `\W`, which [`Text::Any`] writes out as Python's class.
     pub words: usize,
 }
 
 /// The `fancy-regex` pattern that matches as `pattern` does in Python with `mode`, on `text`.
 pub(super) fn translate(pattern: &str, mode: Mode, text: Text) -> Result<Translation, PyError> {
     let (alt, flags) = parse::parse(pattern)?;
-    let (classes, words) = emit::classes_read(&alt);
+    let (pattern, narrowed) = emit::pattern(&alt, flags, mode, text, pattern.len());
     Ok(Translation {
-        pattern: emit::pattern(&alt, flags, mode, text, pattern.len()),
-        classes,
-        words,
+        pattern,
+        narrowed,
+        words: emit::words_read(&alt),
     })
 }
 
@@ -286,22 +286,32 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
-        /// The shipped binary carries the Unicode tables of `\d \s \w \b` and of case folding
-        /// only (see Cargo.toml): a translation never asks for another, such as `\p{..}`.
+        /// The binary carries none of the engine's Unicode tables but those of `\b` (see
+        /// Cargo.toml): a translation never asks for `\d \s \w`, `\p{..}` or the engine's
+        /// case folding (`(?i)` is written out, but for a back reference).
         #[test]
         fn translations_need_only_the_shipped_unicode_tables(
             picks in proptest::collection::vec(0..PIECES.len(), 1..12)
         ) {
             let pattern: String = picks.iter().map(|&i| PIECES[i]).collect();
             for mode in [Mode::Full, Mode::Search] {
-                let Ok(translated) = translate(&pattern, mode, Text::Any) else { continue };
-                let translated = translated.pattern;
-                let mut chars = translated.chars();
-                while let Some(c) = chars.next() {
-                    if c == '\\' {
-                        let escape = chars.next();
+                for text in [Text::Ascii, Text::Any] {
+                    let Ok(translated) = translate(&pattern, mode, text) else { continue };
+                    let translated = translated.pattern;
+                    let mut chars = translated.chars();
+                    while let Some(c) = chars.next() {
+                        if c == '\\' {
+                            let escape = chars.next();
+                            prop_assert!(
+                                escape.is_some_and(|e| "xbBAzntr123456789".contains(e)),
+                                "{pattern:?} became {translated:?}"
+                            );
+                        }
+                    }
+                    for (at, _) in translated.match_indices("(?i") {
+                        let rest = &translated[at + 3..];
                         prop_assert!(
-                            escape.is_some_and(|e| "xdDwWsSbBAzntr".contains(e)),
+                            rest.starts_with(":\\") && rest[2..].starts_with(|c: char| c.is_ascii_digit()),
                             "{pattern:?} became {translated:?}"
                         );
                     }
