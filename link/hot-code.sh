@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Writes link/hot-code.txt: the functions of the release binary that `run` executes, which
+# build.rs asks the linker to place side by side (see docs/performance.md). Needs valgrind and nm.
+# Run it after changing what `run` calls, a dependency or the toolchain; `cargo bench` says how
+# many of the listed functions the binary still has.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for tool in valgrind nm; do
+  command -v "$tool" >/dev/null || { echo "hot-code: $tool is not installed" >&2; exit 1; }
+done
+
+cargo build --release --locked --bin hermes-hooks
+bin=target/release/hermes-hooks
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# The example home and project, from the repository root as the README runs them. The parse
+# memos go to the scratch folder, and each call runs once before it is traced (under valgrind
+# too: a memo is kept per binary, and valgrind's counts as another), so the trace is of a call
+# whose memo exists, as nearly every call is.
+calls=(
+  "run pre_tool_call examples/payloads/rm-rf.json"
+  "run pre_tool_call examples/payloads/ls.json"
+  "run pre_llm_call examples/payloads/turn.json"
+  "run post_tool_call examples/payloads/ls.json"
+  "run pre_tool_call examples/payloads/force-push.json --project examples/project"
+  "run subagent_stop examples/payloads/stop.json --project examples/project"
+)
+n=0
+for call in "${calls[@]}"; do
+  read -r command event payload rest <<<"$call"
+  # shellcheck disable=SC2086 # the rest is options, split on purpose
+  args=(--hermes-home examples/hermes-home --user-hooks /nonexistent $rest "$command" "$event")
+  n=$((n + 1))
+  XDG_CACHE_HOME="$scratch/cache" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+    "$bin" "${args[@]}" <"$payload" >/dev/null 2>&1 || true
+  XDG_CACHE_HOME="$scratch/cache" valgrind --tool=callgrind --demangle=no \
+    --callgrind-out-file="$scratch/trace.$n" "$bin" "${args[@]}" <"$payload" >/dev/null 2>&1 || true
+done
+
+# Every function named in the traces, in the order first named, that the binary defines.
+nm --defined-only "$bin" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$scratch/defined"
+cat "$scratch"/trace.* | sed -n 's/^c\{0,1\}fn=([0-9]*) //p' | awk '!seen[$0]++' >"$scratch/named"
+awk 'NR == FNR { defined[$0] = 1; next } defined[$0]' "$scratch/defined" "$scratch/named" \
+  >link/hot-code.txt
+echo "hot-code: $(wc -l <link/hot-code.txt) functions in link/hot-code.txt" >&2
