@@ -322,6 +322,9 @@ fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
             ClassItem::Cat(cat) => emit_category(cat, &mut body, &mut w.narrowed, flags),
         }
     }
+    // A character the class holds already needs no second mention (`(?i)[\x00-\x{10ffff}]`
+    // would otherwise list every cased one again).
+    others.retain(|&c| !holds(items, c));
     emit_set(&mut others, &mut body);
     match (body.is_empty(), negate) {
         (true, false) => w.out.push_str(NOTHING),
@@ -335,6 +338,15 @@ fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
             w.out.push(']');
         }
     }
+}
+
+/// Whether one of a class's characters or ranges is `c` or holds it.
+fn holds(items: &[ClassItem], c: u32) -> bool {
+    items.iter().any(|item| match *item {
+        ClassItem::Lit(lit) => lit == c,
+        ClassItem::Range(lo, hi) => (lo..=hi).contains(&c),
+        ClassItem::Cat(_) => false,
+    })
 }
 
 /// Characters as class items, in order, each run of neighbours as one range.

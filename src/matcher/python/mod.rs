@@ -276,6 +276,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_class_under_i_names_each_character_once() {
+        // What `(?i)` adds is only what the class does not hold already, so a wide class stays
+        // small however many times a pattern repeats it.
+        let written = |pattern| translate(pattern, Mode::Full, Text::Any).unwrap().pattern;
+        assert_eq!(
+            written(r"(?i)[\x00-\U0010ffff]"),
+            r"\A(?:[\x{0}-\x{10ffff}])\z"
+        );
+        assert_eq!(
+            written("(?i)[A-Z]"),
+            r"\A(?:[A-Za-z\x{130}-\x{131}\x{17f}\x{212a}])\z"
+        );
+        assert_eq!(written("(?i)[^k]"), r"\A(?:[^kK\x{212a}])\z");
+    }
+
     /// Pieces of Python patterns, escapes and flags among them (`\p` is an error in Python).
     const PIECES: &[&str] = &[
         "a", "K", "\u{e9}", "\u{212a}", "\u{3a3}", "0", "1", "x", "p", "P", "L", "N", "u", "\\",
