@@ -67,9 +67,12 @@ fn order_hot_code() {
     if !list.is_file() || fact("CARGO_CFG_TARGET_OS") != "linux" {
         return;
     }
+    // Each word handed to the linker as it is (`-Wl,` would split a path at its commas).
     let args = [
-        format!("-Wl,--symbol-ordering-file={}", list.display()),
-        "-Wl,--no-warn-symbol-ordering".to_owned(),
+        "-Xlinker".to_owned(),
+        format!("--symbol-ordering-file={}", list.display()),
+        "-Xlinker".to_owned(),
+        "--no-warn-symbol-ordering".to_owned(),
     ];
     let probe = out.join("hot_code_probe.rs");
     if std::fs::write(&probe, "fn main() {}\n").is_err() {
