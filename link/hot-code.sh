@@ -39,9 +39,12 @@ for call in "${calls[@]}"; do
     --callgrind-out-file="$scratch/trace.$n" "$bin" "${args[@]}" <"$payload" >/dev/null 2>&1 || true
 done
 
-# Every function named in the traces, in the order first named, that the binary defines.
+# Every function the traces name that the binary defines: those of the first call, then those
+# the second adds, and so on (the commonest paths first), each group in the order of its names.
 nm --defined-only "$bin" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$scratch/defined"
-cat "$scratch"/trace.* | sed -n 's/^c\{0,1\}fn=([0-9]*) //p' | awk '!seen[$0]++' >"$scratch/named"
+for i in $(seq 1 "$n"); do
+  sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$scratch/trace.$i" | LC_ALL=C sort -u | sed "s/^/$i /"
+done | awk '!seen[$2]++' | LC_ALL=C sort -k1,1n -k2 | cut -d' ' -f2- >"$scratch/named"
 awk 'NR == FNR { defined[$0] = 1; next } defined[$0]' "$scratch/defined" "$scratch/named" \
   >link/hot-code.txt
 echo "hot-code: $(wc -l <link/hot-code.txt) functions in link/hot-code.txt" >&2
