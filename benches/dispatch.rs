@@ -574,7 +574,7 @@ fn serve_rows(fx: &Fixture) -> Vec<Row> {
 }
 
 /// Runs `body` with this process and the process `pid` on one CPU (the first this process may
-/// use), then gives this process back the CPUs it had. A round trip between two processes on
+/// use), then gives both the CPUs this process had. A round trip between two processes on
 /// two CPUs also pays the wake-up of an idle CPU, which a virtual machine that halts idle CPUs
 /// makes cost tens of microseconds, as long as the work itself; on one CPU the figure is the
 /// server's work and the two pipes. The flag says whether both were pinned.
@@ -594,6 +594,9 @@ fn on_one_cpu<T>(pid: u32, body: impl FnOnce() -> T) -> (T, bool) {
         && server.is_some_and(|server| sched_setaffinity(Some(server), &one).is_ok());
     let result = body();
     let _ = sched_setaffinity(None, &mine);
+    if let Some(server) = server {
+        let _ = sched_setaffinity(Some(server), &mine);
+    }
     (result, pinned)
 }
 
