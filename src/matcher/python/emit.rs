@@ -279,13 +279,15 @@ fn emit_literal(c: u32, w: &mut Writer, flags: u8) {
 fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
     let mut body = String::new();
     // What `(?i)` adds to a class is added before it is negated, as Python does.
-    let mut others = Vec::new();
+    let mut others = if unicode_case(flags) {
+        class_partners(items, flags, &mut w.narrowed)
+    } else {
+        Vec::new()
+    };
     for item in items {
         match *item {
             ClassItem::Lit(c) => {
-                if unicode_case(flags) {
-                    case_partners(c, c, flags, &mut w.narrowed, &mut others);
-                } else if ascii_case(flags) {
+                if ascii_case(flags) {
                     other_ascii_case(c, c, &mut body);
                 }
                 if let Some(c) = char::from_u32(c) {
@@ -293,9 +295,7 @@ fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
                 }
             }
             ClassItem::Range(lo, hi) => {
-                if unicode_case(flags) {
-                    case_partners(lo, hi, flags, &mut w.narrowed, &mut others);
-                } else if ascii_case(flags) {
+                if ascii_case(flags) {
                     other_ascii_case(lo, hi, &mut body);
                 }
                 // Surrogates are not characters here: the range keeps the characters it holds.
@@ -322,9 +322,6 @@ fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
             ClassItem::Cat(cat) => emit_category(cat, &mut body, &mut w.narrowed, flags),
         }
     }
-    // A character the class holds already needs no second mention (`(?i)[\x00-\x{10ffff}]`
-    // would otherwise list every cased one again).
-    others.retain(|&c| !holds(items, c));
     emit_set(&mut others, &mut body);
     match (body.is_empty(), negate) {
         (true, false) => w.out.push_str(NOTHING),
@@ -340,13 +337,36 @@ fn emit_class(negate: bool, items: &[ClassItem], w: &mut Writer, flags: u8) {
     }
 }
 
-/// Whether one of a class's characters or ranges is `c` or holds it.
-fn holds(items: &[ClassItem], c: u32) -> bool {
-    items.iter().any(|item| match *item {
-        ClassItem::Lit(lit) => lit == c,
-        ClassItem::Range(lo, hi) => (lo..=hi).contains(&c),
-        ClassItem::Cat(_) => false,
-    })
+/// The characters `(?i)` adds to a class: those it takes for the class's characters and ranges
+/// that the class does not hold already (`(?i)[\x00-\x{10ffff}]` adds none). The class's own
+/// characters are merged into ranges first, so each pair of `CASE` is looked at once however
+/// many times a hostile class repeats itself.
+fn class_partners(items: &[ClassItem], flags: u8, narrowed: &mut bool) -> Vec<u32> {
+    let mut held: Vec<(u32, u32)> = items
+        .iter()
+        .filter_map(|item| match *item {
+            ClassItem::Lit(c) => Some((c, c)),
+            ClassItem::Range(lo, hi) => Some((lo, hi)),
+            ClassItem::Cat(_) => None,
+        })
+        .collect();
+    held.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(held.len());
+    for (lo, hi) in held {
+        match merged.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => merged.push((lo, hi)),
+        }
+    }
+    let mut others = Vec::new();
+    for &(lo, hi) in &merged {
+        case_partners(lo, hi, flags, narrowed, &mut others);
+    }
+    others.retain(|&c| {
+        let after = merged.partition_point(|&(lo, _)| lo <= c);
+        after == 0 || merged[after - 1].1 < c
+    });
+    others
 }
 
 /// Characters as class items, in order, each run of neighbours as one range.

@@ -280,7 +280,7 @@ mod tests {
     fn a_class_under_i_names_each_character_once() {
         // What `(?i)` adds is only what the class does not hold already, so a wide class stays
         // small however many times a pattern repeats it.
-        let written = |pattern| translate(pattern, Mode::Full, Text::Any).unwrap().pattern;
+        let written = |pattern: &str| translate(pattern, Mode::Full, Text::Any).unwrap().pattern;
         assert_eq!(
             written(r"(?i)[\x00-\U0010ffff]"),
             r"\A(?:[\x{0}-\x{10ffff}])\z"
@@ -290,6 +290,11 @@ mod tests {
             r"\A(?:[A-Za-z\x{130}-\x{131}\x{17f}\x{212a}])\z"
         );
         assert_eq!(written("(?i)[^k]"), r"\A(?:[^kK\x{212a}])\z");
+        // A class repeating itself (as a hostile HOOK.md may) adds each character once.
+        let many = written(&format!("(?i)[{}]", "a".repeat(100_000)));
+        assert_eq!(many, format!(r"\A(?:[{}A])\z", "a".repeat(100_000)));
+        let wide = written(&format!("(?i)[{}]", r"\x00-\U0010ffff".repeat(1000)));
+        assert!(!wide.contains(r"\x{212a}"));
     }
 
     /// Pieces of Python patterns, escapes and flags among them (`\p` is an error in Python).
