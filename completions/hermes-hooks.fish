@@ -245,6 +245,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l user-h
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run` and `serve`, the payload\'s cwd) up to the repository root]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l dry-run -d 'Check matchers and consent and report what would run; run nothing, write nothing'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-payload -d 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l fail-closed -d 'When the runner cannot check a call (a config or HOOK.md that does not parse, a payload it cannot read, an unreadable allowlist), block it instead of letting it go on, on events where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -s h -l help -d 'Print help'
@@ -259,6 +260,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l conf
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run` and `serve`, the payload\'s cwd) up to the repository root]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l audit-payload -d 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l fail-closed -d 'When the runner cannot check a call (a config or HOOK.md that does not parse, a payload it cannot read, an unreadable allowlist), block it instead of letting it go on, on events where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -s h -l help -d 'Print help'

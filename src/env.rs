@@ -20,6 +20,8 @@ pub(crate) const HERMES_HOOKS_AUDIT_LOG: &str = "HERMES_HOOKS_AUDIT_LOG";
 pub(crate) const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD";
 /// The loop guard's limit: "keep working" answers honoured in a row per session (0: off).
 pub(crate) const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
+/// Fail-closed mode: a call the runner cannot check is blocked (as `run --fail-closed`).
+pub(crate) const HERMES_HOOKS_FAIL_CLOSED: &str = "HERMES_HOOKS_FAIL_CLOSED";
 /// Set for every hook: the canonical name of the event it runs for.
 pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 /// The pager `approve` shows a whole script or diff in (default `less`).

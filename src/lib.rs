@@ -18,6 +18,7 @@
 //! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
 //! - `response` (exit code and stdout into a status and a directive), `runner` (one event's
 //!   hooks: order, consent right before each start, aggregation), `outcome` (the final answer),
+//!   `undecided` (what the runner could not read, and the answer it then gives),
 //!   `checks` (what `doctor` finds), `authoring` (example answers, sample payloads and the files
 //!   `new` writes);
 //! - the command line: `cli` (one module per subcommand) and `output` (all printing).
@@ -48,6 +49,7 @@ mod script_word;
 mod statefile;
 mod synthetic;
 mod text;
+mod undecided;
 
 mod cli;
 
@@ -57,8 +59,8 @@ pub use cache::{Cached, HookCache};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};
 pub use config::{
-    AgentHook, Effects, Event, HookSet, HookSpec, LoadOptions, Namesake, Origin, Replacement,
-    Scope, Source, SourceKind, Warning, WarningKind, load,
+    AgentHook, Effects, Event, HookSet, HookSpec, LoadError, LoadOptions, Namesake, Origin,
+    Replacement, Scope, Source, SourceKind, Warning, WarningKind, load,
 };
 pub use consent::fingerprint::{script_path, sha256_file};
 pub use consent::store::Approval;
@@ -74,6 +76,7 @@ pub use payload::{Dialect, Invocation, PayloadError, parse as parse_payload};
 pub use response::{Directive, Status};
 pub use runner::{HookReport, Plan, RunReport};
 pub use statefile::{FileKind, StateError};
+pub use undecided::{RunnerError, Unread};
 
 /// The clap definition of the command line (for completions and man pages).
 pub fn command() -> clap::Command {

@@ -257,12 +257,14 @@ fn failed(reason: String, directive: Option<Directive>) -> Answer {
 /// can block.
 fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Answer {
     if rules.fail_closed && rules.effects.contains(Effects::BLOCK) {
-        // The block names the hook for the agent; the hook's own entry need not say it again.
+        let what = match status {
+            Status::TimedOut => reason.clone(),
+            Status::InvalidOutput => "gave an answer that could not be read".to_owned(),
+            _ => "could not be started".to_owned(),
+        };
         return Answer {
             status,
-            directive: Some(Directive::Block {
-                message: format!("hook {} failed closed: {reason}", rules.name),
-            }),
+            directive: Some(fail_closed_block(rules.name, &what)),
             message: Some(format!("failed closed: {reason}")),
         };
     }
@@ -273,6 +275,15 @@ fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Ans
     }
 }
 
+/// The block a `fail_closed` guard gives when it could not answer: one sentence for the model,
+/// naming the hook once and saying what happened, with no command to run (approving a hook is a
+/// person's act; the details are on stderr and in the hook's entry).
+pub(crate) fn fail_closed_block(name: &str, what: &str) -> Directive {
+    Directive::Block {
+        message: format!("hook {name} {what}, so this call was blocked (fail_closed)"),
+    }
+}
+
 fn exit_text(code: i32, outcome: &Outcome) -> String {
     let stderr = String::from_utf8_lossy(&outcome.stderr);
     match stderr.trim().lines().next() {
@@ -280,6 +291,9 @@ fn exit_text(code: i32, outcome: &Outcome) -> String {
         None => format!("exited with code {code}"),
     }
 }
+
+/// What a hook whose stdout could not be read is told.
+const PRINT_JSON: &str = "print a JSON object or nothing on stdout, and send logs to stderr";
 
 /// stdout as a JSON object: `Ok(None)` when blank; an error text when too large or not an object.
 fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> {
@@ -296,9 +310,9 @@ fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> 
     }
     match crate::pyjson::from_slice(text.as_bytes()) {
         Ok(Value::Object(obj)) => Ok(Some(obj)),
-        Ok(_) => Err("stdout is JSON but not an object".to_owned()),
+        Ok(_) => Err(format!("stdout is JSON but not an object; {PRINT_JSON}")),
         Err(err) => Err(format!(
-            "stdout is not JSON ({err}): {}",
+            "stdout is not JSON; {PRINT_JSON} ({err}): {}",
             excerpt(text, 120)
         )),
     }
@@ -685,7 +699,7 @@ mod tests {
         let a = read("pre_tool_call", End::Exited(0), "[1, 2]", "", true);
         assert_eq!(a.status, Status::InvalidOutput);
         assert!(
-            matches!(a.directive, Some(Directive::Block { message }) if message.starts_with("hook g.sh failed closed: "))
+            matches!(a.directive, Some(Directive::Block { message }) if message == "hook g.sh gave an answer that could not be read, so this call was blocked (fail_closed)")
         );
         let a = answer("pre_tool_call", r#"{"ok":true} trailing"#);
         assert_eq!(a.status, Status::InvalidOutput);
@@ -694,7 +708,7 @@ mod tests {
             (a.status, a.directive),
             (
                 Status::TimedOut,
-                block("hook g.sh failed closed: timed out after 5s")
+                block("hook g.sh timed out after 5s, so this call was blocked (fail_closed)")
             )
         );
         let a = read(

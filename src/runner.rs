@@ -89,6 +89,11 @@ pub struct HookReport {
 }
 
 impl HookReport {
+    /// A hook that was not started, and why.
+    pub(crate) fn not_run(index: usize, why: &str) -> Self {
+        Self::skipped(index, Status::NotRun, Some(why.to_owned()))
+    }
+
     fn skipped(index: usize, status: Status, message: Option<String>) -> Self {
         Self {
             index,
@@ -415,9 +420,12 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
         report.message = Some(format!("{message}; fail_closed: a run would block"));
     } else if closes {
         report.message = Some(format!("failed closed: {message}"));
-        report.directive = Some(Directive::Block {
-            message: format!("hook {} failed closed: {message}", hook.name),
-        });
+        let what = match status {
+            Status::Unapproved => "is not approved",
+            Status::Changed => "changed since it was approved",
+            _ => "could not be started",
+        };
+        report.directive = Some(crate::response::fail_closed_block(&hook.name, what));
     }
     report
 }

@@ -151,6 +151,25 @@ fn flags_and_xdg_choose_the_folders() {
     assert_eq!(doc["hooks"][0]["name"], "x");
 }
 
+/// The `list --json` in `out` names exactly the HOOK.md files of `names` as unread.
+fn unread_files_are_named(out: &std::process::Output, names: &[&str]) {
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unread: Vec<&str> = listed["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(unread.len(), names.len(), "{unread:?}");
+    for name in names {
+        let file = format!(".agents/hooks/{name}/HOOK.md");
+        assert!(
+            unread.iter().any(|f| f.ends_with(&file)),
+            "{name}: {unread:?}"
+        );
+    }
+}
+
 #[test]
 fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
     let env = TestEnv::new();
@@ -195,9 +214,11 @@ fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
         "cat >/dev/null",
     );
     let out = env.cmd().args(["list", "--json"]).output().unwrap();
-    assert_eq!(code(&out), 0);
+    // The listing shows what loaded, and is an error: five hooks could not be read.
+    assert_eq!(code(&out), 1);
     let err = stderr(&out);
     let md = |name: &str| format!(".agents/hooks/{name}/HOOK.md");
+    unread_files_are_named(&out, &["badyaml", "none", "notrigger", "open", "typo"]);
     for expected in [
         format!("{}:1: the frontmatter never closes", md("open")),
         format!("{}:1: no YAML frontmatter", md("none")),
@@ -620,7 +641,7 @@ fn fail_closed_and_the_python_fallback() {
     assert_eq!(code(&out), 2);
     assert_eq!(
         json(&out)["message"],
-        "hook slow-guard failed closed: timed out after 0.3s"
+        "hook slow-guard timed out after 0.3s, so this call was blocked (fail_closed)"
     );
 
     let folder = env.project_hooks().join("py");

@@ -218,7 +218,7 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
     );
     assert_eq!(
         line["message"],
-        "hook slow.sh failed closed: timed out after 1s"
+        "hook slow.sh timed out after 1s, so this call was blocked (fail_closed)"
     );
     // The hook's own entry and its stderr line name the hook once.
     assert_eq!(
@@ -236,11 +236,18 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
     ));
     let out = env.run("pre_tool_call", TERMINAL);
     assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(
+        line["message"],
+        "hook bad.sh gave an answer that could not be read, so this call was blocked (fail_closed)"
+    );
+    // The person (stderr, the hook's entry) is told what to do about it.
     assert!(
-        json(&out)["message"]
+        line["hooks"][0]["message"]
             .as_str()
             .unwrap()
-            .starts_with("hook bad.sh failed closed: stdout is not JSON")
+            .contains("print a JSON object or nothing on stdout, and send logs to stderr"),
+        "{line}"
     );
 }
 

@@ -175,7 +175,7 @@ fn a_broken_config_or_allowlist_is_an_error() {
     let out = doctor(&env, &[]);
     assert_eq!(code(&out), 1);
     assert!(
-        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml: "),
+        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml:2:18: "),
         "{}",
         redacted(&env, &out.stdout)
     );

@@ -306,7 +306,10 @@ fn missing_and_non_executable_programs() {
     );
     assert_eq!(
         hooks[1]["message"],
-        format!("command not executable: {}", plain.display())
+        format!(
+            "command not executable: {0} (make it executable: chmod +x {0})",
+            plain.display()
+        )
     );
     assert_eq!(
         hooks[2]["message"],

@@ -1,6 +1,7 @@
-//! Hostile input: each case ends in a clear message naming the file (exit 1, never 2, never a
-//! panic), or, where the contract says a broken hook folder is skipped, a located warning from
-//! `run` and an error from `doctor`.
+//! Hostile input: each case ends in a clear message naming the file (never a panic): a config
+//! that cannot be read takes out only its own hooks (named in the answer's `errors`), a payload
+//! that cannot be read is exit 1 (never 2 without a guard), and a broken hook folder is skipped
+//! with a located warning from `run` and an error from `doctor`.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -9,7 +10,27 @@ use std::process::Output;
 
 use crate::common::{TestEnv, code, json, stderr};
 
-/// `run on_session_start` with `{}`, expected to be refused with a message containing `needle`.
+/// `run on_session_start` with a config.yaml it refuses: the file is named with `needle` on
+/// stderr and in the answer's `errors`, and it takes out only its own hooks (exit 0: the other
+/// sources still ran, and nothing blocked).
+fn assert_config_refused(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(code(out), 0, "{err}");
+    assert!(err.contains(needle), "{needle:?} not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let line = json(out);
+    let errors = line["errors"]
+        .as_array()
+        .expect("the answer names the file");
+    assert_eq!(errors.len(), 1, "{line}");
+    assert_eq!(errors[0]["source"], "config", "{line}");
+    assert!(
+        errors[0]["file"].as_str().unwrap().ends_with("config.yaml"),
+        "{line}"
+    );
+}
+
+/// `run on_session_start` with a payload it cannot read: exit 1, a message containing `needle`.
 fn assert_refused(out: &Output, needle: &str) {
     let err = stderr(out);
     assert_eq!(code(out), 1, "{err}");
@@ -32,7 +53,7 @@ fn a_yaml_alias_bomb_is_refused() {
         writeln!(yaml, "bomb{level}: &b{level} [{refs}]").unwrap();
     }
     env.config(&yaml);
-    assert_refused(&env.run("on_session_start", "{}"), "expands too far");
+    assert_config_refused(&env.run("on_session_start", "{}"), "expands too far");
     let out = env.cmd().arg("list").output().unwrap();
     assert_eq!(code(&out), 1, "{}", stderr(&out));
 }
@@ -44,7 +65,7 @@ fn deep_nesting_in_yaml_and_in_the_payload_is_refused() {
         "hooks:\n  on_session_start:\n    - command: {}\n",
         "[".repeat(100_000)
     ));
-    assert_refused(&env.run("on_session_start", "{}"), "recursion limit");
+    assert_config_refused(&env.run("on_session_start", "{}"), "recursion limit");
 
     env.config("hooks: {}\n");
     let payload = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
@@ -60,7 +81,7 @@ fn a_huge_config_is_refused_before_it_is_parsed() {
         line.repeat(50 * 1024 * 1024 / line.len())
     );
     env.config(&yaml);
-    assert_refused(&env.run("on_session_start", "{}"), "larger than 8 MiB");
+    assert_config_refused(&env.run("on_session_start", "{}"), "larger than 8 MiB");
 }
 
 #[test]
@@ -70,7 +91,7 @@ fn binary_garbage_as_config_is_refused() {
         .map(|i| u8::try_from(i.wrapping_mul(2_654_435_761) >> 24).unwrap())
         .collect();
     fs::write(env.hermes_home().join("config.yaml"), garbage).unwrap();
-    assert_refused(&env.run("on_session_start", "{}"), "config.yaml");
+    assert_config_refused(&env.run("on_session_start", "{}"), "config.yaml");
 }
 
 #[test]
@@ -79,7 +100,7 @@ fn non_utf8_bytes_in_a_command_are_refused() {
     let mut yaml = b"hooks:\n  on_session_start:\n    - command: /bin/caf".to_vec();
     yaml.extend_from_slice(b"\xe9\n");
     fs::write(env.hermes_home().join("config.yaml"), yaml).unwrap();
-    assert_refused(&env.run("on_session_start", "{}"), "not valid UTF-8");
+    assert_config_refused(&env.run("on_session_start", "{}"), "not valid UTF-8");
 }
 
 #[test]

@@ -36,3 +36,4 @@ mod serve;
 mod terminal;
 mod test_cmd;
 mod trust;
+mod undecided;

@@ -20,10 +20,14 @@ struct Server {
 
 impl Server {
     fn start(env: &TestEnv, args: &[&str]) -> Self {
-        let mut child = env
-            .std_cmd()
-            .args(args)
-            .arg("serve")
+        let mut cmd = env.std_cmd();
+        cmd.args(args).arg("serve");
+        Self::spawn(cmd)
+    }
+
+    /// Starts `cmd` (a `serve` command line) with piped streams.
+    fn spawn(mut cmd: std::process::Command) -> Self {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -341,12 +345,16 @@ fn every_change_between_two_requests_counts_from_the_next_one() {
     let answer = server.ask(&request(9, "post_tool_call", &project));
     assert_eq!(answer["hooks"][0]["name"], "audit", "{answer}");
 
-    // A config.yaml that stops parsing refuses every request until it is fixed.
+    // A config.yaml that stops parsing takes out its own hooks, and says so in every answer
+    // until it is fixed; the project's hooks still answer.
     env.config("hooks: [\n");
     let answer = server.ask(&request(10, "pre_tool_call", &call));
-    assert_eq!(answer["exit"], 1, "{answer}");
+    assert_eq!(answer["exit"], 0, "{answer}");
     assert!(
-        answer["error"].as_str().unwrap().contains("config.yaml"),
+        answer["errors"][0]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("config.yaml"),
         "{answer}"
     );
     env.config("hooks: {}\n");
@@ -477,4 +485,51 @@ fn a_start_maps_no_shared_unwinder() {
     assert!(!maps.contains("libgcc_s"), "{why}:\n{maps}");
     let (code, _) = server.finish();
     assert_eq!(code, 0);
+}
+
+#[test]
+fn a_broken_config_does_not_switch_off_a_project_guard_in_serve_either() {
+    let env = TestEnv::new();
+    let guard = env.hook_md(
+        &env.project_hooks(),
+        "no-force-push",
+        "name: no-force-push\ndescription: d\ntrigger: pre-tool-call\nfail_closed: true\n\
+         matcher:\n  pattern: 'git\\s+push\\s.*--force'\n",
+        "cat >/dev/null; echo 'no force pushes' >&2; exit 2",
+    );
+    env.approve("pre_tool_call", &guard.display().to_string());
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n   matcher: x\n");
+    let push = serde_json::json!({"tool_name": "terminal",
+        "tool_input": {"command": "git push --force"}});
+    let ls = serde_json::json!({"tool_name": "terminal", "tool_input": {"command": "ls"}});
+    for (args, ls_exit) in [(&[][..], 0), (&["--fail-closed"][..], 2)] {
+        let mut cmd = env.std_cmd();
+        cmd.arg("serve").args(args);
+        let mut server = Server::spawn(cmd);
+        let answer = server.ask(&request(1, "pre_tool_call", &push));
+        assert_eq!(answer["exit"], 2, "{answer}");
+        assert_eq!(answer["message"], "no force pushes", "{answer}");
+        assert_eq!(answer["errors"][0]["line"], 4, "{answer}");
+        // Each answer is `run`'s for the same call.
+        let ran = env
+            .cmd()
+            .args(["run", "pre_tool_call"])
+            .args(args)
+            .write_stdin(ls.to_string())
+            .output()
+            .unwrap();
+        let mut answer = server.ask(&request(2, "pre_tool_call", &ls));
+        assert_eq!(answer["exit"], ls_exit, "{answer}");
+        let object = answer.as_object_mut().unwrap();
+        object.remove("id");
+        object.remove("exit");
+        assert_eq!(timeless(answer), timeless(json(&ran)));
+        let (code, err) = server.finish();
+        assert_eq!(code, 0);
+        assert_eq!(
+            err.matches("config.yaml:4:").count(),
+            1,
+            "said once, when the file is read: {err}"
+        );
+    }
 }

@@ -44,20 +44,18 @@ fn run_list_and_doctor_read_the_same_config_so_a_crafted_quote_hides_nothing() {
     let doc: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(doc["hooks"], serde_json::json!([]), "list agrees");
 
-    // And a file the audit side cannot read stops `run` too, instead of running what nobody
-    // can review.
+    // And what the audit side cannot read, `run` does not run either (nor does it honour the
+    // file's `hooks_auto_accept`): the answer names the file instead.
     env.config(&format!(
         "providers:\n  a: : :\nhooks_auto_accept: true\nhooks:\n  on_session_start:\n    - command: {}\n",
         hook.display()
     ));
     let out = env.run("on_session_start", "{}");
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    assert!(
-        json(&out)["error"]
-            .as_str()
-            .unwrap()
-            .contains("config.yaml:2")
-    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["hooks"], serde_json::json!([]), "{line}");
+    assert_eq!(line["errors"][0]["line"], 2, "{line}");
+    assert!(!marker.exists(), "no hook ran");
     assert!(!marker.exists(), "no hook ran");
     let listed = env.cmd().arg("list").output().unwrap();
     assert_eq!(code(&listed), 1);
@@ -364,13 +362,15 @@ fn a_fail_closed_guard_blocks_however_it_fails_to_answer() {
         let line = json(&out);
         assert_eq!(code(&out), 2, "{case}: {line} {}", stderr(&out));
         assert_eq!(line["hooks"][0]["status"], status, "{case}: {line}");
+        // One sentence for the model: the hook named once, no command to run.
+        let message = line["message"].as_str().unwrap();
         assert!(
-            line["message"]
-                .as_str()
-                .unwrap()
-                .starts_with("hook guard.sh failed closed: "),
+            message.starts_with("hook guard.sh ")
+                && message.ends_with(", so this call was blocked (fail_closed)"),
             "{case}: {line}"
         );
+        assert_eq!(message.matches("guard.sh").count(), 1, "{case}: {message}");
+        assert!(!message.contains("hermes-hooks"), "{case}: {message}");
         // A dry run says so, and decides nothing.
         let out = env
             .cmd()

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::clock;
-use crate::config::{Event, HookSet, HookSpec, LoadOptions, Mended, WarningKind};
+use crate::config::{Event, HookSet, HookSpec, LoadOptions, Mended, SourceKind, WarningKind};
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{
@@ -143,6 +143,26 @@ pub(crate) fn memos(options: LoadOptions<'_>) -> Vec<Finding> {
 }
 
 fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
+    // A HOOK.md that could not be read is among the warnings (a skipped entry, an error).
+    for error in set.errors.iter().filter(|e| e.source == SourceKind::Config) {
+        let mut at = error.origin.to_string();
+        if let (Some(_), Some(column)) = (error.origin.line, error.column) {
+            at = format!("{at}:{column}");
+        }
+        findings.push(Finding {
+            level: Level::Error,
+            check: "config",
+            event: None,
+            hook: None,
+            source: Some(SourceKind::Config.as_str()),
+            at,
+            message: format!(
+                "{}; none of its hooks run (the other sources' hooks still do)",
+                error.message
+            ),
+            diff: None,
+        });
+    }
     for warning in &set.warnings {
         let level = if warning.kind == WarningKind::SkippedEntry {
             Level::Error

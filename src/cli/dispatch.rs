@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::{GlobalArgs, shared};
 use crate::config::event::Resolved;
-use crate::config::{self, Event, HookSet, HookSpec};
+use crate::config::{self, Event, HookSet, HookSpec, SourceKind};
 use crate::consent::ConsentGate;
 use crate::env;
 use crate::exit::ExitStatus;
@@ -18,11 +18,12 @@ use crate::loop_guard;
 use crate::outcome::{self, LoopGuard};
 use crate::output::Printer;
 use crate::output::audit::{self, AuditLine};
-use crate::output::json::{ErrorLine, RunLine, to_line};
+use crate::output::json::{DirectiveKeys, ErrorEntry, ErrorLine, RunLine, to_line};
 use crate::paths::Paths;
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
 use crate::runner::{HookReport, Plan, RunReport};
+use crate::undecided::{self, RunnerError};
 
 /// The options of `run` and `serve` that shape each answer.
 #[derive(Args, Debug, Default)]
@@ -38,6 +39,18 @@ pub(crate) struct DispatchArgs {
     /// let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]
     #[arg(long, value_name = "N")]
     pub(super) gate_limit: Option<u32>,
+    /// When the runner cannot check a call (a config or HOOK.md that does not parse, a payload
+    /// it cannot read, an unreadable allowlist), block it instead of letting it go on, on events
+    /// where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]
+    #[arg(long)]
+    pub(super) fail_closed: bool,
+}
+
+impl DispatchArgs {
+    /// Whether a runner error blocks (the flag, or `HERMES_HOOKS_FAIL_CLOSED`).
+    fn fail_closed(&self) -> bool {
+        self.fail_closed || env::flag(env::HERMES_HOOKS_FAIL_CLOSED)
+    }
 }
 
 /// Where the hooks of one event come from.
@@ -61,7 +74,7 @@ impl HookSource for ReadEveryTime {
             printer.warn(shared::missing_home(&paths.home));
         }
         let set = config::load(shared::options(paths, Some(event)))?;
-        load_warnings(&set.warnings, printer);
+        load_problems(&set, printer);
         Ok(Rc::new(set))
     }
 }
@@ -99,7 +112,7 @@ pub(crate) fn answer(
 ) -> Answer {
     let resolved = match Event::parse(request.name) {
         Ok(resolved) => resolved,
-        Err(unknown) => return refuse(printer, request.name, &anyhow!(unknown)),
+        Err(unknown) => return refuse(printer, request.name, &anyhow!(unknown), None),
     };
     let event = resolved.event;
     if let Some(current) = resolved.legacy_for {
@@ -122,9 +135,17 @@ pub(crate) fn answer(
             agent_message: None,
         };
     }
+    let fail_closed = args.fail_closed();
     match prepare(global, request, event, input, source, printer) {
-        Ok(prepared) => execute(global, args, request, resolved, &prepared, printer),
-        Err(err) => refuse(printer, event.name(), &err),
+        Ok(mut prepared) => match prepared.payload_error.take() {
+            Some(err) => unreadable(args, request, event, &prepared, &err, printer),
+            None => execute(global, args, request, resolved, &prepared, printer),
+        },
+        Err(err) => {
+            let error = undecided::of_payload(chain_text(&err), event);
+            let block = (fail_closed && error.could_block).then(|| undecided::runner_block(&error));
+            refuse(printer, event.name(), &err, block.as_ref())
+        }
     }
 }
 
@@ -134,6 +155,9 @@ struct Prepared {
     home: PathBuf,
     invocation: Invocation,
     allowlist: PathBuf,
+    /// The payload could not be read: the hooks are loaded (from where the program runs), and
+    /// none of them can be given it.
+    payload_error: Option<anyhow::Error>,
 }
 
 fn prepare(
@@ -144,7 +168,12 @@ fn prepare(
     source: &mut impl HookSource,
     printer: &Printer,
 ) -> Result<Prepared> {
-    let input = input()?;
+    // A payload that cannot be read still lets the hooks load: a known `fail_closed` guard
+    // then blocks, and the answer says which hooks could not run.
+    let (input, payload_error) = match input() {
+        Ok(input) => (input, None),
+        Err(err) => (serde_json::Map::new(), Some(err)),
+    };
     // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
     let start = payload::project_start(&input, request.current_dir);
     let invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
@@ -155,7 +184,19 @@ fn prepare(
         home: paths.home,
         invocation,
         allowlist: paths.allowlist,
+        payload_error,
     })
+}
+
+/// The load's warnings, and the files whose hooks could not be read: an error line each for a
+/// config file (a HOOK.md that could not be read is among the warnings).
+pub(crate) fn load_problems(set: &HookSet, printer: &Printer) {
+    load_warnings(&set.warnings, printer);
+    for error in set.errors.iter().filter(|e| e.source == SourceKind::Config) {
+        printer.error(&anyhow!(
+            "{error}; its hooks do not run (the other sources' hooks do)"
+        ));
+    }
 }
 
 /// The warnings of loading: one line each, except HOOK.md files that could not be read at all,
@@ -202,7 +243,7 @@ fn execute(
         printer.warn(problem);
     }
     let state = prepared.home.join(loop_guard::STATE_FILE);
-    let outcome = outcome::decide(
+    let mut outcome = outcome::decide(
         &Plan {
             called: resolved,
             hooks: &prepared.set.hooks,
@@ -219,10 +260,19 @@ fn execute(
             limit,
         }),
     );
+    let mut errors = undecided::of_set(&prepared.set, event);
+    if let Some(problem) = gate.problem() {
+        errors.push(undecided::of_allowlist(
+            prepared.allowlist.clone(),
+            problem,
+            event,
+        ));
+    }
+    undecided::close(&mut outcome, &errors, args.fail_closed());
     let report = &outcome.report;
     let status = outcome.status;
     if !request.dry_run {
-        audit(args, event, prepared, report, status, printer);
+        audit(args, event, prepared, report, &errors, status, printer);
     }
     if let Some(signal) = outcome.interrupted {
         shared::say_interrupted(signal, printer);
@@ -243,17 +293,69 @@ fn execute(
     }
     let mut line = RunLine::new(event, &prepared.set.hooks, report);
     line.loop_guard = outcome.released;
-    let agent_message = match &report.directive {
+    line.errors = ErrorEntry::all(&errors);
+    Answer {
+        line: Some(to_line(&line)),
+        status,
+        agent_message: agent_message(report),
+    }
+}
+
+/// The block or gate message, for a caller that reads stderr.
+fn agent_message(report: &RunReport) -> Option<String> {
+    match &report.directive {
         Some(Directive::Block { message } | Directive::Continue { message }) => {
             Some(message.clone())
         }
         _ => None,
-    };
+    }
+}
+
+/// The answer when the payload could not be read: no hook can run; a known `fail_closed` guard
+/// blocks, and so does fail-closed mode where a hook could block; else exit 1. The line is
+/// `{"event","error",...}` with every hook `not_run`.
+fn unreadable(
+    args: &DispatchArgs,
+    request: &Request<'_>,
+    event: Event,
+    prepared: &Prepared,
+    err: &anyhow::Error,
+    printer: &Printer,
+) -> Answer {
+    printer.error(err);
+    let why = chain_text(err);
+    let payload = undecided::of_payload(why.clone(), event);
+    let outcome = undecided::unreadable_payload(&prepared.set.hooks, &payload, args.fail_closed());
+    let mut errors = vec![payload];
+    errors.extend(undecided::of_set(&prepared.set, event));
+    let report = &outcome.report;
+    if !request.dry_run {
+        audit(
+            args,
+            event,
+            prepared,
+            report,
+            &errors,
+            outcome.status,
+            printer,
+        );
+    }
+    let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.error = Some(&why);
+    line.errors = ErrorEntry::all(&errors);
     Answer {
         line: Some(to_line(&line)),
-        status,
-        agent_message,
+        status: outcome.status,
+        agent_message: agent_message(report),
     }
+}
+
+/// An error's text with its causes, on one line.
+fn chain_text(err: &anyhow::Error) -> String {
+    err.chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// Appends the event's line to the audit log, when one is asked for; a failure is a warning
@@ -263,6 +365,7 @@ fn audit(
     event: Event,
     prepared: &Prepared,
     report: &RunReport,
+    errors: &[RunnerError],
     status: ExitStatus,
     printer: &Printer,
 ) {
@@ -283,6 +386,7 @@ fn audit(
         (&invocation.session_id, &invocation.tool_name),
         status.code(),
     );
+    line.errors = ErrorEntry::all(errors);
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         let wire = invocation.hermes_wire(event, invocation.tool_input.as_ref());
         line.payload = serde_json::to_value(&wire).ok();
@@ -320,20 +424,31 @@ fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
     ))
 }
 
-/// An error before anything ran: the message on stderr, `{"event","error"}` as the line, exit 1.
-fn refuse(printer: &Printer, event: &str, err: &anyhow::Error) -> Answer {
+/// An error before anything could be loaded: the message on stderr, `{"event","error"}` as the
+/// line, exit 1; or, when fail-closed mode turns it into `block`, that block (exit 2).
+fn refuse(
+    printer: &Printer,
+    event: &str,
+    err: &anyhow::Error,
+    block: Option<&Directive>,
+) -> Answer {
     printer.error(err);
-    let text = err
-        .chain()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(": ");
+    let text = chain_text(err);
+    let agent_message = match block {
+        Some(Directive::Block { message }) => Some(message.clone()),
+        _ => None,
+    };
     Answer {
         line: Some(to_line(&ErrorLine {
             event,
             error: &text,
+            directive: DirectiveKeys::of(block),
         })),
-        status: ExitStatus::Error,
-        agent_message: None,
+        status: if block.is_some() {
+            ExitStatus::Blocked
+        } else {
+            ExitStatus::Error
+        },
+        agent_message,
     }
 }

@@ -90,11 +90,29 @@ struct Listing<'a> {
     project_root: Option<String>,
     hooks: Vec<Row<'a>>,
     warnings: Vec<WarningLine<'a>>,
+    /// Files whose hooks could not be read at all (their hooks are not listed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<LoadErrorLine>,
+}
+
+/// A file whose hooks could not be read.
+#[derive(Serialize)]
+struct LoadErrorLine {
+    source: &'static str,
+    file: String,
+    line: Option<u64>,
+    message: String,
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Result<ExitStatus> {
     let only = shared::optional_event(args.event.as_deref(), printer)?;
     let loaded = shared::load(global, only, printer)?;
+    // What could be read is listed; a file that could not be is an error (exit 1).
+    let status = if loaded.set.errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    };
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
     let bypass = shared::bypass(global, &loaded.set).is_some();
@@ -130,9 +148,20 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 .map(|p| p.display().to_string()),
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
+            errors: loaded
+                .set
+                .errors
+                .iter()
+                .map(|error| LoadErrorLine {
+                    source: error.source.as_str(),
+                    file: error.origin.file.display().to_string(),
+                    line: error.origin.line,
+                    message: error.message.clone(),
+                })
+                .collect(),
         };
         printer.document(&listing)?;
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
     let mut screen = Screen::new(false);
     if rows.is_empty() {
@@ -143,7 +172,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         ));
         screen.line(shared::project_line(&loaded.paths));
         printer.show(&screen)?;
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
     if args.long {
         let mut screen = Screen::new(shared::color(global));
@@ -155,7 +184,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             screen.line(note);
         }
         printer.show(&screen)?;
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
     let headings: Vec<&str> = COLUMNS.iter().map(|(heading, _)| *heading).collect();
     let matcher = headings.iter().position(|h| *h == "MATCHER");
@@ -174,7 +203,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         screen.line(note);
     }
     printer.show(&screen)?;
-    Ok(ExitStatus::Success)
+    Ok(status)
 }
 
 /// What the rows are judged against.

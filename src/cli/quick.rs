@@ -58,6 +58,7 @@ struct Line {
     audit_log: Option<PathBuf>,
     audit_payload: bool,
     gate_limit: Option<u32>,
+    fail_closed: bool,
 }
 
 impl Line {
@@ -81,6 +82,7 @@ impl Line {
             "quiet" => flag(&mut self.quiet),
             "dry-run" if in_run => flag(&mut self.dry_run),
             "audit-payload" if in_run => flag(&mut self.audit_payload),
+            "fail-closed" if in_run => flag(&mut self.fail_closed),
             _ => {
                 let value = match attached {
                     Some(value) => value,
@@ -130,6 +132,7 @@ impl Line {
                     audit_log: self.audit_log,
                     audit_payload: self.audit_payload,
                     gate_limit: self.gate_limit,
+                    fail_closed: self.fail_closed,
                 },
             }),
         })
@@ -291,6 +294,7 @@ mod tests {
         &["--gate-limit", "3"],
         &["--gate-limit=007"],
         &["--gate-limit", "0"],
+        &["--fail-closed"],
         // Pieces that clap reads otherwise, or rejects (from `PLAIN` on).
         &["--"],
         &["-h"],
@@ -302,6 +306,7 @@ mod tests {
         &["--color", "NEVER"],
         &["--dry-run=1"],
         &["--accept-hooks=true"],
+        &["--fail-closed=yes"],
         &["-qq"],
         &["--project", ""],
         &["--project", "-p"],
@@ -318,7 +323,7 @@ mod tests {
         &["run"],
     ];
     /// How many of [`PIECES`] come before those clap reads otherwise.
-    const PLAIN: usize = 20;
+    const PLAIN: usize = 21;
     const EVENTS: &[&str] = &[
         "pre_tool_call",
         "PreToolUse",

@@ -47,6 +47,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
                 &crate::output::json::to_line(&ErrorLine {
                     event: &args.event,
                     error: &format!("{err:#}"),
+                    directive: crate::output::json::DirectiveKeys::default(),
                 }),
             );
             return Ok(ExitStatus::Error);

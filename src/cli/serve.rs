@@ -51,7 +51,7 @@ impl HookSource for Kept {
                 printer.warn(shared::missing_home(&paths.home));
             }
             if let Ok(set) = &cached.set {
-                dispatch::load_warnings(&set.warnings, printer);
+                dispatch::load_problems(set, printer);
             }
         }
         cached.set.map_err(|err| rebuilt(&err))

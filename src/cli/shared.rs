@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result};
 
 use super::{ColorChoice, GlobalArgs};
 use crate::config::event::Resolved;
-use crate::config::{self, Event, HookSet, HookSpec, LoadOptions};
+use crate::config::{self, Event, HookSet, HookSpec, LoadOptions, SourceKind};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{Bypass, ConsentGate};
 use crate::env;
@@ -48,6 +48,11 @@ pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) 
     let set = config::load(options(&paths, only))?;
     for warning in &set.warnings {
         printer.warn(warning);
+    }
+    for error in set.errors.iter().filter(|e| e.source == SourceKind::Config) {
+        printer.error(&anyhow::anyhow!(
+            "{error}; none of its hooks are shown or run (the other sources' are)"
+        ));
     }
     Ok(Loaded { paths, set })
 }

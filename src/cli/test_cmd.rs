@@ -200,6 +200,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             ));
             Ok(ExitStatus::Error)
         }
+        // A file whose hooks could not be read leaves the test incomplete.
+        _ if !loaded.set.errors.is_empty() => Ok(ExitStatus::Error),
         _ => Ok(ExitStatus::Success),
     }
 }

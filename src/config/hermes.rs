@@ -1,19 +1,21 @@
 //! The `hooks:` block of Hermes's config.yaml, read as Hermes reads it: `PyYAML`'s safe loader,
 //! `${VAR}` expanded from the environment and `<home>/.env`, the managed config (`/etc/hermes`
 //! or `$HERMES_MANAGED_DIR`) merged over the user's, identical entries registered once, and
-//! Hermes's rules for each entry: what is skipped with a warning naming `file:line`, and what is
-//! an error (YAML that does not parse, `hooks` that is not a mapping). The rest of config.yaml is
-//! Hermes's and is not interpreted.
+//! Hermes's rules for each entry: what is skipped with a warning naming `file:line`, and what
+//! takes out a whole file's hooks (YAML that does not parse, `hooks` that is not a mapping): a
+//! [`LoadError`] that names it, while the other file and every other source still load. The rest
+//! of config.yaml is Hermes's and is not interpreted.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result, anyhow};
+#[cfg(test)]
+use anyhow::{Result, anyhow};
 
 use super::expand::Expander;
 use super::memo;
 use super::yaml::pyyaml::{self, Mapping, Node, Value};
-use super::{Event, HookSpec, Origin, Source, SourceKind, Warning, WarningKind};
+use super::{Event, HookSpec, LoadError, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
 use crate::config::event::Resolved;
 use crate::matcher::Matcher;
@@ -46,17 +48,28 @@ pub(crate) struct HermesConfig {
     pub warnings: Vec<Warning>,
     /// `hooks_auto_accept` is true (a boolean, or a truthy string).
     pub auto_accept: bool,
+    /// Files whose hooks could not be read at all (each takes out only its own hooks).
+    pub errors: Vec<LoadError>,
 }
 
 /// Reads the config files; a missing file declares no hooks. With `only`, entries of other
-/// events are not checked or built (their keys still are, so a misspelt event is reported).
-pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig> {
-    let user = read(files.config, only)?;
-    let managed = match files.managed {
-        Some(path) => read(path, only)?,
-        None => None,
+/// events are not checked or built (their keys still are, so a misspelt event is reported). A
+/// file that cannot be read or parsed declares no hooks and is reported in `errors`; the other
+/// file still counts (a broken managed config leaves the user's hooks, and the reverse).
+pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> HermesConfig {
+    let mut errors = Vec::new();
+    let mut read_or_report = |path: &Path| {
+        read(path, only).unwrap_or_else(|err| {
+            errors.push(err);
+            None
+        })
     };
-    build(user.as_ref(), managed.as_ref(), files.dotenv, only)
+    let user = read_or_report(files.config);
+    let managed = files.managed.and_then(read_or_report);
+    let mut config = build(user.as_ref(), managed.as_ref(), files.dotenv, only);
+    errors.append(&mut config.errors);
+    config.errors = errors;
+    config
 }
 
 /// Parses one config.yaml's bytes (no managed config, no `.env`, no memo); `path` names the
@@ -66,9 +79,13 @@ pub(crate) fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<He
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let document = Document {
         path: path.to_path_buf(),
-        top: parse_top(path, bytes, only)?,
+        top: parse_top(path, bytes, only).map_err(|err| anyhow!("{err}"))?,
     };
-    build(Some(&document), None, None, only)
+    let config = build(Some(&document), None, None, only);
+    match config.errors.first() {
+        Some(err) => Err(anyhow!("{err}")),
+        None => Ok(config),
+    }
 }
 
 /// A parsed file: its path and what the readers use of its top-level mapping (empty when the
@@ -78,17 +95,30 @@ struct Document {
     top: Mapping,
 }
 
-fn read(path: &Path, only: Option<Event>) -> Result<Option<Document>> {
+fn read(path: &Path, only: Option<Event>) -> Result<Option<Document>, LoadError> {
     match crate::limits::read(path, crate::limits::CONFIG_MAX) {
         Ok(bytes) => document(path, &bytes, only).map(Some),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(err) => Err(err).with_context(|| format!("cannot read {}", path.display())),
+        Err(err) => Err(config_error(path, None, format!("cannot read it: {err}"))),
+    }
+}
+
+/// A config file whose hooks could not be read.
+fn config_error(path: &Path, at: Option<(u64, u64)>, message: String) -> LoadError {
+    LoadError {
+        source: SourceKind::Config,
+        origin: Origin {
+            file: path.to_path_buf(),
+            line: at.map(|(line, _)| line),
+        },
+        column: at.map(|(_, column)| column),
+        message,
     }
 }
 
 /// Reads one config file's bytes through the parse memo: what [`parse_top`] gives for the same
 /// bytes and event, parsed once (see `memo`).
-fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document> {
+fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document, LoadError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let slot = memo::Slot::of(bytes, only);
     let top = if let Some(top) = slot.as_ref().and_then(memo::Slot::recall) {
@@ -154,25 +184,40 @@ pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
 /// Parses one config file's bytes (no byte-order mark) into what the readers use of its top
 /// level (empty for an empty file): with `only`, of `hooks:` that event's lists alone (see
 /// [`memo::kept`]).
-fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping> {
+fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let line = bytes[..err.valid_up_to()].split(|b| *b == b'\n').count();
-        anyhow!("{}:{line}: not valid UTF-8", path.display())
+        let line = u64::try_from(line).unwrap_or(u64::MAX);
+        LoadError {
+            column: None,
+            ..config_error(path, Some((line, 0)), "not valid UTF-8".to_owned())
+        }
     })?;
     // Every command reads the whole file the same way: a shortcut that read less could be made
     // to see other hooks than `list` and `doctor` show.
-    let root = pyyaml::load(text).map_err(|err| match err.at {
-        Some((line, column)) => anyhow!("{}:{line}:{column}: {}", path.display(), err.message),
-        None => anyhow!("{}: {}", path.display(), err.message),
+    let root = pyyaml::load(text).map_err(|err| {
+        let at = err.at.map(|(line, column)| {
+            (
+                u64::try_from(line).unwrap_or(u64::MAX),
+                u64::try_from(column).unwrap_or(u64::MAX),
+            )
+        });
+        config_error(path, at, err.message)
     })?;
     match root.map(|node| node.value) {
         None | Some(Value::Null) => Ok(Mapping::default()),
         Some(Value::Map(mapping)) => Ok(memo::kept(mapping, only)),
-        Some(other) => Err(anyhow!(
-            "{}:1: the top level must be a mapping of settings, not a {}",
-            path.display(),
-            other.type_name()
-        )),
+        Some(other) => Err(LoadError {
+            column: None,
+            ..config_error(
+                path,
+                Some((1, 0)),
+                format!(
+                    "the top level must be a mapping of settings, not a {}",
+                    other.type_name()
+                ),
+            )
+        }),
     }
 }
 
@@ -188,7 +233,7 @@ fn build(
     managed: Option<&Document>,
     dotenv: Option<&Path>,
     only: Option<Event>,
-) -> Result<HermesConfig> {
+) -> HermesConfig {
     let mut reader = BlockReader {
         only,
         out: HermesConfig::default(),
@@ -211,13 +256,15 @@ fn build(
             Value::Null => continue,
             Value::Map(entries) => entries,
             other => {
-                return Err(anyhow!(
-                    "{}:{}:{}: `hooks` must be a mapping of event names to lists of hooks, not a {}",
-                    file.display(),
-                    hooks.line,
-                    hooks.column,
-                    other.type_name()
+                reader.out.errors.push(config_error(
+                    file,
+                    Some((hooks.line, hooks.column)),
+                    format!(
+                        "`hooks` must be a mapping of event names to lists of hooks, not a {}",
+                        other.type_name()
+                    ),
                 ));
+                continue;
             }
         };
         reader.repeated(file, entries, "hooks.");
@@ -256,7 +303,7 @@ fn build(
     {
         reader.warn(WarningKind::InvalidValue, path, 0, problem);
     }
-    Ok(reader.out)
+    reader.out
 }
 
 /// Walks the merged `hooks:` block, collecting hooks and warnings.

@@ -136,6 +136,38 @@ impl fmt::Display for Warning {
     }
 }
 
+/// A file (or folder) whose hooks could not be read at all: they are unknown, so they cannot
+/// run. It takes out only its own hooks; every other source still loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The source the file belongs to.
+    pub source: SourceKind,
+    /// The file, and the line when known.
+    pub origin: Origin,
+    /// The 1-based column, when known.
+    pub column: Option<u64>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.origin)?;
+        if let (Some(_), Some(column)) = (self.origin.line, self.column) {
+            write!(f, ":{column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl LoadError {
+    /// Whether the hooks it took out could have blocked `event` (a config.yaml that does not
+    /// parse could have held a `pre_tool_call` guard; on `post_llm_call` it could not).
+    pub fn could_block(&self, event: Event) -> bool {
+        event.effects(self.source).contains(Effects::BLOCK)
+    }
+}
+
 /// One hook, ready to match and run.
 #[derive(Clone, Debug)]
 pub struct HookSpec {
@@ -306,6 +338,9 @@ pub struct HookSet {
     pub warnings: Vec<Warning>,
     /// `hooks_auto_accept: true` in config.yaml.
     pub auto_accept: bool,
+    /// Files whose hooks could not be read (their hooks are unknown, so none of them runs): a
+    /// config.yaml that does not parse, a HOOK.md that names no event it can be loaded for.
+    pub errors: Vec<LoadError>,
 }
 
 /// A project hook that may replace a user hook: indices into [`HookSet::hooks`].
@@ -389,14 +424,17 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
         managed: options.managed,
         dotenv: options.dotenv,
     };
-    let config = hermes::load(files, options.only)?;
+    let config = hermes::load(files, options.only);
+    let mut errors = config.errors;
     let mut warnings = config.warnings;
+    let from_config = warnings.len();
     let mut level = |dir: Option<&Path>, scope| {
         dir.map(|dir| hook_md::load_level(dir, scope, options.only, &mut warnings))
             .unwrap_or_default()
     };
     let user = level(options.user_hooks, Scope::User);
     let project = level(options.project_hooks, Scope::Project);
+    errors.extend(unreadable_manifests(&warnings[from_config..]));
     let mut hooks = config.hooks;
     let users = hooks.len()..hooks.len() + user.hooks.len();
     hooks.extend(user.hooks);
@@ -439,5 +477,22 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
         namesakes,
         warnings,
         auto_accept: config.auto_accept,
+        errors,
     })
+}
+
+/// Of the Agent Hooks levels' warnings, the HOOK.md files (and hooks folders) skipped before
+/// their event could be known: the hook they hold could be a guard of any event. (A HOOK.md read
+/// far enough to name another event is not skipped when one event is loaded, and a bad value in
+/// a readable one is a soft warning, so every skip there is this case.)
+fn unreadable_manifests(warnings: &[Warning]) -> impl Iterator<Item = LoadError> + '_ {
+    warnings
+        .iter()
+        .filter(|warning| warning.kind == WarningKind::SkippedEntry)
+        .map(|warning| LoadError {
+            source: SourceKind::AgentHooks,
+            origin: warning.origin.clone(),
+            column: None,
+            message: warning.message.clone(),
+        })
 }

@@ -16,8 +16,14 @@ pub(crate) fn build(words: &[String], cwd: &Path, env: &[(&str, &str)]) -> Resul
     let resolved = if program.contains('/') {
         let path = cwd.join(program);
         let meta = std::fs::metadata(&path).map_err(|_| format!("command not found: {program}"))?;
-        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
-            return Err(format!("command not executable: {program}"));
+        if !meta.is_file() {
+            return Err(format!("command not executable: {program} is not a file"));
+        }
+        if meta.permissions().mode() & 0o111 == 0 {
+            let quoted = shlex::try_quote(program).unwrap_or(std::borrow::Cow::Borrowed(program));
+            return Err(format!(
+                "command not executable: {program} (make it executable: chmod +x {quoted})"
+            ));
         }
         path
     } else {
@@ -90,7 +96,7 @@ mod tests {
         std::fs::write(dir.path().join("plain.sh"), "echo").unwrap();
         assert_eq!(
             build("./plain.sh", dir.path(), &[]).unwrap_err(),
-            "command not executable: ./plain.sh"
+            "command not executable: ./plain.sh (make it executable: chmod +x ./plain.sh)"
         );
         assert_eq!(
             build("no-such-program-xyz", Path::new("/"), &[]).unwrap_err(),

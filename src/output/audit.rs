@@ -30,6 +30,9 @@ pub(crate) struct AuditLine<'a> {
     pub exit: u8,
     /// The aggregated directive, as `run` printed it.
     pub directive: DirectiveKeys<'a>,
+    /// What kept the runner from checking the call as the files say.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<super::json::ErrorEntry<'a>>,
     /// Every hook declared for the event, in order.
     pub hooks: Vec<AuditHook<'a>>,
     /// The payload as the hooks received it (Hermes wire form), only when asked for.
@@ -74,6 +77,7 @@ impl<'a> AuditLine<'a> {
             tool_name: session.1,
             exit,
             directive: DirectiveKeys::of(report.directive.as_ref()),
+            errors: Vec::new(),
             hooks: report
                 .hooks
                 .iter()

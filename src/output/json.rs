@@ -26,9 +26,15 @@ pub(crate) struct Document<'a, T: Serialize> {
 pub(crate) struct RunLine<'a> {
     /// Canonical event name.
     pub event: &'a str,
+    /// Why no hook could run (the payload could not be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
     /// The directive's keys.
     #[serde(flatten)]
     pub directive: DirectiveKeys<'a>,
+    /// What kept the runner from checking the call as the files say.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ErrorEntry<'a>>,
     /// Every hook declared for the event, in order.
     pub hooks: Vec<HookLine<'a>>,
     /// Set when the loop guard overrode a "keep working" answer.
@@ -106,7 +112,9 @@ impl<'a> RunLine<'a> {
     pub(crate) fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
         Self {
             event: event.name(),
+            error: None,
             directive: DirectiveKeys::of(report.directive.as_ref()),
+            errors: Vec::new(),
             hooks: report
                 .hooks
                 .iter()
@@ -114,6 +122,36 @@ impl<'a> RunLine<'a> {
                 .collect(),
             loop_guard: None,
         }
+    }
+}
+
+/// One runner error in `run` output and the audit log: what could not be read, where, and why.
+#[derive(Serialize)]
+pub(crate) struct ErrorEntry<'a> {
+    /// `config`, `agent-hooks`, `payload` or `allowlist`.
+    pub source: &'static str,
+    /// The file, when it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<std::borrow::Cow<'a, str>>,
+    /// The line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub message: &'a str,
+}
+
+impl<'a> ErrorEntry<'a> {
+    /// The entries of `errors`.
+    pub(crate) fn all(errors: &'a [crate::undecided::RunnerError]) -> Vec<Self> {
+        errors
+            .iter()
+            .map(|error| Self {
+                source: error.unread.as_str(),
+                file: error.file.as_deref().map(|f| f.to_string_lossy()),
+                line: error.line,
+                message: &error.why,
+            })
+            .collect()
     }
 }
 
@@ -143,6 +181,9 @@ pub(crate) struct ErrorLine<'a> {
     pub event: &'a str,
     /// What went wrong.
     pub error: &'a str,
+    /// The block fail-closed mode makes of it (else nothing).
+    #[serde(flatten)]
+    pub directive: DirectiveKeys<'a>,
 }
 
 /// One row of `events --json`.

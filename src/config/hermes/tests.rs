@@ -333,7 +333,8 @@ fn the_managed_config_wins_per_event() {
         managed: Some(&managed),
         dotenv: None,
     };
-    let cfg = super::load(files, None).unwrap();
+    let cfg = super::load(files, None);
+    assert!(cfg.errors.is_empty(), "{:?}", cfg.errors);
     let got: Vec<_> = cfg
         .hooks
         .iter()
@@ -373,7 +374,8 @@ fn the_dotenv_file_supplies_variables() {
         managed: None,
         dotenv: Some(&dotenv),
     };
-    let cfg = super::load(files, None).unwrap();
+    let cfg = super::load(files, None);
+    assert!(cfg.errors.is_empty(), "{:?}", cfg.errors);
     assert_eq!(cfg.hooks[0].command, "/opt/guards/g.sh");
     assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
 }
