@@ -197,3 +197,83 @@ proptest! {
         }
     }
 }
+
+/// A config.yaml's text: a sound `hooks:` block with hostile values, or broken in one of the ways
+/// people and attackers break it (indentation, tabs, brackets, a second `hooks:` key, the wrong
+/// types, bytes that are not UTF-8, an alias that expands too far).
+fn config_text() -> impl Strategy<Value = Vec<u8>> {
+    let sound = (hostile_text(), hostile_text()).prop_map(|(command, matcher)| {
+        let quoted = |text: &str| serde_json::to_string(text).unwrap();
+        format!(
+            "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: {}\n      fail_closed: true\n",
+            quoted(&command),
+            quoted(&matcher)
+        )
+        .into_bytes()
+    });
+    let broken = prop_oneof![
+        Just("hooks:\n  pre_tool_call:\n    - command: /bin/true\n   matcher: x\n"),
+        Just("hooks:\n\tpre_tool_call:\n\t\t- command: /bin/true\n"),
+        Just("hooks: [\n"),
+        Just("hooks:\n  - command: /bin/true\n"),
+        Just("- just\n- a list\n"),
+        Just("hooks:\n  pre_tool_call: [{command: /bin/true}]\nhooks:\n  on_session_start: []\n"),
+        Just("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"),
+        Just("hooks_auto_accept: true\nhooks: {pre_tool_call: [{command: \"/bin/sh -c 'exit 0'\"}]\n"),
+    ]
+    .prop_map(|text| text.as_bytes().to_vec());
+    prop_oneof![
+        2 => sound,
+        4 => broken,
+        1 => vec(any::<u8>(), 0..128),
+        1 => Just(b"hooks:\n  pre_tool_call:\n    - command: /bin/caf\xe9\n".to_vec()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 16,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn no_broken_file_switches_off_a_guard_that_loaded(
+        config in config_text(),
+        folders in vec(folder(), 0..4),
+    ) {
+        let env = TestEnv::new();
+        // An approved user guard against `rm -rf`, whatever else is broken around it.
+        let guard = env.hook_md(
+            &env.user_hooks(),
+            "guard",
+            "name: guard\ndescription: blocks rm -rf\ntrigger: pre-tool-call\n\
+             matcher:\n  pattern: 'rm -rf'\n",
+            "cat >/dev/null; echo 'rm -rf is not allowed' >&2; exit 2",
+        );
+        env.approve("pre_tool_call", &guard.display().to_string());
+        fs::write(env.hermes_home().join("config.yaml"), &config).unwrap();
+        build(&env, &folders);
+        let payload = r#"{"tool_name": "terminal", "args": {"command": "rm -rf /srv"}}"#;
+        for args in [&["run", "pre_tool_call"][..], &["run", "PreToolUse", "--fail-closed"]] {
+            let out = bounded(&env, args, payload);
+            let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            prop_assert_eq!(code(&out), 2, "{:?}: {}", args, line);
+            // The guard answered, unless a hook before it (a config hook) blocked first.
+            let hooks = line["hooks"].as_array().unwrap();
+            let at = hooks.iter().position(|h| h["name"] == "guard").unwrap();
+            prop_assert!(
+                hooks[at]["status"] == "blocked"
+                    || hooks[..at].iter().any(|h| h["status"] != "ok" && h["status"] != "not_matched"),
+                "{:?}: {}", args, line
+            );
+            prop_assert_eq!(raw_control(&out.stderr), None, "{:?} stderr", args);
+        }
+        for args in [&["list", "--json"][..], &["doctor", "--no-exec", "--json"]] {
+            let out = bounded(&env, args, "");
+            prop_assert_ne!(code(&out), 2, "{:?}", args);
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            prop_assert!(doc.to_string().contains("guard"), "{:?} shows the guard: {}", args, doc);
+        }
+    }
+}
