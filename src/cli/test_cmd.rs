@@ -379,11 +379,9 @@ fn human(
             "not the hooks' own answer: {} could answer this call and did not run",
             names.join(", ")
         );
-        for (i, line) in wrap_words(&text, width.map(|w| w.saturating_sub(2)))
-            .iter()
-            .enumerate()
-        {
-            screen.line(format_args!("{}{line}", if i == 0 { "  " } else { "    " }));
+        // Under the result, indented, between words at the terminal's width.
+        for line in wrap_words(&text, width.map(|w| w.saturating_sub(2))) {
+            screen.line(format_args!("  {line}"));
         }
     }
     screen
