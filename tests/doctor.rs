@@ -279,3 +279,28 @@ fn a_smoke_run_reports_what_the_hook_answered() {
         "a smoke run records nothing"
     );
 }
+
+#[test]
+fn a_strict_doctor_failing_on_unapproved_hooks_points_to_accept_hooks() {
+    let env = TestEnv::new();
+    env.script("new.sh", "cat >/dev/null");
+    env.config("hooks:\n  on_session_start:\n    - command: ~/.hermes/agent-hooks/new.sh\n");
+    let out = doctor(&env, &["--strict"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("`doctor --strict --accept-hooks`"),
+        "a fresh runner is told its gate: {}",
+        stderr(&out)
+    );
+    // No hint where it did not fail, or where the bypass is already on.
+    for args in [&[][..], &["--strict", "--accept-hooks"]] {
+        let out = doctor(&env, args);
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("--accept-hooks"), "{}", stderr(&out));
+    }
+    // A warning the bypass does not clear: no hint either.
+    env.hermes_approval("on_session_start", "~/.hermes/agent-hooks/new.sh", None);
+    let out = doctor(&env, &["--strict", "--json"]);
+    assert_eq!(code(&out), 1, "unpinned is a warning");
+    assert!(!stderr(&out).contains("--accept-hooks"), "{}", stderr(&out));
+}

@@ -94,3 +94,29 @@ fn test_wraps_a_message_between_words() {
         "{shown}"
     );
 }
+
+#[test]
+fn test_names_the_hooks_that_did_not_run_between_words() {
+    let env = TestEnv::new();
+    env.script("a-guard-with-a-rather-long-name.sh", "cat >/dev/null");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/a-guard-with-a-rather-long-name.sh\n",
+    );
+    let shown = on_a_sized_terminal(&env, &["test", "pre_tool_call", "--color", "never"], 50);
+    let said: Vec<&str> = shown
+        .lines()
+        .skip_while(|l| !l.starts_with("result:"))
+        .collect();
+    for line in &said {
+        assert!(line.chars().count() <= 50, "{line:?} in\n{shown}");
+    }
+    assert!(
+        said.iter()
+            .any(|l| l.contains("a-guard-with-a-rather-long-name.sh")),
+        "the name whole: {shown}"
+    );
+    assert!(
+        said.iter().any(|l| l.contains("not the hooks' own answer")),
+        "{shown}"
+    );
+}

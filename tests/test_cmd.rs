@@ -281,3 +281,174 @@ fn color_always_colours_the_statuses() {
     let plain = env.cmd().args(["test", "pre_tool_call"]).output().unwrap();
     assert!(!plain.stdout.contains(&0x1b), "piped: no colour by default");
 }
+
+/// A `fail_closed` guard on `pre_tool_call` that was edited to let everything through.
+fn open_guard(env: &TestEnv) -> std::path::PathBuf {
+    let script = env.script("guard.sh", "cat >/dev/null; printf '{}'");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n      fail_closed: true\n",
+    );
+    script
+}
+
+fn expect(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    env.cmd()
+        .args(["test", "pre_tool_call"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_block_that_consent_gave_does_not_pass_expect_block() {
+    let env = TestEnv::new();
+    let script = open_guard(&env);
+    // A fresh runner: nothing approved, so the guard fails closed without running.
+    let out = expect(&env, &["--expect", "block"]);
+    assert_eq!(code(&out), 1, "the block is consent's, not the guard's");
+    let said = stderr(&out);
+    assert!(said.contains("guard.sh (unapproved)"), "{said}");
+    assert!(said.contains("--accept-hooks"), "{said}");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("not the hooks' own answer: guard.sh (unapproved)"),
+        "{shown}"
+    );
+
+    // Run, the guard answers for itself: nothing to block.
+    let out = expect(&env, &["--accept-hooks", "--expect", "block"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("expected block, got none"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Approved (by the run above), then edited: the block is the pin's, not the guard's.
+    std::fs::write(&script, "#!/bin/sh\ncat >/dev/null; printf '{}' # edited\n").unwrap();
+    let out = expect(&env, &["--expect", "block", "--json"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("guard.sh (changed since approval)"),
+        "{}",
+        stderr(&out)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["directive"]["action"], "block");
+    assert_eq!(doc["matched"], false);
+    assert_eq!(doc["did_not_run"][0]["name"], "guard.sh");
+    assert_eq!(doc["did_not_run"][0]["status"], "changed");
+}
+
+#[test]
+fn expect_none_fails_while_a_hook_that_could_answer_did_not_run() {
+    let env = TestEnv::new();
+    env.script("guard.sh", "cat >/dev/null; exit 2");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/guard.sh\n",
+    );
+    let out = expect(&env, &["--expect", "none", "--json"]);
+    assert_eq!(
+        code(&out),
+        1,
+        "an unapproved guard's silence is not its answer"
+    );
+    assert!(
+        stderr(&out).contains("guard.sh (unapproved)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--accept-hooks"), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["did_not_run"][0]["status"], "unapproved");
+
+    // A hook whose matcher does not match this tool would not answer anyway.
+    let out = expect(&env, &["--for-tool", "web_search", "--expect", "none"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // A hook that can change nothing on its event (an observer) is no part of the answer.
+    env.config("hooks:\n  post_llm_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n");
+    let out = env
+        .cmd()
+        .args(["test", "post_llm_call", "--expect", "none"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // Approved, but its program cannot be started: no answer either, and consent is not why.
+    env.config("hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/gone.sh\n");
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/gone.sh");
+    let out = expect(&env, &["--accept-hooks", "--expect", "none"]);
+    assert_eq!(code(&out), 1);
+    let said = stderr(&out);
+    assert!(said.contains("gone.sh (spawn_failed"), "{said}");
+    assert!(!said.contains("approves and runs"), "{said}");
+}
+
+#[test]
+fn a_guard_that_ran_and_failed_closed_blocked_by_what_it_did() {
+    let env = TestEnv::new();
+    env.script("guard.sh", "cat >/dev/null; echo 'not json'");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n      fail_closed: true\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/guard.sh");
+    let out = expect(&env, &["--expect", "block", "--json"]);
+    assert_eq!(code(&out), 0, "as `run` would: {}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["status"], "invalid_output");
+    assert_eq!(doc["did_not_run"], serde_json::json!([]));
+}
+
+#[test]
+fn test_sees_the_hooks_run_sees_for_the_same_payload() {
+    let env = TestEnv::new();
+    let project = env.root().join("project");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    env.hook_md(
+        &project.join(".agents/hooks"),
+        "guard",
+        "name: guard\ndescription: blocks\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; echo 'guarded' >&2; exit 2",
+    );
+    let approved = env
+        .cmd()
+        .current_dir(&project)
+        .args(["approve", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&approved), 0, "{}", stderr(&approved));
+    // The payload names the project; both commands start in a folder outside it.
+    for key in ["cwd", "work_dir"] {
+        let call = serde_json::json!({"tool_name": "terminal", "tool_input": {"command": "ls"}, key: project});
+        let file = env.path("payload.json");
+        std::fs::write(&file, call.to_string()).unwrap();
+        let run = env
+            .cmd()
+            .args(["run", "pre_tool_call", "--payload-file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(code(&run), 2, "{}", stderr(&run));
+        let out = env
+            .cmd()
+            .args(["test", "pre_tool_call", "--json", "--expect", "block"])
+            .arg("--payload-file")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{key}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let line: Value = serde_json::from_slice(&run.stdout).unwrap();
+        let names = |hooks: &Value| -> Vec<String> {
+            hooks
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["name"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(names(&doc["hooks"]), names(&line["hooks"]), "{key}");
+        assert_eq!(names(&doc["hooks"]), ["guard"]);
+    }
+}

@@ -19,6 +19,7 @@ pub(super) fn check(home: &Path, findings: &mut Vec<Finding>) {
                 at: hook.manifest.display().to_string(),
                 message,
                 diff: None,
+                awaits_approval: false,
             });
         };
         if let Some(reason) = &hook.broken {

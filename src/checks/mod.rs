@@ -58,6 +58,10 @@ pub struct Finding {
     /// kept when it was approved (when one was kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+    /// An unapproved hook's warning, which a consent bypass (`--accept-hooks`) makes a note: a
+    /// fresh CI runner, with no allowlist, has one for every hook.
+    #[serde(skip)]
+    pub awaits_approval: bool,
 }
 
 impl Finding {
@@ -72,6 +76,7 @@ impl Finding {
             at: at.display().to_string(),
             message,
             diff: None,
+            awaits_approval: false,
         }
     }
 }
@@ -183,6 +188,7 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
             at: warning.origin.to_string(),
             message: warning.message.clone(),
             diff: None,
+            awaits_approval: false,
         });
     }
 }
@@ -198,34 +204,33 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
     let gate = ConsentGate::new(checkup.allowlist.to_owned(), checkup.bypass, false);
     for index in order {
         let hook = &set.hooks[index];
-        let mut add = |level, check, message: String, diff: Option<String>| {
-            findings.push(Finding {
-                level,
-                check,
-                event: Some(hook.event.name()),
-                hook: Some(hook.command.clone()),
-                source: Some(hook.source.as_str()),
-                at: hook.origin.to_string(),
-                message,
-                diff,
-            });
+        let finding = |level, check, message: String, diff: Option<String>| Finding {
+            level,
+            check,
+            event: Some(hook.event.name()),
+            hook: Some(hook.command.clone()),
+            source: Some(hook.source.as_str()),
+            at: hook.origin.to_string(),
+            message,
+            diff,
+            awaits_approval: false,
         };
         if let Some(first) = seen.insert((hook.event.name(), hook.command.as_str()), hook) {
-            add(
+            findings.push(finding(
                 Level::Warning,
                 "duplicate",
                 format!("declared twice: also at {}", first.origin),
                 None,
-            );
+            ));
         }
         if let Some(by) = overrides.replaced[index] {
             let by = &set.hooks[by].origin;
             let message = format!("replaced by the approved project hook {by}: it does not run");
-            add(Level::Ok, "override", message, None);
+            findings.push(finding(Level::Ok, "override", message, None));
         }
         for (file, why) in overrides.namesakes_of(index) {
             let message = format!("not replaced by {file}: {why}; it runs as usual");
-            add(Level::Warning, "override", message, None);
+            findings.push(finding(Level::Warning, "override", message, None));
         }
         let matchers = [
             (hook.matcher.as_ref(), "tool names"),
@@ -239,24 +244,27 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
                      are matched exactly)",
                     matcher.source()
                 );
-                add(Level::Warning, "matcher", message, None);
+                findings.push(finding(Level::Warning, "matcher", message, None));
             }
         }
         let script = crate::consent::script_state(hook, base);
         let assessment = assess(list, hook, base);
         let (level, message) = script_finding(hook, &assessment, script, checkup.home);
-        add(level, "script", message, None);
+        findings.push(finding(level, "script", message, None));
         let (level, message) = consent_finding(hook, &assessment, checkup);
         let diff = changes_since_approval(&assessment, checkup.allowlist);
-        add(level, "consent", message, diff);
+        let mut consent = finding(level, "consent", message, diff);
+        consent.awaits_approval =
+            checkup.bypass.is_none() && bypass_runs(hook, &assessment, checkup.home);
+        findings.push(consent);
         if let Some((level, message)) = drift(&assessment) {
-            add(level, "drift", message, None);
+            findings.push(finding(level, "drift", message, None));
         }
         let may_smoke =
             assessment.state.may_run() || (smoke_all && assessment.state != ConsentState::Changed);
         if checkup.smoke && may_smoke && script == ScriptState::Ok {
             let (level, message) = smoke::run(hook, &gate, base);
-            add(level, "smoke", message, None);
+            findings.push(finding(level, "smoke", message, None));
         }
     }
 }
@@ -314,8 +322,7 @@ fn consent_finding(
 ) -> (Level, String) {
     let bypass = checkup.bypass;
     let approve = approve_hint(hook);
-    if assessment.state == ConsentState::Unapproved
-        && nothing_to_pin(hook, assessment, checkup.home).is_some()
+    if assessment.state == ConsentState::Unapproved && !bypass_runs(hook, assessment, checkup.home)
     {
         return (
             Level::Warning,
@@ -359,6 +366,12 @@ fn consent_finding(
             ),
         ),
     }
+}
+
+/// Whether a consent bypass would smoke-run this hook although it is not approved (making its
+/// consent finding a note): it is unapproved, and its script can be read and pinned.
+fn bypass_runs(hook: &HookSpec, assessment: &Assessment, home: &Path) -> bool {
+    assessment.state == ConsentState::Unapproved && nothing_to_pin(hook, assessment, home).is_none()
 }
 
 /// mtime drift of an unpinned approval (a pinned one is checked by content instead).

@@ -102,6 +102,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
         ok: count(Level::Ok),
     };
     let failed = summary.errors > 0 || (args.strict && summary.warnings > 0);
+    let awaiting = findings.iter().filter(|f| f.awaits_approval).count();
+    if args.strict && failed && awaiting > 0 {
+        printer.note(accept_hooks_hint(awaiting));
+    }
     if args.json {
         printer.document(&Report {
             project_root: paths.project.as_ref().map(|p| p.display().to_string()),
@@ -116,6 +120,19 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     } else {
         ExitStatus::Success
     })
+}
+
+/// Why `--strict` failed on unapproved hooks, and what to do on a runner with no allowlist.
+fn accept_hooks_hint(awaiting: usize) -> String {
+    let what = match awaiting {
+        1 => "1 warning is an unapproved hook".to_owned(),
+        n => format!("{n} warnings are unapproved hooks"),
+    };
+    format!(
+        "{what}; on a CI runner with no allowlist, `doctor --strict --accept-hooks` smoke-runs \
+         unapproved hooks (recording nothing) and counts them as notes, not warnings; elsewhere, \
+         review and approve them with `hermes-hooks approve`"
+    )
 }
 
 /// Where a finding's text starts, after its level.

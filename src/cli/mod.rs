@@ -121,8 +121,8 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) user_hooks: Option<PathBuf>,
     /// Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with
-    /// .agents/hooks from the current directory (for `run` and `serve`, the payload's cwd) up to the
-    /// repository root]
+    /// .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`,
+    /// the payload's cwd) up to the repository root]
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them

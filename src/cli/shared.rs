@@ -41,7 +41,17 @@ pub(crate) struct Loaded {
 
 /// Loads the hooks (of one event, or all), printing load warnings.
 pub(crate) fn load(global: &GlobalArgs, only: Option<Event>, printer: &Printer) -> Result<Loaded> {
-    let paths = global.paths()?;
+    load_from(global, &current_dir()?, only, printer)
+}
+
+/// [`load`], with the project root searched from `start` (a payload's `cwd`).
+pub(crate) fn load_from(
+    global: &GlobalArgs,
+    start: &Path,
+    only: Option<Event>,
+    printer: &Printer,
+) -> Result<Loaded> {
+    let paths = global.paths_from(start)?;
     if paths.home_named && !paths.home.is_dir() {
         printer.warn(missing_home(&paths.home));
     }

@@ -1,6 +1,6 @@
 //! `test <event>`: run the event's hooks against a synthetic payload and show, for each hook, its
 //! status, exit code, time, parsed directive and stderr, then the aggregated directive.
-//! `--expect` turns it into a one-line CI assertion.
+//! `--expect` turns it into a one-line CI assertion of what the hooks themselves answered.
 
 use std::path::PathBuf;
 
@@ -10,14 +10,15 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{GlobalArgs, shared};
+use crate::config::HookSpec;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen};
 use crate::payload::{self, Invocation};
-use crate::response::Directive;
-use crate::runner::Plan;
+use crate::response::{Directive, Status};
+use crate::runner::{HookReport, Plan, RunReport};
 use crate::synthetic;
 use crate::text::wrap_words;
 
@@ -25,7 +26,13 @@ use crate::text::wrap_words;
 #[command(
     after_help = "Without --for-tool every hook of the event runs (matchers are not \
     applied), so any hook can be tried. Consent applies: unapproved hooks are shown, not run, \
-    unless --accept-hooks. Exits 0 whatever the hooks decide, unless --expect is given."
+    unless --accept-hooks. With --payload-file, project hooks are found from the payload's cwd, \
+    as `run` finds them. Exits 0 whatever the hooks decide, unless --expect is given.\n\n\
+    --expect asserts what the hooks answered: it fails when a hook that could answer this call \
+    did not start (unapproved, changed since approval, a script that cannot be started), naming \
+    it, since the result then is not the hooks' own. On a CI runner with no allowlist, add \
+    --accept-hooks (it approves and runs them). A fail_closed guard that started and then timed \
+    out or printed invalid output blocks by what it did, as under `run`, and counts."
 )]
 pub(crate) struct TestArgs {
     /// The event: canonical, Agent Hooks or Claude Code name
@@ -38,7 +45,7 @@ pub(crate) struct TestArgs {
     /// Hermes wire with tool_input and extra, an Agent Hooks payload)
     #[arg(long, value_name = "FILE")]
     payload_file: Option<PathBuf>,
-    /// Exit 1 unless the aggregated directive is this one
+    /// Exit 1 unless the aggregated directive is this one, answered by the hooks themselves
     #[arg(long, value_enum, value_name = "DIRECTIVE")]
     expect: Option<Expect>,
     /// Print one JSON document instead of the report
@@ -99,6 +106,9 @@ struct Report<'a> {
     payload: &'a Map<String, Value>,
     hooks: Vec<HookResult<'a>>,
     directive: DirectiveKeys<'a>,
+    /// Hooks that could have answered this call and did not start: the directive is then not
+    /// the hooks' own answer, and `--expect` fails.
+    did_not_run: Vec<HookResult<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     expected: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,20 +118,23 @@ struct Report<'a> {
 pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
     let called = shared::event(&args.event, printer)?;
     let event = called.event;
-    let loaded = shared::load(global, Some(event), printer)?;
+    let current_dir = shared::current_dir()?;
+    let file = args.payload_file.as_deref().map(read_payload).transpose()?;
+    // The project is the payload's, as for `run`: its `cwd` (or `work_dir`) when that is a
+    // directory, so `test` and `run` see the same hooks for the same payload.
+    let start = file.as_ref().map_or_else(
+        || current_dir.clone(),
+        |file| payload::project_start(file, &current_dir),
+    );
+    let loaded = shared::load_from(global, &start, Some(event), printer)?;
     let mut input = synthetic::payload(called);
-    if let Some(file) = &args.payload_file {
-        let bytes = std::fs::read(file)
-            .with_context(|| format!("cannot read payload file {}", file.display()))?;
-        let extra =
-            payload::parse(&bytes).with_context(|| format!("bad payload in {}", file.display()))?;
+    if let Some(file) = file {
         // Any shape (a captured wire payload too), merged key by key over the synthetic one.
-        input.extend(payload::kwargs_shape(extra));
+        input.extend(payload::kwargs_shape(file));
     }
     if let Some(tool) = &args.for_tool {
         input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
     }
-    let current_dir = shared::current_dir()?;
     let invocation = Invocation::from_input(input.clone(), &current_dir.to_string_lossy());
     let gate = ConsentGate::new(
         loaded.paths.allowlist.clone(),
@@ -153,31 +166,18 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     // Its report gives each hook's message: stderr says only what the report does not.
     shared::consent_warnings(&gate, &report, printer, true);
     let got = Expect::of(report.directive.as_ref());
-    let matched = args.expect.map(|want| want == got);
-    let hooks: Vec<HookResult<'_>> = report
-        .hooks
-        .iter()
-        .map(|r| {
-            let spec = &loaded.set.hooks[r.index];
-            HookResult {
-                name: &spec.name,
-                source: spec.source.as_str(),
-                command: &spec.command,
-                status: r.status.as_str(),
-                exit_code: r.exit_code,
-                elapsed_ms: r.elapsed.map(crate::output::json::elapsed_ms),
-                directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
-                message: r.message.as_deref(),
-                stderr: r.stderr.trim_end(),
-            }
-        })
-        .collect();
+    let unheard = unheard(&report, &loaded.set.hooks);
+    let matched = args.expect.map(|want| want == got && unheard.is_empty());
+    let specs = &loaded.set.hooks;
+    let hooks: Vec<HookResult<'_>> = report.hooks.iter().map(|r| hook_result(specs, r)).collect();
+    let did_not_run: Vec<HookResult<'_>> = unheard.iter().map(|r| hook_result(specs, r)).collect();
     if args.json {
         printer.document(&Report {
             event: event.name(),
             payload: &input,
             hooks,
             directive: DirectiveKeys::of(report.directive.as_ref()),
+            did_not_run,
             expected: args.expect.map(Expect::name),
             matched,
         })?;
@@ -185,19 +185,19 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         printer.show(&human(
             event.name(),
             &hooks,
-            report.directive.as_ref(),
+            (report.directive.as_ref(), &did_not_run),
             args,
             shared::color(global),
         ))?;
     }
     match (args.expect, matched) {
         (Some(want), Some(false)) => {
-            printer.error(&anyhow::anyhow!(
-                "test {}: expected {}, got {}",
+            printer.error(&anyhow::Error::msg(mismatch(
                 event.name(),
-                want.name(),
-                got.name()
-            ));
+                (want, got),
+                &unheard,
+                specs,
+            )));
             Ok(ExitStatus::Error)
         }
         // A file whose hooks could not be read leaves the test incomplete.
@@ -206,10 +206,116 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     }
 }
 
+/// Reads `--payload-file`: any shape `run` reads.
+fn read_payload(file: &std::path::Path) -> Result<Map<String, Value>> {
+    let bytes = std::fs::read(file)
+        .with_context(|| format!("cannot read payload file {}", file.display()))?;
+    payload::parse(&bytes).with_context(|| format!("bad payload in {}", file.display()))
+}
+
+/// One hook's line of the report.
+fn hook_result<'a>(specs: &'a [HookSpec], r: &'a HookReport) -> HookResult<'a> {
+    let spec = &specs[r.index];
+    HookResult {
+        name: &spec.name,
+        source: spec.source.as_str(),
+        command: &spec.command,
+        status: r.status.as_str(),
+        exit_code: r.exit_code,
+        elapsed_ms: r.elapsed.map(crate::output::json::elapsed_ms),
+        directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
+        message: r.message.as_deref(),
+        stderr: r.stderr.trim_end(),
+    }
+}
+
+/// The hooks the directive depends on that never started. Each applies to this call (its
+/// matchers matched, or were not applied), can change something on this event (its source's
+/// effects there; an `async` hook cannot), was not stopped by an earlier block, and did not
+/// start: consent kept it from starting (unapproved, changed since approval) or it could not
+/// be started (its script missing or not a file, its program not found). Had it started, the
+/// answer could be another, so an answer without it is not the hooks' own. A hook that started
+/// and then failed (timed out, printed invalid output) answered by failing, as it would under
+/// `run`, and is not one of these.
+fn unheard<'a>(report: &'a RunReport, hooks: &[HookSpec]) -> Vec<&'a HookReport> {
+    report
+        .hooks
+        .iter()
+        .filter(|r| {
+            let spec = &hooks[r.index];
+            !spec.effects().is_empty() && !spec.run_async() && never_started(r)
+        })
+        .collect()
+}
+
+/// Whether the hook was due to start and did not (as opposed to not matching, or being stopped
+/// by an earlier block): consent held it back, or it could not be started.
+fn never_started(report: &HookReport) -> bool {
+    matches!(
+        report.status,
+        Status::Unapproved | Status::Changed | Status::SpawnFailed
+    )
+}
+
+/// Why a hook that could answer did not start, in a few words.
+fn why_not_run(report: &HookReport) -> String {
+    match report.status {
+        Status::Unapproved => "unapproved".to_owned(),
+        Status::Changed => "changed since approval".to_owned(),
+        _ => match report.message.as_deref() {
+            Some(message) => format!("{}: {message}", report.status.as_str()),
+            None => report.status.as_str().to_owned(),
+        },
+    }
+}
+
+/// The reason `--expect` failed: the directive differs, or it was not the hooks' own answer
+/// (naming each hook that did not start, and the flag that runs the ones consent held back).
+fn mismatch(
+    event: &str,
+    (want, got): (Expect, Expect),
+    unheard: &[&HookReport],
+    hooks: &[HookSpec],
+) -> String {
+    let head = if want == got {
+        format!(
+            "test {event}: got {}, but not from the hooks alone",
+            got.name()
+        )
+    } else {
+        format!("test {event}: expected {}, got {}", want.name(), got.name())
+    };
+    if unheard.is_empty() {
+        return head;
+    }
+    let named: Vec<String> = unheard
+        .iter()
+        .map(|r| format!("{} ({})", hooks[r.index].name, why_not_run(r)))
+        .collect();
+    let count = match unheard.len() {
+        1 => "1 hook".to_owned(),
+        n => format!("{n} hooks"),
+    };
+    let mut text = format!(
+        "{head}; {count} that could answer this call did not run: {}",
+        named.join(", ")
+    );
+    if unheard
+        .iter()
+        .any(|r| matches!(r.status, Status::Unapproved | Status::Changed))
+    {
+        text.push_str(
+            "; --accept-hooks approves and runs unapproved and changed hooks \
+             (add it in CI, where a fresh runner has no allowlist)",
+        );
+    }
+    text
+}
+
 fn human(
     event: &str,
     hooks: &[HookResult<'_>],
-    directive: Option<&Directive>,
+    (directive, did_not_run): (Option<&Directive>, &[HookResult<'_>]),
     args: &TestArgs,
     color: bool,
 ) -> Screen {
@@ -266,6 +372,20 @@ fn human(
         Some(d) => to_line(&DirectiveKeys::of(Some(d))),
     };
     screen.blank().line(format_args!("result: {result}"));
+    if !did_not_run.is_empty() {
+        let names: Vec<String> = did_not_run
+            .iter()
+            .map(|hook| format!("{} ({})", hook.name, hook.status))
+            .collect();
+        let text = format!(
+            "not the hooks' own answer: {} could answer this call and did not run",
+            names.join(", ")
+        );
+        // Under the result, indented, between words at the terminal's width.
+        for line in wrap_words(&text, width.map(|w| w.saturating_sub(2))) {
+            screen.line(format_args!("  {line}"));
+        }
+    }
     screen
 }
 
