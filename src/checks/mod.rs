@@ -166,6 +166,7 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
                 error.message
             ),
             diff: None,
+            awaits_approval: false,
         });
     }
     for warning in &set.warnings {
