@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::common::{TestEnv, code, redacted, stderr};
+use crate::common::{OTHER_UID, TestEnv, code, give_away_all, redacted, stderr};
 
 fn python3() -> bool {
     Command::new("python3")
@@ -176,6 +176,34 @@ fn new_never_overwrites() {
     assert_eq!(code(&out), 1);
     assert_eq!(fs::read_to_string(&script).unwrap(), "keep");
     assert!(!env.hermes_home().join("config.yaml").exists());
+}
+
+#[test]
+fn new_never_writes_into_a_project_another_user_owns() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.work().join(".agents/hooks")).unwrap();
+    if !give_away_all(&env.work().join(".agents"), OTHER_UID) {
+        return;
+    }
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("uid {OTHER_UID}")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.work().join(".agents/hooks/guard").exists());
+    // Named, it is trusted as named.
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--project", "."])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
 #[test]

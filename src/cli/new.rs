@@ -123,7 +123,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &NewArgs, printer: &Printer) -> Res
     };
     check(&hook)?;
     let cwd = shared::current_dir()?;
-    let made = write(global, &scope, &hook, &cwd)?;
+    let made = write(global, &scope, &hook, &cwd, printer)?;
     if args.json {
         printer.document(&made)?;
     } else {
@@ -169,7 +169,13 @@ fn check(hook: &Hook<'_>) -> Result<()> {
 }
 
 /// Writes the hook's files for `scope` and says what was made and what comes next.
-fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Result<Made> {
+fn write(
+    global: &GlobalArgs,
+    scope: &Scope,
+    hook: &Hook<'_>,
+    cwd: &Path,
+    printer: &Printer,
+) -> Result<Made> {
     let name = hook.name;
     let paths = global.paths()?;
     let mut made = Made {
@@ -206,7 +212,7 @@ fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Res
         Scope::Project(dir) => {
             let root = match dir {
                 Some(dir) => dir.clone(),
-                None => project_root(cwd)?,
+                None => project_root(cwd, printer)?,
             };
             made.files = write_folder(&root.join(".agents").join("hooks").join(name), hook)?;
             name.to_owned()
@@ -225,11 +231,26 @@ fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Res
 }
 
 /// The project root for a new project hook: the project found from `cwd`, else the repository
-/// root above it, else `cwd` itself; `$HOME` and `/` are never a project.
-fn project_root(cwd: &Path) -> Result<PathBuf> {
-    if let Some(root) = paths::find_project(cwd) {
-        return Ok(root);
+/// root above it, else `cwd` itself; `$HOME` and `/` are never a project. A project skipped
+/// because another user owns it is said, and never written into.
+fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
+    let found = paths::find_project(cwd);
+    let root = match found.root {
+        Some(root) => root,
+        None => fallback_root(cwd)?,
+    };
+    if let Some(skipped) = found.skipped {
+        if skipped.root == root {
+            bail!("{skipped}");
+        }
+        printer.warn(skipped);
     }
+    Ok(root)
+}
+
+/// The root of a project that has no `.agents/hooks` yet: the repository root above `cwd`, else
+/// `cwd` itself.
+fn fallback_root(cwd: &Path) -> Result<PathBuf> {
     let home = paths::home_dir().map(|home| paths::normalized(&home));
     let cwd = paths::normalized(cwd);
     for dir in cwd.ancestors() {
