@@ -214,7 +214,9 @@ fn write(
                 Some(dir) => dir.clone(),
                 None => project_root(cwd, printer)?,
             };
-            made.files = write_folder(&root.join(".agents").join("hooks").join(name), hook)?;
+            let folder = root.join(".agents").join("hooks").join(name);
+            stays_inside(&root, &folder)?;
+            made.files = write_folder(&folder, hook)?;
             name.to_owned()
         }
     };
@@ -269,6 +271,38 @@ fn fallback_root(cwd: &Path) -> Result<PathBuf> {
         );
     }
     Ok(cwd)
+}
+
+/// Refuses a project hook folder whose way from `root` leaves it: `.agents` or `.agents/hooks`
+/// a symlink (as a cloned repository can carry) to a folder outside the project would have the
+/// hook written into someone else's folder, or into your user-level hooks. Symlinks that stay
+/// inside the project are followed. Parts that do not exist yet are made as plain folders.
+fn stays_inside(root: &Path, folder: &Path) -> Result<()> {
+    let Ok(real_root) = fs::canonicalize(root) else {
+        return Ok(()); // made anew, with all below it
+    };
+    let Ok(rest) = folder.strip_prefix(root) else {
+        return Ok(());
+    };
+    let mut part = root.to_path_buf();
+    for name in rest {
+        part.push(name);
+        if fs::symlink_metadata(&part).is_err() {
+            break;
+        }
+        let real = fs::canonicalize(&part)
+            .with_context(|| format!("cannot resolve {}", part.display()))?;
+        if !real.starts_with(&real_root) {
+            bail!(
+                "{} leads to {}, outside the project {}: `new` writes a project hook only \
+                 inside its project",
+                part.display(),
+                real.display(),
+                root.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes an Agent Hooks folder (`HOOK.md`, `scripts/run`); the folder must not exist. On a
