@@ -27,7 +27,7 @@ end
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -115,7 +115,7 @@ PreCompact\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand list" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -190,7 +190,7 @@ PreCompact\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand ls" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -210,7 +210,7 @@ none\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -222,7 +222,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand test" -s V -l 
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -242,7 +242,7 @@ never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l dry-run -d 'Check matchers and consent and report what would run; run nothing, write nothing'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-payload -d 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l fail-closed -d 'When the runner cannot check a call (a config or HOOK.md that does not parse, a payload it cannot read, an unreadable allowlist), block it instead of letting it go on, on events where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]'
@@ -258,7 +258,7 @@ never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l audit-payload -d 'Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l fail-closed -d 'When the runner cannot check a call (a config or HOOK.md that does not parse, a payload it cannot read, an unreadable allowlist), block it instead of letting it go on, on events where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand serve" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
@@ -330,7 +330,7 @@ PreCompact\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand approve" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -409,7 +409,7 @@ never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l json -d 'Print one JSON document instead of a sentence'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand revoke" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
@@ -483,7 +483,7 @@ never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l json -d 'Print one JSON document instead of a sentence'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand remove" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
@@ -557,7 +557,7 @@ never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l json -d 'Print one JSON document instead of a sentence'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
@@ -566,7 +566,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s V -l ve
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -735,7 +735,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -s n -l l
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"
@@ -748,7 +748,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -s V -l v
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l project -d 'Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest folder with .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`, the payload\'s cwd) up to the repository root, skipping one another user owns]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
 always\t'Always'
 never\t'Never'"

@@ -37,6 +37,7 @@ mod loop_guard;
 mod matcher;
 mod outcome;
 mod output;
+mod owner;
 mod paths;
 mod payload;
 #[cfg(test)]

@@ -36,6 +36,9 @@ pub(crate) struct Paths {
     pub user_hooks: Option<PathBuf>,
     /// The project root: `--project`, else found by [`find_project`]; `None` when there is none.
     pub project: Option<PathBuf>,
+    /// The nearest project the walk found and did not take, because another user owns a folder
+    /// on the way to it (never set with `--project`).
+    pub project_skipped: Option<Skipped>,
     /// Project-level Agent Hooks: `<project root>/.agents/hooks`.
     pub project_hooks: Option<PathBuf>,
     /// The Hermes home was named (`--hermes-home`, `HERMES_HOME`) rather than the default.
@@ -75,10 +78,15 @@ impl Paths {
                 .or_else(|| home_dir().map(|h| h.join(".config")))
                 .map(|base| base.join("agents").join("hooks")),
         };
-        let project = match flags.project {
-            Some(dir) => Some(dir.to_path_buf()),
-            None => find_project(start),
-        };
+        // A project named with `--project` is trusted as named.
+        let found = flags.project.map_or_else(
+            || find_project(start),
+            |dir| Found {
+                root: Some(dir.to_path_buf()),
+                skipped: None,
+            },
+        );
+        let (project, project_skipped) = (found.root, found.skipped);
         let project_hooks = project.as_deref().map(|root| {
             // Named from the current directory when it is the root, as people read it.
             let base = if std::env::current_dir().is_ok_and(|cwd| cwd == root) {
@@ -95,6 +103,7 @@ impl Paths {
             allowlist,
             user_hooks,
             project,
+            project_skipped,
             project_hooks,
             home_named,
             managed: managed_dir().map(|dir| dir.join("config.yaml")),
@@ -103,25 +112,123 @@ impl Paths {
     }
 }
 
+/// What the walk for a project found.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// The project root, when a project was taken.
+    pub root: Option<PathBuf>,
+    /// The nearest project that was not taken because another user owns a folder on the way.
+    pub skipped: Option<Skipped>,
+}
+
+/// A project the walk did not take: a folder on the way to its hooks is owned by another user
+/// (neither the current user nor root), who could put there whatever would run as you.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Skipped {
+    /// The folder that has `.agents/hooks`.
+    pub root: PathBuf,
+    /// The folder another user owns: the hooks folder, `.agents`, the root, or a folder between
+    /// the root and the start directory (for a symlink, the link or the folder it leads to).
+    pub folder: PathBuf,
+    /// Its owner's user id.
+    pub uid: u32,
+    /// Its owner's user name, when the user database has one.
+    pub owner_name: Option<String>,
+}
+
+impl Skipped {
+    /// The owner as a person reads it: `alice (uid 4242)`, else `uid 4242`.
+    pub(crate) fn owner(&self) -> String {
+        crate::owner::describe(self.uid, self.owner_name.as_deref())
+    }
+
+    /// The hooks folder that was not taken.
+    pub(crate) fn hooks(&self) -> PathBuf {
+        self.root.join(".agents").join("hooks")
+    }
+
+    /// Why it was not taken, and how to take it anyway.
+    pub(crate) fn reason(&self) -> String {
+        let folder = if self.folder == self.hooks() {
+            "it".to_owned()
+        } else {
+            self.folder.display().to_string()
+        };
+        format!(
+            "{folder} is owned by {}, who is neither you nor root; pass --project {} to use it",
+            self.owner(),
+            self.root.display()
+        )
+    }
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not taken as a project's hooks: {}",
+            self.hooks().display(),
+            self.reason()
+        )
+    }
+}
+
 /// The project root for `start`: the nearest directory, `start` included, that has
 /// `.agents/hooks`. The walk stops at the first directory that has `.git` (the repository root:
 /// a hooks folder above it belongs to someone else), and `$HOME` and `/` are never a project.
-pub(crate) fn find_project(start: &Path) -> Option<PathBuf> {
-    let start = std::path::absolute(start).ok()?;
+///
+/// A found directory is not taken when another user (neither the current user nor root) owns
+/// its hooks folder, its `.agents`, itself, or any folder between it and `start` (for a symlink,
+/// the link or what it resolves to): that user could put there what would run as you. The walk
+/// then goes on upward, so a hooks folder planted below your project cannot switch off your
+/// project's hooks; a directory above it is taken only if it passes the same rule, which it
+/// cannot when the foreign folder lies between. The nearest one skipped is kept for the warning.
+pub(crate) fn find_project(start: &Path) -> Found {
+    let mut found = Found::default();
+    let Ok(start) = std::path::absolute(start) else {
+        return found;
+    };
     let start = normalized(&start);
     let home = home_dir().map(|home| normalized(&home));
+    let mut me = None; // asked only once there is a folder to judge
     for dir in start.ancestors() {
         if dir.parent().is_none() || home.as_deref() == Some(dir) {
-            return None;
+            break;
         }
         if dir.join(".agents").join("hooks").is_dir() {
-            return Some(dir.to_path_buf());
+            let me = *me.get_or_insert_with(crate::owner::current);
+            match foreign_on_the_way(dir, &start, me) {
+                None => {
+                    found.root = Some(dir.to_path_buf());
+                    break;
+                }
+                Some((folder, uid)) => {
+                    found.skipped.get_or_insert_with(|| Skipped {
+                        root: dir.to_path_buf(),
+                        folder,
+                        uid,
+                        owner_name: crate::owner::name(uid),
+                    });
+                }
+            }
         }
         if dir.join(".git").exists() {
-            return None;
+            break;
         }
     }
-    None
+    found
+}
+
+/// The first folder another user owns among `root`'s `.agents/hooks`, its `.agents`, `root`
+/// itself and every folder from `start` up to `root`, with its owner.
+fn foreign_on_the_way(root: &Path, start: &Path, me: u32) -> Option<(PathBuf, u32)> {
+    let agents = root.join(".agents");
+    let hooks = agents.join("hooks");
+    let below = start.ancestors().take_while(|dir| *dir != root);
+    [hooks.as_path(), agents.as_path(), root]
+        .into_iter()
+        .chain(below)
+        .find_map(|folder| crate::owner::foreign(folder, me))
 }
 
 /// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and

@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::common::{TestEnv, code, redacted, stderr};
+use crate::common::{OTHER_UID, TestEnv, code, give_away_all, redacted, stderr};
 
 fn python3() -> bool {
     Command::new("python3")
@@ -176,6 +176,98 @@ fn new_never_overwrites() {
     assert_eq!(code(&out), 1);
     assert_eq!(fs::read_to_string(&script).unwrap(), "keep");
     assert!(!env.hermes_home().join("config.yaml").exists());
+}
+
+#[test]
+fn new_writes_a_project_hook_only_inside_its_project() {
+    let env = TestEnv::new();
+    let project = env.work().join("cloned");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    // A repository can carry `.agents` as a symlink out of itself: into your user-level hooks,
+    // or anywhere else.
+    let outside = env.root().join("outside");
+    fs::create_dir_all(outside.join("hooks")).unwrap();
+    std::os::unix::fs::symlink(&outside, project.join(".agents")).unwrap();
+    let refused = |out: &std::process::Output, how: &str| {
+        assert_eq!(code(out), 1, "{how}: {}", stderr(out));
+        assert!(
+            stderr(out).contains("outside the project"),
+            "{how}: {}",
+            stderr(out)
+        );
+        assert_eq!(
+            fs::read_dir(outside.join("hooks")).unwrap().count(),
+            0,
+            "{how}: written outside the project"
+        );
+    };
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    refused(&out, "named with --project");
+    let out = env
+        .cmd()
+        .current_dir(&project)
+        .args(["new", "guard", "--event", "pre_tool_call"])
+        .output()
+        .unwrap();
+    refused(&out, "found from the current directory");
+
+    // `.agents/hooks` as the link, too.
+    fs::remove_file(project.join(".agents")).unwrap();
+    fs::create_dir(project.join(".agents")).unwrap();
+    std::os::unix::fs::symlink(outside.join("hooks"), project.join(".agents/hooks")).unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    refused(&out, "a symlinked .agents/hooks");
+
+    // A symlink that stays inside the project is followed.
+    fs::remove_file(project.join(".agents/hooks")).unwrap();
+    fs::create_dir_all(project.join("config/hooks")).unwrap();
+    std::os::unix::fs::symlink("../config/hooks", project.join(".agents/hooks")).unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(project.join("config/hooks/guard/HOOK.md").is_file());
+}
+
+#[test]
+fn new_never_writes_into_a_project_another_user_owns() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.work().join(".agents/hooks")).unwrap();
+    if !give_away_all(&env.work().join(".agents"), OTHER_UID) {
+        return;
+    }
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("uid {OTHER_UID}")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.work().join(".agents/hooks/guard").exists());
+    // Named, it is trusted as named.
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--project", "."])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
 #[test]

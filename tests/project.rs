@@ -1,13 +1,19 @@
 //! Where project hooks are found (SPEC 2): from the payload's `cwd` (or `work_dir`) for `run`,
 //! else the current directory, walking up to the nearest `.agents/hooks`, stopping at the
 //! repository root, never `$HOME` or `/`; `list` and `doctor` name the root they used. A Hermes
-//! home that was named and does not exist fails `doctor`.
+//! home that was named and does not exist fails `doctor`. A project another user owns a folder
+//! of is not found (the owner tests hand folders to another uid, which only root can: run
+//! elsewhere, they say they are skipped).
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::{TestEnv, code, statuses, stderr};
+use crate::common::{
+    OTHER_UID, TestEnv, code, give_away, give_away_all, say_skipped, statuses, stderr,
+};
 
 /// A project guard in `<work>/.agents/hooks` that blocks every tool call, approved.
 fn guarded(env: &TestEnv) {
@@ -158,4 +164,263 @@ fn a_named_hermes_home_that_does_not_exist_fails_doctor() {
     let out = named(&["run", "on_session_start"]);
     assert_eq!(code(&out), 0, "run warns and goes on");
     assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+}
+
+/// A harmless tool call.
+fn call() -> Value {
+    json!({"tool_name": "terminal", "args": {"command": "ls"}})
+}
+
+/// A `fail_closed` guard in `<root>/.agents/hooks` that is not approved (so it blocks every tool
+/// call) and that, should it ever run, leaves `ran` behind.
+fn planted_guard(env: &TestEnv, root: &Path) -> PathBuf {
+    let ran = env.path("planted-hook-ran");
+    env.hook_md(
+        &root.join(".agents/hooks"),
+        "planted",
+        "name: planted\ndescription: not yours\ntrigger: pre-tool-call\nfail_closed: true\n",
+        &format!("cat >/dev/null; touch '{}'", ran.display()),
+    );
+    ran
+}
+
+/// A `/tmp`-like shared folder (root's, writable by all, sticky) with another user's guard in its
+/// `.agents/hooks`, and a checkout of yours below it without `.git`; `None` when this process
+/// cannot hand folders to another user.
+fn planted_above_a_checkout(env: &TestEnv) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let shared = env.root().join("shared");
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+    let ran = planted_guard(env, &shared);
+    if !give_away_all(&shared.join(".agents"), OTHER_UID) {
+        return None;
+    }
+    let checkout = shared.join("me/checkout/src");
+    fs::create_dir_all(&checkout).unwrap();
+    Some((shared, checkout, ran))
+}
+
+#[test]
+fn a_hooks_folder_another_user_planted_above_a_checkout_is_not_a_project() {
+    let env = TestEnv::new();
+    let Some((shared, checkout, ran)) = planted_above_a_checkout(&env) else {
+        return;
+    };
+    let owner = format!("uid {OTHER_UID}");
+    let out = run_in(&env, &checkout, &call());
+    assert_eq!(
+        code(&out),
+        0,
+        "another user's fail_closed guard blocks nothing of yours: {}",
+        stderr(&out)
+    );
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(statuses(&line).is_empty(), "{line}");
+    let warning = stderr(&out);
+    assert!(
+        warning.contains(&owner) && warning.contains(&shared.join(".agents").display().to_string()),
+        "the warning names the folder and its owner: {warning}"
+    );
+
+    // A bypass approves what is configured: another user's script is not, so it never runs as you.
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .env("HERMES_ACCEPT_HOOKS", "1")
+        .args(["run", "pre_tool_call"])
+        .write_stdin(call().to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!ran.exists(), "another user's hook ran as you");
+
+    // `list` and `doctor` say so; for `doctor` it is an error.
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .args(["list", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["project_root"], Value::Null, "{doc}");
+    assert_eq!(doc["project_skipped"]["root"], shared.display().to_string());
+    assert_eq!(doc["project_skipped"]["uid"], OTHER_UID);
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .arg("list")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Project: none (skipped") && text.contains(&owner),
+        "{text}"
+    );
+    assert!(stderr(&out).contains(&owner), "{}", stderr(&out));
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .args(["doctor", "--no-exec"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "a skipped project fails doctor");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("error") && text.contains(&owner), "{text}");
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["project_skipped"]["uid"], OTHER_UID, "{doc}");
+    assert!(
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["level"] == "error" && f["check"] == "project"),
+        "{doc}"
+    );
+
+    // Named with --project, it is trusted as named: its unapproved fail_closed guard blocks.
+    let out = env
+        .cmd()
+        .current_dir(&checkout)
+        .arg("--project")
+        .arg(&shared)
+        .args(["run", "pre_tool_call"])
+        .write_stdin(call().to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(!stderr(&out).contains(&owner), "{}", stderr(&out));
+}
+
+/// Which folder of a project (its root, its start directory) is handed to another user.
+type Owned = fn(&Path, &Path) -> PathBuf;
+
+#[test]
+fn every_folder_on_the_way_to_the_hooks_counts_and_symlinks_count_both_ways() {
+    // Which folder another user owns: the hooks folder, `.agents`, the root, a folder between
+    // the root and the start directory; a symlink made by another user, or leading to another
+    // user's folder.
+    let cases: [(&str, Owned); 6] = [
+        ("the hooks folder", |root, _| root.join(".agents/hooks")),
+        ("the .agents folder", |root, _| root.join(".agents")),
+        ("the root", |root, _| root.to_path_buf()),
+        ("a folder between", |root, _| root.join("src")),
+        ("the start directory", |_, start| start.to_path_buf()),
+        ("a symlinked .agents' target", |root, _| {
+            let real = root.parent().unwrap().join("elsewhere");
+            fs::rename(root.join(".agents"), &real).unwrap();
+            std::os::unix::fs::symlink(&real, root.join(".agents")).unwrap();
+            real
+        }),
+    ];
+    for (what, owned) in cases {
+        let env = TestEnv::new();
+        let root = env.work().join("project");
+        let start = root.join("src/app");
+        fs::create_dir_all(&start).unwrap();
+        planted_guard(&env, &root);
+        let folder = owned(&root, &start);
+        if !give_away(&folder, OTHER_UID) {
+            return;
+        }
+        let out = run_in(&env, &start, &call());
+        assert_eq!(code(&out), 0, "{what}: {}", stderr(&out));
+        let said = stderr(&out);
+        assert!(
+            said.contains(&folder.display().to_string())
+                && said.contains(&format!("is owned by uid {OTHER_UID}")),
+            "{what}: {said}"
+        );
+    }
+
+    // The link itself, made by another user, pointing at a folder of yours.
+    let env = TestEnv::new();
+    let root = env.work().join("project");
+    fs::create_dir_all(&root).unwrap();
+    planted_guard(&env, &root);
+    let yours = env.work().join("yours");
+    fs::rename(root.join(".agents"), &yours).unwrap();
+    std::os::unix::fs::symlink(&yours, root.join(".agents")).unwrap();
+    assert!(give_away(&root.join(".agents"), OTHER_UID));
+    let out = run_in(&env, &root, &call());
+    assert_eq!(code(&out), 0, "a link another user made: {}", stderr(&out));
+    assert!(stderr(&out).contains("is owned by uid"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_hooks_folder_planted_inside_your_project_does_not_switch_off_its_guard() {
+    let env = TestEnv::new();
+    guarded(&env);
+    let sub = env.work().join("uploads");
+    fs::create_dir_all(sub.join(".agents/hooks")).unwrap();
+    if !give_away_all(&sub.join(".agents"), OTHER_UID) {
+        return;
+    }
+    let out = run_in(&env, &sub, &call());
+    assert_eq!(
+        code(&out),
+        2,
+        "the walk goes on past the skipped folder to your project: {}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains(&format!("uid {OTHER_UID}")),
+        "{}",
+        stderr(&out)
+    );
+
+    // Another user's folder above your project is not on the way: nothing is skipped.
+    let env = TestEnv::new();
+    guarded(&env);
+    if !give_away(env.root(), OTHER_UID) {
+        return;
+    }
+    let out = run_in(&env, &env.work(), &call());
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("owned by"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_folder_owned_by_root_is_taken_by_any_user() {
+    // As another user (4243), the folders the test made are root's: taken. Handed to that
+    // user, they are theirs: taken. Handed to a third user, they are not.
+    use std::os::unix::process::CommandExt as _;
+    const USER: u32 = OTHER_UID + 1;
+    let env = TestEnv::new();
+    let root = env.work().join("project");
+    fs::create_dir_all(&root).unwrap();
+    planted_guard(&env, &root);
+    if !rustix::process::geteuid().is_root() {
+        say_skipped("only root can run the tool as another user to see root's folders");
+        return;
+    }
+    fs::set_permissions(env.root(), fs::Permissions::from_mode(0o755)).unwrap();
+    let project_as_user = || {
+        let out = env
+            .std_cmd()
+            .uid(USER)
+            .gid(USER)
+            .current_dir(&root)
+            .args(["list", "--json"])
+            .output()
+            .unwrap();
+        let doc: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        (doc["project_root"].clone(), stderr(&out))
+    };
+    let (taken, said) = project_as_user();
+    assert_eq!(taken, root.display().to_string(), "root's folders: {said}");
+    assert!(give_away_all(&root.join(".agents"), USER));
+    let (taken, said) = project_as_user();
+    assert_eq!(taken, root.display().to_string(), "the user's own: {said}");
+    assert!(give_away(&root.join(".agents/hooks"), OTHER_UID));
+    let (taken, said) = project_as_user();
+    assert_eq!(taken, Value::Null, "a third user's: {said}");
+    assert!(said.contains(&format!("uid {OTHER_UID}")), "{said}");
 }

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
 
-use crate::common::{PROMPTLY, TestEnv, await_pid, code, json, wait_gone};
+use crate::common::{
+    OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, wait_gone,
+};
 
 /// A running `serve`, asked one request at a time.
 struct Server {
@@ -532,4 +534,37 @@ fn a_broken_config_does_not_switch_off_a_project_guard_in_serve_either() {
             "said once, when the file is read: {err}"
         );
     }
+}
+
+#[test]
+fn a_project_another_user_owns_blocks_nothing_and_is_said_once() {
+    let env = TestEnv::new();
+    let planted = env.work().join("shared");
+    env.hook_md(
+        &planted.join(".agents/hooks"),
+        "planted",
+        "name: planted\ndescription: not yours\ntrigger: pre-tool-call\nfail_closed: true\n",
+        "cat >/dev/null",
+    );
+    if !give_away_all(&planted.join(".agents"), OTHER_UID) {
+        return;
+    }
+    let below = planted.join("me");
+    std::fs::create_dir_all(&below).unwrap();
+    let mut server = Server::start(&env, &[]);
+    let call = serde_json::json!({"tool_name": "terminal", "args": {}, "cwd": below});
+    for id in 1..=3 {
+        let answer = server.ask(&request(id, "pre_tool_call", &call));
+        assert_eq!(answer["exit"], 0, "{answer}");
+        // Between the calls, one from elsewhere (another set of hooks).
+        let answer = server.ask(&request(id, "pre_tool_call", &serde_json::json!({})));
+        assert_eq!(answer["exit"], 0, "{answer}");
+    }
+    let (code, err) = server.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        err.matches(&format!("owned by uid {OTHER_UID}")).count(),
+        1,
+        "{err}"
+    );
 }

@@ -70,9 +70,7 @@ pub(crate) struct ReadEveryTime;
 
 impl HookSource for ReadEveryTime {
     fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
-        if paths.home_named && !paths.home.is_dir() {
-            printer.warn(shared::missing_home(&paths.home));
-        }
+        shared::location_warnings(paths, printer);
         let set = config::load(shared::options(paths, Some(event)))?;
         load_problems(&set, printer);
         Ok(Rc::new(set))

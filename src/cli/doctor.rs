@@ -20,7 +20,8 @@ use crate::text::wrap_words;
     after_help = "Errors: a missing or non-executable script, a changed script, a smoke run \
     that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
     entry that is skipped, a parse memo of config.yaml that disagrees with the file \
-    (replaced), a named Hermes home that does not exist. Warnings: an unapproved hook \
+    (replaced), a named Hermes home that does not exist, a project skipped because another user \
+    owns it. Warnings: an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
     a duplicate, a matcher too large for the regex engine on text that is not ASCII, a slow \
@@ -52,6 +53,9 @@ struct Summary {
 struct Report<'a> {
     /// The project root whose `.agents/hooks` was checked (`null`: none was found).
     project_root: Option<String>,
+    /// The nearest project found and skipped because another user owns a folder on the way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project_skipped: Option<shared::SkippedProject>,
     findings: &'a [Finding],
     summary: Summary,
 }
@@ -68,6 +72,15 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             "home",
             &paths.home,
             shared::missing_home(&paths.home),
+        ));
+    }
+    if let Some(skipped) = &paths.project_skipped {
+        // Hooks someone else could write are not checked as yours: say which were left out.
+        findings.push(Finding::file(
+            Level::Error,
+            "project",
+            &skipped.hooks(),
+            format!("not taken as a project's hooks: {}", skipped.reason()),
         ));
     }
     // Before the load, which would read through a memo that does not say what its file says.
@@ -109,6 +122,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     if args.json {
         printer.document(&Report {
             project_root: paths.project.as_ref().map(|p| p.display().to_string()),
+            project_skipped: paths
+                .project_skipped
+                .as_ref()
+                .map(shared::SkippedProject::new),
             findings: &findings,
             summary,
         })?;

@@ -88,6 +88,9 @@ struct Listing<'a> {
     allowlist: String,
     /// The project root whose `.agents/hooks` was read (`null`: none was found).
     project_root: Option<String>,
+    /// The nearest project found and skipped because another user owns a folder on the way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project_skipped: Option<shared::SkippedProject>,
     hooks: Vec<Row<'a>>,
     warnings: Vec<WarningLine<'a>>,
     /// Files whose hooks could not be read at all (their hooks are not listed).
@@ -146,6 +149,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
                 .project
                 .as_ref()
                 .map(|p| p.display().to_string()),
+            project_skipped: loaded
+                .paths
+                .project_skipped
+                .as_ref()
+                .map(shared::SkippedProject::new),
             hooks: rows,
             warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
             errors: loaded

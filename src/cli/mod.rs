@@ -120,9 +120,9 @@ pub(crate) struct GlobalArgs {
     /// ~/.config/agents/hooks]
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) user_hooks: Option<PathBuf>,
-    /// Project root; its hooks are in <DIR>/.agents/hooks [default: the nearest folder with
-    /// .agents/hooks from the current directory (for `run`, `serve` and `test --payload-file`,
-    /// the payload's cwd) up to the repository root]
+    /// Project root; its hooks are in <DIR>/.agents/hooks, trusted as named [default: the nearest
+    /// folder with .agents/hooks from the current directory (for `run`, `serve` and `test
+    /// --payload-file`, the payload's cwd) up to the repository root, skipping one another user owns]
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them

@@ -123,7 +123,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &NewArgs, printer: &Printer) -> Res
     };
     check(&hook)?;
     let cwd = shared::current_dir()?;
-    let made = write(global, &scope, &hook, &cwd)?;
+    let made = write(global, &scope, &hook, &cwd, printer)?;
     if args.json {
         printer.document(&made)?;
     } else {
@@ -169,7 +169,13 @@ fn check(hook: &Hook<'_>) -> Result<()> {
 }
 
 /// Writes the hook's files for `scope` and says what was made and what comes next.
-fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Result<Made> {
+fn write(
+    global: &GlobalArgs,
+    scope: &Scope,
+    hook: &Hook<'_>,
+    cwd: &Path,
+    printer: &Printer,
+) -> Result<Made> {
     let name = hook.name;
     let paths = global.paths()?;
     let mut made = Made {
@@ -206,9 +212,11 @@ fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Res
         Scope::Project(dir) => {
             let root = match dir {
                 Some(dir) => dir.clone(),
-                None => project_root(cwd)?,
+                None => project_root(cwd, printer)?,
             };
-            made.files = write_folder(&root.join(".agents").join("hooks").join(name), hook)?;
+            let folder = root.join(".agents").join("hooks").join(name);
+            stays_inside(&root, &folder)?;
+            made.files = write_folder(&folder, hook)?;
             name.to_owned()
         }
     };
@@ -225,11 +233,26 @@ fn write(global: &GlobalArgs, scope: &Scope, hook: &Hook<'_>, cwd: &Path) -> Res
 }
 
 /// The project root for a new project hook: the project found from `cwd`, else the repository
-/// root above it, else `cwd` itself; `$HOME` and `/` are never a project.
-fn project_root(cwd: &Path) -> Result<PathBuf> {
-    if let Some(root) = paths::find_project(cwd) {
-        return Ok(root);
+/// root above it, else `cwd` itself; `$HOME` and `/` are never a project. A project skipped
+/// because another user owns it is said, and never written into.
+fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
+    let found = paths::find_project(cwd);
+    let root = match found.root {
+        Some(root) => root,
+        None => fallback_root(cwd)?,
+    };
+    if let Some(skipped) = found.skipped {
+        if skipped.root == root {
+            bail!("{skipped}");
+        }
+        printer.warn(skipped);
     }
+    Ok(root)
+}
+
+/// The root of a project that has no `.agents/hooks` yet: the repository root above `cwd`, else
+/// `cwd` itself.
+fn fallback_root(cwd: &Path) -> Result<PathBuf> {
     let home = paths::home_dir().map(|home| paths::normalized(&home));
     let cwd = paths::normalized(cwd);
     for dir in cwd.ancestors() {
@@ -248,6 +271,38 @@ fn project_root(cwd: &Path) -> Result<PathBuf> {
         );
     }
     Ok(cwd)
+}
+
+/// Refuses a project hook folder whose way from `root` leaves it: `.agents` or `.agents/hooks`
+/// a symlink (as a cloned repository can carry) to a folder outside the project would have the
+/// hook written into someone else's folder, or into your user-level hooks. Symlinks that stay
+/// inside the project are followed. Parts that do not exist yet are made as plain folders.
+fn stays_inside(root: &Path, folder: &Path) -> Result<()> {
+    let Ok(real_root) = fs::canonicalize(root) else {
+        return Ok(()); // made anew, with all below it
+    };
+    let Ok(rest) = folder.strip_prefix(root) else {
+        return Ok(());
+    };
+    let mut part = root.to_path_buf();
+    for name in rest {
+        part.push(name);
+        if fs::symlink_metadata(&part).is_err() {
+            break;
+        }
+        let real = fs::canonicalize(&part)
+            .with_context(|| format!("cannot resolve {}", part.display()))?;
+        if !real.starts_with(&real_root) {
+            bail!(
+                "{} leads to {}, outside the project {}: `new` writes a project hook only \
+                 inside its project",
+                part.display(),
+                real.display(),
+                root.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes an Agent Hooks folder (`HOOK.md`, `scripts/run`); the folder must not exist. On a

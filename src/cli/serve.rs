@@ -4,7 +4,9 @@
 //! `run` would have. The hooks are kept between requests and read again when their files change
 //! (see [`crate::cache`]); everything else is `run`'s own path ([`super::dispatch`]).
 
+use std::collections::HashSet;
 use std::io::{self, BufRead as _};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 use anyhow::{Context as _, Result};
@@ -40,10 +42,17 @@ pub(crate) struct ServeArgs {
 struct Kept {
     cache: HookCache,
     said_safe_mode: bool,
+    /// The projects skipped for their owner that were said already (once each is enough).
+    said_skipped: HashSet<PathBuf>,
 }
 
 impl HookSource for Kept {
     fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
+        if let Some(skipped) = &paths.project_skipped
+            && self.said_skipped.insert(skipped.root.clone())
+        {
+            printer.warn(skipped);
+        }
         let cached = self.cache.get(shared::options(paths, Some(event)), event);
         if cached.fresh {
             // Said when the files are read, not on every request.
@@ -78,6 +87,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
     let mut source = Kept {
         cache: HookCache::new(),
         said_safe_mode: false,
+        said_skipped: HashSet::new(),
     };
     let mut stdin = io::stdin().lock();
     let mut line = Vec::new();

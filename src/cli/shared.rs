@@ -1,10 +1,12 @@
 //! What several subcommands share: resolving an event name, loading hooks with their warnings
 //! printed, the consent bypass, and the colour decision.
 
+use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use serde::Serialize;
 
 use super::{ColorChoice, GlobalArgs};
 use crate::config::event::Resolved;
@@ -15,7 +17,7 @@ use crate::env;
 use crate::exec::detach::Watchdog;
 use crate::exec::interrupt::{self, Interrupt};
 use crate::output::Printer;
-use crate::paths::Paths;
+use crate::paths::{Paths, Skipped};
 use crate::runner::RunReport;
 
 /// Resolves an event name given on the command line (warning on a legacy name).
@@ -52,9 +54,7 @@ pub(crate) fn load_from(
     printer: &Printer,
 ) -> Result<Loaded> {
     let paths = global.paths_from(start)?;
-    if paths.home_named && !paths.home.is_dir() {
-        printer.warn(missing_home(&paths.home));
-    }
+    location_warnings(&paths, printer);
     let set = config::load(options(&paths, only))?;
     for warning in &set.warnings {
         printer.warn(warning);
@@ -201,11 +201,55 @@ pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> 
     Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
 }
 
-/// The project root as `list` and `doctor` show it.
+/// The project root as `list` and `doctor` show it, and the project skipped on the way.
 pub(crate) fn project_line(paths: &Paths) -> String {
-    match &paths.project {
+    let mut line = match &paths.project {
         Some(root) => format!("Project: {}", root.display()),
+        None if paths.project_skipped.is_some() => "Project: none".to_owned(),
         None => "Project: none (no .agents/hooks from here up to the repository root)".to_owned(),
+    };
+    if let Some(skipped) = &paths.project_skipped {
+        let _ = write!(
+            line,
+            " (skipped {}: {})",
+            skipped.hooks().display(),
+            skipped.reason()
+        );
+    }
+    line
+}
+
+/// What is wrong with the locations, said before hooks are loaded from them: a named Hermes
+/// home that does not exist, a project skipped because another user owns it.
+pub(crate) fn location_warnings(paths: &Paths, printer: &Printer) {
+    if paths.home_named && !paths.home.is_dir() {
+        printer.warn(missing_home(&paths.home));
+    }
+    if let Some(skipped) = &paths.project_skipped {
+        printer.warn(skipped);
+    }
+}
+
+/// A skipped project in `--json` output.
+#[derive(Serialize)]
+pub(crate) struct SkippedProject {
+    /// The folder with `.agents/hooks`.
+    root: String,
+    /// The folder another user owns.
+    owned_folder: String,
+    uid: u32,
+    /// The owner's user name, when the user database has one.
+    owner: Option<String>,
+}
+
+impl SkippedProject {
+    pub(crate) fn new(skipped: &Skipped) -> Self {
+        Self {
+            root: skipped.root.display().to_string(),
+            owned_folder: skipped.folder.display().to_string(),
+            uid: skipped.uid,
+            owner: skipped.owner_name.clone(),
+        }
     }
 }
 

@@ -436,3 +436,44 @@ pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
     child.wait().unwrap();
     String::from_utf8_lossy(&shown).into_owned()
 }
+
+/// A user id that stands for another user on this machine (one nobody here is).
+pub const OTHER_UID: u32 = 4242;
+
+/// Hands `path` (not following a symlink) to `uid`, to stand for a folder another user made.
+/// Only root can: elsewhere it prints a note that the test is skipped and returns `false`, and
+/// the caller returns without asserting anything (it never passes as if it had tested).
+pub fn give_away(path: &Path, uid: u32) -> bool {
+    match std::os::unix::fs::lchown(path, Some(uid), Some(uid)) {
+        Ok(()) => true,
+        Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied => {
+            say_skipped(&format!(
+                "only root can hand {} to another user here ({err}); the owner rule is not \
+                 tested in this run",
+                path.display()
+            ));
+            false
+        }
+        Err(err) => panic!("cannot hand {} to uid {uid}: {err}", path.display()),
+    }
+}
+
+/// [`give_away`] for `path` and everything in it.
+pub fn give_away_all(path: &Path, uid: u32) -> bool {
+    if !give_away(path, uid) {
+        return false;
+    }
+    if fs::symlink_metadata(path).unwrap().is_dir() {
+        for entry in fs::read_dir(path).unwrap() {
+            assert!(give_away_all(&entry.unwrap().path(), uid));
+        }
+    }
+    true
+}
+
+/// Says on the real stderr (past the test harness's capture, so it shows in every run) that a
+/// test was skipped, and why.
+pub fn say_skipped(why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
