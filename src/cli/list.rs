@@ -136,39 +136,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             .flat_map(|hook| in_process_rows(hook, only)),
     );
     if args.json {
-        let listing = Listing {
-            config: loaded.paths.config.display().to_string(),
-            managed_config: loaded
-                .paths
-                .managed
-                .as_ref()
-                .map(|p| p.display().to_string()),
-            allowlist: loaded.paths.allowlist.display().to_string(),
-            project_root: loaded
-                .paths
-                .project
-                .as_ref()
-                .map(|p| p.display().to_string()),
-            project_skipped: loaded
-                .paths
-                .project_skipped
-                .as_ref()
-                .map(shared::SkippedProject::new),
-            hooks: rows,
-            warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
-            errors: loaded
-                .set
-                .errors
-                .iter()
-                .map(|error| LoadErrorLine {
-                    source: error.source.as_str(),
-                    file: error.origin.file.display().to_string(),
-                    line: error.origin.line,
-                    message: error.message.clone(),
-                })
-                .collect(),
-        };
-        printer.document(&listing)?;
+        printer.document(&listing(&loaded, rows))?;
         return Ok(status);
     }
     let mut screen = Screen::new(false);
@@ -212,6 +180,42 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     }
     printer.show(&screen)?;
     Ok(status)
+}
+
+/// The `--json` document.
+fn listing<'a>(loaded: &'a shared::Loaded, rows: Vec<Row<'a>>) -> Listing<'a> {
+    Listing {
+        config: loaded.paths.config.display().to_string(),
+        managed_config: loaded
+            .paths
+            .managed
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        allowlist: loaded.paths.allowlist.display().to_string(),
+        project_root: loaded
+            .paths
+            .project
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        project_skipped: loaded
+            .paths
+            .project_skipped
+            .as_ref()
+            .map(shared::SkippedProject::new),
+        hooks: rows,
+        warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
+        errors: loaded
+            .set
+            .errors
+            .iter()
+            .map(|error| LoadErrorLine {
+                source: error.source.as_str(),
+                file: error.origin.file.display().to_string(),
+                line: error.origin.line,
+                message: error.message.clone(),
+            })
+            .collect(),
+    }
 }
 
 /// What the rows are judged against.
