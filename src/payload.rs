@@ -17,6 +17,38 @@ pub enum PayloadError {
     /// JSON, but not an object.
     #[error("payload must be a JSON object, not {0}")]
     NotObject(&'static str),
+    /// Nested deeper than Python's `json.loads` reads (so deeper than Hermes ever sends).
+    #[error(
+        "payload is nested deeper than {limit} levels (at line {line} column {column}), \
+         deeper than Python's json.loads reads"
+    )]
+    TooDeep {
+        /// The deepest level that is read (1,000).
+        limit: usize,
+        /// Where the level after it opens: line,
+        line: usize,
+        /// and column (in bytes).
+        column: usize,
+    },
+}
+
+impl From<crate::pyjson::JsonError> for PayloadError {
+    fn from(err: crate::pyjson::JsonError) -> Self {
+        match err {
+            crate::pyjson::JsonError::Invalid(err) => Self::Json(err),
+            crate::pyjson::JsonError::TooDeep(at) => Self::too_deep(at),
+        }
+    }
+}
+
+impl PayloadError {
+    pub(crate) const fn too_deep(at: crate::pyjson::TooDeep) -> Self {
+        Self::TooDeep {
+            limit: at.limit,
+            line: at.line,
+            column: at.column,
+        }
+    }
 }
 
 /// Parses an input payload as Python's `json.loads` would. Empty (or blank) input is `{}`; a
@@ -26,7 +58,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match crate::pyjson::from_slice(bytes).map_err(PayloadError::Json)? {
+    match crate::pyjson::from_slice(bytes)? {
         Value::Object(map) => Ok(map),
         other => Err(PayloadError::NotObject(json_kind(&other))),
     }

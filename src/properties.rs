@@ -175,3 +175,34 @@ proptest! {
         let _ = hook_md::load_level(dir.path(), Scope::User, None, &mut warnings);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn nesting_is_read_to_its_limit_and_refused_beyond_it(
+        openers in vec(prop::sample::select(vec!["[", "{\"k\": ", "[1, ", "{\"]\": 0, \"[\": "]), 0..40),
+        repeat in prop_oneof![1..30_usize, 30..60_usize],
+        cut in 0..3_usize,
+    ) {
+        let openers: Vec<&str> = openers.iter().copied().cycle().take(openers.len() * repeat).collect();
+        let mut text: String = openers.concat();
+        text.push('0');
+        for opener in openers.iter().rev() {
+            text.push(if opener.starts_with('[') { ']' } else { '}' });
+        }
+        text.truncate(text.len() - cut.min(openers.len()));
+        let read = crate::pyjson::from_slice(text.as_bytes());
+        if openers.len() > crate::pyjson::MAX_DEPTH {
+            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::TooDeep(_))));
+        } else if cut == 0 || openers.is_empty() {
+            prop_assert!(read.is_ok(), "{:?}", read.err());
+        } else {
+            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::Invalid(_))));
+        }
+    }
+}

@@ -48,7 +48,10 @@ fn deep_nesting_in_yaml_and_in_the_payload_is_refused() {
 
     env.config("hooks: {}\n");
     let payload = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
-    assert_refused(&env.run("on_session_start", &payload), "recursion limit");
+    assert_refused(
+        &env.run("on_session_start", &payload),
+        "nested deeper than 1000 levels",
+    );
 }
 
 #[test]

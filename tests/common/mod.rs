@@ -435,3 +435,25 @@ pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
     child.wait().unwrap();
     String::from_utf8_lossy(&shown).into_owned()
 }
+
+/// How deep the tool reads a payload: at least as deep as Python's `json.loads` (994 levels).
+pub const MAX_DEPTH: usize = 1_000;
+
+/// `inner` inside `levels` arrays and objects in turn (`[{"k": [...]}]`), written with
+/// `separator` after each key's colon.
+pub fn nested(levels: usize, inner: &str, separator: &str) -> String {
+    let mut text = String::with_capacity(levels * 6 + inner.len());
+    for level in 0..levels {
+        if level % 2 == 0 {
+            text.push('[');
+        } else {
+            text.push_str("{\"k\":");
+            text.push_str(separator);
+        }
+    }
+    text.push_str(inner);
+    for level in (0..levels).rev() {
+        text.push(if level % 2 == 0 { ']' } else { '}' });
+    }
+    text
+}
