@@ -75,6 +75,11 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// The value of `key`, taken out of `input` (null is left in its place).
+fn take(input: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    input.get_mut(key).map(std::mem::take)
+}
+
 /// Input keys the wire payload takes its own fields from; every other key travels in `extra`.
 const WIRE_KEYS: [&str; 9] = [
     "hook_event_name",
@@ -108,7 +113,9 @@ pub struct Invocation {
 impl Invocation {
     /// Normalises `input`; `current_dir` stands in for a missing `cwd`.
     pub fn from_input(mut input: Map<String, Value>, current_dir: &str) -> Self {
-        // Taken, not cloned (`args` may carry a whole file); these keys never reach `extra`.
+        // Taken, not cloned (`args` may carry a whole file, any value may nest a thousand levels
+        // deep); these keys never reach `extra`, and none is removed, so the others keep their
+        // order.
         let mut object = |key: &str| {
             input
                 .get_mut(key)
@@ -116,28 +123,19 @@ impl Invocation {
                 .map(std::mem::take)
         };
         let tool_input = object("args").or_else(|| object("tool_input"));
+        let mut extra = object("extra").unwrap_or_default();
         let session_id = ["session_id", "parent_session_id"]
-            .iter()
-            .find_map(|key| {
-                input
-                    .get(*key)
-                    .filter(|v| crate::pyjson::truthy(v))
-                    .cloned()
-            })
+            .into_iter()
+            .find(|key| input.get(*key).is_some_and(crate::pyjson::truthy))
+            .and_then(|key| take(&mut input, key))
             .unwrap_or_else(|| Value::from(""));
         let cwd = match input.get("cwd").and_then(Value::as_str) {
             Some(cwd) if !cwd.is_empty() => cwd.to_owned(),
             _ => current_dir.to_owned(),
         };
-        let mut extra = match input.remove("extra") {
-            Some(Value::Object(extra)) => extra,
-            _ => Map::new(),
-        };
-        let tool_name = input.get("tool_name").cloned().unwrap_or(Value::Null);
-        let profile = input
-            .get("profile")
+        let tool_name = take(&mut input, "tool_name").unwrap_or(Value::Null);
+        let profile = take(&mut input, "profile")
             .filter(|v| !v.is_null())
-            .cloned()
             .unwrap_or_else(|| Value::from("default"));
         for (key, value) in input {
             if !WIRE_KEYS.contains(&key.as_str()) {
@@ -204,19 +202,20 @@ impl Invocation {
 /// come up to the top level (a key written at the top level wins), and the event's name is left
 /// out (the caller's event decides).
 pub(crate) fn kwargs_shape(mut input: Map<String, Value>) -> Map<String, Value> {
+    // `shift_remove`: the keys left keep their order (`remove` would move the last one up).
     let renames = [("tool_input", "args"), ("tool_use_id", "tool_call_id")];
     for (from, to) in renames {
-        if let Some(value) = input.remove(from) {
+        if let Some(value) = input.shift_remove(from) {
             input.entry(to).or_insert(value);
         }
     }
-    if let Some(Value::Object(extra)) = input.remove("extra") {
+    if let Some(Value::Object(extra)) = input.shift_remove("extra") {
         for (key, value) in extra {
             input.entry(key).or_insert(value);
         }
     }
-    input.remove("hook_event_name");
-    input.remove("event_type");
+    input.shift_remove("hook_event_name");
+    input.shift_remove("event_type");
     input
 }
 
@@ -391,6 +390,21 @@ mod tests {
             .unwrap(),
             input
         );
+    }
+
+    #[test]
+    fn extra_keeps_the_order_of_the_input() {
+        // Python adds the unused keys to `extra` in the order they came, wherever `extra` was.
+        let input = r#"{"a": 1, "extra": {"x": 0}, "tool_name": "t", "b": 2, "session_id": "s", "c": 3, "d": 4}"#;
+        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/w");
+        let keys: Vec<&str> = inv.extra.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["x", "a", "b", "c", "d"]);
+        let shaped = super::kwargs_shape(
+            parse(br#"{"a": 1, "tool_input": {}, "b": 2, "extra": {"z": 0}, "c": 3, "hook_event_name": "e", "d": 4}"#)
+                .unwrap(),
+        );
+        let keys: Vec<&str> = shaped.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["a", "b", "c", "d", "args", "z"]);
     }
 
     #[test]
