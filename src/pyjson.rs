@@ -15,6 +15,8 @@ use serde::{Deserialize as _, Serialize};
 use serde_json::ser::{Formatter, PrettyFormatter};
 use serde_json::{Map, Value};
 
+pub(crate) use nesting::members;
+
 /// `json.dumps(value, ensure_ascii=False)`: `", "` and `": "` separators, non-ASCII kept as
 /// UTF-8, no trailing newline.
 pub(crate) fn to_compact<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
