@@ -173,18 +173,8 @@ impl Invocation {
         &'a self,
         event: Event,
         tool_input: Option<&'a Map<String, Value>>,
-    ) -> impl Serialize + 'a {
-        #[derive(Serialize)]
-        struct Wire<'a> {
-            hook_event_name: &'a str,
-            tool_name: &'a Value,
-            tool_input: Option<&'a Map<String, Value>>,
-            session_id: &'a Value,
-            cwd: &'a str,
-            profile: &'a Value,
-            extra: &'a Map<String, Value>,
-        }
-        Wire {
+    ) -> HermesWire<'a> {
+        HermesWire {
             hook_event_name: event.name(),
             tool_name: &self.tool_name,
             tool_input,
@@ -194,6 +184,19 @@ impl Invocation {
             extra: &self.extra,
         }
     }
+}
+
+/// The Hermes wire payload of one call, borrowed from its [`Invocation`] (nothing is copied, a
+/// payload that nests a thousand levels deep included).
+#[derive(Serialize)]
+pub struct HermesWire<'a> {
+    hook_event_name: &'a str,
+    tool_name: &'a Value,
+    tool_input: Option<&'a Map<String, Value>>,
+    session_id: &'a Value,
+    cwd: &'a str,
+    profile: &'a Value,
+    extra: &'a Map<String, Value>,
 }
 
 /// A payload in any shape (Hermes keyword arguments, the Hermes wire with `tool_input` and
