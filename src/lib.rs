@@ -73,7 +73,7 @@ pub use exit::ExitStatus;
 pub use loop_guard::Released;
 pub use matcher::Matcher;
 pub use outcome::{LoopGuard, Outcome, decide};
-pub use payload::{Dialect, Invocation, PayloadError, parse as parse_payload};
+pub use payload::{Dialect, HermesWire, Invocation, PayloadError, parse as parse_payload};
 pub use response::{Directive, Status};
 pub use runner::{HookReport, Plan, RunReport};
 pub use statefile::{FileKind, StateError};

@@ -17,6 +17,38 @@ pub enum PayloadError {
     /// JSON, but not an object.
     #[error("payload must be a JSON object, not {0}")]
     NotObject(&'static str),
+    /// Nested deeper than Python's `json.loads` reads (so deeper than Hermes ever sends).
+    #[error(
+        "payload is nested deeper than {limit} levels (at line {line} column {column}), \
+         deeper than Python's json.loads reads"
+    )]
+    TooDeep {
+        /// The deepest level that is read (1,000).
+        limit: usize,
+        /// Where the level after it opens: line,
+        line: usize,
+        /// and column (in bytes).
+        column: usize,
+    },
+}
+
+impl From<crate::pyjson::JsonError> for PayloadError {
+    fn from(err: crate::pyjson::JsonError) -> Self {
+        match err {
+            crate::pyjson::JsonError::Invalid(err) => Self::Json(err),
+            crate::pyjson::JsonError::TooDeep(at) => Self::too_deep(at),
+        }
+    }
+}
+
+impl PayloadError {
+    pub(crate) const fn too_deep(at: crate::pyjson::TooDeep) -> Self {
+        Self::TooDeep {
+            limit: at.limit,
+            line: at.line,
+            column: at.column,
+        }
+    }
 }
 
 /// Parses an input payload as Python's `json.loads` would. Empty (or blank) input is `{}`; a
@@ -26,7 +58,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match crate::pyjson::from_slice(bytes).map_err(PayloadError::Json)? {
+    match crate::pyjson::from_slice(bytes)? {
         Value::Object(map) => Ok(map),
         other => Err(PayloadError::NotObject(json_kind(&other))),
     }
@@ -41,6 +73,11 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// The value of `key`, taken out of `input` (null is left in its place).
+fn take(input: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    input.get_mut(key).map(std::mem::take)
 }
 
 /// Input keys the wire payload takes its own fields from; every other key travels in `extra`.
@@ -76,7 +113,9 @@ pub struct Invocation {
 impl Invocation {
     /// Normalises `input`; `current_dir` stands in for a missing `cwd`.
     pub fn from_input(mut input: Map<String, Value>, current_dir: &str) -> Self {
-        // Taken, not cloned (`args` may carry a whole file); these keys never reach `extra`.
+        // Taken, not cloned (`args` may carry a whole file, any value may nest a thousand levels
+        // deep); these keys never reach `extra`, and none is removed, so the others keep their
+        // order.
         let mut object = |key: &str| {
             input
                 .get_mut(key)
@@ -84,28 +123,19 @@ impl Invocation {
                 .map(std::mem::take)
         };
         let tool_input = object("args").or_else(|| object("tool_input"));
+        let mut extra = object("extra").unwrap_or_default();
         let session_id = ["session_id", "parent_session_id"]
-            .iter()
-            .find_map(|key| {
-                input
-                    .get(*key)
-                    .filter(|v| crate::pyjson::truthy(v))
-                    .cloned()
-            })
+            .into_iter()
+            .find(|key| input.get(*key).is_some_and(crate::pyjson::truthy))
+            .and_then(|key| take(&mut input, key))
             .unwrap_or_else(|| Value::from(""));
         let cwd = match input.get("cwd").and_then(Value::as_str) {
             Some(cwd) if !cwd.is_empty() => cwd.to_owned(),
             _ => current_dir.to_owned(),
         };
-        let mut extra = match input.remove("extra") {
-            Some(Value::Object(extra)) => extra,
-            _ => Map::new(),
-        };
-        let tool_name = input.get("tool_name").cloned().unwrap_or(Value::Null);
-        let profile = input
-            .get("profile")
+        let tool_name = take(&mut input, "tool_name").unwrap_or(Value::Null);
+        let profile = take(&mut input, "profile")
             .filter(|v| !v.is_null())
-            .cloned()
             .unwrap_or_else(|| Value::from("default"));
         for (key, value) in input {
             if !WIRE_KEYS.contains(&key.as_str()) {
@@ -143,18 +173,8 @@ impl Invocation {
         &'a self,
         event: Event,
         tool_input: Option<&'a Map<String, Value>>,
-    ) -> impl Serialize + 'a {
-        #[derive(Serialize)]
-        struct Wire<'a> {
-            hook_event_name: &'a str,
-            tool_name: &'a Value,
-            tool_input: Option<&'a Map<String, Value>>,
-            session_id: &'a Value,
-            cwd: &'a str,
-            profile: &'a Value,
-            extra: &'a Map<String, Value>,
-        }
-        Wire {
+    ) -> HermesWire<'a> {
+        HermesWire {
             hook_event_name: event.name(),
             tool_name: &self.tool_name,
             tool_input,
@@ -166,25 +186,39 @@ impl Invocation {
     }
 }
 
+/// The Hermes wire payload of one call, borrowed from its [`Invocation`] (nothing is copied, a
+/// payload that nests a thousand levels deep included).
+#[derive(Serialize)]
+pub struct HermesWire<'a> {
+    hook_event_name: &'a str,
+    tool_name: &'a Value,
+    tool_input: Option<&'a Map<String, Value>>,
+    session_id: &'a Value,
+    cwd: &'a str,
+    profile: &'a Value,
+    extra: &'a Map<String, Value>,
+}
+
 /// A payload in any shape (Hermes keyword arguments, the Hermes wire with `tool_input` and
 /// `extra`, the Agent Hooks wire) turned into the keyword shape, so it can be merged key by key
 /// over another: `tool_input` becomes `args`, `tool_use_id` becomes `tool_call_id`, `extra`'s keys
 /// come up to the top level (a key written at the top level wins), and the event's name is left
 /// out (the caller's event decides).
 pub(crate) fn kwargs_shape(mut input: Map<String, Value>) -> Map<String, Value> {
+    // `shift_remove`: the keys left keep their order (`remove` would move the last one up).
     let renames = [("tool_input", "args"), ("tool_use_id", "tool_call_id")];
     for (from, to) in renames {
-        if let Some(value) = input.remove(from) {
+        if let Some(value) = input.shift_remove(from) {
             input.entry(to).or_insert(value);
         }
     }
-    if let Some(Value::Object(extra)) = input.remove("extra") {
+    if let Some(Value::Object(extra)) = input.shift_remove("extra") {
         for (key, value) in extra {
             input.entry(key).or_insert(value);
         }
     }
-    input.remove("hook_event_name");
-    input.remove("event_type");
+    input.shift_remove("hook_event_name");
+    input.shift_remove("event_type");
     input
 }
 
@@ -359,6 +393,21 @@ mod tests {
             .unwrap(),
             input
         );
+    }
+
+    #[test]
+    fn extra_keeps_the_order_of_the_input() {
+        // Python adds the unused keys to `extra` in the order they came, wherever `extra` was.
+        let input = r#"{"a": 1, "extra": {"x": 0}, "tool_name": "t", "b": 2, "session_id": "s", "c": 3, "d": 4}"#;
+        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/w");
+        let keys: Vec<&str> = inv.extra.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["x", "a", "b", "c", "d"]);
+        let shaped = super::kwargs_shape(
+            parse(br#"{"a": 1, "tool_input": {}, "b": 2, "extra": {"z": 0}, "c": 3, "hook_event_name": "e", "d": 4}"#)
+                .unwrap(),
+        );
+        let keys: Vec<&str> = shaped.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["a", "b", "c", "d", "args", "z"]);
     }
 
     #[test]

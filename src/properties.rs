@@ -175,3 +175,90 @@ proptest! {
         let _ = hook_md::load_level(dir.path(), Scope::User, None, &mut warnings);
     }
 }
+
+/// JSON values of every kind, a few levels deep, with strings full of JSON's own punctuation.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-z\"\\\\\\[\\]{},: \n]{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..4).prop_map(Value::Array),
+            vec(("[a-z\"\\\\{}]{0,4}", inner), 0..4)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn the_outline_of_an_object_holds_what_a_parser_reads(
+        pairs in vec(("[a-z\"\\\\{}:,]{0,6}", json_value()), 0..6),
+        pretty in any::<bool>(),
+    ) {
+        let object: serde_json::Map<String, serde_json::Value> = pairs.into_iter().collect();
+        let text = if pretty {
+            serde_json::to_string_pretty(&object).unwrap()
+        } else {
+            String::from_utf8(crate::pyjson::to_compact(&object)).unwrap()
+        };
+        let (members, whole) = crate::pyjson::members(text.as_bytes());
+        prop_assert!(whole, "{}", text);
+        let read: serde_json::Map<String, serde_json::Value> = members
+            .iter()
+            .map(|m| {
+                let key = crate::pyjson::from_slice(m.key).unwrap();
+                let value = crate::pyjson::from_slice(m.value).unwrap();
+                (key.as_str().unwrap().to_owned(), value)
+            })
+            .collect();
+        prop_assert_eq!(read, object);
+    }
+
+    #[test]
+    fn nesting_is_read_to_its_limit_and_refused_beyond_it(
+        openers in vec(prop::sample::select(vec!["[", "{\"k\": ", "[1, ", "{\"]\": 0, \"[\": "]), 0..40),
+        repeat in prop_oneof![1..30_usize, 30..60_usize],
+        cut in 0..3_usize,
+    ) {
+        let openers: Vec<&str> = openers.iter().copied().cycle().take(openers.len() * repeat).collect();
+        let mut text: String = openers.concat();
+        text.push('0');
+        for opener in openers.iter().rev() {
+            text.push(if opener.starts_with('[') { ']' } else { '}' });
+        }
+        text.truncate(text.len() - cut.min(openers.len()));
+        let read = crate::pyjson::from_slice(text.as_bytes());
+        if openers.len() > crate::pyjson::MAX_DEPTH {
+            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::TooDeep(_))));
+        } else if cut == 0 || openers.is_empty() {
+            prop_assert!(read.is_ok(), "{:?}", read.err());
+        } else {
+            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::Invalid(_))));
+        }
+        let _ = crate::pyjson::members(text.as_bytes());
+    }
+
+    #[test]
+    fn the_outline_reader_survives_random_bytes(
+        bytes in vec(any::<u8>(), 0..256),
+        text in "[{}\\[\\]\":,a-z0-9 \\\\]{0,64}",
+    ) {
+        for input in [bytes.as_slice(), text.as_bytes()] {
+            let (members, _) = crate::pyjson::members(input);
+            for member in members {
+                prop_assert!(member.key.starts_with(b"\"") && !member.value.is_empty());
+            }
+        }
+    }
+}

@@ -4,13 +4,18 @@
 //! (`json.loads` also takes `NaN`, `Infinity`, `-Infinity` and lone surrogate escapes).
 //!
 //! Numbers keep their digits (`serde_json`'s `arbitrary_precision`): an integer of any size is
-//! written as it was read, a float as Python's `repr` spells it.
+//! written as it was read, a float as Python's `repr` spells it. Text is read as deep as
+//! `json.loads` reads it ([`MAX_DEPTH`]), whatever the stack of the thread that reads it.
+
+mod nesting;
 
 use std::io;
 
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use serde_json::ser::{Formatter, PrettyFormatter};
 use serde_json::{Map, Value};
+
+pub(crate) use nesting::members;
 
 /// `json.dumps(value, ensure_ascii=False)`: `", "` and `": "` separators, non-ASCII kept as
 /// UTF-8, no trailing newline.
@@ -43,17 +48,131 @@ pub(crate) fn to_indented_sorted(object: &Map<String, Value>) -> Vec<u8> {
     out
 }
 
+/// How deep [`from_slice`] reads. Python's `json.loads` stops at the interpreter's recursion
+/// limit (1,000 frames): 3.11 reads 994 nested arrays or objects when called from a script's top
+/// level, fewer from deeper in a program. A payload Hermes sends has been through `json.loads`
+/// and `json.dumps`, so it never nests deeper than this.
+pub(crate) const MAX_DEPTH: usize = 1_000;
+
+/// Why a text was not read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum JsonError {
+    /// Not JSON, even with Python's extensions; the message gives line and column.
+    #[error(transparent)]
+    Invalid(serde_json::Error),
+    /// Nested deeper than the reader goes.
+    #[error("nested deeper than {} levels at line {} column {}", .0.limit, .0.line, .0.column)]
+    TooDeep(TooDeep),
+}
+
+/// Where a text first nests deeper than `limit` levels: the line and column (1-based, in bytes,
+/// as `serde_json` counts them) of the bracket that opens the level after the last one read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TooDeep {
+    pub(crate) limit: usize,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+}
+
+impl TooDeep {
+    /// The bracket at `offset` in `text` goes deeper than `limit`.
+    fn at(text: &[u8], offset: usize, limit: usize) -> Self {
+        let lines = text[..offset].split(|b| *b == b'\n');
+        let (count, last) = lines.fold((0, &[][..]), |(count, _), line| (count + 1, line));
+        Self {
+            limit,
+            line: count,
+            column: last.len() + 1,
+        }
+    }
+}
+
 /// `json.loads`: strict JSON first; when that fails, again with Python's extensions, which
 /// become what JSON can hold: `NaN`, `Infinity` and `-Infinity` are read as null, and a lone
-/// surrogate escape as U+FFFD. An error always describes the text as given.
-pub(crate) fn from_slice(bytes: &[u8]) -> serde_json::Result<Value> {
-    match serde_json::from_slice(bytes) {
+/// surrogate escape as U+FFFD. Values nest up to [`MAX_DEPTH`] levels. An error always
+/// describes the text as given.
+pub(crate) fn from_slice(bytes: &[u8]) -> Result<Value, JsonError> {
+    from_slice_within(bytes, MAX_DEPTH)
+}
+
+/// [`from_slice`], reading up to `limit` levels (at least [`MAX_DEPTH`]).
+///
+/// `serde_json` recurses once per level, a few hundred bytes of stack each (kilobytes in a
+/// debug build), and stops at 128 levels to stay within any thread's stack. Every payload an
+/// agent really sends is read that way, at no extra cost. Only text that fails there and nests
+/// deeper is walked for its depth (without recursion), refused beyond `limit`, and otherwise
+/// read again without `serde_json`'s limit on a thread whose stack is sized for its depth.
+pub(crate) fn from_slice_within(bytes: &[u8], limit: usize) -> Result<Value, JsonError> {
+    debug_assert!(
+        limit >= MAX_DEPTH,
+        "serde_json reads shallow text on its own"
+    );
+    let err = match loads(bytes, shallow) {
+        Ok(value) => return Ok(value),
+        Err(err) => err,
+    };
+    let depth = nesting::nesting(bytes, limit);
+    if let Some(offset) = depth.beyond {
+        return Err(JsonError::TooDeep(TooDeep::at(bytes, offset, limit)));
+    }
+    if depth.deepest < SHALLOW {
+        return Err(JsonError::Invalid(err));
+    }
+    read_deep(bytes, depth.deepest)
+        .unwrap_or(Err(err))
+        .map_err(JsonError::Invalid)
+}
+
+/// Text nesting less than this was read whole by `serde_json` on its own (it stops at 128).
+const SHALLOW: usize = 100;
+
+/// The stack a thread reading deep text starts with, and what it adds per level: 8 KiB is more
+/// than twice what `serde_json` takes per level in a debug build.
+const READER_STACK: usize = 256 * 1024;
+const READER_STACK_PER_LEVEL: usize = 8 * 1024;
+
+/// Reads `bytes`, which nest `depth` levels, without `serde_json`'s depth limit, on a thread of
+/// its own with a stack sized for that depth. `None` when no thread could be started.
+fn read_deep(bytes: &[u8], depth: usize) -> Option<serde_json::Result<Value>> {
+    let stack = READER_STACK + depth * READER_STACK_PER_LEVEL;
+    std::thread::scope(|scope| {
+        let reader = std::thread::Builder::new()
+            .name("deep-json".to_owned())
+            .stack_size(stack)
+            .spawn_scoped(scope, || loads(bytes, unbounded))
+            .ok()?;
+        Some(
+            reader
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        )
+    })
+}
+
+/// Strict JSON with `read`, then Python's extensions; the error is the strict one.
+fn loads(bytes: &[u8], read: fn(&[u8]) -> serde_json::Result<Value>) -> serde_json::Result<Value> {
+    match read(bytes) {
         Ok(value) => Ok(value),
         Err(err) => match relaxed(bytes) {
-            Some(text) => serde_json::from_slice(&text).map_err(|_| err),
+            Some(text) => read(&text).map_err(|_| err),
             None => Err(err),
         },
     }
+}
+
+/// `serde_json`, with its limit of 128 levels.
+fn shallow(bytes: &[u8]) -> serde_json::Result<Value> {
+    serde_json::from_slice(bytes)
+}
+
+/// `serde_json` without its depth limit: only for text whose depth was checked, on a stack
+/// made for it.
+fn unbounded(bytes: &[u8]) -> serde_json::Result<Value> {
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    reader.disable_recursion_limit();
+    let value = Value::deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(value)
 }
 
 /// The text with Python's extensions replaced, or `None` when there are none.
@@ -320,8 +439,88 @@ pub(crate) fn get_or<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::{from_slice, python_float, to_compact, to_indented_sorted};
+    use super::{
+        JsonError, MAX_DEPTH, TooDeep, from_slice, python_float, to_compact, to_indented_sorted,
+    };
     use serde_json::json;
+
+    /// `levels` arrays and objects in turn around `inner`.
+    fn nested(levels: usize, inner: &str) -> String {
+        let mut text = String::new();
+        for level in 0..levels {
+            text.push_str(if level % 2 == 0 { "[" } else { "{\"k\": " });
+        }
+        text.push_str(inner);
+        for level in (0..levels).rev() {
+            text.push(if level % 2 == 0 { ']' } else { '}' });
+        }
+        text
+    }
+
+    /// Runs `read` on a thread with far less stack than `serde_json` takes to read a thousand
+    /// levels (about 3 MiB in a debug build): reading must not recurse on the caller's stack.
+    fn on_a_small_stack<T: Send>(read: impl FnOnce() -> T + Send) -> T {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(1024 * 1024)
+                .spawn_scoped(scope, read)
+                .unwrap()
+                .join()
+                .unwrap()
+        })
+    }
+
+    #[test]
+    fn text_is_read_as_deep_as_python_reads_it_without_the_callers_stack() {
+        // CPython 3.11's json.loads reads 994 levels from a script's top level.
+        let text = nested(MAX_DEPTH - 1, "[1.50, NaN, \"\\ud800\"]");
+        let read = on_a_small_stack(|| from_slice(text.as_bytes())).unwrap();
+        assert_eq!(
+            String::from_utf8(to_compact(&read)).unwrap(),
+            nested(MAX_DEPTH - 1, "[1.5, null, \"\u{fffd}\"]")
+        );
+    }
+
+    #[test]
+    fn text_deeper_than_that_is_refused_with_where_it_goes_too_deep() {
+        for levels in [MAX_DEPTH + 1, MAX_DEPTH + 2, 100_000] {
+            let text = format!("\n  {}", nested(levels, "0"));
+            let err = on_a_small_stack(|| from_slice(text.as_bytes())).unwrap_err();
+            let JsonError::TooDeep(at) = err else {
+                panic!("{levels}: {err}");
+            };
+            // Level 1,001 opens after 500 `[` and 500 `{"k": ` (6 bytes each).
+            let column = 3 + MAX_DEPTH / 2 + MAX_DEPTH / 2 * 6;
+            assert_eq!(
+                at,
+                TooDeep {
+                    limit: MAX_DEPTH,
+                    line: 2,
+                    column
+                },
+                "{levels}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!("nested deeper than 1000 levels at line 2 column {column}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_mistake_in_deep_text_is_reported_as_the_mistake() {
+        let mut text = nested(500, "1");
+        text.pop();
+        let err = from_slice(text.as_bytes()).unwrap_err();
+        assert!(
+            matches!(err, JsonError::Invalid(_))
+                && err.to_string().starts_with("EOF while parsing"),
+            "{err}"
+        );
+        // serde_json's own limit is 128 levels; this is where the text goes wrong.
+        let err = from_slice(nested(500, "nan").as_bytes()).unwrap_err();
+        assert_eq!(err.to_string(), "expected ident at line 1 column 1752");
+    }
 
     #[test]
     fn floats_are_spelled_like_python() {

@@ -8,7 +8,7 @@ use std::fs;
 use hermes_hooks::Event;
 use serde_json::json;
 
-use crate::common::{TestEnv, code, json, statuses, stderr};
+use crate::common::{MAX_DEPTH, TestEnv, code, json, nested, statuses, stderr};
 
 /// Config hooks for `event`, one per body, all approved (bodies get the payload on stdin).
 fn hooks(env: &TestEnv, event: &str, bodies: &[&str]) {
@@ -248,6 +248,79 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
             .unwrap()
             .contains("print a JSON object or nothing on stdout, and send logs to stderr"),
         "{line}"
+    );
+}
+
+#[test]
+fn answers_are_read_as_deep_as_python_reads_them_and_deeper_ones_are_bad_output() {
+    let env = TestEnv::new();
+    let answer = |name: &str, text: String| {
+        let file = env.path(name);
+        fs::write(&file, text).unwrap();
+        format!("cat >/dev/null; cat '{}'", file.display())
+    };
+    let deep = answer(
+        "deep.json",
+        format!(
+            r#"{{"action": "block", "message": "deep no", "x": {}}}"#,
+            nested(MAX_DEPTH - 1, "0", " ")
+        ),
+    );
+    let deeper = answer(
+        "deeper.json",
+        format!(
+            r#"{{"action": "block", "x": {}}}"#,
+            nested(100_000, "0", "")
+        ),
+    );
+    let rewrite = answer(
+        "rewrite.json",
+        format!(
+            r#"{{"action": "modify", "args": {{"x": {}}}}}"#,
+            nested(MAX_DEPTH - 2, "0", "")
+        ),
+    );
+    // A payload as deep as it may be, too.
+    let call = format!(
+        r#"{{"tool_name": "terminal", "args": {{"x": {}}}}}"#,
+        nested(MAX_DEPTH - 2, "0", "")
+    );
+
+    hooks(&env, "pre_tool_call", &[&deep]);
+    let out = env.run("pre_tool_call", &call);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(json(&out)["message"], "deep no");
+
+    hooks(&env, "pre_tool_call", &[&deeper]);
+    let out = env.run("pre_tool_call", &call);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(statuses(&line), ["invalid_output"]);
+    let message = line["hooks"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("nested deeper than 1000 levels at line 1 column"),
+        "{message}"
+    );
+
+    hooks(&env, "pre_tool_call", &[&rewrite]);
+    let out = env.run("pre_tool_call", &call);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!(
+            r#"{{"event":"pre_tool_call","action":"modify","args":{{"x":{}}},"hooks":"#,
+            nested(MAX_DEPTH - 2, "0", "")
+        )),
+        "{text}"
+    );
+
+    // Observers run side by side, each on a thread of its own.
+    hooks(&env, "post_tool_call", &[&deep, &deeper, &deep, &deeper]);
+    let out = env.run("post_tool_call", &call);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        statuses(&json(&out)),
+        ["ok", "invalid_output", "ok", "invalid_output"]
     );
 }
 

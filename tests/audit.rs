@@ -6,7 +6,7 @@ use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::common::{TestEnv, code, stderr};
+use crate::common::{MAX_DEPTH, TestEnv, code, nested, stderr};
 
 fn lines(path: &std::path::Path) -> Vec<Value> {
     fs::read_to_string(path)
@@ -93,6 +93,30 @@ fn the_payload_is_logged_only_when_asked_for() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let line = &lines(&log)[0];
     assert_eq!(line["payload"]["tool_input"]["command"], "ls");
+}
+
+#[test]
+fn a_payload_nested_as_deep_as_python_reads_it_is_logged_as_the_hooks_received_it() {
+    let env = TestEnv::new();
+    guard(&env);
+    let log = env.path("audit.jsonl");
+    let args = nested(MAX_DEPTH - 2, r#""rm -rf /""#, "");
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--audit-payload", "--audit-log"])
+        .arg(&log)
+        .write_stdin(format!(
+            r#"{{"tool_name": "terminal", "args": {{"x": {args}}}}}"#
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains(&format!(r#","tool_input":{{"x":{args}}},"session_id":"#)),
+        "{text}"
+    );
+    assert!(text.contains(r#""exit":2,"#), "{text}");
 }
 
 #[test]

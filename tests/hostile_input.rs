@@ -8,7 +8,10 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt as _;
 use std::process::Output;
 
-use crate::common::{TestEnv, code, json, stderr};
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::common::{MAX_DEPTH, TestEnv, bounded, code, json, nested, stderr};
 
 /// `run on_session_start` with a config.yaml it refuses: the file is named with `needle` on
 /// stderr and in the answer's `errors`, and it takes out only its own hooks (exit 0: the other
@@ -69,7 +72,10 @@ fn deep_nesting_in_yaml_and_in_the_payload_is_refused() {
 
     env.config("hooks: {}\n");
     let payload = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
-    assert_refused(&env.run("on_session_start", &payload), "recursion limit");
+    assert_refused(
+        &env.run("on_session_start", &payload),
+        "nested deeper than 1000 levels",
+    );
 }
 
 #[test]
@@ -235,4 +241,72 @@ fn messages_speak_of_the_hook_not_of_the_libraries() {
         ),
         "{text}"
     );
+}
+
+/// Where a nested payload goes wrong, if it does.
+#[derive(Clone, Copy, Debug)]
+enum Flaw {
+    None,
+    /// Some of its closing brackets are missing.
+    Cut(usize),
+    /// A value inside is not JSON.
+    Token,
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 16,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn a_nested_payload_meets_the_guard_or_is_a_payload_error_never_a_crash(
+        levels in prop_oneof![0..130_usize, (MAX_DEPTH - 6)..(MAX_DEPTH + 4), 1_000..300_000_usize],
+        inner in prop::sample::select(vec![r#""rm -rf /""#, r#""]}[{\"""#, "NaN", "-1e400", "[]", "{}"]),
+        flaw in prop_oneof![
+            3 => Just(Flaw::None),
+            1 => (1..50_usize).prop_map(Flaw::Cut),
+            1 => Just(Flaw::Token),
+        ],
+        spacing in prop::sample::select(vec!["", " ", "\n"]),
+    ) {
+        let env = TestEnv::new();
+        let guard = env.script("guard.sh", "cat >/dev/null; exit 2").display().to_string();
+        env.config(&format!("hooks:\n  pre_tool_call:\n    - command: {guard}\n"));
+        env.approve("pre_tool_call", &guard);
+        let inner = if matches!(flaw, Flaw::Token) { "nan" } else { inner };
+        let mut args = nested(levels, inner, spacing);
+        if let Flaw::Cut(missing) = flaw {
+            args.truncate(args.len() - missing.min(levels));
+        }
+        let payload = format!(r#"{{"tool_name": "terminal", "args": {{"x": {args}}}}}"#);
+        // The payload and its arguments are two levels, as is `[]` or `{}` inside.
+        let depth = 2 + levels + usize::from(inner.starts_with(['[', '{']));
+        let whole = matches!(flaw, Flaw::None) || matches!(flaw, Flaw::Cut(_)) && levels == 0;
+
+        let out = bounded(&env, &["run", "pre_tool_call"], &payload);
+        let ran = json(&out);
+        if depth > MAX_DEPTH {
+            prop_assert_eq!(code(&out), 1, "{}", stderr(&out));
+            prop_assert!(ran["error"].as_str().unwrap().contains("nested deeper than 1000 levels"));
+        } else if whole {
+            prop_assert_eq!(code(&out), 2, "{}", stderr(&out));
+        } else {
+            prop_assert_eq!(code(&out), 1, "{}", stderr(&out));
+            prop_assert!(ran["error"].as_str().unwrap().contains("not valid JSON"), "{}", ran);
+        }
+
+        // A request is one line.
+        let payload = payload.replace('\n', "\t");
+        let line = format!("{{\"id\": 1, \"event\": \"pre_tool_call\", \"payload\": {payload}}}\n");
+        let served = bounded(&env, &["serve"], &line);
+        let answer = json(&served);
+        prop_assert_eq!(&answer["id"], &Value::from(1), "the id is read before anything else");
+        if let Some(exit) = answer.get("exit") {
+            prop_assert_eq!(exit, &Value::from(code(&out)));
+        } else {
+            prop_assert_eq!(code(&out), 1, "a refused line is run's error: {}", answer);
+        }
+    }
 }

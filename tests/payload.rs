@@ -4,7 +4,7 @@
 use std::fs;
 use std::time::Instant;
 
-use crate::common::{PROMPTLY, TestEnv, code, json, statuses, stderr};
+use crate::common::{MAX_DEPTH, PROMPTLY, TestEnv, code, json, nested, statuses, stderr};
 
 /// A hook that saves its stdin, cwd and `HERMES_HOOK_EVENT` next to the test root.
 fn recorder(env: &TestEnv) -> String {
@@ -170,4 +170,82 @@ fn payload_file_and_dash() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A call whose arguments nest `levels` levels inside the payload (the payload itself and its
+/// `args` are two more), with `rm -rf /` at the bottom.
+fn deep_call(levels: usize) -> String {
+    format!(
+        r#"{{"tool_name":"terminal","args":{{"command":"ls","x":{}}}}}"#,
+        nested(levels, r#""rm -rf /""#, "")
+    )
+}
+
+#[test]
+fn a_guard_sees_arguments_nested_as_deep_as_python_reads_them() {
+    // A config guard that reads its stdin, and an Agent Hooks guard matched by pattern.
+    let env = TestEnv::new();
+    let saved = env.path("stdin.json");
+    let guard = env.script(
+        "guard.sh",
+        &format!(
+            "cat > '{}'; grep -q 'rm -rf' '{}' && exit 2; exit 0",
+            saved.display(),
+            saved.display()
+        ),
+    );
+    let command = guard.display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {command}\n"
+    ));
+    env.approve("pre_tool_call", &command);
+    let out = env.run("pre_tool_call", &deep_call(MAX_DEPTH - 2));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["blocked"]);
+    // Byte for byte as Hermes writes it, at every level.
+    assert_eq!(
+        fs::read_to_string(&saved).unwrap(),
+        format!(
+            r#"{{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {{"command": "ls", "x": {}}}, "session_id": "", "cwd": "{}", "profile": "default", "extra": {{}}}}"#,
+            nested(MAX_DEPTH - 2, r#""rm -rf /""#, " "),
+            env.work().display()
+        )
+    );
+
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "no-rm",
+        "name: no-rm\ndescription: d\ntrigger: pre-tool-call\nmatcher:\n  pattern: 'rm -rf'\n",
+        "cat >/dev/null; exit 2",
+    );
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--accept-hooks"])
+        .write_stdin(deep_call(MAX_DEPTH - 2))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["blocked"]);
+}
+
+#[test]
+fn a_payload_nested_deeper_than_python_reads_is_a_payload_error_that_says_so() {
+    let env = TestEnv::new();
+    let saved = recorder(&env);
+    for levels in [MAX_DEPTH - 1, 100_000, 1_000_000] {
+        let out = env.run("pre_tool_call", &deep_call(levels));
+        let err = stderr(&out);
+        assert_eq!(code(&out), 1, "{levels}: {err}");
+        let line = json(&out);
+        assert_eq!(line["event"], "pre_tool_call");
+        let error = line["error"].as_str().unwrap();
+        // Level 1,001: the 999th bracket below `"x":` (at byte 51), after 499 `[` and 499 `{"k":`.
+        assert!(
+            error.contains("payload is nested deeper than 1000 levels (at line 1 column 3046)"),
+            "{levels}: {error}"
+        );
+        assert!(err.contains("nested deeper than 1000 levels"), "{err}");
+        assert!(!std::path::Path::new(&saved).exists(), "no hook ran");
+    }
 }

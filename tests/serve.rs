@@ -10,7 +10,8 @@ use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
 
 use crate::common::{
-    OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, wait_gone,
+    MAX_DEPTH, OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, nested,
+    wait_gone,
 };
 
 /// A running `serve`, asked one request at a time.
@@ -237,6 +238,145 @@ fn a_line_that_is_not_a_request_gets_an_error_and_the_next_one_is_read() {
     assert_eq!(code, 0);
     // What stderr says names the request.
     assert!(err.contains("error: request 7: bad payload"), "{err}");
+}
+
+#[test]
+fn a_rejected_line_gets_its_id_back_whenever_the_id_can_be_read() {
+    let env = TestEnv::new();
+    let mut server = Server::start(&env, &[]);
+    let too_deep = nested(100_000, "0", "");
+    let cases = [
+        // Broken after the id, in different ways.
+        (
+            r#"{"id": 1, "event": "pre_tool_call", "payload": {"a": nan}}"#.to_owned(),
+            Value::from(1),
+            "not valid JSON: expected ident at line 1 column 55",
+        ),
+        (
+            r#"{"id": "two", "event": "pre_tool_call", "payload": {"a": "#.to_owned(),
+            Value::from("two"),
+            "not valid JSON: EOF while parsing",
+        ),
+        (
+            r#"{"id": 3, "event": "pre_tool_call"} and more"#.to_owned(),
+            Value::from(3),
+            "not valid JSON: trailing characters",
+        ),
+        (
+            format!(r#"{{"id": [4, {{"n": 4}}], "event": "pre_tool_call", "x": {too_deep}}}"#),
+            serde_json::json!([4, {"n": 4}]),
+            "the line is nested deeper than 1001 levels at line 1 column",
+        ),
+        // A member that cannot be read does not hide the others.
+        (
+            r#"{"event": "pre_tool_call", "payload": {"a": nan}, "id": 5}"#.to_owned(),
+            Value::from(5),
+            "not valid JSON: expected ident at line 1 column 46",
+        ),
+        // The id comes after the outline breaks (a missing comma): it cannot be read.
+        (
+            r#"{"event": "pre_tool_call" "payload": {}, "id": 5}"#.to_owned(),
+            Value::Null,
+            "not valid JSON: expected `,` or `}` at line 1 column 27",
+        ),
+        // What looks like an id inside a value is not the id.
+        (
+            format!(
+                r#"{{"payload": {{"s": "\"}}, \"id\": 66, [[[", "t": {too_deep}}}, "id": 6, "event": "pre_tool_call", "x": nan}}"#
+            ),
+            Value::from(6),
+            "the line is nested deeper than 1001 levels",
+        ),
+        // A key given twice counts with its last value, which here cannot be read.
+        (
+            format!(r#"{{"id": 7, "event": "pre_tool_call", "id": {too_deep}}}"#),
+            Value::Null,
+            "nested deeper than 1001 levels",
+        ),
+        // A readable line with a payload nested too deep, and another mistake: that one is said.
+        (
+            format!(r#"{{"id": 8, "event": 8, "payload": {too_deep}}}"#),
+            Value::from(8),
+            "\"event\" must be an event name, not a number",
+        ),
+    ];
+    for (line, id, error) in cases {
+        server.send(&line);
+        let answer = server.next();
+        let shown = &line[..line.len().min(80)];
+        assert_eq!(answer["id"], id, "{shown}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(error),
+            "{shown}: {answer}"
+        );
+        assert_eq!(answer.as_object().unwrap().len(), 2, "{shown}: {answer}");
+    }
+    // Bytes that are not UTF-8 in a payload string: the id still comes back.
+    let stdin = server.stdin.as_mut().unwrap();
+    stdin
+        .write_all(b"{\"id\": 9, \"event\": \"pre_tool_call\", \"payload\": {\"a\": \"\xff\"}}\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let answer = server.next();
+    assert_eq!(answer["id"], 9, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("not valid JSON"),
+        "{answer}"
+    );
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_payload_nested_deep_is_guarded_as_run_guards_it() {
+    let env = TestEnv::new();
+    let guard = env.script(
+        "guard.sh",
+        "grep -q 'rm -rf' && { echo '{\"action\": \"block\", \"message\": \"no rm\"}'; exit 0; }; echo '{}'",
+    );
+    let command = guard.display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {command}\n"
+    ));
+    env.approve("pre_tool_call", &command);
+    let mut server = Server::start(&env, &[]);
+    // The payload and its arguments are two levels; the levels below them are the model's.
+    for (id, levels) in [(1, MAX_DEPTH - 2), (2, MAX_DEPTH - 1), (3, 100_000)] {
+        let payload = format!(
+            r#"{{"tool_name": "terminal", "args": {{"x": {}}}}}"#,
+            nested(levels, r#""rm -rf /""#, " ")
+        );
+        let ran = env.run("pre_tool_call", &payload);
+        let request = format!(r#"{{"id": {id}, "event": "pre_tool_call", "payload": "#);
+        server.send(&format!(r#"{request}{payload}, "dry_run": false}}"#));
+        let mut answer = server.next();
+        let object = answer.as_object_mut().unwrap();
+        assert_eq!(object.remove("id"), Some(Value::from(id)));
+        assert_eq!(
+            object.remove("exit"),
+            Some(Value::from(code(&ran))),
+            "{levels}"
+        );
+        let mut alone = json(&ran);
+        if levels <= MAX_DEPTH - 2 {
+            assert_eq!(code(&ran), 2, "{levels}");
+            assert_eq!(timeless(answer), timeless(alone));
+            continue;
+        }
+        // The same error, found in the request rather than on stdin (its column in the line).
+        assert_eq!(code(&ran), 1, "{levels}");
+        // Level 1,001: after `{"tool_name": "terminal", "args": {"x": `, 499 `[` and 499 `{"k": `.
+        let column = 40 + 499 + 499 * 6 + 1;
+        let error = alone["error"].as_str().unwrap().replace(
+            &format!("bad payload on stdin: payload is nested deeper than 1000 levels (at line 1 column {column})"),
+            &format!("bad payload in the request: payload is nested deeper than 1000 levels (at line 1 column {})", column + request.len()),
+        );
+        alone["errors"][0]["message"] = Value::from(error.as_str());
+        alone["error"] = Value::from(error);
+        assert_eq!(answer, alone, "{levels}");
+    }
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
 }
 
 #[test]

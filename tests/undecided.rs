@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::common::{TestEnv, code, json, stderr};
+use crate::common::{MAX_DEPTH, TestEnv, code, json, nested, stderr};
 
 /// A config.yaml with one indentation mistake (`PyYAML` refuses it too).
 const BROKEN_CONFIG: &str =
@@ -190,10 +190,20 @@ fn a_known_fail_closed_guard_blocks_a_call_whose_payload_cannot_be_read() {
     let env = TestEnv::new();
     two_guards(&env);
     // The project is found from the working directory when the payload gives none.
-    for payload in [r#"{"tool_name": "terminal", "#, "[1, 2]", "\u{0}"] {
+    // Arguments nested deeper than Python reads them are a payload that cannot be read too.
+    let too_deep = format!(
+        r#"{{"tool_name": "terminal", "args": {{"x": {}}}}}"#,
+        nested(MAX_DEPTH + 1, "1", " ")
+    );
+    for payload in [
+        r#"{"tool_name": "terminal", "#,
+        "[1, 2]",
+        "\u{0}",
+        &too_deep,
+    ] {
         let out = env.run("pre_tool_call", payload);
         let line = json(&out);
-        assert_eq!(code(&out), 2, "{payload:?}: {line}");
+        assert_eq!(code(&out), 2, "{line}");
         let message = line["message"].as_str().unwrap();
         assert_eq!(message.matches("no-force-push").count(), 1, "{message}");
         assert!(message.ends_with("(fail_closed)"), "{message}");

@@ -386,8 +386,7 @@ fn audit(
     );
     line.errors = ErrorEntry::all(errors);
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
-        let wire = invocation.hermes_wire(event, invocation.tool_input.as_ref());
-        line.payload = serde_json::to_value(&wire).ok();
+        line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }
     match audit::append(&path, &mut line) {
         Ok(audit::Appended::Whole) => {}

@@ -23,6 +23,7 @@ use crate::output::Printer;
 use crate::output::json::to_line;
 use crate::paths::Paths;
 use crate::payload::PayloadError;
+use crate::pyjson::{self, JsonError};
 
 #[derive(Args, Debug)]
 #[command(
@@ -167,29 +168,74 @@ struct Refused {
 /// The keys a request may have.
 const KEYS: [&str; 4] = ["id", "event", "payload", "dry_run"];
 
-/// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine).
+/// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine). The
+/// payload is read as deep as `run` reads it, one level below the request.
 fn parse(line: &[u8]) -> Result<Parsed, Refused> {
+    match pyjson::from_slice_within(line, pyjson::MAX_DEPTH + 1) {
+        Ok(Value::Object(object)) => request(object, None),
+        Ok(other) => Err(Refused {
+            id: Value::Null,
+            error: format!(
+                "a request must be a JSON object, not {}",
+                crate::payload::json_kind(&other)
+            ),
+        }),
+        Err(err) => salvage(line, &err),
+    }
+}
+
+/// A line that could not be read whole. Its members are found by their outline alone (strings
+/// and brackets, never what is inside them), up to where the outline breaks, and each is read on
+/// its own: the id, when it can be read, is answered with. When all that could not be read is a
+/// payload nested too deep, the request stands, with `run`'s error for that payload.
+fn salvage(line: &[u8], err: &JsonError) -> Result<Parsed, Refused> {
+    let (members, mut whole) = pyjson::members(line);
+    let mut object = Map::new();
+    // The keys whose (last) value could not be read, and whether it was only too deep.
+    let mut unread: Vec<(String, bool)> = Vec::new();
+    for member in members {
+        let Ok(Value::String(key)) = pyjson::from_slice(member.key) else {
+            whole = false;
+            break;
+        };
+        // A key given twice counts with its last value, as in `json.loads`.
+        unread.retain(|(name, _)| *name != key);
+        match pyjson::from_slice(member.value) {
+            Ok(value) => {
+                object.insert(key, value);
+            }
+            Err(err) => {
+                object.remove(&key);
+                unread.push((key, matches!(err, JsonError::TooDeep(_))));
+            }
+        }
+    }
+    if let (true, [(key, true)], JsonError::TooDeep(at)) = (whole, unread.as_slice(), err)
+        && key == "payload"
+    {
+        let too_deep = pyjson::TooDeep {
+            limit: pyjson::MAX_DEPTH,
+            ..*at
+        };
+        return request(object, Some(PayloadError::too_deep(too_deep)));
+    }
+    let id = object.remove("id").unwrap_or(Value::Null);
+    let error = match err {
+        JsonError::Invalid(err) => format!("the line is not valid JSON: {err}"),
+        JsonError::TooDeep(_) => format!("the line is {err}"),
+    };
+    Err(Refused { id, error })
+}
+
+/// The request in a line read as an object; `bad_payload` stands for a payload that could not be
+/// read.
+fn request(
+    mut object: Map<String, Value>,
+    bad_payload: Option<PayloadError>,
+) -> Result<Parsed, Refused> {
     let refused = |id: &Value, error: String| Refused {
         id: id.clone(),
         error,
-    };
-    let mut object = match crate::pyjson::from_slice(line) {
-        Ok(Value::Object(object)) => object,
-        Ok(other) => {
-            return Err(refused(
-                &Value::Null,
-                format!(
-                    "a request must be a JSON object, not {}",
-                    crate::payload::json_kind(&other)
-                ),
-            ));
-        }
-        Err(err) => {
-            return Err(refused(
-                &Value::Null,
-                format!("the line is not valid JSON: {err}"),
-            ));
-        }
     };
     let id = object.remove("id").unwrap_or(Value::Null);
     if let Some(key) = object.keys().find(|key| !KEYS.contains(&key.as_str())) {
@@ -227,10 +273,11 @@ fn parse(line: &[u8]) -> Result<Parsed, Refused> {
             ));
         }
     };
-    let payload = match object.remove("payload") {
-        None => Ok(Map::new()),
-        Some(Value::Object(payload)) => Ok(payload),
-        Some(other) => Err(PayloadError::NotObject(crate::payload::json_kind(&other))),
+    let payload = match (bad_payload, object.remove("payload")) {
+        (Some(err), _) => Err(err),
+        (None, None) => Ok(Map::new()),
+        (None, Some(Value::Object(payload))) => Ok(payload),
+        (None, Some(other)) => Err(PayloadError::NotObject(crate::payload::json_kind(&other))),
     };
     Ok(Parsed {
         id,

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::json::DirectiveKeys;
 use crate::config::{Event, HookSpec};
+use crate::payload::HermesWire;
 use crate::runner::RunReport;
 
 /// One line of the log.
@@ -37,7 +38,7 @@ pub(crate) struct AuditLine<'a> {
     pub hooks: Vec<AuditHook<'a>>,
     /// The payload as the hooks received it (Hermes wire form), only when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub payload: Option<Value>,
+    pub payload: Option<HermesWire<'a>>,
 }
 
 /// One hook's decision.

@@ -477,3 +477,25 @@ pub fn say_skipped(why: &str) {
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
+
+/// How deep the tool reads a payload: at least as deep as Python's `json.loads` (994 levels).
+pub const MAX_DEPTH: usize = 1_000;
+
+/// `inner` inside `levels` arrays and objects in turn (`[{"k": [...]}]`), written with
+/// `separator` after each key's colon.
+pub fn nested(levels: usize, inner: &str, separator: &str) -> String {
+    let mut text = String::with_capacity(levels * 6 + inner.len());
+    for level in 0..levels {
+        if level % 2 == 0 {
+            text.push('[');
+        } else {
+            text.push_str("{\"k\":");
+            text.push_str(separator);
+        }
+    }
+    text.push_str(inner);
+    for level in (0..levels).rev() {
+        text.push(if level % 2 == 0 { ']' } else { '}' });
+    }
+    text
+}
