@@ -1,8 +1,9 @@
 //! `approve`: the review step. Each hook that is unapproved, changed or unpinned (or each one
 //! named, approved or not) is shown with its script's sha256 and first lines, or for a changed
 //! script the diff against the copy kept when it was approved, and one line-based question is
-//! asked per hook; `--yes` approves without asking. Writes go through the same locked, atomic
-//! path as `run`. The summary names every hook and what became of it.
+//! asked per hook, answered only by what is typed once the hook is shown; `--yes` approves
+//! without asking. Writes go through the same locked, atomic path as `run`. The summary names
+//! every hook and what became of it.
 
 use std::io::IsTerminal as _;
 
@@ -10,6 +11,7 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use dialoguer::Input;
 use dialoguer::console::Term;
+use rustix::termios::{QueueSelector, tcflush};
 use serde::Serialize;
 
 use super::{GlobalArgs, pager, shared};
@@ -289,6 +291,9 @@ impl Reviewer<'_> {
         self.printer
             .show_on_stderr(&self.review(hook, assessment, diff.as_deref()));
         loop {
+            // Every question, the first and each one asked again after `v`, `d` or an unknown
+            // answer, is answered only by what is typed once it is on the screen.
+            discard_typed_ahead()?;
             let answer: String = Input::new()
                 .with_prompt("Approve? [y]es [n]o [a]ll [q]uit [v]iew script [d]iff (default: no)")
                 .allow_empty(true)
@@ -365,6 +370,24 @@ impl Reviewer<'_> {
         screen.diff(diff, "", usize::MAX);
         screen
     }
+}
+
+/// Discards whatever was typed and not read yet on the terminal the answer is read from (stdin
+/// when it is a terminal, else the controlling terminal, as the prompt chooses), so a line typed
+/// ahead, before a hook was shown, cannot answer for it. Fails rather than ask without it.
+fn discard_typed_ahead() -> Result<()> {
+    let stdin = std::io::stdin();
+    let flushed = if stdin.is_terminal() {
+        tcflush(&stdin, QueueSelector::IFlush)
+    } else {
+        let tty = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .context("opening the terminal to ask on")?;
+        tcflush(&tty, QueueSelector::IFlush)
+    };
+    flushed.context("discarding what was typed before the question")
 }
 
 /// Why a changed hook shows no diff.
