@@ -24,8 +24,7 @@ use crate::consent::{
 use crate::exit::ExitStatus;
 use crate::limits;
 use crate::output::table::terminal_width;
-use crate::output::{Printer, Screen};
-use crate::text::wrap_words;
+use crate::output::{Printer, Screen, shown_width, wrap_shown};
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;
@@ -194,7 +193,7 @@ fn summary(outcome: &Outcome) -> Screen {
             };
             let separator = if verb == "approved" { "  " } else { ": " };
             let whole = format!("{head}{separator}{tail}");
-            let fits = width.is_none_or(|w| whole.chars().count() <= w);
+            let fits = width.is_none_or(|w| shown_width(&whole) <= w);
             if tail.is_empty() {
                 screen.line(head);
             } else if fits {
@@ -203,7 +202,7 @@ fn summary(outcome: &Outcome) -> Screen {
                 // On a narrow terminal the reason goes below, wrapped between words.
                 screen.line(format_args!("{head}{}", separator.trim_end()));
                 let room = width.map(|w| w.saturating_sub(INDENT.len()));
-                for line in wrap_words(&tail, room) {
+                for line in wrap_shown(&tail, room) {
                     screen.text(INDENT).line(line);
                 }
             }

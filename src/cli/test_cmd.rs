@@ -14,12 +14,11 @@ use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
 use crate::output::table::{Tone, terminal_width};
-use crate::output::{Printer, Screen};
+use crate::output::{Printer, Screen, wrap_shown};
 use crate::payload::{self, Invocation};
 use crate::response::Directive;
 use crate::runner::Plan;
 use crate::synthetic;
-use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(
@@ -223,7 +222,7 @@ fn human(
         |t| format!(", tool {t}"),
     );
     let heading = format!("test {event}: {} hook(s), {payload}{tool}", hooks.len());
-    for (i, line) in wrap_words(&heading, width).iter().enumerate() {
+    for (i, line) in wrap_shown(&heading, width).iter().enumerate() {
         screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));
     }
     for hook in hooks {
@@ -249,7 +248,7 @@ fn human(
         if let Some(message) = hook.message {
             // Between words at the terminal's width, so a command to paste stays whole.
             let room = width.map(|w| w.saturating_sub(INDENT.len()));
-            for (i, line) in wrap_words(message, room).iter().enumerate() {
+            for (i, line) in wrap_shown(message, room).iter().enumerate() {
                 let label = if i == 0 { "  message:    " } else { INDENT };
                 screen.line(format_args!("{label}{line}"));
             }
