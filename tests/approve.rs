@@ -5,6 +5,9 @@ use serde_json::Value;
 
 use crate::common::{TestEnv, code, json, statuses, stderr};
 
+/// The end of the question `approve` asks.
+const PROMPT: &str = "[d]iff";
+
 fn two_hooks(env: &TestEnv) -> (String, String) {
     let a = env
         .script("a.sh", "cat >/dev/null; printf '{}'")
@@ -169,11 +172,65 @@ fn asks_on_a_terminal() {
 }
 
 #[test]
-fn typed_ahead_answers_go_one_per_hook_and_q_stops() {
+fn typing_ahead_never_approves_a_hook_nobody_saw() {
     let env = TestEnv::new();
     let (a, b) = two_hooks(&env);
-    // Both answers typed before the first question: each line answers one hook.
-    let (shown, out) = crate::common::on_a_terminal(&env, &["approve"], &[("[d]iff", b"n\rq\r")]);
+    // `y` typed before anything was shown, then `y` twice at once when the first hook is asked:
+    // only the `y` typed while a hook was on the screen answers, and the second hook is still
+    // asked once it is shown.
+    let (shown, out) = crate::common::on_a_terminal_typed_ahead(
+        &env,
+        &["approve"],
+        &[],
+        b"y\r",
+        &[(PROMPT, b"y\ry\r"), (PROMPT, b"n\r")],
+    );
+    assert_eq!(code(&out), 0, "{shown}");
+    let commands: Vec<Value> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].clone())
+        .collect();
+    assert_eq!(commands, [a], "{b} was answered before it was shown");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains(&format!("declined  on_session_start  {b}\n")),
+        "{summary}"
+    );
+}
+
+#[test]
+fn what_is_typed_while_a_hook_is_looked_at_does_not_answer_for_it() {
+    let env = TestEnv::new();
+    two_hooks(&env);
+    // `v` (the script through the pager), `d` (no diff: a note) and an unknown answer each ask
+    // again; the `y` typed with each of them, before the question was asked again, is dropped.
+    let (shown, out) = crate::common::on_a_terminal(
+        &env,
+        &["approve"],
+        &[
+            (PROMPT, b"v\ry\r"),
+            (PROMPT, b"d\ry\r"),
+            (PROMPT, b"x\ry\r"),
+            (PROMPT, b"n\r"),
+            (PROMPT, b"n\r"),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{shown}");
+    assert!(
+        shown.contains("\ncat >/dev/null; printf"),
+        "v showed the script: {shown}"
+    );
+    assert!(shown.contains("no diff:"), "{shown}");
+    assert!(!env.allowlist_path().exists(), "nothing approved: {shown}");
+}
+
+#[test]
+fn q_stops_the_review() {
+    let env = TestEnv::new();
+    let (a, b) = two_hooks(&env);
+    let (shown, out) =
+        crate::common::on_a_terminal(&env, &["approve"], &[(PROMPT, b"n\r"), (PROMPT, b"q\r")]);
     assert_eq!(code(&out), 0, "{shown}");
     assert!(!env.allowlist_path().exists());
     let summary = String::from_utf8_lossy(&out.stdout);

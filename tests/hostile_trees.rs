@@ -1,8 +1,9 @@
-//! Hostile project trees, generated: folder names with control bytes and bidi overrides, HOOK.md
-//! and entry scripts that are FIFOs, devices, directories, dangling or looping symlinks, huge
-//! sparse files or crafted YAML. `list`, `doctor --no-exec` and `run --dry-run` (with and
-//! without a bypass) must come back in bounded time, without a panic, never with exit 2, and
-//! without a raw control byte on stdout or stderr.
+//! Hostile project trees, generated: folder names with control bytes, bidi overrides and
+//! characters that print as nothing, HOOK.md and entry scripts that are FIFOs, devices,
+//! directories, dangling or looping symlinks, huge sparse files or crafted YAML. `list`, `doctor
+//! --no-exec` and `run --dry-run` (with and without a bypass) must come back in bounded time,
+//! without a panic, never with exit 2, and without a raw control byte or invisible character on
+//! stdout or stderr.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -12,7 +13,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use crate::common::{TestEnv, bounded, code};
-use crate::trust::raw_control;
+use crate::trust::{INVISIBLE, raw_control};
 
 /// What stands where a file should be.
 #[derive(Clone, Debug)]
@@ -62,9 +63,10 @@ fn make(path: &Path, node: &Node) {
 }
 
 /// Text with the characters that have caused trouble: terminal escapes, bells, bidi overrides,
-/// newlines, quotes, YAML indicators.
+/// characters that print as nothing, newlines, quotes, YAML indicators.
 fn hostile_text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
+        proptest::sample::select(&INVISIBLE[..]).prop_map(String::from),
         Just("\u{1b}[8m".to_owned()),
         Just("\u{1b}[2J".to_owned()),
         Just("\u{7}".to_owned()),

@@ -120,3 +120,24 @@ fn test_names_the_hooks_that_did_not_run_between_words() {
         "{shown}"
     );
 }
+
+#[test]
+fn text_is_wrapped_by_the_width_it_is_shown_at() {
+    let env = TestEnv::new();
+    // A block message of ten words, each two letters and two zero-width spaces: nothing wide
+    // as written, 18 columns each once the zero-width spaces are shown.
+    let word = r"ab\342\200\213\342\200\213";
+    let message = [word; 10].join(" ");
+    env.script(
+        "zw.sh",
+        &format!("cat >/dev/null; printf '{{\"decision\":\"block\",\"reason\":\"{message}\"}}'"),
+    );
+    env.config("hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/zw.sh\n");
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/zw.sh");
+    let shown = on_a_sized_terminal(&env, &["test", "pre_tool_call", "--color", "never"], 60);
+    let shown_word = r"ab\u{200b}\u{200b}";
+    assert_eq!(shown.matches(shown_word).count(), 10, "{shown}");
+    for line in shown.lines().filter(|l| l.contains(shown_word)) {
+        assert!(line.chars().count() <= 60, "{line:?} in\n{shown}");
+    }
+}

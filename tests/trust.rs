@@ -7,17 +7,67 @@ use std::process::Stdio;
 
 use crate::common::{TestEnv, code, json, stderr};
 
-/// Bytes a terminal would act on: C0 controls other than newline, DEL, and the C1 controls and
-/// bidirectional overrides as UTF-8.
+/// Bytes a terminal would act on or show as nothing: C0 controls other than newline, DEL, the
+/// C1 controls, bidirectional overrides and invisible characters as UTF-8.
 pub fn raw_control(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(bytes);
     text.chars()
         .find(|c| {
             (c.is_control() && *c != '\n')
                 || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+                || invisible(*c)
         })
         .map(|c| format!("{c:?} in {text:?}"))
 }
+
+/// Whether `c` prints as nothing: Unicode's default-ignorable code points, as
+/// DerivedCoreProperties.txt lists them.
+pub fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{34f}'
+            | '\u{61c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
+}
+
+/// One character of each kind that prints as nothing.
+pub const INVISIBLE: [char; 20] = [
+    '\u{ad}',    // soft hyphen
+    '\u{34f}',   // combining grapheme joiner
+    '\u{61c}',   // Arabic letter mark
+    '\u{115f}',  // Hangul choseong filler
+    '\u{3164}',  // Hangul filler
+    '\u{ffa0}',  // halfwidth Hangul filler
+    '\u{17b4}',  // Khmer inherent vowel
+    '\u{180e}',  // Mongolian vowel separator
+    '\u{200b}',  // zero-width space
+    '\u{200c}',  // zero-width non-joiner
+    '\u{200d}',  // zero-width joiner
+    '\u{2060}',  // word joiner
+    '\u{2064}',  // invisible plus
+    '\u{fe0f}',  // variation selector 16
+    '\u{feff}',  // zero-width no-break space
+    '\u{1bca0}', // shorthand format letter overlap
+    '\u{1d173}', // musical symbol begin beam
+    '\u{e0001}', // language tag
+    '\u{e0067}', // tag latin small letter g
+    '\u{e0100}', // variation selector 17
+];
 
 #[test]
 fn run_list_and_doctor_read_the_same_config_so_a_crafted_quote_hides_nothing() {
@@ -154,6 +204,67 @@ fn a_hostile_folder_name_cannot_conceal_what_approve_shows_on_a_terminal() {
     );
     assert!(!folder.is_empty());
     assert!(!env.allowlist_path().exists(), "declined: nothing recorded");
+}
+
+/// `gu<c>ard`, as it must be shown.
+fn shown_as(c: char) -> String {
+    format!("gu\\u{{{:x}}}ard", u32::from(c))
+}
+
+#[test]
+fn a_name_with_a_character_that_prints_as_nothing_never_passes_for_another() {
+    let env = TestEnv::new();
+    user_guard(&env);
+    // A project hook for each invisible character, named `gu<c>ard` (folder and name).
+    for c in INVISIBLE {
+        let escaped = format!("\\U{:08x}", u32::from(c));
+        env.hook_md(
+            &env.project_hooks(),
+            &format!("gu{c}ard"),
+            &format!(
+                "name: \"gu{escaped}ard\"\ndescription: \"a{escaped}b\"\ntrigger: pre-tool-call\n"
+            ),
+            "cat >/dev/null; printf '{}'",
+        );
+    }
+    let steps: Vec<(&str, &[u8])> = INVISIBLE.iter().map(|_| ("[d]iff", &b"n\r"[..])).collect();
+    let (review, _) = crate::common::on_a_terminal(&env, &["approve"], &steps);
+    assert!(!review.chars().any(invisible), "{review:?}");
+    let table = crate::common::on_a_sized_terminal(&env, &["list", "--color", "never"], 120);
+    assert_eq!(raw_control(table.as_bytes()), None);
+    // JSON escapes them too, and reads back as the name itself.
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    assert_eq!(raw_control(&out.stdout), None);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["name"].as_str())
+        .collect();
+    for c in INVISIBLE {
+        assert!(names.contains(&format!("gu{c}ard").as_str()), "{names:?}");
+    }
+    for args in [
+        &["list"][..],
+        &["list", "--long"],
+        &["doctor", "--no-exec"],
+        &["approve", "--yes"],
+    ] {
+        let out = env.cmd().args(args).output().unwrap();
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert_eq!(raw_control(bytes), None, "{args:?} {stream}");
+        }
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        for c in INVISIBLE {
+            assert!(text.contains(&shown_as(c)), "{args:?} shows {c:?}: {text}");
+            assert!(
+                review.contains(&shown_as(c)),
+                "approve shows {c:?}: {review}"
+            );
+            assert!(table.contains(&shown_as(c)), "whole in the table: {table}");
+        }
+    }
 }
 
 /// A user-level guard named `guard` that blocks every tool call, approved.

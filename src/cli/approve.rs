@@ -1,8 +1,9 @@
 //! `approve`: the review step. Each hook that is unapproved, changed or unpinned (or each one
 //! named, approved or not) is shown with its script's sha256 and first lines, or for a changed
 //! script the diff against the copy kept when it was approved, and one line-based question is
-//! asked per hook; `--yes` approves without asking. Writes go through the same locked, atomic
-//! path as `run`. The summary names every hook and what became of it.
+//! asked per hook, answered only by what is typed once the hook is shown; `--yes` approves
+//! without asking. Writes go through the same locked, atomic path as `run`. The summary names
+//! every hook and what became of it.
 
 use std::io::IsTerminal as _;
 
@@ -10,6 +11,7 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use dialoguer::Input;
 use dialoguer::console::Term;
+use rustix::termios::{QueueSelector, tcflush};
 use serde::Serialize;
 
 use super::{GlobalArgs, pager, shared};
@@ -22,8 +24,7 @@ use crate::consent::{
 use crate::exit::ExitStatus;
 use crate::limits;
 use crate::output::table::terminal_width;
-use crate::output::{Printer, Screen};
-use crate::text::wrap_words;
+use crate::output::{Printer, Screen, shown_width, wrap_shown};
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;
@@ -192,7 +193,7 @@ fn summary(outcome: &Outcome) -> Screen {
             };
             let separator = if verb == "approved" { "  " } else { ": " };
             let whole = format!("{head}{separator}{tail}");
-            let fits = width.is_none_or(|w| whole.chars().count() <= w);
+            let fits = width.is_none_or(|w| shown_width(&whole) <= w);
             if tail.is_empty() {
                 screen.line(head);
             } else if fits {
@@ -201,7 +202,7 @@ fn summary(outcome: &Outcome) -> Screen {
                 // On a narrow terminal the reason goes below, wrapped between words.
                 screen.line(format_args!("{head}{}", separator.trim_end()));
                 let room = width.map(|w| w.saturating_sub(INDENT.len()));
-                for line in wrap_words(&tail, room) {
+                for line in wrap_shown(&tail, room) {
                     screen.text(INDENT).line(line);
                 }
             }
@@ -289,6 +290,9 @@ impl Reviewer<'_> {
         self.printer
             .show_on_stderr(&self.review(hook, assessment, diff.as_deref()));
         loop {
+            // Every question, the first and each one asked again after `v`, `d` or an unknown
+            // answer, is answered only by what is typed once it is on the screen.
+            discard_typed_ahead()?;
             let answer: String = Input::new()
                 .with_prompt("Approve? [y]es [n]o [a]ll [q]uit [v]iew script [d]iff (default: no)")
                 .allow_empty(true)
@@ -365,6 +369,24 @@ impl Reviewer<'_> {
         screen.diff(diff, "", usize::MAX);
         screen
     }
+}
+
+/// Discards whatever was typed and not read yet on the terminal the answer is read from (stdin
+/// when it is a terminal, else the controlling terminal, as the prompt chooses), so a line typed
+/// ahead, before a hook was shown, cannot answer for it. Fails rather than ask without it.
+fn discard_typed_ahead() -> Result<()> {
+    let stdin = std::io::stdin();
+    let flushed = if stdin.is_terminal() {
+        tcflush(&stdin, QueueSelector::IFlush)
+    } else {
+        let tty = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .context("opening the terminal to ask on")?;
+        tcflush(&tty, QueueSelector::IFlush)
+    };
+    flushed.context("discarding what was typed before the question")
 }
 
 /// Why a changed hook shows no diff.

@@ -11,9 +11,8 @@ use super::{GlobalArgs, shared};
 use crate::checks::{self, Checkup, Finding, Level};
 use crate::exit::ExitStatus;
 use crate::output::table::{Tone, terminal_width};
-use crate::output::{Printer, Screen};
+use crate::output::{Printer, Screen, wrap_shown};
 use crate::paths::Paths;
-use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(
@@ -159,7 +158,7 @@ const INDENT: &str = "           ";
 /// columns used already, and further lines start at `indent`.
 fn wrapped(screen: &mut Screen, text: &str, width: Option<usize>, taken: usize, indent: &str) {
     let room = width.map(|w| w.saturating_sub(taken.max(indent.len())));
-    for (index, line) in wrap_words(text, room).iter().enumerate() {
+    for (index, line) in wrap_shown(text, room).iter().enumerate() {
         if index > 0 {
             screen.text(indent);
         }

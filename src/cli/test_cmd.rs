@@ -15,12 +15,11 @@ use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::json::{DirectiveKeys, to_line};
 use crate::output::table::{Tone, terminal_width};
-use crate::output::{Printer, Screen};
+use crate::output::{Printer, Screen, wrap_shown};
 use crate::payload::{self, Invocation};
 use crate::response::{Directive, Status};
 use crate::runner::{HookReport, Plan, RunReport};
 use crate::synthetic;
-use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(
@@ -331,7 +330,7 @@ fn human(
         |t| format!(", tool {t}"),
     );
     let heading = format!("test {event}: {} hook(s), {payload}{tool}", hooks.len());
-    for (i, line) in wrap_words(&heading, width).iter().enumerate() {
+    for (i, line) in wrap_shown(&heading, width).iter().enumerate() {
         screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));
     }
     for hook in hooks {
@@ -357,7 +356,7 @@ fn human(
         if let Some(message) = hook.message {
             // Between words at the terminal's width, so a command to paste stays whole.
             let room = width.map(|w| w.saturating_sub(INDENT.len()));
-            for (i, line) in wrap_words(message, room).iter().enumerate() {
+            for (i, line) in wrap_shown(message, room).iter().enumerate() {
                 let label = if i == 0 { "  message:    " } else { INDENT };
                 screen.line(format_args!("{label}{line}"));
             }
@@ -382,7 +381,7 @@ fn human(
             names.join(", ")
         );
         // Under the result, indented, between words at the terminal's width.
-        for line in wrap_words(&text, width.map(|w| w.saturating_sub(2))) {
+        for line in wrap_shown(&text, width.map(|w| w.saturating_sub(2))) {
             screen.line(format_args!("  {line}"));
         }
     }

@@ -247,8 +247,9 @@ impl<'a> WarningLine<'a> {
 }
 
 /// Serialises a DTO as one compact JSON line. Characters a terminal would act on (DEL, C1
-/// controls, bidirectional controls, line separators) are written as `\uXXXX` escapes, which
-/// JSON readers decode to the same text, so the line is safe to show as it is.
+/// controls, bidirectional controls, line separators) or show as nothing (zero-width ones) are
+/// written as `\uXXXX` escapes, which JSON readers decode to the same text, so the line is safe
+/// to show as it is.
 pub(crate) fn to_line<T: Serialize>(value: &T) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafe);

@@ -13,7 +13,7 @@ use std::io::{self, Write as _};
 
 use serde::Serialize;
 
-pub(crate) use screen::Screen;
+pub(crate) use screen::{Screen, shown_width, wrap_shown};
 
 /// Prefix of every line of talk on stderr.
 const PREFIX: &str = "hermes-hooks";

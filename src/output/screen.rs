@@ -4,8 +4,11 @@
 
 use std::fmt::{Display, Write as _};
 
+use unicode_width::UnicodeWidthStr as _;
+
 use super::sanitize;
 use super::table::{Grid, Tone};
+use crate::text::wrap_words;
 
 /// Text for people, ready to print on stdout or stderr.
 #[derive(Debug, Default)]
@@ -98,9 +101,20 @@ impl Screen {
     }
 }
 
+/// `text` as [`Screen::text`] shows it, in lines of at most `width` columns broken only between
+/// words, each word measured as it is shown (an escape takes the room of what it spells).
+pub(crate) fn wrap_shown(text: &str, width: Option<usize>) -> Vec<String> {
+    wrap_words(&sanitize::line(text), width)
+}
+
+/// The columns `text` takes as [`Screen::text`] shows it.
+pub(crate) fn shown_width(text: &str) -> usize {
+    sanitize::line(text).width()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Screen;
+    use super::{Screen, shown_width, wrap_shown};
     use crate::output::table::Tone;
 
     #[test]
@@ -118,5 +132,15 @@ mod tests {
         let mut plain = Screen::new(false);
         plain.paint("\u{7}bell", Tone::Bad);
         assert_eq!(plain.as_str(), "\\x07bell");
+    }
+
+    #[test]
+    fn wrapping_measures_text_as_it_is_shown() {
+        // Four zero-width spaces take no room raw, and 32 columns shown.
+        let name = "a\u{200b}\u{200b}\u{200b}\u{200b}";
+        assert_eq!(shown_width(name), 33);
+        let lines = wrap_shown(&format!("{name} {name} end"), Some(40));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines.iter().all(|l| shown_width(l) <= 40), "{lines:?}");
     }
 }

@@ -301,8 +301,11 @@ pub fn pty_pair() -> (fs::File, fs::File) {
 }
 
 /// Runs the command with stdin and stderr on a pseudo-terminal (stdout piped). For each
-/// `(prompt, answer)` step in turn, waits until `prompt` has appeared once more, then types
-/// `answer`. Returns everything the terminal showed, and the command's output.
+/// `(prompt, answer)` step in turn, waits until the command asks again: `prompt` is shown anew
+/// on the last line of the terminal, the one the command waits on (a line that repeats the
+/// question with the answer given ends with a newline and does not count); then types
+/// `answer`. Returns everything the terminal showed, and the command's output. A command that is
+/// not done within [`PROMPTLY`] of its last answer is killed, and the test fails.
 pub fn on_a_terminal(env: &TestEnv, args: &[&str], steps: &[(&str, &[u8])]) -> (String, Output) {
     on_a_terminal_with(env, args, &[], steps)
 }
@@ -314,9 +317,21 @@ pub fn on_a_terminal_with(
     vars: &[(&str, &str)],
     steps: &[(&str, &[u8])],
 ) -> (String, Output) {
+    on_a_terminal_typed_ahead(env, args, vars, b"", steps)
+}
+
+/// [`on_a_terminal_with`], with `typed_ahead` typed on the terminal before the command starts.
+pub fn on_a_terminal_typed_ahead(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    typed_ahead: &[u8],
+    steps: &[(&str, &[u8])],
+) -> (String, Output) {
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
     let (mut master, tty) = pty_pair();
+    master.write_all(typed_ahead).unwrap();
     let child = env
         .std_cmd()
         .args(args)
@@ -343,21 +358,51 @@ pub fn on_a_terminal_with(
             }
         });
     }
+    let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
+    // Where the last question answered was shown: the next one is shown after it.
+    let mut answered = 0;
     for (step, (prompt, answer)) in steps.iter().enumerate() {
         let until = std::time::Instant::now() + PROMPTLY;
-        while screen.lock().unwrap().matches(prompt).count() <= step {
-            assert!(
-                std::time::Instant::now() < until,
-                "no prompt: {}",
-                screen.lock().unwrap()
-            );
+        loop {
+            if let Some(at) = asked_at(&screen.lock().unwrap(), prompt, answered) {
+                answered = at + prompt.len();
+                break;
+            }
+            if std::time::Instant::now() >= until {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                panic!("not asked for step {step}: {}", screen.lock().unwrap());
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
         master.write_all(answer).unwrap();
     }
+    let watchdog = kill_after(pid, PROMPTLY);
     let out = child.wait_with_output().unwrap();
     let shown = screen.lock().unwrap().clone();
+    assert!(!watchdog.join().unwrap(), "still waiting, killed: {shown}");
     (shown, out)
+}
+
+/// Where `prompt` stands on the last line of `screen`, when it does and that is at or after
+/// `from`.
+fn asked_at(screen: &str, prompt: &str, from: usize) -> Option<usize> {
+    let at = screen.rfind(prompt)?;
+    (at >= from && !screen[at..].contains('\n')).then_some(at)
+}
+
+/// Kills `pid` if it is still running after `within`; the thread answers whether it did.
+fn kill_after(pid: rustix::process::Pid, within: Duration) -> std::thread::JoinHandle<bool> {
+    let until = std::time::Instant::now() + within;
+    std::thread::spawn(move || {
+        while std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+            if !alive(pid.as_raw_nonzero().get()) {
+                return false;
+            }
+        }
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        true
+    })
 }
 
 /// Runs the command with `stdin`, killing it if it has not finished within [`PROMPTLY`] (then
@@ -376,17 +421,7 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
     let _ = input.write_all(stdin.as_bytes());
     drop(input);
     let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
-    let until = std::time::Instant::now() + PROMPTLY;
-    let watchdog = std::thread::spawn(move || {
-        while std::time::Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(50));
-            if !alive(pid.as_raw_nonzero().get()) {
-                return false;
-            }
-        }
-        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-        true
-    });
+    let watchdog = kill_after(pid, PROMPTLY);
     let out = child.wait_with_output().unwrap();
     let hung = watchdog.join().unwrap();
     assert!(!hung, "{args:?} hung and was killed");
