@@ -45,6 +45,9 @@ struct Kept {
 impl HookSource for Kept {
     fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
         let cached = self.cache.get(shared::options(paths, Some(event)), event);
+        while let Some(notice) = self.cache.notice() {
+            printer.warn(notice);
+        }
         if cached.fresh {
             // Said when the files are read, not on every request.
             if paths.home_named && !paths.home.is_dir() {
