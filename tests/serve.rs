@@ -502,6 +502,7 @@ fn settle() {
 /// A server beside `run`, both asked the same request after each change.
 struct Beside<'e> {
     env: &'e TestEnv,
+    way: &'static str,
     server: Server,
     args: Vec<String>,
     id: u64,
@@ -510,13 +511,14 @@ struct Beside<'e> {
 impl<'e> Beside<'e> {
     /// Starts a server that learns of changes the `way` given, with the global `args` for it
     /// and for `run`.
-    fn new(env: &'e TestEnv, way: &str, args: &[&str]) -> Self {
+    fn new(env: &'e TestEnv, way: &'static str, args: &[&str]) -> Self {
         let vars: &[(&str, &str)] = match way {
             "watching" => &[],
             _ => &[("HERMES_HOOKS_WATCH_LIMIT", "0")],
         };
         Self {
             env,
+            way,
             server: Server::start_with(env, args, vars),
             args: args.iter().map(|arg| (*arg).to_owned()).collect(),
             id: 0,
@@ -540,8 +542,13 @@ impl<'e> Beside<'e> {
         assert_eq!(object.remove("id"), Some(Value::from(self.id)));
         let exit = object.remove("exit");
         let ran_json = timeless(json(&ran));
-        assert_eq!(timeless(answer), ran_json, "serve answers as run does");
-        assert_eq!(exit, Some(Value::from(code(&ran))), "{ran_json}");
+        let way = self.way;
+        assert_eq!(
+            timeless(answer),
+            ran_json,
+            "{way}: serve answers as run does"
+        );
+        assert_eq!(exit, Some(Value::from(code(&ran))), "{way}: {ran_json}");
         ran_json
     }
 
@@ -554,12 +561,16 @@ impl<'e> Beside<'e> {
     /// Lets the files settle and asks, then makes `change` and asks again: what the server
     /// read before the change is kept until the change itself shows. Returns the hook names
     /// after the change, which must differ from those before.
-    fn across(&mut self, way: &str, change: impl FnOnce()) -> Vec<String> {
+    fn across(&mut self, change: impl FnOnce()) -> Vec<String> {
         settle();
         let before = self.hooks();
         change();
         let after = self.hooks();
-        assert_ne!(before, after, "{way}: the change shows in run's answer");
+        assert_ne!(
+            before, after,
+            "{}: the change shows in run's answer",
+            self.way
+        );
         after
     }
 }
@@ -621,7 +632,7 @@ fn a_hook_md_edited_in_place_counts_from_the_next_request() {
         let folder = env.user_hooks().join("audit");
         hook_folder(&folder, "first");
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(&folder.join("HOOK.md"), &manifest("other"));
         });
         assert_eq!(after, ["other"], "{way}");
@@ -635,7 +646,7 @@ fn a_hook_md_replaced_by_a_rename_counts_from_the_next_request() {
         let folder = env.user_hooks().join("audit");
         hook_folder(&folder, "first");
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || {
+        let after = both.across(|| {
             rename_over(&folder.join("HOOK.md"), &manifest("other"));
         });
         assert_eq!(after, ["other"], "{way}");
@@ -655,14 +666,14 @@ fn a_symlinked_hook_md_pointed_elsewhere_counts_from_the_next_request() {
         let hook_md = folder.join("HOOK.md");
         switch(&hook_md, &dotfiles.join("one.md"));
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || switch(&hook_md, &dotfiles.join("two.md")));
+        let after = both.across(|| switch(&hook_md, &dotfiles.join("two.md")));
         assert_eq!(after, ["other"], "{way}");
         // Its target edited in place, and the link made to dangle.
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(&dotfiles.join("two.md"), &manifest("third"));
         });
         assert_eq!(after, ["third"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             std::fs::remove_file(dotfiles.join("two.md")).unwrap();
         });
         assert!(after.is_empty(), "{way}: {after:?}");
@@ -692,7 +703,7 @@ fn a_switched_symlink_above_the_hooks_folder_counts_from_the_next_request() {
         std::fs::create_dir_all(agents.parent().unwrap()).unwrap();
         switch(&agents, &dotfiles.join("gen-1/agents"));
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || switch(&agents, &dotfiles.join("gen-2/agents")));
+        let after = both.across(|| switch(&agents, &dotfiles.join("gen-2/agents")));
         assert_eq!(after, ["gen-2"], "{way}");
     }
 }
@@ -707,7 +718,7 @@ fn a_hooks_folder_that_is_a_switched_symlink_counts_from_the_next_request() {
         std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
         switch(&hooks, &dotfiles.join("gen-1/agents/hooks"));
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || switch(&hooks, &dotfiles.join("gen-2/agents/hooks")));
+        let after = both.across(|| switch(&hooks, &dotfiles.join("gen-2/agents/hooks")));
         assert_eq!(after, ["gen-2"], "{way}");
     }
 }
@@ -728,13 +739,13 @@ fn a_hook_folder_reached_through_a_switched_symlink_counts_from_the_next_request
             &current.join("agents/hooks/audit"),
         );
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || switch(&current, Path::new("gen-2")));
+        let after = both.across(|| switch(&current, Path::new("gen-2")));
         assert_eq!(after, ["gen-2"], "{way}");
         // The same for a HOOK.md that is itself a link through `current`.
         let hook_md = env.user_hooks().join("second/HOOK.md");
         std::fs::create_dir_all(hook_md.parent().unwrap()).unwrap();
         switch(&hook_md, &current.join("agents/hooks/audit/HOOK.md"));
-        let after = both.across(way, || switch(&current, Path::new("gen-1")));
+        let after = both.across(|| switch(&current, Path::new("gen-1")));
         assert_eq!(after, ["gen-1", "gen-1"], "{way}");
     }
 }
@@ -762,22 +773,22 @@ fn an_edit_through_a_hard_link_elsewhere_counts_from_the_next_request() {
             std::fs::hard_link(path, dotfiles.join(name)).unwrap();
         }
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(&dotfiles.join("HOOK.md"), &manifest("other"));
         });
         assert_eq!(after, ["other"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(
                 &dotfiles.join("config.yaml"),
                 "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/${GUARD}\n",
             );
         });
         assert_eq!(after, ["guard.sh", "other"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(&dotfiles.join(".env"), "GUARD=other.sh\n");
         });
         assert_eq!(after, ["other.sh", "other"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             edit_in_place(
                 &dotfiles.join("managed.yaml"),
                 "hooks:\n  pre_tool_call:\n    - command: /usr/bin/true\n",
@@ -806,11 +817,11 @@ fn an_edit_that_keeps_size_and_modification_time_counts_from_the_next_request() 
             file.set_modified(modified).unwrap();
         };
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || {
+        let after = both.across(|| {
             keep_times(&dotfiles.join("HOOK.md"), &manifest("other"));
         });
         assert_eq!(after, ["true", "other"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             keep_times(
                 &env.hermes_home().join("config.yaml"),
                 "hooks:\n  pre_tool_call:\n    - command: /usr/bin/echo\n",
@@ -827,15 +838,15 @@ fn a_hook_folder_added_renamed_or_removed_counts_from_the_next_request() {
         let level = env.user_hooks();
         hook_folder(&level.join("audit"), "first");
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || hook_folder(&level.join("second"), "other"));
+        let after = both.across(|| hook_folder(&level.join("second"), "other"));
         assert_eq!(after, ["first", "other"], "{way}");
         // A hook folder's entry script gone: it is still listed, and its folder name too.
-        let after = both.across(way, || {
+        let after = both.across(|| {
             std::fs::rename(level.join("audit"), level.join("zz-audit")).unwrap();
             std::fs::remove_file(level.join("zz-audit/HOOK.md")).unwrap();
         });
         assert_eq!(after, ["other"], "{way}");
-        let after = both.across(way, || {
+        let after = both.across(|| {
             std::fs::remove_dir_all(level.join("second")).unwrap();
         });
         assert!(after.is_empty(), "{way}: {after:?}");
@@ -922,14 +933,14 @@ fn a_config_yaml_reached_through_a_switched_symlink_counts_from_the_next_request
         let config = env.hermes_home().join("config.yaml");
         switch(&config, &dotfiles.join("gen-1/config.yaml"));
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || switch(&config, &dotfiles.join("gen-2/config.yaml")));
+        let after = both.across(|| switch(&config, &dotfiles.join("gen-2/config.yaml")));
         assert_eq!(after, ["echo"], "{way}");
         // ... and reached through a switched symlink in the middle of its path.
         let current = dotfiles.join("current");
         switch(&current, Path::new("gen-1"));
-        let after = both.across(way, || switch(&config, &current.join("config.yaml")));
+        let after = both.across(|| switch(&config, &current.join("config.yaml")));
         assert_eq!(after, ["true"], "{way}");
-        let after = both.across(way, || switch(&current, Path::new("gen-2")));
+        let after = both.across(|| switch(&current, Path::new("gen-2")));
         assert_eq!(after, ["echo"], "{way}");
     }
 }
@@ -954,7 +965,8 @@ fn an_allowlist_changed_in_any_way_counts_from_the_next_request() {
         std::fs::hard_link(env.allowlist_path(), dotfiles.join("allowlist.json")).unwrap();
         let mut both = Beside::new(&env, way, &[]);
         let call = serde_json::json!({"tool_name": "terminal"});
-        let statuses = |both: &mut Beside<'_>| crate::common::statuses(&both.ask("pre_tool_call", &call));
+        let statuses =
+            |both: &mut Beside<'_>| crate::common::statuses(&both.ask("pre_tool_call", &call));
         assert_eq!(statuses(&mut both), ["blocked"], "{way}");
         // Revoked through a hard link, approved again by a rename, then a symlink switched.
         edit_in_place(&dotfiles.join("allowlist.json"), none);
@@ -974,11 +986,11 @@ fn a_dotenv_created_edited_or_removed_counts_from_the_next_request() {
         env.config("hooks:\n  pre_tool_call:\n    - command: /usr/bin/${TOOL}\n");
         let dotenv = env.hermes_home().join(".env");
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || std::fs::write(&dotenv, "TOOL=true\n").unwrap());
+        let after = both.across(|| std::fs::write(&dotenv, "TOOL=true\n").unwrap());
         assert_eq!(after, ["true"], "{way}");
-        let after = both.across(way, || edit_in_place(&dotenv, "TOOL=echo\n"));
+        let after = both.across(|| edit_in_place(&dotenv, "TOOL=echo\n"));
         assert_eq!(after, ["echo"], "{way}");
-        let after = both.across(way, || std::fs::remove_file(&dotenv).unwrap());
+        let after = both.across(|| std::fs::remove_file(&dotenv).unwrap());
         assert_eq!(after, ["${TOOL}"], "{way}");
     }
 }
@@ -989,18 +1001,18 @@ fn the_project_hooks_folder_appearing_going_or_switched_counts_from_the_next_req
         let env = TestEnv::new();
         let agents = env.work().join(".agents");
         let mut both = Beside::new(&env, way, &[]);
-        let after = both.across(way, || hook_folder(&agents.join("hooks/audit"), "first"));
+        let after = both.across(|| hook_folder(&agents.join("hooks/audit"), "first"));
         assert_eq!(after, ["first"], "{way}");
-        let after = both.across(way, || std::fs::remove_dir_all(&agents).unwrap());
+        let after = both.across(|| std::fs::remove_dir_all(&agents).unwrap());
         assert!(after.is_empty(), "{way}: {after:?}");
         // .agents/hooks a symlink into one tree, then another.
         let trees = env.root().join("trees");
         hook_folder(&trees.join("one/audit"), "other");
         hook_folder(&trees.join("two/audit"), "third");
         std::fs::create_dir_all(&agents).unwrap();
-        let after = both.across(way, || switch(&agents.join("hooks"), &trees.join("one")));
+        let after = both.across(|| switch(&agents.join("hooks"), &trees.join("one")));
         assert_eq!(after, ["other"], "{way}");
-        let after = both.across(way, || switch(&agents.join("hooks"), &trees.join("two")));
+        let after = both.across(|| switch(&agents.join("hooks"), &trees.join("two")));
         assert_eq!(after, ["third"], "{way}");
     }
 }
