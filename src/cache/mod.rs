@@ -181,15 +181,18 @@ struct Stamp {
 impl Stamp {
     /// The stamp of `path` (symlinks followed); `None` when it cannot be statted.
     fn of(path: &Path) -> Option<Self> {
-        let meta = std::fs::metadata(path).ok()?;
-        Some(Self {
+        std::fs::metadata(path).ok().map(|meta| Self::from(&meta))
+    }
+
+    fn from(meta: &std::fs::Metadata) -> Self {
+        Self {
             dev: meta.dev(),
             ino: meta.ino(),
             size: meta.size(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
             mode: meta.mode(),
-        })
+        }
     }
 
     const fn is_dir(&self) -> bool {
@@ -388,11 +391,20 @@ impl Taking<'_> {
     /// (watched or statted whole), so what is in it can be taken as listed.
     fn path(&mut self, path: &Path, listed: bool, role: Role<'_>) -> bool {
         // A symlink can be switched anywhere along its target's path, or its target replaced,
-        // without an event in the folder that holds it.
-        let bound = listed && !is_symlink(path);
+        // without an event in the folder that holds it: only a listed path that is not a
+        // symlink is bound to what its folder's listing says.
         // Stamped before it is watched: a watch on a file swapped in after the stamp is on
         // another inode than the stamp, which then differs at the next use.
-        let Some(stamp) = Stamp::of(path) else {
+        let (stamp, bound) = if listed {
+            match std::fs::symlink_metadata(path) {
+                Ok(meta) if meta.file_type().is_symlink() => (Stamp::of(path), false),
+                Ok(meta) => (Some(Stamp::from(&meta)), true),
+                Err(_) => (None, true),
+            }
+        } else {
+            (Stamp::of(path), false)
+        };
+        let Some(stamp) = stamp else {
             // Not there (or a dangling symlink): its folder's listing says when it appears,
             // and a symlink's stat when its target does.
             if !bound {
@@ -430,10 +442,6 @@ impl Taking<'_> {
         }
         self.deps.statted.push((path.to_path_buf(), stamp, compare));
     }
-}
-
-fn is_symlink(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
 }
 
 #[cfg(test)]
