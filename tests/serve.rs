@@ -27,11 +27,14 @@ impl Server {
 
     /// [`Self::start`] with environment variables set.
     fn start_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> Self {
-        let mut child = env
-            .std_cmd()
-            .args(args)
-            .envs(vars.iter().copied())
-            .arg("serve")
+        let mut cmd = env.std_cmd();
+        cmd.args(args).envs(vars.iter().copied()).arg("serve");
+        Self::spawn(cmd)
+    }
+
+    /// Starts `cmd`, which runs `serve`.
+    fn spawn(mut cmd: std::process::Command) -> Self {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -1118,6 +1121,74 @@ fn past_its_watch_limit_a_server_says_so_once_and_still_sees_every_change() {
     assert!(
         said[0].contains("3 files and folders are watched for changes")
             && said[0].contains("HERMES_HOOKS_WATCH_LIMIT"),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn when_the_kernel_has_no_watch_left_a_server_says_so_once_and_still_sees_every_change() {
+    // A user namespace of its own, with room for six watches (the server wants eleven): only
+    // this server runs short.
+    let limited = "echo 6 > /proc/sys/user/max_inotify_watches";
+    let allowed = std::process::Command::new("unshare")
+        .args(["-U", "-r", "sh", "-c", limited])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !allowed {
+        eprintln!("no user namespace to lower the watch limit in: not checked");
+        return;
+    }
+    let env = TestEnv::new();
+    let level = env.user_hooks();
+    for name in ["one", "two", "six"] {
+        hook_folder(&level.join(name), "first");
+    }
+    let dotfiles = env.home().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    for name in ["one", "two", "six"] {
+        std::fs::hard_link(level.join(name).join("HOOK.md"), dotfiles.join(name)).unwrap();
+    }
+    let inner = env.std_cmd();
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args([
+        "-U",
+        "-r",
+        "sh",
+        "-c",
+        &format!("{limited} && exec \"$0\" serve"),
+    ])
+    .arg(inner.get_program())
+    .current_dir(inner.get_current_dir().unwrap());
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => cmd.env(name, value),
+            None => cmd.env_remove(name),
+        };
+    }
+    let mut server = Server::spawn(cmd);
+    let call = serde_json::json!({"tool_name": "terminal"});
+    let mut ask = |id| names(&server.ask(&request(id, "pre_tool_call", &call)));
+    settle();
+    assert_eq!(ask(1), ["first", "first", "first"]);
+    // Each HOOK.md edited through its other name, whether its watch was made or refused.
+    for (edited, name) in (1_usize..).zip(["one", "two", "six"]) {
+        settle();
+        edit_in_place(&dotfiles.join(name), &manifest("other"));
+        let got = ask(u64::try_from(edited).unwrap() + 1);
+        let others = got.iter().filter(|hook| *hook == "other").count();
+        assert_eq!((got.len(), others), (3, edited), "{name}: {got:?}");
+    }
+    let (code, err) = server.finish();
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|line| line.contains("inotify watches"))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {err}");
+    assert!(
+        said[0].contains("the kernel refuses more inotify watches"),
         "{err}"
     );
 }
