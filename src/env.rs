@@ -22,6 +22,9 @@ pub(crate) const HERMES_HOOKS_AUDIT_PAYLOAD: &str = "HERMES_HOOKS_AUDIT_PAYLOAD"
 pub(crate) const HERMES_HOOKS_GATE_LIMIT: &str = "HERMES_HOOKS_GATE_LIMIT";
 /// Fail-closed mode: a call the runner cannot check is blocked (as `run --fail-closed`).
 pub(crate) const HERMES_HOOKS_FAIL_CLOSED: &str = "HERMES_HOOKS_FAIL_CLOSED";
+/// The most files and folders one `serve` watches with inotify (default: a sixteenth of
+/// `fs.inotify.max_user_watches`, at most 1,024); past it, files are statted on each request.
+pub(crate) const HERMES_HOOKS_WATCH_LIMIT: &str = "HERMES_HOOKS_WATCH_LIMIT";
 /// Set for every hook: the canonical name of the event it runs for.
 pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 /// The pager `approve` shows a whole script or diff in (default `less`).

@@ -2,6 +2,8 @@
 //! them, and seeing every change to the files between two requests.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
@@ -23,12 +25,17 @@ struct Server {
 
 impl Server {
     fn start(env: &TestEnv, args: &[&str]) -> Self {
+        Self::start_with(env, args, &[])
+    }
+
+    /// [`Self::start`] with environment variables set.
+    fn start_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> Self {
         let mut cmd = env.std_cmd();
-        cmd.args(args).arg("serve");
+        cmd.args(args).envs(vars.iter().copied()).arg("serve");
         Self::spawn(cmd)
     }
 
-    /// Starts `cmd` (a `serve` command line) with piped streams.
+    /// Starts `cmd`, which runs `serve`.
     fn spawn(mut cmd: std::process::Command) -> Self {
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -705,6 +712,709 @@ fn a_project_another_user_owns_blocks_nothing_and_is_said_once() {
     assert_eq!(
         err.matches(&format!("owned by uid {OTHER_UID}")).count(),
         1,
+        "{err}"
+    );
+}
+
+/// The two ways a server learns of a change: its inotify watches, and the metadata of each file
+/// on every request (with no watch: past the watch limit, on a network file system).
+const WAYS: [&str; 2] = ["watching", "statting"];
+
+/// Waits until the files written so far are past the window in which a second change could
+/// leave their metadata as it was, so a server that only stats keeps what it read until a
+/// change shows (else it reads again on every request, and a test of what it sees shows
+/// nothing).
+fn settle() {
+    std::thread::sleep(Duration::from_millis(250));
+}
+
+/// A server beside `run`, both asked the same request after each change.
+struct Beside<'e> {
+    env: &'e TestEnv,
+    way: &'static str,
+    server: Server,
+    args: Vec<String>,
+    id: u64,
+}
+
+impl<'e> Beside<'e> {
+    /// Starts a server that learns of changes the `way` given, with the global `args` for it
+    /// and for `run`.
+    fn new(env: &'e TestEnv, way: &'static str, args: &[&str]) -> Self {
+        let vars: &[(&str, &str)] = match way {
+            "watching" => &[],
+            _ => &[("HERMES_HOOKS_WATCH_LIMIT", "0")],
+        };
+        Self {
+            env,
+            way,
+            server: Server::start_with(env, args, vars),
+            args: args.iter().map(|arg| (*arg).to_owned()).collect(),
+            id: 0,
+        }
+    }
+
+    /// Asks the server and `run` for `event` with `payload`; checks that the server answers
+    /// as `run` does, and returns the answer.
+    fn ask(&mut self, event: &str, payload: &Value) -> Value {
+        self.id += 1;
+        let ran = self
+            .env
+            .cmd()
+            .args(&self.args)
+            .args(["run", event])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let mut answer = self.server.ask(&request(self.id, event, payload));
+        let object = answer.as_object_mut().unwrap();
+        assert_eq!(object.remove("id"), Some(Value::from(self.id)));
+        let exit = object.remove("exit");
+        let ran_json = timeless(json(&ran));
+        let way = self.way;
+        assert_eq!(
+            timeless(answer),
+            ran_json,
+            "{way}: serve answers as run does"
+        );
+        assert_eq!(exit, Some(Value::from(code(&ran))), "{way}: {ran_json}");
+        ran_json
+    }
+
+    /// The names of the hooks in the answer to a tool call in the working directory.
+    fn hooks(&mut self) -> Vec<String> {
+        let payload = serde_json::json!({"tool_name": "terminal", "cwd": self.env.work()});
+        names(&self.ask("pre_tool_call", &payload))
+    }
+
+    /// Lets the files settle and asks, then makes `change` and asks again: what the server
+    /// read before the change is kept until the change itself shows. Returns the hook names
+    /// after the change, which must differ from those before.
+    fn across(&mut self, change: impl FnOnce()) -> Vec<String> {
+        settle();
+        let before = self.hooks();
+        change();
+        let after = self.hooks();
+        assert_ne!(
+            before, after,
+            "{}: the change shows in run's answer",
+            self.way
+        );
+        after
+    }
+}
+
+/// The names of the hooks in an answer, in order.
+fn names(answer: &Value) -> Vec<String> {
+    answer["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hook| hook["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A HOOK.md for `pre_tool_call` that names its hook `name` (every name used is five letters
+/// long, so an edit can keep the size).
+fn manifest(name: &str) -> String {
+    format!("---\nname: {name}\ndescription: checks\ntrigger: pre-tool-call\n---\n")
+}
+
+/// A hook folder at `folder` named `name` in its HOOK.md, with an executable `scripts/run`.
+fn hook_folder(folder: &Path, name: &str) {
+    std::fs::create_dir_all(folder.join("scripts")).unwrap();
+    std::fs::write(folder.join("HOOK.md"), manifest(name)).unwrap();
+    let run = folder.join("scripts/run");
+    std::fs::write(&run, "#!/bin/sh\ncat >/dev/null\n").unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Rewrites `path` in place: the same file, new bytes.
+fn edit_in_place(path: &Path, text: &str) {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(path)
+        .unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+}
+
+/// Replaces `path` with a new file of `text`, renamed over it as editors and installers do.
+fn rename_over(path: &Path, text: &str) {
+    let new = path.with_extension("new");
+    std::fs::write(&new, text).unwrap();
+    std::fs::rename(&new, path).unwrap();
+}
+
+/// Points the symlink `link` at `target` in one step (a new link renamed over the old one, as
+/// `ln -sfn` and dotfiles managers switching generations do).
+fn switch(link: &Path, target: &Path) {
+    let new = link.with_extension("switching");
+    std::os::unix::fs::symlink(target, &new).unwrap();
+    std::fs::rename(&new, link).unwrap();
+}
+
+#[test]
+fn a_hook_md_edited_in_place_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| {
+            edit_in_place(&folder.join("HOOK.md"), &manifest("other"));
+        });
+        assert_eq!(after, ["other"], "{way}");
+    }
+}
+
+#[test]
+fn a_hook_md_replaced_by_a_rename_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| {
+            rename_over(&folder.join("HOOK.md"), &manifest("other"));
+        });
+        assert_eq!(after, ["other"], "{way}");
+    }
+}
+
+#[test]
+fn a_symlinked_hook_md_pointed_elsewhere_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        let dotfiles = env.home().join("dotfiles");
+        std::fs::create_dir_all(&dotfiles).unwrap();
+        std::fs::write(dotfiles.join("one.md"), manifest("first")).unwrap();
+        std::fs::write(dotfiles.join("two.md"), manifest("other")).unwrap();
+        let hook_md = folder.join("HOOK.md");
+        switch(&hook_md, &dotfiles.join("one.md"));
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| switch(&hook_md, &dotfiles.join("two.md")));
+        assert_eq!(after, ["other"], "{way}");
+        // Its target edited in place, and the link made to dangle.
+        let after = both.across(|| {
+            edit_in_place(&dotfiles.join("two.md"), &manifest("third"));
+        });
+        assert_eq!(after, ["third"], "{way}");
+        let after = both.across(|| {
+            std::fs::remove_file(dotfiles.join("two.md")).unwrap();
+        });
+        assert!(after.is_empty(), "{way}: {after:?}");
+    }
+}
+
+/// Two generations of a dotfiles tree, each with the user-level hooks folder holding one hook
+/// folder, `audit`, named `gen-1` and `gen-2`.
+fn generations(env: &TestEnv) -> PathBuf {
+    let dotfiles = env.home().join("dotfiles");
+    for generation in ["gen-1", "gen-2"] {
+        hook_folder(
+            &dotfiles.join(generation).join("agents/hooks/audit"),
+            generation,
+        );
+    }
+    dotfiles
+}
+
+#[test]
+fn a_switched_symlink_above_the_hooks_folder_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let dotfiles = generations(&env);
+        // ~/.config/agents -> dotfiles/gen-1/agents
+        let agents = env.home().join(".config/agents");
+        std::fs::create_dir_all(agents.parent().unwrap()).unwrap();
+        switch(&agents, &dotfiles.join("gen-1/agents"));
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| switch(&agents, &dotfiles.join("gen-2/agents")));
+        assert_eq!(after, ["gen-2"], "{way}");
+    }
+}
+
+#[test]
+fn a_hooks_folder_that_is_a_switched_symlink_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let dotfiles = generations(&env);
+        // ~/.config/agents/hooks -> dotfiles/gen-1/agents/hooks
+        let hooks = env.user_hooks();
+        std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+        switch(&hooks, &dotfiles.join("gen-1/agents/hooks"));
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| switch(&hooks, &dotfiles.join("gen-2/agents/hooks")));
+        assert_eq!(after, ["gen-2"], "{way}");
+    }
+}
+
+#[test]
+fn a_hook_folder_reached_through_a_switched_symlink_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let dotfiles = generations(&env);
+        // ~/.config/agents/hooks/audit -> dotfiles/current/agents/hooks/audit, and
+        // dotfiles/current -> gen-1: the switch is in the middle of the hook folder's path,
+        // outside every folder the server watches.
+        let current = dotfiles.join("current");
+        switch(&current, Path::new("gen-1"));
+        std::fs::create_dir_all(env.user_hooks()).unwrap();
+        switch(
+            &env.user_hooks().join("audit"),
+            &current.join("agents/hooks/audit"),
+        );
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| switch(&current, Path::new("gen-2")));
+        assert_eq!(after, ["gen-2"], "{way}");
+        // The same for a HOOK.md that is itself a link through `current`.
+        let hook_md = env.user_hooks().join("second/HOOK.md");
+        std::fs::create_dir_all(hook_md.parent().unwrap()).unwrap();
+        switch(&hook_md, &current.join("agents/hooks/audit/HOOK.md"));
+        let after = both.across(|| switch(&current, Path::new("gen-1")));
+        assert_eq!(after, ["gen-1", "gen-1"], "{way}");
+    }
+}
+
+#[test]
+fn an_edit_through_a_hard_link_elsewhere_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let dotfiles = env.home().join("dotfiles");
+        std::fs::create_dir_all(&dotfiles).unwrap();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        env.script("guard.sh", "cat >/dev/null");
+        env.config("hooks: {}\n");
+        env.managed_config("hooks: {}\n");
+        std::fs::write(env.hermes_home().join(".env"), "GUARD=guard.sh\n").unwrap();
+        // Each file the hooks come from, with a second name in the dotfiles folder.
+        let linked = [
+            ("HOOK.md", folder.join("HOOK.md")),
+            ("config.yaml", env.hermes_home().join("config.yaml")),
+            ("managed.yaml", env.managed_dir().join("config.yaml")),
+            (".env", env.hermes_home().join(".env")),
+        ];
+        for (name, path) in &linked {
+            std::fs::hard_link(path, dotfiles.join(name)).unwrap();
+        }
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| {
+            edit_in_place(&dotfiles.join("HOOK.md"), &manifest("other"));
+        });
+        assert_eq!(after, ["other"], "{way}");
+        let after = both.across(|| {
+            edit_in_place(
+                &dotfiles.join("config.yaml"),
+                "hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/${GUARD}\n",
+            );
+        });
+        assert_eq!(after, ["guard.sh", "other"], "{way}");
+        let after = both.across(|| {
+            edit_in_place(&dotfiles.join(".env"), "GUARD=other.sh\n");
+        });
+        assert_eq!(after, ["other.sh", "other"], "{way}");
+        let after = both.across(|| {
+            edit_in_place(
+                &dotfiles.join("managed.yaml"),
+                "hooks:\n  pre_tool_call:\n    - command: /usr/bin/true\n",
+            );
+        });
+        assert_eq!(after, ["true", "other"], "{way}");
+    }
+}
+
+#[test]
+fn an_edit_that_keeps_size_and_modification_time_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        env.config("hooks:\n  pre_tool_call:\n    - command: /usr/bin/true\n");
+        let dotfiles = env.home().join("dotfiles");
+        std::fs::create_dir_all(&dotfiles).unwrap();
+        std::fs::hard_link(folder.join("HOOK.md"), dotfiles.join("HOOK.md")).unwrap();
+        // Rewritten to the same length, and the modification time put back as it was (as
+        // `cp -p`, `touch -r` and rsync do): only the change time moves.
+        let keep_times = |path: &Path, text: &str| {
+            let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+            edit_in_place(path, text);
+            let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            file.set_modified(modified).unwrap();
+        };
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| {
+            keep_times(&dotfiles.join("HOOK.md"), &manifest("other"));
+        });
+        assert_eq!(after, ["true", "other"], "{way}");
+        let after = both.across(|| {
+            keep_times(
+                &env.hermes_home().join("config.yaml"),
+                "hooks:\n  pre_tool_call:\n    - command: /usr/bin/echo\n",
+            );
+        });
+        assert_eq!(after, ["echo", "other"], "{way}");
+    }
+}
+
+#[test]
+fn a_hook_folder_added_renamed_or_removed_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let level = env.user_hooks();
+        hook_folder(&level.join("audit"), "first");
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| hook_folder(&level.join("second"), "other"));
+        assert_eq!(after, ["first", "other"], "{way}");
+        // A hook folder's entry script gone: it is still listed, and its folder name too.
+        let after = both.across(|| {
+            std::fs::rename(level.join("audit"), level.join("zz-audit")).unwrap();
+            std::fs::remove_file(level.join("zz-audit/HOOK.md")).unwrap();
+        });
+        assert_eq!(after, ["other"], "{way}");
+        let after = both.across(|| {
+            std::fs::remove_dir_all(level.join("second")).unwrap();
+        });
+        assert!(after.is_empty(), "{way}: {after:?}");
+    }
+}
+
+#[test]
+fn an_entry_script_replaced_is_refused_by_its_pin_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        hook_folder(&folder, "first");
+        env.cmd()
+            .args(["approve", "--all", "--yes"])
+            .assert()
+            .success();
+        let mut both = Beside::new(&env, way, &[]);
+        let call = serde_json::json!({"tool_name": "terminal", "cwd": env.work()});
+        settle();
+        let answer = both.ask("pre_tool_call", &call);
+        assert_eq!(crate::common::statuses(&answer), ["ok"], "{way}: {answer}");
+        let run = folder.join("scripts/run");
+        rename_over(&run, "#!/bin/sh\necho replaced\n");
+        std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let answer = both.ask("pre_tool_call", &call);
+        assert_eq!(
+            crate::common::statuses(&answer),
+            ["changed"],
+            "{way}: {answer}"
+        );
+    }
+}
+
+#[test]
+fn an_entry_scripts_mode_changed_through_a_hard_link_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let folder = env.user_hooks().join("audit");
+        std::fs::create_dir_all(folder.join("scripts")).unwrap();
+        std::fs::write(
+            folder.join("HOOK.md"),
+            "---\nname: audit\ndescription: adds context\ntrigger: pre-agent-turn\n---\n",
+        )
+        .unwrap();
+        // Through `sh` while it is not executable; run by its `#!` line (cat, which prints it
+        // and nothing that is an answer) once it is.
+        let script = folder.join("scripts/run.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/cat\ncat >/dev/null; echo '{\"context\": \"through sh\"}'\n",
+        )
+        .unwrap();
+        let elsewhere = env.home().join("run.sh");
+        std::fs::hard_link(&script, &elsewhere).unwrap();
+        env.cmd()
+            .args(["approve", "--all", "--yes"])
+            .assert()
+            .success();
+        let mut both = Beside::new(&env, way, &[]);
+        let llm = serde_json::json!({"session_id": "s1", "user_message": "hi"});
+        settle();
+        let before = both.ask("pre_llm_call", &llm);
+        assert_eq!(before["context"], "through sh", "{way}: {before}");
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let after = both.ask("pre_llm_call", &llm);
+        assert_ne!(after, before, "{way}: run by its #! line now");
+    }
+}
+
+#[test]
+fn a_config_yaml_reached_through_a_switched_symlink_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let dotfiles = env.home().join("dotfiles");
+        for (generation, command) in [("gen-1", "/usr/bin/true"), ("gen-2", "/usr/bin/echo")] {
+            std::fs::create_dir_all(dotfiles.join(generation)).unwrap();
+            std::fs::write(
+                dotfiles.join(generation).join("config.yaml"),
+                format!("hooks:\n  pre_tool_call:\n    - command: {command}\n"),
+            )
+            .unwrap();
+        }
+        // config.yaml itself a symlink...
+        let config = env.hermes_home().join("config.yaml");
+        switch(&config, &dotfiles.join("gen-1/config.yaml"));
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| switch(&config, &dotfiles.join("gen-2/config.yaml")));
+        assert_eq!(after, ["echo"], "{way}");
+        // ... and reached through a switched symlink in the middle of its path.
+        let current = dotfiles.join("current");
+        switch(&current, Path::new("gen-1"));
+        let after = both.across(|| switch(&config, &current.join("config.yaml")));
+        assert_eq!(after, ["true"], "{way}");
+        let after = both.across(|| switch(&current, Path::new("gen-2")));
+        assert_eq!(after, ["echo"], "{way}");
+    }
+}
+
+#[test]
+fn an_allowlist_changed_in_any_way_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let guard = env.script(
+            "guard.sh",
+            r#"cat >/dev/null; echo '{"action": "block", "message": "no"}'"#,
+        );
+        env.config(&format!(
+            "hooks:\n  pre_tool_call:\n    - command: {}\n",
+            guard.display()
+        ));
+        env.approve("pre_tool_call", &guard.display().to_string());
+        let approved = std::fs::read_to_string(env.allowlist_path()).unwrap();
+        let none = r#"{"approvals": []}"#;
+        let dotfiles = env.home().join("dotfiles");
+        std::fs::create_dir_all(&dotfiles).unwrap();
+        std::fs::hard_link(env.allowlist_path(), dotfiles.join("allowlist.json")).unwrap();
+        let mut both = Beside::new(&env, way, &[]);
+        let call = serde_json::json!({"tool_name": "terminal"});
+        let statuses =
+            |both: &mut Beside<'_>| crate::common::statuses(&both.ask("pre_tool_call", &call));
+        assert_eq!(statuses(&mut both), ["blocked"], "{way}");
+        // Revoked through a hard link, approved again by a rename, then a symlink switched.
+        edit_in_place(&dotfiles.join("allowlist.json"), none);
+        assert_eq!(statuses(&mut both), ["unapproved"], "{way}");
+        rename_over(&env.allowlist_path(), &approved);
+        assert_eq!(statuses(&mut both), ["blocked"], "{way}");
+        std::fs::write(dotfiles.join("none.json"), none).unwrap();
+        switch(&env.allowlist_path(), &dotfiles.join("none.json"));
+        assert_eq!(statuses(&mut both), ["unapproved"], "{way}");
+    }
+}
+
+#[test]
+fn a_dotenv_created_edited_or_removed_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        env.config("hooks:\n  pre_tool_call:\n    - command: /usr/bin/${TOOL}\n");
+        let dotenv = env.hermes_home().join(".env");
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| std::fs::write(&dotenv, "TOOL=true\n").unwrap());
+        assert_eq!(after, ["true"], "{way}");
+        let after = both.across(|| edit_in_place(&dotenv, "TOOL=echo\n"));
+        assert_eq!(after, ["echo"], "{way}");
+        let after = both.across(|| std::fs::remove_file(&dotenv).unwrap());
+        assert_eq!(after, ["${TOOL}"], "{way}");
+    }
+}
+
+#[test]
+fn the_project_hooks_folder_appearing_going_or_switched_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let agents = env.work().join(".agents");
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| hook_folder(&agents.join("hooks/audit"), "first"));
+        assert_eq!(after, ["first"], "{way}");
+        let after = both.across(|| std::fs::remove_dir_all(&agents).unwrap());
+        assert!(after.is_empty(), "{way}: {after:?}");
+        // .agents/hooks a symlink into one tree, then another.
+        let trees = env.root().join("trees");
+        hook_folder(&trees.join("one/audit"), "other");
+        hook_folder(&trees.join("two/audit"), "third");
+        std::fs::create_dir_all(&agents).unwrap();
+        let after = both.across(|| switch(&agents.join("hooks"), &trees.join("one")));
+        assert_eq!(after, ["other"], "{way}");
+        let after = both.across(|| switch(&agents.join("hooks"), &trees.join("two")));
+        assert_eq!(after, ["third"], "{way}");
+    }
+}
+
+/// How many inotify watches process `pid` holds (0 without an inotify descriptor).
+fn watches(pid: u32) -> usize {
+    let mut count = 0;
+    for fd in std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap() {
+        let fd = fd.unwrap();
+        let Ok(target) = std::fs::read_link(fd.path()) else {
+            continue;
+        };
+        if target.as_os_str() != "anon_inode:inotify" {
+            continue;
+        }
+        let info = std::fs::read_to_string(format!(
+            "/proc/{pid}/fdinfo/{}",
+            fd.file_name().to_string_lossy()
+        ))
+        .unwrap();
+        count += info
+            .lines()
+            .filter(|line| line.starts_with("inotify wd:"))
+            .count();
+    }
+    count
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_server_holds_no_watch_for_what_is_gone_or_no_longer_read() {
+    let env = TestEnv::new();
+    let dotfiles = env.home().join("dotfiles");
+    for name in ["one", "two", "six"] {
+        hook_folder(&dotfiles.join("gen-1/hooks").join(name), "first");
+    }
+    hook_folder(&dotfiles.join("gen-2/hooks/one"), "other");
+    hook_folder(&dotfiles.join("gen-2/hooks/two"), "other");
+    let hooks = env.user_hooks();
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    switch(&hooks, &dotfiles.join("gen-1/hooks"));
+    // Asks two events (each keeps its own set) and returns how many watches the server holds.
+    let ask_both = |server: &mut Server| {
+        for event in ["pre_tool_call", "post_tool_call"] {
+            let answer = server.ask(&request(1, event, &serde_json::json!({})));
+            assert_eq!(answer["exit"], 0, "{answer}");
+        }
+        watches(server.child.id())
+    };
+    let fresh = || {
+        let mut server = Server::start(&env, &[]);
+        let held = ask_both(&mut server);
+        server.finish();
+        held
+    };
+    let mut server = Server::start(&env, &[]);
+    let at_first = ask_both(&mut server);
+    assert_eq!(at_first, fresh());
+    // The generation switched: the old one is still there, but no longer read.
+    switch(&hooks, &dotfiles.join("gen-2/hooks"));
+    let switched = ask_both(&mut server);
+    assert!(switched < at_first, "{switched} < {at_first}");
+    assert_eq!(switched, fresh(), "as many as a server started now");
+    // A hook folder removed.
+    std::fs::remove_dir_all(dotfiles.join("gen-2/hooks/two")).unwrap();
+    let removed = ask_both(&mut server);
+    assert!(removed < switched, "{removed} < {switched}");
+    assert_eq!(removed, fresh(), "as many as a server started now");
+    let (code, err) = server.finish();
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn past_its_watch_limit_a_server_says_so_once_and_still_sees_every_change() {
+    let env = TestEnv::new();
+    let level = env.user_hooks();
+    for name in ["one", "two", "six"] {
+        hook_folder(&level.join(name), "first");
+    }
+    let dotfiles = env.home().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::hard_link(level.join("six/HOOK.md"), dotfiles.join("HOOK.md")).unwrap();
+    let mut server = Server::start_with(&env, &[], &[("HERMES_HOOKS_WATCH_LIMIT", "3")]);
+    let call = serde_json::json!({"tool_name": "terminal"});
+    let mut ask = |id| names(&server.ask(&request(id, "pre_tool_call", &call)));
+    settle();
+    assert_eq!(ask(1), ["first", "first", "first"]);
+    assert_eq!(ask(2), ["first", "first", "first"]);
+    // Past the limit, and not seen by any folder's watch: the stat tells.
+    edit_in_place(&dotfiles.join("HOOK.md"), &manifest("other"));
+    assert_eq!(ask(3), ["first", "first", "other"]);
+    hook_folder(&level.join("ten"), "third");
+    assert_eq!(ask(4), ["first", "first", "other", "third"]);
+    assert!(watches(server.child.id()) <= 3);
+    let (code, err) = server.finish();
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|line| line.contains("watched for changes"))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {err}");
+    assert!(
+        said[0].contains("3 files and folders are watched for changes")
+            && said[0].contains("HERMES_HOOKS_WATCH_LIMIT"),
+        "{err}"
+    );
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn when_the_kernel_has_no_watch_left_a_server_says_so_once_and_still_sees_every_change() {
+    // A user namespace of its own, with room for six watches (the server wants eleven): only
+    // this server runs short.
+    let limited = "echo 6 > /proc/sys/user/max_inotify_watches";
+    let allowed = std::process::Command::new("unshare")
+        .args(["-U", "-r", "sh", "-c", limited])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !allowed {
+        eprintln!("no user namespace to lower the watch limit in: not checked");
+        return;
+    }
+    let env = TestEnv::new();
+    let level = env.user_hooks();
+    for name in ["one", "two", "six"] {
+        hook_folder(&level.join(name), "first");
+    }
+    let dotfiles = env.home().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    for name in ["one", "two", "six"] {
+        std::fs::hard_link(level.join(name).join("HOOK.md"), dotfiles.join(name)).unwrap();
+    }
+    let inner = env.std_cmd();
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args([
+        "-U",
+        "-r",
+        "sh",
+        "-c",
+        &format!("{limited} && exec \"$0\" serve"),
+    ])
+    .arg(inner.get_program())
+    .current_dir(inner.get_current_dir().unwrap());
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => cmd.env(name, value),
+            None => cmd.env_remove(name),
+        };
+    }
+    let mut server = Server::spawn(cmd);
+    let call = serde_json::json!({"tool_name": "terminal"});
+    let mut ask = |id| names(&server.ask(&request(id, "pre_tool_call", &call)));
+    settle();
+    assert_eq!(ask(1), ["first", "first", "first"]);
+    // Each HOOK.md edited through its other name, whether its watch was made or refused.
+    for (edited, name) in (1_usize..).zip(["one", "two", "six"]) {
+        settle();
+        edit_in_place(&dotfiles.join(name), &manifest("other"));
+        let got = ask(u64::try_from(edited).unwrap() + 1);
+        let others = got.iter().filter(|hook| *hook == "other").count();
+        assert_eq!((got.len(), others), (3, edited), "{name}: {got:?}");
+    }
+    let (code, err) = server.finish();
+    assert_eq!(code, 0, "{err}");
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|line| line.contains("inotify watches"))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {err}");
+    assert!(
+        said[0].contains("the kernel refuses more inotify watches"),
         "{err}"
     );
 }

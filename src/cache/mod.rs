@@ -1,17 +1,24 @@
 //! Hook sets kept between events by a long-lived caller (`serve`), each read again as soon as a
-//! file it came from changes, so an edit counts from the next event on.
+//! file it came from changes, so an edit counts from the next event on, whichever way it was
+//! made.
 //!
 //! A set is loaded for one event from one set of files ([`LoadOptions`]) and remembers what it
 //! depends on: config.yaml, the managed config and `.env`; each hooks folder, every hook folder
-//! in it, their HOOK.md and `scripts/` (whose entry script decides the argv). Before each use:
-//! - folders that can be watched (inotify, Linux) are asked whether anything that matters in
-//!   them changed, which costs one `read` however many folders there are;
-//! - the top of each source (each file, each hooks folder) is statted, so a source replaced as a
-//!   whole (its folder renamed, another put in its place) is seen too;
-//! - what cannot be watched (another system, a symlinked HOOK.md, past the watch limit) is
-//!   statted and compared by device, inode, size, times and mode. A file changed within the
-//!   timestamp granularity of when it was read cannot be told apart by its metadata, so such a
-//!   set is read again on every use until its files are older than that.
+//! in it, their HOOK.md, `scripts/` and the entry script whose metadata decides the argv. Each
+//! of them is proven unchanged before each use, by one of:
+//! - a watch (inotify, Linux) on the folder or file itself: a folder's watch sees its listing
+//!   change, a file's sees every write, `chmod` or new link, made through whichever of its
+//!   names (a hard link elsewhere too); all watches are asked with one `read`;
+//! - a `stat` of its path, compared by device and inode, where the path may lead elsewhere
+//!   without an event in a watched folder: the top of each source (config.yaml, each hooks
+//!   folder), whose path is outside every watch, and every symlink inside the hooks folders
+//!   (a symlink anywhere along its target's path can be switched, as a dotfiles manager
+//!   switches generations);
+//! - a `stat` compared by device, inode, size, modification and change times and mode, where
+//!   there is no watch (another system, a file system another machine writes to, past the
+//!   watch limit). Every write moves the change time, which no program can set; but a change
+//!   within the timestamp granularity of when the file was statted cannot be told apart, so
+//!   such a set is read again on every use until its files' change times are older than that.
 //!
 //! The consent allowlist is not kept: the gate reads it on every event that has a hook to run,
 //! and the pin hashes each script right before it starts.
@@ -20,20 +27,20 @@ mod watch;
 
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt as _;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, SystemTime};
 
 use anyhow::Result;
 
 use crate::config::{self, Event, HookSet, LoadOptions};
-use watch::{Names, Watch};
+use watch::{Limit, Names, Token, Watch};
 
 /// How many sets are kept (each project and event has its own); past it, all are dropped.
 const ENTRIES_MAX: usize = 512;
 
 /// Hook sets by their files and event, each with what it depends on.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct HookCache {
     entries: HashMap<Key, Entry>,
     watch: Watch,
@@ -65,10 +72,35 @@ struct Entry {
     deps: Deps,
 }
 
+impl Default for HookCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl HookCache {
-    /// An empty cache.
+    /// An empty cache, watching at most what `HERMES_HOOKS_WATCH_LIMIT` says (else its share
+    /// of the user's inotify watches).
     pub fn new() -> Self {
-        Self::default()
+        let (limit, problem) = limit();
+        let mut watch = Watch::new(limit);
+        if let Some(problem) = problem {
+            watch.say(problem);
+        }
+        Self::with(watch)
+    }
+
+    fn with(watch: Watch) -> Self {
+        Self {
+            entries: HashMap::new(),
+            watch,
+        }
+    }
+
+    /// The next thing the caller should tell the user, each said once: why files that would
+    /// have been watched are statted on every use instead (the watch limit).
+    pub fn notice(&mut self) -> Option<String> {
+        self.watch.notice()
     }
 
     /// The hooks `options` declare for `event`: kept, when none of their files changed since
@@ -100,17 +132,38 @@ impl HookCache {
         })
         .map(Rc::new)
         .map_err(Rc::new);
+        // The old sets give their watches back after the new one took its own: a folder both
+        // depend on stays watched.
         if self.entries.len() >= ENTRIES_MAX {
-            self.entries.clear();
+            for (_, old) in self.entries.drain() {
+                old.deps.release(&mut self.watch);
+            }
         }
-        self.entries.insert(
-            key,
-            Entry {
-                set: set.clone(),
-                deps,
-            },
-        );
+        let entry = Entry {
+            set: set.clone(),
+            deps,
+        };
+        if let Some(old) = self.entries.insert(key, entry) {
+            old.deps.release(&mut self.watch);
+        }
         Cached { set, fresh: true }
+    }
+}
+
+/// The watch limit `HERMES_HOOKS_WATCH_LIMIT` gives, and what to say of a value that is not one.
+fn limit() -> (Limit, Option<String>) {
+    let name = crate::env::HERMES_HOOKS_WATCH_LIMIT;
+    let Some(value) = crate::env::var_os(name) else {
+        return (Limit::Chosen, None);
+    };
+    match value.to_string_lossy().trim().parse() {
+        Ok(most) => (Limit::Named(most), None),
+        Err(_) => (
+            Limit::Chosen,
+            Some(format!(
+                "{name} is not a whole number; using the default limit"
+            )),
+        ),
     }
 }
 
@@ -128,42 +181,61 @@ struct Stamp {
 impl Stamp {
     /// The stamp of `path` (symlinks followed); `None` when it cannot be statted.
     fn of(path: &Path) -> Option<Self> {
-        let meta = std::fs::metadata(path).ok()?;
-        Some(Self {
+        std::fs::metadata(path).ok().map(|meta| Self::from(&meta))
+    }
+
+    fn from(meta: &std::fs::Metadata) -> Self {
+        Self {
             dev: meta.dev(),
             ino: meta.ino(),
             size: meta.size(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
             mode: meta.mode(),
-        })
+        }
     }
 
-    /// Whether a change made now could leave this stamp as it is: the file was modified within
-    /// the timestamp granularity before `now` (2 s where the file system keeps whole seconds,
-    /// as FAT and some network file systems do; else 100 ms, well above a kernel tick).
+    const fn is_dir(&self) -> bool {
+        self.mode & 0o170_000 == 0o040_000
+    }
+
+    /// Whether a change made now could leave this stamp as it is: the file changed within the
+    /// timestamp granularity before `now` (2 s where the file system keeps whole seconds, as
+    /// FAT and some network file systems do; else 100 ms, well above a kernel tick). The change
+    /// time is the one to ask: every write, `chmod`, rename and link moves it, and no program
+    /// can set it back (the modification time can be, as `touch -r`, `cp -p` and rsync do).
     fn racy(&self, now: SystemTime) -> bool {
-        let latest = self.mtime;
-        let window = if latest.1 == 0 {
+        let (secs, nanos) = self.ctime;
+        let window = if nanos == 0 {
             Duration::from_secs(2)
         } else {
             Duration::from_millis(100)
         };
-        let (Ok(secs), Ok(nanos)) = (u64::try_from(latest.0), u32::try_from(latest.1)) else {
+        let (Ok(secs), Ok(nanos)) = (u64::try_from(secs), u32::try_from(nanos)) else {
             return true;
         };
         let changed = SystemTime::UNIX_EPOCH + Duration::new(secs, nanos);
-        now.duration_since(changed).map_or(true, |age| age < window)
+        now.duration_since(changed)
+            .map_or(true, |age| age <= window)
     }
 }
 
 /// How a path is compared on each use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Compare {
-    /// Only that it still names the same file (its folder is watched for the rest).
+    /// Only that it still leads to the same file (a watch on that file sees the rest).
     Identity,
     /// Everything in the stamp.
     Whole,
+}
+
+impl Compare {
+    fn same(self, then: Option<Stamp>, now: Option<Stamp>) -> bool {
+        match self {
+            Self::Whole => now == then,
+            Self::Identity => now.map(|s| (s.dev, s.ino)) == then.map(|s| (s.dev, s.ino)),
+        }
+    }
 }
 
 /// What one set depends on.
@@ -171,8 +243,8 @@ enum Compare {
 struct Deps {
     /// The watch's moment when the set was read.
     moment: u64,
-    /// Watched folders.
-    watched: Vec<i32>,
+    /// Watched folders and files.
+    watched: Vec<Token>,
     /// Paths statted on each use, with their stamp when the set was read.
     statted: Vec<(PathBuf, Option<Stamp>, Compare)>,
     /// A stamp that cannot tell a change made now: the set is read again on its next use.
@@ -182,89 +254,42 @@ struct Deps {
 /// The names in a hook folder that change what it declares.
 const FOLDER_NAMES: [&str; 2] = ["HOOK.md", "scripts"];
 
+/// What a path is to a set.
+#[derive(Clone, Copy)]
+enum Role<'n> {
+    /// A file whose content or metadata is read.
+    File,
+    /// A folder whose listing is read, for these names in it.
+    Folder(&'n Names),
+}
+
 impl Deps {
-    /// Watches what can be watched, then stamps the rest.
+    /// Watches what can be watched and stamps the rest, each path before what is in it.
     fn take(options: &LoadOptions<'_>, watch: &mut Watch) -> Self {
-        let mut deps = Self::default();
-        let mut to_stamp: Vec<(PathBuf, Compare)> = Vec::new();
-        let files = [Some(options.config), options.managed, options.dotenv];
-        for file in files.into_iter().flatten() {
-            // A symlinked file's target is not in the folder the watch sees.
-            let watched = !is_symlink(file)
-                && file.file_name().is_some_and(|name| {
-                    let names = Names::Only(vec![name.to_owned()]);
-                    add(watch, parent(file), &names, &mut deps.watched)
-                });
-            to_stamp.push((file.to_path_buf(), compare(watched)));
+        let names = NameSets {
+            any: Names::Any,
+            folder: Names::only(&FOLDER_NAMES),
+            scripts: Names::only(&config::hook_md::ENTRIES),
+        };
+        let mut taking = Taking {
+            deps: Self::default(),
+            watch,
+        };
+        for file in [Some(options.config), options.managed, options.dotenv]
+            .into_iter()
+            .flatten()
+        {
+            taking.path(file, false, Role::File);
         }
         for level in [options.user_hooks, options.project_hooks]
             .into_iter()
             .flatten()
         {
-            Self::level(level, watch, &mut deps.watched, &mut to_stamp);
+            taking.level(level, &names);
         }
         // Taken after every watch was added: an event from now on is after it.
-        deps.moment = watch.now();
-        let now = SystemTime::now();
-        for (path, compare) in to_stamp {
-            let stamp = Stamp::of(&path);
-            if compare == Compare::Whole && stamp.is_some_and(|stamp| stamp.racy(now)) {
-                deps.racy = true;
-            }
-            deps.statted.push((path, stamp, compare));
-        }
-        deps
-    }
-
-    /// One hooks folder: the folder itself, each hook folder in it, their HOOK.md and scripts.
-    fn level(
-        level: &Path,
-        watch: &mut Watch,
-        watched: &mut Vec<i32>,
-        to_stamp: &mut Vec<(PathBuf, Compare)>,
-    ) {
-        let level_watched = add(watch, level, &Names::Any, watched);
-        to_stamp.push((level.to_path_buf(), compare(level_watched)));
-        let Ok(entries) = std::fs::read_dir(level) else {
-            return;
-        };
-        for entry in entries
-            .filter_map(Result::ok)
-            .take(crate::limits::HOOK_ENTRIES_MAX)
-        {
-            let folder = entry.path();
-            if !folder.is_dir() {
-                continue; // becoming a folder changes the listing, which is watched or statted
-            }
-            let folder_watched = add(watch, &folder, &Names::only(&FOLDER_NAMES), watched);
-            if !folder_watched {
-                to_stamp.push((folder.clone(), Compare::Whole));
-            }
-            let manifest = folder.join("HOOK.md");
-            if !folder_watched || is_symlink(&manifest) {
-                to_stamp.push((manifest, Compare::Whole));
-            }
-            let scripts = folder.join("scripts");
-            if !scripts.is_dir() {
-                continue;
-            }
-            let scripts_watched = add(
-                watch,
-                &scripts,
-                &Names::only(&crate::config::hook_md::ENTRIES),
-                watched,
-            );
-            if !scripts_watched {
-                to_stamp.push((scripts.clone(), Compare::Whole));
-            }
-            for name in crate::config::hook_md::ENTRIES {
-                let script = scripts.join(name);
-                // Its mode decides the argv; a symlink's target is not watched.
-                if (!scripts_watched && script.exists()) || is_symlink(&script) {
-                    to_stamp.push((script, Compare::Whole));
-                }
-            }
-        }
+        taking.deps.moment = taking.watch.now();
+        taking.deps
     }
 
     /// Whether nothing the set was read from changed since.
@@ -273,41 +298,149 @@ impl Deps {
             && !self
                 .watched
                 .iter()
-                .any(|id| watch.changed_since(*id, self.moment))
-            && self.statted.iter().all(|(path, then, compare)| {
-                let now = Stamp::of(path);
-                match compare {
-                    Compare::Whole => now == *then,
-                    Compare::Identity => {
-                        now.map(|s| (s.dev, s.ino)) == then.map(|s| (s.dev, s.ino))
-                    }
+                .any(|token| watch.changed_since(*token, self.moment))
+            && self
+                .statted
+                .iter()
+                .all(|(path, then, compare)| compare.same(*then, Stamp::of(path)))
+    }
+
+    /// Gives the watches back.
+    fn release(self, watch: &mut Watch) {
+        for token in self.watched {
+            watch.release(token);
+        }
+    }
+}
+
+/// One set's dependencies as they are taken.
+struct Taking<'w> {
+    deps: Deps,
+    watch: &'w mut Watch,
+}
+
+/// The names that matter in each kind of folder.
+struct NameSets {
+    /// A hooks folder: every name.
+    any: Names,
+    /// A hook folder.
+    folder: Names,
+    /// Its `scripts/`.
+    scripts: Names,
+}
+
+impl Taking<'_> {
+    /// One hooks folder: the folder itself, each hook folder in it, their HOOK.md, scripts and
+    /// entry script.
+    fn level(&mut self, level: &Path, names: &NameSets) {
+        if !self.path(level, false, Role::Folder(&names.any)) {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(level) else {
+            return;
+        };
+        // The loader reads HOOK.md through the open hooks folder, but names the scripts from
+        // the folder's path made absolute and normalised by its text: where a `..` follows a
+        // symlink the two lead to different places, and the scripts' path is then one of its
+        // own, statted on each use.
+        let lexical = (level.components())
+            .any(|part| part == Component::ParentDir)
+            .then(|| {
+                crate::paths::normalized(
+                    &std::path::absolute(level).unwrap_or_else(|_| level.to_path_buf()),
+                )
+            });
+        for entry in entries
+            .filter_map(Result::ok)
+            .take(crate::limits::HOOK_ENTRIES_MAX)
+        {
+            let folder = entry.path();
+            if !self.path(&folder, true, Role::Folder(&names.folder)) {
+                continue;
+            }
+            self.path(&folder.join("HOOK.md"), true, Role::File);
+            let (scripts, listed) = match &lexical {
+                None => (folder.join("scripts"), true),
+                Some(lexical) => (lexical.join(entry.file_name()).join("scripts"), false),
+            };
+            if self.path(&scripts, listed, Role::Folder(&names.scripts)) {
+                self.entry(&scripts);
+            }
+        }
+    }
+
+    /// The entry script, the first of the entry names that exists in any form: `run.sh` and
+    /// `run.py` run through their interpreter unless they are executable files, so their
+    /// metadata counts; `run` runs itself whatever it is, so its name in the listing is all.
+    fn entry(&mut self, scripts: &Path) {
+        for name in config::hook_md::ENTRIES {
+            let script = scripts.join(name);
+            if std::fs::symlink_metadata(&script).is_err() {
+                continue;
+            }
+            if name != config::hook_md::ENTRIES[0] {
+                self.path(&script, true, Role::File);
+            }
+            return;
+        }
+    }
+
+    /// Makes the set depend on `path`. `listed`: its name is in a folder the set depends on
+    /// (watched for that name, or statted whole), so where it leads can change unseen only
+    /// when it is a symlink. Returns whether it is a folder whose listing is now proven
+    /// (watched or statted whole), so what is in it can be taken as listed.
+    fn path(&mut self, path: &Path, listed: bool, role: Role<'_>) -> bool {
+        // A symlink can be switched anywhere along its target's path, or its target replaced,
+        // without an event in the folder that holds it: only a listed path that is not a
+        // symlink is bound to what its folder's listing says.
+        // Stamped before it is watched: a watch on a file swapped in after the stamp is on
+        // another inode than the stamp, which then differs at the next use.
+        let (stamp, bound) = if listed {
+            match std::fs::symlink_metadata(path) {
+                Ok(meta) if meta.file_type().is_symlink() => (Stamp::of(path), false),
+                Ok(meta) => (Some(Stamp::from(&meta)), true),
+                Err(_) => (None, true),
+            }
+        } else {
+            (Stamp::of(path), false)
+        };
+        let Some(stamp) = stamp else {
+            // Not there (or a dangling symlink): its folder's listing says when it appears,
+            // and a symlink's stat when its target does.
+            if !bound {
+                self.stat(path, None, Compare::Whole);
+            }
+            return false;
+        };
+        let token = match role {
+            Role::Folder(names) if stamp.is_dir() => self.watch.add(path, names, true, stamp.dev),
+            // A file where a folder could be: only what it is counts, and a listed file
+            // becomes a folder only through its folder's listing.
+            Role::Folder(_) => {
+                if !bound {
+                    self.stat(path, Some(stamp), Compare::Whole);
                 }
-            })
+                return false;
+            }
+            Role::File => self.watch.add(path, &Names::Any, false, stamp.dev),
+        };
+        match token {
+            Some(token) => {
+                self.deps.watched.push(token);
+                if !bound {
+                    self.stat(path, Some(stamp), Compare::Identity);
+                }
+            }
+            None => self.stat(path, Some(stamp), Compare::Whole),
+        }
+        stamp.is_dir()
     }
-}
 
-/// Watches `dir`; true when it is.
-fn add(watch: &mut Watch, dir: &Path, names: &Names, watched: &mut Vec<i32>) -> bool {
-    watch.add(dir, names).map(|id| watched.push(id)).is_some()
-}
-
-const fn compare(watched: bool) -> Compare {
-    if watched {
-        Compare::Identity
-    } else {
-        Compare::Whole
-    }
-}
-
-fn is_symlink(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink())
-}
-
-/// The folder a file is in ("." for a bare name).
-fn parent(file: &Path) -> &Path {
-    match file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
+    fn stat(&mut self, path: &Path, stamp: Option<Stamp>, compare: Compare) {
+        if compare == Compare::Whole && stamp.is_some_and(|stamp| stamp.racy(SystemTime::now())) {
+            self.deps.racy = true;
+        }
+        self.deps.statted.push((path.to_path_buf(), stamp, compare));
     }
 }
 
@@ -317,18 +450,20 @@ mod tests {
     use std::path::Path;
     use std::time::{Duration, SystemTime};
 
-    use super::{HookCache, Watch};
+    use super::{HookCache, Limit, Watch};
     use crate::config::{Event, LoadOptions};
 
-    /// Sets a file's modification time an hour back, out of the racy window.
+    /// Sets a file's modification time an hour back (its change time moves to now).
     fn age(path: &Path) {
-        let file = if path.is_dir() {
-            fs::File::open(path).unwrap()
-        } else {
-            fs::File::options().append(true).open(path).unwrap()
-        };
+        let file = fs::File::options().append(true).open(path).unwrap();
         file.set_modified(SystemTime::now() - Duration::from_secs(3600))
             .unwrap();
+    }
+
+    /// Waits until the files changed so far are past the window in which a change could leave
+    /// their stamps as they are, so a statted set is kept until something changes.
+    fn settle() {
+        std::thread::sleep(Duration::from_millis(150));
     }
 
     struct Tree {
@@ -344,16 +479,6 @@ mod tests {
             fs::write(tree.config(), "hooks: {}\n").unwrap();
             tree.manifest("pre-tool-call");
             fs::write(tree.hooks().join("audit/scripts/run"), "#!/bin/sh\n").unwrap();
-            for path in [
-                tree.config(),
-                tree.hooks().join("audit/HOOK.md"),
-                tree.hooks().join("audit/scripts/run"),
-                tree.hooks().join("audit/scripts"),
-                tree.hooks().join("audit"),
-                tree.hooks(),
-            ] {
-                age(&path);
-            }
             tree
         }
 
@@ -398,6 +523,7 @@ mod tests {
 
     fn kept_until_a_file_changes(mut cache: HookCache) {
         let tree = Tree::new();
+        settle();
         assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, true));
         assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, false), "kept");
         assert_eq!(
@@ -411,6 +537,8 @@ mod tests {
         age(&tree.hooks().join("audit/HOOK.md"));
         assert_eq!(tree.get(&mut cache, "pre_tool_call"), (0, true));
         assert_eq!(tree.get(&mut cache, "post_tool_call"), (1, true));
+        settle();
+        assert_eq!(tree.get(&mut cache, "post_tool_call").0, 1);
         assert_eq!(tree.get(&mut cache, "post_tool_call"), (1, false));
 
         // A new hook folder.
@@ -429,16 +557,10 @@ mod tests {
             let got = tree.cached(cache, "post_tool_call");
             got.set.unwrap().hooks[1].argv().unwrap().len()
         };
-        for path in [
-            &tree.hooks().join("second/scripts"),
-            &tree.hooks().join("second"),
-            &tree.hooks(),
-        ] {
-            age(path);
-        }
-        age(&run);
         assert_eq!(argv(&mut cache), 2, "sh run.sh");
+        settle();
         assert_eq!(argv(&mut cache), 2);
+        assert!(!tree.cached(&mut cache, "post_tool_call").fresh, "kept");
         {
             use std::os::unix::fs::PermissionsExt as _;
             fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
@@ -448,30 +570,121 @@ mod tests {
 
     #[test]
     fn watched_sets_are_kept_until_a_file_changes() {
-        kept_until_a_file_changes(HookCache::new());
+        kept_until_a_file_changes(HookCache::with(Watch::new(Limit::Chosen)));
     }
 
     #[test]
     fn statted_sets_are_kept_until_a_file_changes() {
-        kept_until_a_file_changes(HookCache {
-            watch: Watch::off(),
-            ..HookCache::default()
-        });
+        kept_until_a_file_changes(HookCache::with(Watch::off()));
     }
 
     #[test]
     fn a_file_changed_just_now_is_read_again_until_its_stamp_can_tell() {
         let tree = Tree::new();
-        let mut cache = HookCache {
-            watch: Watch::off(),
-            ..HookCache::default()
-        };
+        let mut cache = HookCache::with(Watch::off());
+        settle();
+        assert!(tree.get(&mut cache, "pre_tool_call").1);
+        assert!(!tree.get(&mut cache, "pre_tool_call").1, "kept");
         fs::write(tree.config(), "hooks: {}\n").unwrap();
         assert!(tree.get(&mut cache, "pre_tool_call").1);
         // A second change within the same clock tick would leave the stamp as it is.
         assert!(tree.get(&mut cache, "pre_tool_call").1, "read again");
-        age(&tree.config());
+        settle();
         assert!(tree.get(&mut cache, "pre_tool_call").1);
         assert!(!tree.get(&mut cache, "pre_tool_call").1, "kept");
+        // An old modification time does not make the file old: its change time is now.
+        age(&tree.config());
+        assert!(tree.get(&mut cache, "pre_tool_call").1);
+        assert!(tree.get(&mut cache, "pre_tool_call").1, "read again");
+        settle();
+        assert!(tree.get(&mut cache, "pre_tool_call").1);
+        assert!(!tree.get(&mut cache, "pre_tool_call").1, "kept");
+    }
+
+    #[test]
+    fn scripts_are_followed_where_the_loader_finds_them_past_a_symlink_and_dotdot() {
+        use std::os::unix::fs::PermissionsExt as _;
+        for watch in [Watch::new(Limit::Chosen), Watch::off()] {
+            let mut cache = HookCache::with(watch);
+            let tree = tempfile::tempdir().unwrap();
+            let root = tree.path();
+            // `link/..` is `deep` to the kernel and the root to the loader's text.
+            fs::create_dir_all(root.join("deep/away")).unwrap();
+            std::os::unix::fs::symlink(root.join("deep/away"), root.join("link")).unwrap();
+            fs::create_dir_all(root.join("deep/hooks/audit")).unwrap();
+            fs::write(
+                root.join("deep/hooks/audit/HOOK.md"),
+                "---\ntrigger: post-tool-call\n---\n",
+            )
+            .unwrap();
+            fs::create_dir_all(root.join("hooks/audit/scripts")).unwrap();
+            let run = root.join("hooks/audit/scripts/run.sh");
+            fs::write(&run, "#!/bin/sh\n").unwrap();
+            let config = root.join("config.yaml");
+            let hooks = root.join("link/../hooks");
+            let mut argv = || {
+                let got = cache.get(
+                    LoadOptions {
+                        config: &config,
+                        managed: None,
+                        dotenv: None,
+                        user_hooks: Some(&hooks),
+                        project_hooks: None,
+                        only: None,
+                    },
+                    Event::parse("post_tool_call").unwrap().event,
+                );
+                got.set.unwrap().hooks[0].argv().unwrap().len()
+            };
+            settle();
+            assert_eq!(argv(), 2, "sh run.sh");
+            assert_eq!(argv(), 2);
+            fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+            assert_eq!(argv(), 1, "run.sh itself");
+        }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn watches_no_set_uses_are_given_back() {
+        let tree = Tree::new();
+        let mut cache = HookCache::with(Watch::new(Limit::Chosen));
+        assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 1);
+        assert_eq!(tree.get(&mut cache, "post_tool_call").0, 0);
+        // config.yaml; the hooks folder, the hook folder, its HOOK.md and scripts/.
+        assert_eq!(cache.watch.len(), 5);
+        fs::create_dir_all(tree.hooks().join("second/scripts")).unwrap();
+        fs::write(tree.hooks().join("second/HOOK.md"), "").unwrap();
+        assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 1);
+        assert_eq!(cache.watch.len(), 8, "the old set gave back what both use");
+        fs::remove_dir_all(tree.hooks().join("second")).unwrap();
+        fs::remove_dir_all(tree.hooks().join("audit")).unwrap();
+        assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 0);
+        // The post_tool_call set still holds what is left of its folders: none is left.
+        assert_eq!(cache.watch.len(), 2, "config.yaml and the hooks folder");
+        assert_eq!(tree.get(&mut cache, "post_tool_call").0, 0);
+        assert_eq!(cache.watch.len(), 2);
+        assert!(cache.notice().is_none());
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn past_the_watch_limit_files_are_statted_and_that_is_said_once() {
+        let tree = Tree::new();
+        let mut cache = HookCache::with(Watch::new(Limit::Named(2)));
+        settle();
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, true));
+        assert_eq!(cache.watch.len(), 2);
+        let notice = cache.notice().unwrap();
+        assert!(
+            notice.contains("2 files and folders are watched"),
+            "{notice}"
+        );
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (1, false), "kept");
+        // HOOK.md is past the limit: its stat tells.
+        tree.manifest("post-tool-call");
+        age(&tree.hooks().join("audit/HOOK.md"));
+        assert_eq!(tree.get(&mut cache, "pre_tool_call"), (0, true));
+        assert!(cache.notice().is_none(), "said once");
     }
 }

@@ -55,6 +55,9 @@ impl HookSource for Kept {
             printer.warn(skipped);
         }
         let cached = self.cache.get(shared::options(paths, Some(event)), event);
+        while let Some(notice) = self.cache.notice() {
+            printer.warn(notice);
+        }
         if cached.fresh {
             // Said when the files are read, not on every request.
             if paths.home_named && !paths.home.is_dir() {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 10] = [
+const TOOL_ENV: [&str; 11] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_SAFE_MODE",
@@ -22,6 +22,7 @@ const TOOL_ENV: [&str; 10] = [
     "HERMES_HOOKS_AUDIT_PAYLOAD",
     "HERMES_HOOKS_GATE_LIMIT",
     "HERMES_HOOKS_FAIL_CLOSED",
+    "HERMES_HOOKS_WATCH_LIMIT",
     "NO_COLOR",
     "XDG_CONFIG_HOME",
     "XDG_CACHE_HOME",
