@@ -63,7 +63,6 @@ pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> Result<HermesConfig
 /// file.
 #[cfg(test)]
 pub(crate) fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesConfig> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let document = Document {
         path: path.to_path_buf(),
         top: parse_top(path, bytes, only)?,
@@ -89,7 +88,6 @@ fn read(path: &Path, only: Option<Event>) -> Result<Option<Document>> {
 /// Reads one config file's bytes through the parse memo: what [`parse_top`] gives for the same
 /// bytes and event, parsed once (see `memo`).
 fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let slot = memo::Slot::of(bytes, only);
     let top = if let Some(top) = slot.as_ref().and_then(memo::Slot::recall) {
         top
@@ -127,12 +125,11 @@ pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
         let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
             continue;
         };
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        let Ok(every) = parse_top(path, bytes, None) else {
+        let Ok(every) = parse_top(path, &bytes, None) else {
             continue;
         };
         for event in std::iter::once(None).chain(Event::all().map(Some)) {
-            let Some(slot) = memo::Slot::of(bytes, event) else {
+            let Some(slot) = memo::Slot::of(&bytes, event) else {
                 break; // no cache folder: no memos
             };
             let expected = match event {
@@ -151,9 +148,9 @@ pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
     untrue
 }
 
-/// Parses one config file's bytes (no byte-order mark) into what the readers use of its top
-/// level (empty for an empty file): with `only`, of `hooks:` that event's lists alone (see
-/// [`memo::kept`]).
+/// Parses one config file's bytes (a byte-order mark first is skipped, as `PyYAML` skips it)
+/// into what the readers use of its top level (empty for an empty file): with `only`, of
+/// `hooks:` that event's lists alone (see [`memo::kept`]).
 fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let line = bytes[..err.valid_up_to()].split(|b| *b == b'\n').count();
