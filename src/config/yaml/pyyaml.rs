@@ -6,6 +6,8 @@
 //! U+2029) and every value keeps its line; aliases are bounded, so no file can make the tree
 //! grow without end.
 
+#[cfg(test)]
+mod differential;
 mod parser;
 mod scanner;
 
@@ -1113,9 +1115,126 @@ mod tests {
             "a: =\n",
             "a: <<\n",
             "a: !!int x\n",
+            "a: &x 1\nb: &x 2\n",
+            "a: *nowhere\n",
+            "a: x\tb\n",
+            "a: \"\\u0001\" \u{1}\n",
         ] {
             assert!(load(text).is_err(), "{text:?}");
         }
+    }
+
+    /// The value of the top-level key `a`, and the line each top-level key is on.
+    fn read(text: &str) -> (Option<Value>, Vec<(String, u64)>) {
+        let Value::Map(map) = load(text).unwrap().unwrap().value else {
+            panic!("not a mapping: {text:?}")
+        };
+        let lines = map
+            .entries
+            .iter()
+            .map(|(key, _)| (key.value.key_text(), key.line))
+            .collect();
+        (map.get("a").map(|node| node.value.clone()), lines)
+    }
+
+    /// Every line break `PyYAML` knows, and the text it stands for inside a value.
+    const BREAKS: [(&str, &str); 6] = [
+        ("\n", "\n"),
+        ("\r", "\n"),
+        ("\r\n", "\n"),
+        ("\u{85}", "\n"),
+        ("\u{2028}", "\u{2028}"),
+        ("\u{2029}", "\u{2029}"),
+    ];
+
+    #[test]
+    fn every_line_break_pyyaml_knows_ends_a_comment_and_a_line() {
+        for (line_break, _) in BREAKS {
+            let text = format!("a: 1 # note{line_break}hooks_auto_accept: true{line_break}c: 3");
+            let (a, lines) = read(&text);
+            assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()), "{text:?}");
+            let want = [("a", 1), ("hooks_auto_accept", 2), ("c", 3)];
+            let want: Vec<_> = want.iter().map(|(k, l)| ((*k).to_owned(), *l)).collect();
+            assert_eq!(lines, want, "{text:?}");
+        }
+        // `\r` then U+0085 are two line breaks; `\r\n` is one.
+        let (_, lines) = read("a: 1\r\u{85}b: 2\r\nc: 3\n");
+        assert_eq!(lines[1..], [("b".to_owned(), 3), ("c".to_owned(), 4)]);
+    }
+
+    #[test]
+    fn scalars_fold_every_line_break_as_pyyaml_folds_it() {
+        // Each expectation is what `yaml.safe_load` (`PyYAML` 6.0.3, its Python and its C loader
+        // alike) returns: a first `\n` between two lines becomes a space, U+2028 and U+2029
+        // stay as they are.
+        for (line_break, kept) in BREAKS {
+            let folded = if kept == "\n" { " " } else { kept };
+            let cases = [
+                (format!("a: x{line_break}  y\n"), format!("x{folded}y")),
+                (format!("a: 'x{line_break}  y'\n"), format!("x{folded}y")),
+                (format!("a: \"x{line_break}  y\"\n"), format!("x{folded}y")),
+                (format!("a: \"x\\{line_break}  y\"\n"), "xy".to_owned()),
+                // Of two line breaks, a first `\n` goes.
+                (
+                    format!("a: x{line_break}{line_break}  y\n"),
+                    if kept == "\n" {
+                        "x\ny".to_owned()
+                    } else {
+                        format!("x{kept}{kept}y")
+                    },
+                ),
+                (format!("a: |\n  x{line_break}  y\n"), format!("x{kept}y\n")),
+                (
+                    format!("a: >\n  x{line_break}  y\n  z\n"),
+                    format!("x{folded}y z\n"),
+                ),
+                (format!("a: |-\n  x{line_break}"), "x".to_owned()),
+            ];
+            for (text, want) in cases {
+                let (a, _) = read(&text);
+                assert_eq!(a.map(|v| v.key_text()), Some(want), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_may_hold_a_line_break_only_after_a_question_mark() {
+        for (line_break, kept) in BREAKS {
+            let folded = if kept == "\n" { " " } else { kept };
+            let (_, lines) = read(&format!("? a{line_break}  b\n: 1\n"));
+            assert_eq!(lines, [(format!("a{folded}b"), 1)]);
+            assert!(
+                load(&format!("a{line_break}: 1\n")).is_err(),
+                "{line_break:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_first_and_refused_where_pyyaml_loaders_differ() {
+        let (a, _) = read("\u{FEFF}a: 1\n");
+        assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
+        // The C loader skips these, the Python loader reads them as text.
+        for text in [
+            "\u{FEFF}\u{FEFF}a: 1\n",
+            "a: 1\n\u{FEFF}hooks_auto_accept: true\n",
+            "a: 1\u{2028}\u{FEFF}b: 2\n",
+        ] {
+            let err = load(text).unwrap_err();
+            assert!(err.message.contains("byte-order mark"), "{text:?}: {err}");
+        }
+        // Inside a quoted scalar both read it as text.
+        let (a, _) = read("a: \"x\u{FEFF}y\"\n");
+        assert_eq!(a.map(|v| v.key_text()), Some("x\u{FEFF}y".to_owned()));
+    }
+
+    #[test]
+    fn a_tab_where_a_block_scalar_finds_its_indentation_is_refused() {
+        // PyYAML's Python loader reads "\tx"; its C loader refuses the file.
+        let err = load("a: |\n  \tx\n").unwrap_err();
+        assert!(err.message.contains("tab character"), "{err}");
+        let (a, _) = read("a: |\n  x\ty\n  \tz\n");
+        assert_eq!(a.map(|v| v.key_text()), Some("x\ty\n\tz\n".to_owned()));
     }
 
     #[test]

@@ -344,6 +344,15 @@ impl Parser {
             Kind::BlockSequenceStart if block => Some(State::BlockSequenceFirstEntry),
             Kind::BlockMappingStart if block => Some(State::BlockMappingFirstKey),
             _ if anchor.is_some() || tag.is_some() => {
+                if tag.as_deref() == Some("!") {
+                    // The Python loader resolves it (null), the C loader makes it a string.
+                    return Err(marked(
+                        None,
+                        "found the tag '!' on an empty value, which PyYAML's Python loader reads \
+                         as null and its C loader as an empty string",
+                        start,
+                    ));
+                }
                 self.pop_state();
                 let kind = EventKind::Scalar {
                     anchor,

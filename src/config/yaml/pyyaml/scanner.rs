@@ -359,12 +359,23 @@ impl Scanner {
             '\'' => self.fetch_flow_scalar(false),
             '"' => self.fetch_flow_scalar(true),
             _ if self.check_plain() => self.fetch_plain(),
-            _ => Err(error(
-                "while scanning for the next token",
-                self.mark(),
-                format!("found character {} that cannot start any token", repr(c)),
-                self.mark(),
-            )),
+            _ => {
+                // PyYAML's C loader takes some of these tabs: say what to write instead.
+                let hint = if c == '\t' {
+                    " (PyYAML's Python loader takes no tab here: write spaces)"
+                } else {
+                    ""
+                };
+                Err(error(
+                    "while scanning for the next token",
+                    self.mark(),
+                    format!(
+                        "found character {} that cannot start any token{hint}",
+                        repr(c)
+                    ),
+                    self.mark(),
+                ))
+            }
         }
     }
 
