@@ -275,17 +275,35 @@ impl BlockReader {
         });
     }
 
-    /// Warns about keys written twice in `mapping` (the last one counts, as in `PyYAML`).
+    /// Warns about keys written twice in `mapping` (the last one counts, as in `PyYAML`); one
+    /// that drops hooks (a second `hooks:`, an event list written again) names them.
     fn repeated(&mut self, file: &Path, mapping: &Mapping, prefix: &str) {
         for repeat in &mapping.repeated {
             if prefix.is_empty() && !matches!(repeat.key.as_str(), "hooks" | "hooks_auto_accept") {
                 continue; // the rest of the top level is Hermes's own business
             }
-            let message = format!(
-                "{prefix}{} is written twice (lines {} and {}); the last one counts, as in Hermes",
+            let (dropped, what) = match (prefix, repeat.key.as_str()) {
+                ("", "hooks") => (hooks_of_block(&repeat.dropped), "blocks"),
+                ("hooks.", key) if !RESERVED_KEYS.contains(&key) => {
+                    (hooks_of_list(&repeat.dropped), "lists")
+                }
+                _ => (Vec::new(), ""),
+            };
+            let twice = format!(
+                "{prefix}{} is written twice (lines {} and {})",
                 repeat.key, repeat.first, repeat.last
             );
-            self.warn(WarningKind::RepeatedKey, file, repeat.last, message);
+            if dropped.is_empty() {
+                let message = format!("{twice}; the last one counts, as in Hermes");
+                self.warn(WarningKind::RepeatedKey, file, repeat.last, message);
+            } else {
+                let message = format!(
+                    "{twice}: Hermes keeps only the last, so these hooks of the first never run: \
+                     {}; merge the two {what} into one",
+                    dropped.join(", ")
+                );
+                self.warn(WarningKind::DroppedHooks, file, repeat.last, message);
+            }
         }
     }
 
@@ -319,26 +337,17 @@ impl BlockReader {
     fn event(&mut self, entry: &EventEntry<'_>) {
         let (file, line) = (entry.file, entry.key.line);
         let Value::Str(name) = &entry.key.value else {
-            self.warn(
-                WarningKind::UnknownEvent,
-                file,
-                line,
-                format!("unknown hook event {} in hooks:", entry.key.value),
-            );
+            let unknown = format!("unknown hook event {}", entry.key.value);
+            self.unknown_event(file, line, &unknown, entry.value);
             return;
         };
         if RESERVED_KEYS.contains(&name.as_str()) {
             return;
         }
-        let resolved = match Event::parse(name) {
+        let resolved = match Event::parse_config_key(name) {
             Ok(resolved) => resolved,
             Err(unknown) => {
-                self.warn(
-                    WarningKind::UnknownEvent,
-                    file,
-                    line,
-                    format!("{unknown} in hooks: (skipped)"),
-                );
+                self.unknown_event(file, line, &unknown.to_string(), entry.value);
                 return;
             }
         };
@@ -380,6 +389,20 @@ impl BlockReader {
                 ),
             ),
         }
+    }
+
+    /// An event key that names no event: its hooks never run, here or in Hermes.
+    fn unknown_event(&mut self, file: &Path, line: u64, unknown: &str, list: &Node) {
+        let hooks = hooks_of_list(list);
+        let message = if hooks.is_empty() {
+            format!("{unknown} in hooks: (skipped)")
+        } else {
+            format!(
+                "{unknown} in hooks:; its hooks never run, here or in Hermes: {}",
+                hooks.join(", ")
+            )
+        };
+        self.warn(WarningKind::UnknownEvent, file, line, message);
     }
 
     /// An event key Hermes does not fire (an alias or a legacy name): this tool runs its hooks,
@@ -631,6 +654,45 @@ impl BlockReader {
         }
         self.out.hooks = kept;
     }
+}
+
+/// The hooks an event's list declares, as messages name them: each entry's command (as
+/// written) and line.
+fn hooks_of_list(list: &Node) -> Vec<String> {
+    let Value::Seq(items) = &list.value else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let Value::Map(fields) = &item.value else {
+                return None;
+            };
+            let Some(Value::Str(command)) = fields.get("command").map(|n| &n.value) else {
+                return None;
+            };
+            let command = command.trim();
+            (!command.is_empty()).then(|| format!("`{command}` (line {})", item.line))
+        })
+        .collect()
+}
+
+/// The hooks a `hooks:` block declares, each named with its event key.
+fn hooks_of_block(block: &Node) -> Vec<String> {
+    let Value::Map(events) = &block.value else {
+        return Vec::new();
+    };
+    events
+        .entries
+        .iter()
+        .filter(|(key, _)| !matches!(&key.value, Value::Str(name) if RESERVED_KEYS.contains(&name.as_str())))
+        .flat_map(|(key, list)| {
+            let event = key.value.key_text();
+            hooks_of_list(list)
+                .into_iter()
+                .map(move |hook| format!("{event} {hook}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -193,6 +193,9 @@ pub(crate) struct Repeated {
     pub(crate) first: u64,
     /// The line of the appearance that wins.
     pub(crate) last: u64,
+    /// The value the later one replaced, which Hermes never sees.
+    #[serde(rename = "d")]
+    pub(crate) dropped: Node,
 }
 
 impl Value {
@@ -543,15 +546,17 @@ fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, Ya
         let at = slot[first_of[i]];
         slot.push(at);
         let (first, old) = &mut mapping.entries[at];
+        let first = first.line;
+        let dropped = std::mem::replace(old, value);
         // An explicit key over a merged one is what merging is for: no repeat.
         if here && written[at] {
             mapping.repeated.push(Repeated {
                 key: key.value.key_text(),
-                first: first.line,
+                first,
                 last: key.line,
+                dropped,
             });
         }
-        *old = value;
         written[at] |= here;
     }
     Ok(mapping)
