@@ -174,7 +174,7 @@ fn mistakes_that_keep_a_guard_from_guarding_are_errors() {
     let cases = [
         (
             "hooks:\n  pre_tool_call:\n    - command: /bin/guard\n  pre_tool_call:\n    - command: /bin/true\n",
-            "hooks.pre_tool_call is written twice (lines 2 and 4): Hermes keeps only the last, so these hooks of the first never run: `/bin/guard` (line 3); merge the two lists into one",
+            "hooks.pre_tool_call is written twice (lines 2 and 4): Hermes keeps only the last, so the hooks of the first one never run: `/bin/guard` (line 3); merge the two lists into one",
         ),
         (
             "hooks:\n  session_start:\n    - command: /bin/guard\n",
@@ -225,7 +225,7 @@ fn a_second_hooks_block_appended_by_new_is_an_error_naming_the_hooks_it_drops() 
         .unwrap_or_else(|| panic!("{found:#?}"));
     assert_eq!(
         dropped.2,
-        "hooks is written twice (lines 1 and 6): Hermes keeps only the last, so these hooks of the first never run: on_session_start `/bin/true` (line 3); merge the two blocks into one"
+        "hooks is written twice (lines 1 and 6): Hermes keeps only the last, so the hooks of the first one never run: on_session_start `/bin/true` (line 3); merge the two blocks into one"
     );
     // Read as Hermes reads it: the appended block's hook is the one there is.
     let out = env.cmd().args(["list", "--json"]).output().unwrap();

@@ -160,7 +160,7 @@ fn a_repeated_yaml_key_keeps_the_last_value_with_a_warning() {
     assert!(marker.exists(), "the last list is the one that runs");
     assert!(
         stderr(&out).contains(
-            "config.yaml:5: hooks.on_session_start is written twice (lines 3 and 5): Hermes keeps only the last, so these hooks of the first never run: `/bin/true` (line 4); merge the two lists into one"
+            "config.yaml:5: hooks.on_session_start is written twice (lines 3 and 5): Hermes keeps only the last, so the hooks of the first one never run: `/bin/true` (line 4); merge the two lists into one"
         ),
         "{}",
         stderr(&out)

@@ -196,7 +196,7 @@ fn build(
     for document in user.into_iter().chain(managed) {
         let top = &document.top;
         let file = document.path.as_path();
-        reader.repeated(file, top, "");
+        reader.repeated(file, top, "", Level::Top);
         if let Some(value) = top.get("hooks_auto_accept") {
             auto_accept = Some((file, value));
         }
@@ -217,7 +217,7 @@ fn build(
                 ));
             }
         };
-        reader.repeated(file, entries, "hooks.");
+        reader.repeated(file, entries, "hooks.", Level::Events);
         for (key, value) in &entries.entries {
             // The managed config wins per event key: its list replaces the user's.
             let same = |e: &EventEntry<'_>| e.key.value.same_key(&key.value);
@@ -256,6 +256,17 @@ fn build(
     Ok(reader.out)
 }
 
+/// Where a mapping sits in config.yaml.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// The top level.
+    Top,
+    /// The `hooks:` block: event keys.
+    Events,
+    /// One entry of an event's list.
+    Entry,
+}
+
 /// Walks the merged `hooks:` block, collecting hooks and warnings.
 struct BlockReader {
     only: Option<Event>,
@@ -276,30 +287,43 @@ impl BlockReader {
     }
 
     /// Warns about keys written twice in `mapping` (the last one counts, as in `PyYAML`); one
-    /// that drops hooks (a second `hooks:`, an event list written again) names them.
-    fn repeated(&mut self, file: &Path, mapping: &Mapping, prefix: &str) {
+    /// that drops hooks (a second `hooks:`, an event list or an entry's command written again)
+    /// names them.
+    fn repeated(&mut self, file: &Path, mapping: &Mapping, prefix: &str, level: Level) {
         for repeat in &mapping.repeated {
-            if prefix.is_empty() && !matches!(repeat.key.as_str(), "hooks" | "hooks_auto_accept") {
+            let key = repeat.key.as_str();
+            if level == Level::Top && !matches!(key, "hooks" | "hooks_auto_accept") {
                 continue; // the rest of the top level is Hermes's own business
             }
-            let (dropped, what) = match (prefix, repeat.key.as_str()) {
-                ("", "hooks") => (hooks_of_block(&repeat.dropped), "blocks"),
-                ("hooks.", key) if !RESERVED_KEYS.contains(&key) => {
-                    (hooks_of_list(&repeat.dropped), "lists")
-                }
+            let (dropped, advice) = match (level, key) {
+                (Level::Top, "hooks") => (
+                    hooks_of_block(&repeat.dropped),
+                    "merge the two blocks into one",
+                ),
+                (Level::Events, key) if !RESERVED_KEYS.contains(&key) => (
+                    hooks_of_list(&repeat.dropped),
+                    "merge the two lists into one",
+                ),
+                (Level::Entry, "command") => (
+                    command_of(&repeat.dropped)
+                        .map(|command| format!("{command} (line {})", repeat.dropped.line))
+                        .into_iter()
+                        .collect(),
+                    "keep one command",
+                ),
                 _ => (Vec::new(), ""),
             };
             let twice = format!(
-                "{prefix}{} is written twice (lines {} and {})",
-                repeat.key, repeat.first, repeat.last
+                "{prefix}{key} is written twice (lines {} and {})",
+                repeat.first, repeat.last
             );
             if dropped.is_empty() {
                 let message = format!("{twice}; the last one counts, as in Hermes");
                 self.warn(WarningKind::RepeatedKey, file, repeat.last, message);
             } else {
                 let message = format!(
-                    "{twice}: Hermes keeps only the last, so these hooks of the first never run: \
-                     {}; merge the two {what} into one",
+                    "{twice}: Hermes keeps only the last, so the hooks of the first one never \
+                     run: {}; {advice}",
                     dropped.join(", ")
                 );
                 self.warn(WarningKind::DroppedHooks, file, repeat.last, message);
@@ -451,7 +475,7 @@ impl BlockReader {
             );
             return None;
         };
-        self.repeated(file, fields, &format!("{at}."));
+        self.repeated(file, fields, &format!("{at}."), Level::Entry);
         let command = match fields.get("command").map(|n| &n.value) {
             Some(Value::Str(command)) => self.expand(file, line, &format!("{at}.command"), command),
             _ => String::new(),
@@ -668,13 +692,19 @@ fn hooks_of_list(list: &Node) -> Vec<String> {
             let Value::Map(fields) = &item.value else {
                 return None;
             };
-            let Some(Value::Str(command)) = fields.get("command").map(|n| &n.value) else {
-                return None;
-            };
-            let command = command.trim();
-            (!command.is_empty()).then(|| format!("`{command}` (line {})", item.line))
+            let command = command_of(fields.get("command")?)?;
+            Some(format!("{command} (line {})", item.line))
         })
         .collect()
+}
+
+/// A command as messages name it, when it is a non-empty string.
+fn command_of(node: &Node) -> Option<String> {
+    let Value::Str(command) = &node.value else {
+        return None;
+    };
+    let command = command.trim();
+    (!command.is_empty()).then(|| format!("`{command}`"))
 }
 
 /// The hooks a `hooks:` block declares, each named with its event key.

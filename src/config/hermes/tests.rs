@@ -235,12 +235,21 @@ fn a_repeated_key_never_rejects_the_file_and_the_last_one_counts() {
     assert_eq!(
         w,
         [
-            "config.yaml:8: hooks.pre_tool_call is written twice (lines 4 and 8): Hermes keeps only the last, so these hooks of the first never run: `first.sh` (line 5); merge the two lists into one",
-            "config.yaml:10: hooks.pre_tool_call[0].command is written twice (lines 9 and 10); the last one counts, as in Hermes",
+            "config.yaml:8: hooks.pre_tool_call is written twice (lines 4 and 8): Hermes keeps only the last, so the hooks of the first one never run: `first.sh` (line 5); merge the two lists into one",
+            "config.yaml:10: hooks.pre_tool_call[0].command is written twice (lines 9 and 10): Hermes keeps only the last, so the hooks of the first one never run: `second.sh` (line 9); keep one command",
         ]
     );
     let kinds: Vec<_> = cfg.warnings.iter().map(|w| w.kind).collect();
-    assert_eq!(kinds, [WarningKind::DroppedHooks, WarningKind::RepeatedKey]);
+    assert_eq!(
+        kinds,
+        [WarningKind::DroppedHooks, WarningKind::DroppedHooks]
+    );
+    // Another key of an entry written twice drops no hook.
+    let cfg =
+        load("hooks:\n  pre_tool_call:\n    - command: a.sh\n      timeout: 5\n      timeout: 9\n");
+    let kinds: Vec<_> = cfg.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::RepeatedKey]);
+    assert_eq!(cfg.hooks[0].timeout.as_secs(), 9);
 }
 
 #[test]
@@ -260,7 +269,7 @@ fn a_second_hooks_block_names_every_hook_of_the_first_it_drops() {
         w,
         [(
             WarningKind::DroppedHooks,
-            "config.yaml:10: hooks is written twice (lines 1 and 10): Hermes keeps only the last, so these hooks of the first never run: pre_tool_call `guard.sh` (line 3), on_session_start `log.sh` (line 7); merge the two blocks into one".to_owned()
+            "config.yaml:10: hooks is written twice (lines 1 and 10): Hermes keeps only the last, so the hooks of the first one never run: pre_tool_call `guard.sh` (line 3), on_session_start `log.sh` (line 7); merge the two blocks into one".to_owned()
         )]
     );
     // A first block with no hooks drops none: a plain repeated key.
