@@ -196,6 +196,50 @@ fn document() -> impl Strategy<Value = String> {
     vec(prop_oneof![3 => piece, 2 => line], 1..16).prop_map(|parts| parts.concat())
 }
 
+/// A config-like document: lines of keys, list items, scalars of each style and comments,
+/// each ended by any line break.
+fn config_like() -> impl Strategy<Value = String> {
+    let value = prop::sample::select(
+        &[
+            "",
+            " x",
+            " x y",
+            " 'q r'",
+            " \"q\\\" r\"",
+            " |",
+            " >-",
+            " # note",
+            " [a, b]",
+            " &a {b: 1}",
+            " *a",
+            " yes",
+            " 010",
+        ][..],
+    );
+    let head = prop::sample::select(
+        &[
+            "hooks:",
+            "hooks_auto_accept:",
+            "pre_tool_call:",
+            "- command:",
+            "- ",
+            "command:",
+            "  ",
+            "? k",
+        ][..],
+    );
+    let line = (
+        prop::sample::select(&[0_usize, 2, 4, 6][..]),
+        head,
+        value,
+        prop::sample::select(BREAKS),
+    )
+        .prop_map(|(indent, head, value, line_break)| {
+            format!("{}{head}{value}{line_break}", " ".repeat(indent))
+        });
+    vec(line, 1..8).prop_map(|lines| lines.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 8,
@@ -204,7 +248,9 @@ proptest! {
     })]
 
     #[test]
-    fn documents_read_as_pyyaml_reads_them(docs in vec(document(), 150)) {
+    fn documents_read_as_pyyaml_reads_them(
+        docs in vec(prop_oneof![document(), config_like()], 150)
+    ) {
         let Some(readings) = pyyaml_readings(&docs) else {
             eprintln!("skipped: python3 with PyYAML is not installed, so there is nothing to compare with");
             return Ok(());
