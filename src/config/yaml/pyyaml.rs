@@ -1124,6 +1124,8 @@ mod tests {
             "a: *nowhere\n",
             "a: x\tb\n",
             "a: \"\\u0001\" \u{1}\n",
+            "a: \"\\ud800\"\n",
+            "a: \"\\U00110000\"\n",
         ] {
             assert!(load(text).is_err(), "{text:?}");
         }

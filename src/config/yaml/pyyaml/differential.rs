@@ -132,6 +132,7 @@ fn refused_as_loaders_differ(ours: &Json) -> bool {
         err.contains("byte-order mark")
             || err.contains("tab character where an indentation")
             || err.contains("on an empty value")
+            || err.contains("which is no character")
     })
 }
 
@@ -162,6 +163,10 @@ const PIECES: &[&str] = &[
     "\\",
     "\\n",
     "\\L",
+    "\\x85",
+    "\\u2028",
+    "\\ud800",
+    "\\U0001F600",
     "\\\n",
     "|",
     ">",

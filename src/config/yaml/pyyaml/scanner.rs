@@ -1171,14 +1171,20 @@ impl Scanner {
                 }
             }
             let code = u32::from_str_radix(&self.prefix(length), 16).unwrap_or(u32::MAX);
-            chunks.push(escaped_char(code).ok_or_else(|| {
+            // Past U+10FFFF Python's `chr` raises. A surrogate (U+D800 to U+DFFF) is a lone
+            // surrogate to the Python loader and an error to the C loader: refused.
+            let c = char::from_u32(code).ok_or_else(|| {
                 error(
                     "while scanning a double-quoted scalar",
                     start,
-                    format!("chr() arg not in range(0x110000): {code:#x}"),
+                    format!(
+                        "found the escape of {code:#x}, which is no character (PyYAML's C loader \
+                         refuses it)"
+                    ),
                     self.mark(),
                 )
-            })?);
+            })?;
+            chunks.push(c);
             self.forward(length);
         } else if is_break(c) {
             self.scan_line_break();
@@ -1484,15 +1490,5 @@ const fn escape_length(c: char) -> Option<usize> {
         'u' => Some(4),
         'U' => Some(8),
         _ => None,
-    }
-}
-
-/// The character of an escape's code. Python makes a lone surrogate of U+D800 to U+DFFF,
-/// which a Rust string cannot hold: it becomes U+FFFD, as lone surrogates do in JSON here.
-/// `None` past U+10FFFF, where Python's `chr` raises.
-fn escaped_char(code: u32) -> Option<char> {
-    match code {
-        0xD800..=0xDFFF => Some(char::REPLACEMENT_CHARACTER),
-        _ => char::from_u32(code),
     }
 }
