@@ -392,24 +392,20 @@ impl Scanner {
     /// back.
     fn stale_possible_simple_keys(&mut self) -> Scan<()> {
         let (line, index) = (self.line, self.pointer);
-        let stale: Vec<usize> = self
+        let stale = |key: &SimpleKey| key.line != line || index - key.index > SIMPLE_KEY_LENGTH;
+        if let Some(key) = self
             .possible_simple_keys
-            .iter()
-            .filter(|(_, key)| key.line != line || index - key.index > SIMPLE_KEY_LENGTH)
-            .map(|(level, _)| *level)
-            .collect();
-        for level in stale {
-            if let Some(key) = self.possible_simple_keys.remove(&level)
-                && key.required
-            {
-                return Err(error(
-                    "while scanning a simple key",
-                    key.mark,
-                    "could not find expected ':'",
-                    self.mark(),
-                ));
-            }
+            .values()
+            .find(|key| key.required && stale(key))
+        {
+            return Err(error(
+                "while scanning a simple key",
+                key.mark,
+                "could not find expected ':'",
+                self.mark(),
+            ));
         }
+        self.possible_simple_keys.retain(|_, key| !stale(key));
         Ok(())
     }
 
