@@ -150,7 +150,7 @@ fn every_problem_is_found() {
         "config.yaml:5 (same event, matcher and command)",
     );
     has("error", "config", "must be a mapping with a 'command' key");
-    has("warning", "config", "unknown event 'pre_tools_call'");
+    has("error", "config", "unknown event 'pre_tools_call'");
     has("warning", "config", "matcher 'terminal' is ignored");
     has("warning", "config", "exceeds the maximum");
     assert_eq!(
@@ -169,13 +169,84 @@ fn every_problem_is_found() {
 }
 
 #[test]
+fn mistakes_that_keep_a_guard_from_guarding_are_errors() {
+    // Each alone fails plain `doctor`: Hermes never runs the guard, and says nothing.
+    let cases = [
+        (
+            "hooks:\n  pre_tool_call:\n    - command: /bin/guard\n  pre_tool_call:\n    - command: /bin/true\n",
+            "hooks.pre_tool_call is written twice (lines 2 and 4): Hermes keeps only the last, so the hooks of the first one never run: `/bin/guard` (line 3); merge the two lists into one",
+        ),
+        (
+            "hooks:\n  session_start:\n    - command: /bin/guard\n",
+            "unknown event 'session_start' (did you mean 'on_session_start'?) in hooks:; its hooks never run, here or in Hermes: `/bin/guard` (line 3)",
+        ),
+        (
+            "hooks:\n  pre_tool_call: []\n  pre_tool_cal: []\n",
+            "unknown event 'pre_tool_cal' (did you mean 'pre_tool_call'?) in hooks: (skipped)",
+        ),
+    ];
+    for (yaml, message) in cases {
+        let env = TestEnv::new();
+        env.config(yaml);
+        let out = doctor(&env, &["--no-exec", "--json"]);
+        assert_eq!(code(&out), 1, "{yaml}");
+        let found = findings(&out);
+        assert!(
+            found
+                .iter()
+                .any(|(l, c, m)| l == "error" && c == "config" && m == message),
+            "{found:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_second_hooks_block_appended_by_new_is_an_error_naming_the_hooks_it_drops() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  on_session_start:\n    - command: /bin/true\n");
+    let out = env
+        .cmd()
+        .args(["new", "guard", "--event", "pre_tool_call", "--config"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // `hermes-hooks new guard --config >> config.yaml`
+    let config = env.hermes_home().join("config.yaml");
+    let mut yaml = std::fs::read(&config).unwrap();
+    yaml.extend_from_slice(&out.stdout);
+    std::fs::write(&config, yaml).unwrap();
+
+    let out = doctor(&env, &["--no-exec", "--json"]);
+    assert_eq!(code(&out), 1);
+    let found = findings(&out);
+    let dropped = found
+        .iter()
+        .find(|(l, c, m)| l == "error" && c == "config" && m.starts_with("hooks is written twice"))
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(
+        dropped.2,
+        "hooks is written twice (lines 1 and 6): Hermes keeps only the last, so the hooks of the first one never run: on_session_start `/bin/true` (line 3); merge the two blocks into one"
+    );
+    // Read as Hermes reads it: the appended block's hook is the one there is.
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let commands: Vec<_> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["command"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(commands, ["~/.hermes/agent-hooks/guard.sh"]);
+}
+
+#[test]
 fn a_broken_config_or_allowlist_is_an_error() {
     let env = TestEnv::new();
     env.config("hooks:\n  pre_tool_call: [\n");
     let out = doctor(&env, &[]);
     assert_eq!(code(&out), 1);
     assert!(
-        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml:2:18: "),
+        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml:3:1: "),
         "{}",
         redacted(&env, &out.stdout)
     );

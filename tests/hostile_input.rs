@@ -171,7 +171,8 @@ fn a_hook_folder_whose_path_is_not_utf8_is_skipped_with_a_message() {
 
 #[test]
 fn a_repeated_yaml_key_keeps_the_last_value_with_a_warning() {
-    // As PyYAML reads it: no guard is lost to a repeated key, and both lines are named.
+    // As PyYAML reads it: the last list runs, and the warning names both lines and the hook
+    // the first list loses (Hermes never runs it either).
     let env = TestEnv::new();
     let marker = env.path("second-ran");
     let second = env.script("second.sh", &format!("touch {}", marker.display()));
@@ -186,7 +187,7 @@ fn a_repeated_yaml_key_keeps_the_last_value_with_a_warning() {
     assert!(marker.exists(), "the last list is the one that runs");
     assert!(
         stderr(&out).contains(
-            "config.yaml:5: hooks.on_session_start is written twice (lines 3 and 5); the last one counts, as in Hermes"
+            "config.yaml:5: hooks.on_session_start is written twice (lines 3 and 5): Hermes keeps only the last, so the hooks of the first one never run: `/bin/true` (line 4); merge the two lists into one"
         ),
         "{}",
         stderr(&out)

@@ -112,6 +112,66 @@ fn run_list_and_doctor_read_the_same_config_so_a_crafted_quote_hides_nothing() {
 }
 
 #[test]
+fn what_follows_a_unicode_line_break_in_a_comment_is_live_for_run_list_and_doctor() {
+    // PyYAML, so Hermes, ends a comment (and a line) at U+0085, U+2028 and U+2029: a setting or
+    // a hook after one is live for Hermes, and so it is here, for every command.
+    let env = TestEnv::new();
+    let marker = env.path("ran");
+    let hook = env.script("hidden.sh", &format!("touch '{}'", marker.display()));
+    env.config(&format!(
+        "model: x # a note\u{85}hooks_auto_accept: true\nhooks: # none yet\u{2028}  on_session_start:\n    - command: {}\n",
+        hook.display()
+    ));
+    let listed = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let config = env.hermes_home().join("config.yaml");
+    assert_eq!(doc["hooks"][0]["command"], hook.display().to_string());
+    assert_eq!(
+        doc["hooks"][0]["declared_at"],
+        format!("{}:5", config.display())
+    );
+    let out = env
+        .cmd()
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["hook"] == hook.display().to_string()),
+        "{doc:#}"
+    );
+    // `hooks_auto_accept: true` counts: the hook runs without an approval.
+    let out = env.run("on_session_start", "{}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        crate::common::statuses(&json(&out)),
+        ["ok"],
+        "{}",
+        stderr(&out)
+    );
+    assert!(marker.exists());
+
+    // The managed config is read the same way.
+    let managed = env.managed_config(
+        "hooks: # managed\u{2029}  pre_tool_call:\n    - command: /bin/managed-guard\n",
+    );
+    let listed = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let row = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["command"] == "/bin/managed-guard")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(row["scope"], "managed");
+    assert_eq!(row["declared_at"], format!("{}:3", managed.display()));
+}
+
+#[test]
 fn a_block_is_exit_2_even_when_nobody_reads_stdout() {
     let env = TestEnv::new();
     let hook = env.script(

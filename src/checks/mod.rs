@@ -170,10 +170,13 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
         });
     }
     for warning in &set.warnings {
-        let level = if warning.kind == WarningKind::SkippedEntry {
-            Level::Error
-        } else {
-            Level::Warning
+        // Mistakes that silently keep a guard from guarding (an entry skipped, an event key that
+        // names no event, a block or list a repeated key drops) are errors.
+        let level = match warning.kind {
+            WarningKind::SkippedEntry | WarningKind::UnknownEvent | WarningKind::DroppedHooks => {
+                Level::Error
+            }
+            _ => Level::Warning,
         };
         let check = if warning.kind == WarningKind::DuplicateEntry {
             "duplicate"

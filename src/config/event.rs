@@ -549,6 +549,34 @@ impl Event {
         })
     }
 
+    /// Resolves an event key under `hooks:` in config.yaml as [`parse`](Self::parse) does,
+    /// except that an unknown key's suggestion is always a canonical Hermes name: Hermes fires
+    /// only those there.
+    pub fn parse_config_key(name: &str) -> Result<Resolved, UnknownEvent> {
+        Self::parse(name).map_err(|unknown| UnknownEvent {
+            suggestion: Self::closest_hermes(name),
+            ..unknown
+        })
+    }
+
+    /// The canonical name of the Hermes event one of whose names (canonical, alias, Claude
+    /// Code's, legacy) is most similar to `name` (case aside), when the similarity is at least
+    /// 0.6.
+    fn closest_hermes(name: &str) -> Option<&'static str> {
+        let wanted = name.to_ascii_lowercase();
+        Self::names()
+            .chain(LEGACY_NAMES.iter().map(|(legacy, _)| *legacy))
+            .filter_map(|known| {
+                let canonical = Self::parse(known).ok()?.event.def().canonical?;
+                let score =
+                    strsim::normalized_damerau_levenshtein(&wanted, &known.to_ascii_lowercase());
+                Some((score, canonical))
+            })
+            .filter(|(score, _)| *score >= 0.6)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, canonical)| canonical)
+    }
+
     /// The valid name most similar to `name` (case aside), when the similarity is at least 0.6.
     fn closest(name: &str) -> Option<&'static str> {
         let wanted = name.to_ascii_lowercase();

@@ -76,7 +76,6 @@ pub(crate) fn load(files: Files<'_>, only: Option<Event>) -> HermesConfig {
 /// file.
 #[cfg(test)]
 pub(crate) fn parse(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<HermesConfig> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let document = Document {
         path: path.to_path_buf(),
         top: parse_top(path, bytes, only).map_err(|err| anyhow!("{err}"))?,
@@ -119,7 +118,6 @@ fn config_error(path: &Path, at: Option<(u64, u64)>, message: String) -> LoadErr
 /// Reads one config file's bytes through the parse memo: what [`parse_top`] gives for the same
 /// bytes and event, parsed once (see `memo`).
 fn document(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Document, LoadError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let slot = memo::Slot::of(bytes, only);
     let top = if let Some(top) = slot.as_ref().and_then(memo::Slot::recall) {
         top
@@ -157,12 +155,11 @@ pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
         let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
             continue;
         };
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        let Ok(every) = parse_top(path, bytes, None) else {
+        let Ok(every) = parse_top(path, &bytes, None) else {
             continue;
         };
         for event in std::iter::once(None).chain(Event::all().map(Some)) {
-            let Some(slot) = memo::Slot::of(bytes, event) else {
+            let Some(slot) = memo::Slot::of(&bytes, event) else {
                 break; // no cache folder: no memos
             };
             let expected = match event {
@@ -181,9 +178,9 @@ pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
     untrue
 }
 
-/// Parses one config file's bytes (no byte-order mark) into what the readers use of its top
-/// level (empty for an empty file): with `only`, of `hooks:` that event's lists alone (see
-/// [`memo::kept`]).
+/// Parses one config file's bytes (a byte-order mark first is skipped, as `PyYAML` skips it)
+/// into what the readers use of its top level (empty for an empty file): with `only`, of
+/// `hooks:` that event's lists alone (see [`memo::kept`]).
 fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let line = bytes[..err.valid_up_to()].split(|b| *b == b'\n').count();
@@ -244,7 +241,7 @@ fn build(
     for document in user.into_iter().chain(managed) {
         let top = &document.top;
         let file = document.path.as_path();
-        reader.repeated(file, top, "");
+        reader.repeated(file, top, "", Level::Top);
         if let Some(value) = top.get("hooks_auto_accept") {
             auto_accept = Some((file, value));
         }
@@ -267,7 +264,7 @@ fn build(
                 continue;
             }
         };
-        reader.repeated(file, entries, "hooks.");
+        reader.repeated(file, entries, "hooks.", Level::Events);
         for (key, value) in &entries.entries {
             // The managed config wins per event key: its list replaces the user's.
             let same = |e: &EventEntry<'_>| e.key.value.same_key(&key.value);
@@ -306,6 +303,17 @@ fn build(
     reader.out
 }
 
+/// Where a mapping sits in config.yaml.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// The top level.
+    Top,
+    /// The `hooks:` block: event keys.
+    Events,
+    /// One entry of an event's list.
+    Entry,
+}
+
 /// Walks the merged `hooks:` block, collecting hooks and warnings.
 struct BlockReader {
     only: Option<Event>,
@@ -325,17 +333,48 @@ impl BlockReader {
         });
     }
 
-    /// Warns about keys written twice in `mapping` (the last one counts, as in `PyYAML`).
-    fn repeated(&mut self, file: &Path, mapping: &Mapping, prefix: &str) {
+    /// Warns about keys written twice in `mapping` (the last one counts, as in `PyYAML`); one
+    /// that drops hooks (a second `hooks:`, an event list or an entry's command written again)
+    /// names them.
+    fn repeated(&mut self, file: &Path, mapping: &Mapping, prefix: &str, level: Level) {
         for repeat in &mapping.repeated {
-            if prefix.is_empty() && !matches!(repeat.key.as_str(), "hooks" | "hooks_auto_accept") {
+            let key = repeat.key.as_str();
+            if level == Level::Top && !matches!(key, "hooks" | "hooks_auto_accept") {
                 continue; // the rest of the top level is Hermes's own business
             }
-            let message = format!(
-                "{prefix}{} is written twice (lines {} and {}); the last one counts, as in Hermes",
-                repeat.key, repeat.first, repeat.last
+            let (dropped, advice) = match (level, key) {
+                (Level::Top, "hooks") => (
+                    hooks_of_block(&repeat.dropped),
+                    "merge the two blocks into one",
+                ),
+                (Level::Events, key) if !RESERVED_KEYS.contains(&key) => (
+                    hooks_of_list(&repeat.dropped),
+                    "merge the two lists into one",
+                ),
+                (Level::Entry, "command") => (
+                    command_of(&repeat.dropped)
+                        .map(|command| format!("{command} (line {})", repeat.dropped.line))
+                        .into_iter()
+                        .collect(),
+                    "keep one command",
+                ),
+                _ => (Vec::new(), ""),
+            };
+            let twice = format!(
+                "{prefix}{key} is written twice (lines {} and {})",
+                repeat.first, repeat.last
             );
-            self.warn(WarningKind::RepeatedKey, file, repeat.last, message);
+            if dropped.is_empty() {
+                let message = format!("{twice}; the last one counts, as in Hermes");
+                self.warn(WarningKind::RepeatedKey, file, repeat.last, message);
+            } else {
+                let message = format!(
+                    "{twice}: Hermes keeps only the last, so the hooks of the first one never \
+                     run: {}; {advice}",
+                    dropped.join(", ")
+                );
+                self.warn(WarningKind::DroppedHooks, file, repeat.last, message);
+            }
         }
     }
 
@@ -369,26 +408,17 @@ impl BlockReader {
     fn event(&mut self, entry: &EventEntry<'_>) {
         let (file, line) = (entry.file, entry.key.line);
         let Value::Str(name) = &entry.key.value else {
-            self.warn(
-                WarningKind::UnknownEvent,
-                file,
-                line,
-                format!("unknown hook event {} in hooks:", entry.key.value),
-            );
+            let unknown = format!("unknown hook event {}", entry.key.value);
+            self.unknown_event(file, line, &unknown, entry.value);
             return;
         };
         if RESERVED_KEYS.contains(&name.as_str()) {
             return;
         }
-        let resolved = match Event::parse(name) {
+        let resolved = match Event::parse_config_key(name) {
             Ok(resolved) => resolved,
             Err(unknown) => {
-                self.warn(
-                    WarningKind::UnknownEvent,
-                    file,
-                    line,
-                    format!("{unknown} in hooks: (skipped)"),
-                );
+                self.unknown_event(file, line, &unknown.to_string(), entry.value);
                 return;
             }
         };
@@ -430,6 +460,20 @@ impl BlockReader {
                 ),
             ),
         }
+    }
+
+    /// An event key that names no event: its hooks never run, here or in Hermes.
+    fn unknown_event(&mut self, file: &Path, line: u64, unknown: &str, list: &Node) {
+        let hooks = hooks_of_list(list);
+        let message = if hooks.is_empty() {
+            format!("{unknown} in hooks: (skipped)")
+        } else {
+            format!(
+                "{unknown} in hooks:; its hooks never run, here or in Hermes: {}",
+                hooks.join(", ")
+            )
+        };
+        self.warn(WarningKind::UnknownEvent, file, line, message);
     }
 
     /// An event key Hermes does not fire (an alias or a legacy name): this tool runs its hooks,
@@ -478,7 +522,7 @@ impl BlockReader {
             );
             return None;
         };
-        self.repeated(file, fields, &format!("{at}."));
+        self.repeated(file, fields, &format!("{at}."), Level::Entry);
         let command = match fields.get("command").map(|n| &n.value) {
             Some(Value::Str(command)) => self.expand(file, line, &format!("{at}.command"), command),
             _ => String::new(),
@@ -681,6 +725,51 @@ impl BlockReader {
         }
         self.out.hooks = kept;
     }
+}
+
+/// The hooks an event's list declares, as messages name them: each entry's command (as
+/// written) and line.
+fn hooks_of_list(list: &Node) -> Vec<String> {
+    let Value::Seq(items) = &list.value else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let Value::Map(fields) = &item.value else {
+                return None;
+            };
+            let command = command_of(fields.get("command")?)?;
+            Some(format!("{command} (line {})", item.line))
+        })
+        .collect()
+}
+
+/// A command as messages name it, when it is a non-empty string.
+fn command_of(node: &Node) -> Option<String> {
+    let Value::Str(command) = &node.value else {
+        return None;
+    };
+    let command = command.trim();
+    (!command.is_empty()).then(|| format!("`{command}`"))
+}
+
+/// The hooks a `hooks:` block declares, each named with its event key.
+fn hooks_of_block(block: &Node) -> Vec<String> {
+    let Value::Map(events) = &block.value else {
+        return Vec::new();
+    };
+    events
+        .entries
+        .iter()
+        .filter(|(key, _)| !matches!(&key.value, Value::Str(name) if RESERVED_KEYS.contains(&name.as_str())))
+        .flat_map(|(key, list)| {
+            let event = key.value.key_text();
+            hooks_of_list(list)
+                .into_iter()
+                .map(move |hook| format!("{event} {hook}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

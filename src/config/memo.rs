@@ -26,7 +26,7 @@ use super::yaml::pyyaml::{Mapping, Node, Value};
 /// The top-level keys the readers of config.yaml look at.
 pub(crate) const KEPT_KEYS: [&str; 2] = ["hooks", "hooks_auto_accept"];
 /// Changes whenever what a memo holds, or how it is written, changes.
-const FORMAT: &[u8] = b"hermes-hooks parse memo 1\0";
+const FORMAT: &[u8] = b"hermes-hooks parse memo 2\0";
 /// A memo this old is removed when another is written.
 const UNUSED_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -153,9 +153,9 @@ struct MemoRef<'a> {
 }
 
 /// The part of a top-level mapping a memo keeps: the entries of [`KEPT_KEYS`] and their
-/// repeats and, with `only`, under `hooks:` the lists of that event alone (the other events'
-/// keys stay, with no value: a reader about one event looks only at their names). The readers
-/// look at nothing else, so they see the same either way.
+/// repeats and, with `only`, under `hooks:` (and a `hooks:` a repeat dropped) the lists of that
+/// event alone (the other events' keys stay, with no value: a reader about one event looks
+/// only at their names). The readers look at nothing else, so they see the same either way.
 pub(crate) fn kept(top: Mapping, only: Option<Event>) -> Mapping {
     let wanted = |key: &str| KEPT_KEYS.contains(&key);
     let entries = top
@@ -163,15 +163,8 @@ pub(crate) fn kept(top: Mapping, only: Option<Event>) -> Mapping {
         .into_iter()
         .filter(|(key, _)| matches!(&key.value, Value::Str(text) if wanted(text)))
         .map(|(key, mut value)| {
-            if let (Some(only), Value::Str(name), Value::Map(events)) =
-                (only, &key.value, &mut value.value)
-                && name == "hooks"
-            {
-                for (event, lists) in &mut events.entries {
-                    if !is_event(event, only) {
-                        lists.value = Value::Null;
-                    }
-                }
+            if matches!(&key.value, Value::Str(name) if name == "hooks") {
+                keep_event(&mut value, only);
             }
             (key, value)
         })
@@ -182,7 +175,30 @@ pub(crate) fn kept(top: Mapping, only: Option<Event>) -> Mapping {
             .repeated
             .into_iter()
             .filter(|repeat| wanted(&repeat.key))
+            .map(|mut repeat| {
+                if repeat.key == "hooks" {
+                    keep_event(&mut repeat.dropped, only);
+                }
+                repeat
+            })
             .collect(),
+    }
+}
+
+/// With `only`, empties the lists of a `hooks:` block's other events.
+fn keep_event(hooks: &mut Node, only: Option<Event>) {
+    let (Some(only), Value::Map(events)) = (only, &mut hooks.value) else {
+        return;
+    };
+    for (event, lists) in &mut events.entries {
+        if !is_event(event, only) {
+            lists.value = Value::Null;
+        }
+    }
+    for repeat in &mut events.repeated {
+        if !Event::parse(&repeat.key).is_ok_and(|r| r.event == only) {
+            repeat.dropped.value = Value::Null;
+        }
     }
 }
 

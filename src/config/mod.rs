@@ -87,6 +87,9 @@ pub enum WarningKind {
     InvalidValue,
     /// A key written twice in one mapping; the last one counts.
     RepeatedKey,
+    /// A `hooks:` block or event list written twice: Hermes keeps the last, so the hooks of
+    /// the first never run.
+    DroppedHooks,
     /// An entry identical to an earlier one (same event, matcher and command); it runs once.
     DuplicateEntry,
     /// A `${VAR}` that is set nowhere, kept as written.
@@ -111,6 +114,7 @@ impl WarningKind {
             Self::ClampedTimeout => "clamped_timeout",
             Self::InvalidValue => "invalid_value",
             Self::RepeatedKey => "repeated_key",
+            Self::DroppedHooks => "dropped_hooks",
             Self::DuplicateEntry => "duplicate_entry",
             Self::UnsetVariable => "unset_variable",
             Self::ManagedOverride => "managed_override",

@@ -66,14 +66,54 @@ fn skipped_entries_name_file_and_line() {
 }
 
 #[test]
-fn unknown_events_suggest() {
-    let w = warnings("hooks:\n  pre_tools_call:\n    - command: a.sh\n");
+fn an_unknown_event_key_names_the_hooks_that_never_run() {
+    let cfg = load(
+        "hooks:\n  pre_tools_call:\n    - command: a.sh\n    - command: ' b.sh '\n    - 42\n  on_session_stop: []\n  7:\n    - command: c.sh\n",
+    );
+    assert!(cfg.hooks.is_empty());
+    let w: Vec<_> = cfg
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.to_string()))
+        .collect();
     assert_eq!(
         w,
         [
-            "config.yaml:2: unknown event 'pre_tools_call' (did you mean 'pre_tool_call'?) in hooks: (skipped)"
+            (
+                WarningKind::UnknownEvent,
+                "config.yaml:2: unknown event 'pre_tools_call' (did you mean 'pre_tool_call'?) in hooks:; its hooks never run, here or in Hermes: `a.sh` (line 3), `b.sh` (line 4)".to_owned()
+            ),
+            (
+                WarningKind::UnknownEvent,
+                "config.yaml:6: unknown event 'on_session_stop' (did you mean 'on_session_start'?) in hooks: (skipped)".to_owned()
+            ),
+            (
+                WarningKind::UnknownEvent,
+                "config.yaml:7: unknown hook event 7 in hooks:; its hooks never run, here or in Hermes: `c.sh` (line 8)".to_owned()
+            ),
         ]
     );
+}
+
+#[test]
+fn under_hooks_a_suggestion_is_always_a_hermes_name() {
+    // Hermes fires only canonical names under `hooks:`: a name close to another spelling
+    // (Claude Code's `SessionStart`, the alias `pre-tool-call`) suggests the Hermes name.
+    for (typo, hermes) in [
+        ("session_start", "on_session_start"),
+        ("SessionStrat", "on_session_start"),
+        ("pre-tool-cal", "pre_tool_call"),
+        ("PreToolUs", "pre_tool_call"),
+        ("before_tools", "pre_tool_call"),
+    ] {
+        let w = warnings(&format!("hooks:\n  {typo}:\n    - command: a.sh\n"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains(&format!("(did you mean '{hermes}'?)")),
+            "{typo}: {}",
+            w[0]
+        );
+    }
 }
 
 #[test]
@@ -195,10 +235,47 @@ fn a_repeated_key_never_rejects_the_file_and_the_last_one_counts() {
     assert_eq!(
         w,
         [
-            "config.yaml:8: hooks.pre_tool_call is written twice (lines 4 and 8); the last one counts, as in Hermes",
-            "config.yaml:10: hooks.pre_tool_call[0].command is written twice (lines 9 and 10); the last one counts, as in Hermes",
+            "config.yaml:8: hooks.pre_tool_call is written twice (lines 4 and 8): Hermes keeps only the last, so the hooks of the first one never run: `first.sh` (line 5); merge the two lists into one",
+            "config.yaml:10: hooks.pre_tool_call[0].command is written twice (lines 9 and 10): Hermes keeps only the last, so the hooks of the first one never run: `second.sh` (line 9); keep one command",
         ]
     );
+    let kinds: Vec<_> = cfg.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(
+        kinds,
+        [WarningKind::DroppedHooks, WarningKind::DroppedHooks]
+    );
+    // Another key of an entry written twice drops no hook.
+    let cfg =
+        load("hooks:\n  pre_tool_call:\n    - command: a.sh\n      timeout: 5\n      timeout: 9\n");
+    let kinds: Vec<_> = cfg.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::RepeatedKey]);
+    assert_eq!(cfg.hooks[0].timeout.as_secs(), 9);
+}
+
+#[test]
+fn a_second_hooks_block_names_every_hook_of_the_first_it_drops() {
+    // What `new --config >> config.yaml` makes of a file that already has hooks.
+    let cfg = load(
+        "hooks:\n  pre_tool_call:\n    - command: guard.sh\n      matcher: terminal\n  output_spill: {command: not-a-hook}\n  on_session_start:\n    - command: log.sh\n    - 42\nmodel: x\nhooks:\n  post_tool_call:\n    - command: new.sh\n",
+    );
+    let hooks: Vec<_> = cfg.hooks.iter().map(|h| h.command.as_str()).collect();
+    assert_eq!(hooks, ["new.sh"], "read as Hermes reads it: the last block");
+    let w: Vec<_> = cfg
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.to_string()))
+        .collect();
+    assert_eq!(
+        w,
+        [(
+            WarningKind::DroppedHooks,
+            "config.yaml:10: hooks is written twice (lines 1 and 10): Hermes keeps only the last, so the hooks of the first one never run: pre_tool_call `guard.sh` (line 3), on_session_start `log.sh` (line 7); merge the two blocks into one".to_owned()
+        )]
+    );
+    // A first block with no hooks drops none: a plain repeated key.
+    let cfg = load("hooks:\nhooks:\n  pre_tool_call:\n    - command: a.sh\n");
+    let kinds: Vec<_> = cfg.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::RepeatedKey]);
 }
 
 #[test]

@@ -1,15 +1,23 @@
 //! YAML as Hermes reads config.yaml: `PyYAML`'s safe loader. YAML 1.1 scalars (`yes`/`on` are
 //! booleans, `010` is octal, `1e3` is a string, `1:30` is 90), a repeated key keeps its first
 //! place and its last value (and is reported with both lines), merge keys (`<<`), one document.
-//! Built on the event parser, so every value keeps its line; aliases are bounded, so no file can
-//! make the tree grow without end.
+//! Read by a port of `PyYAML`'s own reader, scanner and parser (`scanner`, `parser`), so every
+//! character means what it means to Hermes (a line break is `\r`, `\n`, U+0085, U+2028 or
+//! U+2029) and every value keeps its line; aliases are bounded, so no file can make the tree
+//! grow without end.
 
-use std::collections::HashMap;
+#[cfg(test)]
+mod differential;
+mod parser;
+mod scanner;
+
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
 
+use self::parser::{EventKind, Parser};
+use self::scanner::Mark;
 use super::YamlError;
 
 /// The most nodes a document may hold, counting every copy an alias makes.
@@ -17,19 +25,33 @@ const MAX_NODES: usize = 1_000_000;
 /// The deepest nesting of collections.
 const MAX_DEPTH: usize = 256;
 
-impl YamlError {
-    fn at(span: Span, message: impl Into<String>) -> Self {
-        Self {
-            at: Some((span.start.line(), span.start.col() + 1)),
-            message: message.into(),
-        }
-    }
+/// Where a node starts (`PyYAML`'s start mark).
+type Span = Mark;
 
-    fn scan(err: &ScanError) -> Self {
-        Self {
-            at: Some((err.marker().line(), err.marker().col() + 1)),
-            message: err.info(),
+impl YamlError {
+    fn at(mark: Mark, message: impl Into<String>) -> Self {
+        marked(None, message, mark)
+    }
+}
+
+/// An error at `at` (and what was being read, from where), as `PyYAML`'s marked errors say
+/// it.
+fn marked(context: Option<(&str, Mark)>, problem: impl Into<String>, at: Mark) -> YamlError {
+    let problem = problem.into();
+    let message = match context {
+        None => problem,
+        Some((context, from)) if (from.line, from.column) == (at.line, at.column) => {
+            format!("{context}: {problem}")
         }
+        Some((context, from)) => format!(
+            "{context} (from line {}, column {}): {problem}",
+            from.line + 1,
+            from.column + 1
+        ),
+    };
+    YamlError {
+        at: Some((at.line + 1, at.column + 1)),
+        message,
     }
 }
 
@@ -171,6 +193,9 @@ pub(crate) struct Repeated {
     pub(crate) first: u64,
     /// The line of the appearance that wins.
     pub(crate) last: u64,
+    /// The value the later one replaced, which Hermes never sees.
+    #[serde(rename = "d")]
+    pub(crate) dropped: Node,
 }
 
 impl Value {
@@ -237,14 +262,15 @@ impl fmt::Display for Value {
     }
 }
 
-/// Reads one YAML document. `Ok(None)` for an empty stream.
+/// Reads one YAML document as `yaml.safe_load` does. `Ok(None)` for an empty stream.
 pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
+    let mut parser = Parser::new(text)?;
     let mut builder = Builder::default();
     let mut documents = 0;
-    for item in Parser::new_from_str(text) {
-        let (event, span) = item.map_err(|err| YamlError::scan(&err))?;
-        match event {
-            Event::DocumentStart(..) => {
+    while let Some(event) = parser.next_event()? {
+        let span = event.start;
+        match event.kind {
+            EventKind::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
                     return Err(YamlError::at(
@@ -253,29 +279,30 @@ pub(crate) fn load(text: &str) -> Result<Option<Node>, YamlError> {
                     ));
                 }
             }
-            Event::Scalar(text, style, anchor, tag) => {
-                let value = scalar(&text, style, tag.as_deref(), span)?;
+            EventKind::Scalar {
+                anchor,
+                tag,
+                implicit,
+                value,
+                ..
+            } => {
+                let value = scalar(&value, implicit, tag.as_deref(), span)?;
                 builder.push(leaf(value, span), anchor, span)?;
             }
-            Event::SequenceStart(_, anchor, tag) => {
+            EventKind::SequenceStart { anchor, tag } => {
                 let kind = collection_tag(tag.as_deref(), "seq", span)?;
                 builder.open(Frame::Seq(Vec::new()), anchor, kind, span)?;
             }
-            Event::MappingStart(_, anchor, tag) => {
+            EventKind::MappingStart { anchor, tag } => {
                 let kind = collection_tag(tag.as_deref(), "map", span)?;
                 builder.open(Frame::Map(Vec::new()), anchor, kind, span)?;
             }
-            Event::SequenceEnd | Event::MappingEnd => builder.close(span)?,
-            Event::Alias(id) => {
-                let Some(node) = builder.anchors.get(&id).cloned() else {
-                    return Err(YamlError::at(
-                        span,
-                        "found an alias to an anchor that is not complete (recursive aliases are not supported)",
-                    ));
-                };
-                builder.push(node, 0, span)?;
+            EventKind::SequenceEnd | EventKind::MappingEnd => builder.close(span)?,
+            EventKind::Alias(name) => {
+                let node = builder.alias(&name, span)?;
+                builder.push(node, None, span)?;
             }
-            _ => {}
+            EventKind::StreamStart | EventKind::StreamEnd | EventKind::DocumentEnd => {}
         }
     }
     Ok(builder.root)
@@ -291,11 +318,11 @@ fn leaf(value: Value, span: Span) -> Node {
 }
 
 fn line_of(span: Span) -> u64 {
-    u64::try_from(span.start.line()).unwrap_or(u64::MAX)
+    u64::try_from(span.line + 1).unwrap_or(u64::MAX)
 }
 
 fn column_of(span: Span) -> u64 {
-    u64::try_from(span.start.col() + 1).unwrap_or(u64::MAX)
+    u64::try_from(span.column + 1).unwrap_or(u64::MAX)
 }
 
 /// A collection being built.
@@ -306,7 +333,7 @@ enum Frame {
 
 struct Open {
     frame: Frame,
-    anchor: usize,
+    anchor: Option<String>,
     /// The collection's explicit type, when it has one (`!!set`, `!!omap`, `!!pairs`).
     kind: Option<&'static str>,
     span: Span,
@@ -317,7 +344,9 @@ struct Open {
 #[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
-    anchors: HashMap<usize, Node>,
+    anchors: HashMap<String, Node>,
+    /// Anchors of the collections still open.
+    opening: HashSet<String>,
     root: Option<Node>,
     nodes: usize,
 }
@@ -334,15 +363,46 @@ impl Builder {
         Ok(())
     }
 
+    /// The node an alias stands for.
+    fn alias(&self, name: &str, span: Span) -> Result<Node, YamlError> {
+        if let Some(node) = self.anchors.get(name) {
+            return Ok(node.clone());
+        }
+        let message = if self.opening.contains(name) {
+            "found an alias to an anchor that is not complete (recursive aliases are not supported)"
+                .to_owned()
+        } else {
+            format!("found undefined alias '{name}'")
+        };
+        Err(YamlError::at(span, message))
+    }
+
+    /// An anchor may be defined once in a document, as `PyYAML`'s composer has it.
+    fn claim(&mut self, anchor: Option<&String>, span: Span) -> Result<(), YamlError> {
+        match anchor {
+            Some(name) if self.anchors.contains_key(name) || self.opening.contains(name) => Err(
+                YamlError::at(span, format!("found duplicate anchor '{name}'")),
+            ),
+            _ => Ok(()),
+        }
+    }
+
     fn open(
         &mut self,
         frame: Frame,
-        anchor: usize,
+        anchor: Option<String>,
         kind: Option<&'static str>,
         span: Span,
     ) -> Result<(), YamlError> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(YamlError::at(span, "the YAML nests too deep"));
+            return Err(YamlError::at(
+                span,
+                format!("the YAML nests deeper than the recursion limit ({MAX_DEPTH} levels)"),
+            ));
+        }
+        self.claim(anchor.as_ref(), span)?;
+        if let Some(name) = &anchor {
+            self.opening.insert(name.clone());
         }
         self.stack.push(Open {
             frame,
@@ -378,18 +438,27 @@ impl Builder {
             column: column_of(open.span),
             size: open.size,
         };
+        if let Some(name) = &open.anchor {
+            self.opening.remove(name);
+        }
         self.finish(node, open.anchor, span)
     }
 
     /// Adds a scalar or an alias's copy.
-    fn push(&mut self, node: Node, anchor: usize, span: Span) -> Result<(), YamlError> {
+    fn push(&mut self, node: Node, anchor: Option<String>, span: Span) -> Result<(), YamlError> {
+        self.claim(anchor.as_ref(), span)?;
         self.count(node.size, span)?;
         self.finish(node, anchor, span)
     }
 
-    fn finish(&mut self, mut node: Node, anchor: usize, span: Span) -> Result<(), YamlError> {
-        if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
+    fn finish(
+        &mut self,
+        mut node: Node,
+        anchor: Option<String>,
+        span: Span,
+    ) -> Result<(), YamlError> {
+        if let Some(name) = anchor {
+            self.anchors.insert(name, node.clone());
         }
         let is_key = self
             .stack
@@ -477,15 +546,17 @@ fn construct_mapping(pairs: Vec<(Node, Node)>, span: Span) -> Result<Mapping, Ya
         let at = slot[first_of[i]];
         slot.push(at);
         let (first, old) = &mut mapping.entries[at];
+        let first = first.line;
+        let dropped = std::mem::replace(old, value);
         // An explicit key over a merged one is what merging is for: no repeat.
         if here && written[at] {
             mapping.repeated.push(Repeated {
                 key: key.value.key_text(),
-                first: first.line,
+                first,
                 last: key.line,
+                dropped,
             });
         }
-        *old = value;
         written[at] |= here;
     }
     Ok(mapping)
@@ -573,12 +644,11 @@ fn key_id<'a>(value: &'a Value, nans: &mut usize) -> Option<KeyId<'a>> {
 /// The explicit type of a collection: `None` for a plain list or mapping, the Python type for
 /// the others; an unknown tag is an error, as `PyYAML`'s safe loader has no constructor for it.
 fn collection_tag(
-    tag: Option<&Tag>,
+    tag: Option<&str>,
     plain: &str,
     span: Span,
 ) -> Result<Option<&'static str>, YamlError> {
-    let Some(tag) = tag else { return Ok(None) };
-    let full = format!("{}{}", tag.handle(), tag.suffix());
+    let Some(full) = tag else { return Ok(None) };
     match full.strip_prefix("tag:yaml.org,2002:") {
         Some(name) if name == plain => Ok(None),
         Some("set") => Ok(Some("set")),
@@ -591,24 +661,14 @@ fn collection_tag(
     }
 }
 
-/// A scalar, resolved and constructed as `PyYAML`'s safe loader does.
-fn scalar(
-    text: &str,
-    style: ScalarStyle,
-    tag: Option<&Tag>,
-    span: Span,
-) -> Result<Value, YamlError> {
-    let Some(tag) = tag else {
-        return Ok(if style == ScalarStyle::Plain {
-            resolve_plain(text)
-        } else {
-            Value::Str(text.to_owned())
-        });
+/// A scalar, resolved and constructed as `PyYAML`'s safe loader does: without a tag (or
+/// with the tag `!`), a plain scalar's type comes from its text, any other is a string.
+fn scalar(text: &str, implicit: bool, tag: Option<&str>, span: Span) -> Result<Value, YamlError> {
+    let full = match tag {
+        None | Some("!") if implicit => return Ok(resolve_plain(text)),
+        None | Some("!") => return Ok(Value::Str(text.to_owned())),
+        Some(full) => full,
     };
-    let full = format!("{}{}", tag.handle(), tag.suffix());
-    if full == "!" {
-        return Ok(Value::Str(text.to_owned()));
-    }
     let bad = || {
         YamlError::at(
             span,
@@ -1060,9 +1120,128 @@ mod tests {
             "a: =\n",
             "a: <<\n",
             "a: !!int x\n",
+            "a: &x 1\nb: &x 2\n",
+            "a: *nowhere\n",
+            "a: x\tb\n",
+            "a: \"\\u0001\" \u{1}\n",
+            "a: \"\\ud800\"\n",
+            "a: \"\\U00110000\"\n",
         ] {
             assert!(load(text).is_err(), "{text:?}");
         }
+    }
+
+    /// The value of the top-level key `a`, and the line each top-level key is on.
+    fn read(text: &str) -> (Option<Value>, Vec<(String, u64)>) {
+        let Value::Map(map) = load(text).unwrap().unwrap().value else {
+            panic!("not a mapping: {text:?}")
+        };
+        let lines = map
+            .entries
+            .iter()
+            .map(|(key, _)| (key.value.key_text(), key.line))
+            .collect();
+        (map.get("a").map(|node| node.value.clone()), lines)
+    }
+
+    /// Every line break `PyYAML` knows, and the text it stands for inside a value.
+    const BREAKS: [(&str, &str); 6] = [
+        ("\n", "\n"),
+        ("\r", "\n"),
+        ("\r\n", "\n"),
+        ("\u{85}", "\n"),
+        ("\u{2028}", "\u{2028}"),
+        ("\u{2029}", "\u{2029}"),
+    ];
+
+    #[test]
+    fn every_line_break_pyyaml_knows_ends_a_comment_and_a_line() {
+        for (line_break, _) in BREAKS {
+            let text = format!("a: 1 # note{line_break}hooks_auto_accept: true{line_break}c: 3");
+            let (a, lines) = read(&text);
+            assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()), "{text:?}");
+            let want = [("a", 1), ("hooks_auto_accept", 2), ("c", 3)];
+            let want: Vec<_> = want.iter().map(|(k, l)| ((*k).to_owned(), *l)).collect();
+            assert_eq!(lines, want, "{text:?}");
+        }
+        // `\r` then U+0085 are two line breaks; `\r\n` is one.
+        let (_, lines) = read("a: 1\r\u{85}b: 2\r\nc: 3\n");
+        assert_eq!(lines[1..], [("b".to_owned(), 3), ("c".to_owned(), 4)]);
+    }
+
+    #[test]
+    fn scalars_fold_every_line_break_as_pyyaml_folds_it() {
+        // Each expectation is what `yaml.safe_load` (`PyYAML` 6.0.3, its Python and its C loader
+        // alike) returns: a first `\n` between two lines becomes a space, U+2028 and U+2029
+        // stay as they are.
+        for (line_break, kept) in BREAKS {
+            let folded = if kept == "\n" { " " } else { kept };
+            let cases = [
+                (format!("a: x{line_break}  y\n"), format!("x{folded}y")),
+                (format!("a: 'x{line_break}  y'\n"), format!("x{folded}y")),
+                (format!("a: \"x{line_break}  y\"\n"), format!("x{folded}y")),
+                (format!("a: \"x\\{line_break}  y\"\n"), "xy".to_owned()),
+                // Of two line breaks, a first `\n` goes.
+                (
+                    format!("a: x{line_break}{line_break}  y\n"),
+                    if kept == "\n" {
+                        "x\ny".to_owned()
+                    } else {
+                        format!("x{kept}{kept}y")
+                    },
+                ),
+                (format!("a: |\n  x{line_break}  y\n"), format!("x{kept}y\n")),
+                (
+                    format!("a: >\n  x{line_break}  y\n  z\n"),
+                    format!("x{folded}y z\n"),
+                ),
+                (format!("a: |-\n  x{line_break}"), "x".to_owned()),
+            ];
+            for (text, want) in cases {
+                let (a, _) = read(&text);
+                assert_eq!(a.map(|v| v.key_text()), Some(want), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_may_hold_a_line_break_only_after_a_question_mark() {
+        for (line_break, kept) in BREAKS {
+            let folded = if kept == "\n" { " " } else { kept };
+            let (_, lines) = read(&format!("? a{line_break}  b\n: 1\n"));
+            assert_eq!(lines, [(format!("a{folded}b"), 1)]);
+            assert!(
+                load(&format!("a{line_break}: 1\n")).is_err(),
+                "{line_break:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_first_and_refused_where_pyyaml_loaders_differ() {
+        let (a, _) = read("\u{FEFF}a: 1\n");
+        assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
+        // The C loader skips these, the Python loader reads them as text.
+        for text in [
+            "\u{FEFF}\u{FEFF}a: 1\n",
+            "a: 1\n\u{FEFF}hooks_auto_accept: true\n",
+            "a: 1\u{2028}\u{FEFF}b: 2\n",
+        ] {
+            let err = load(text).unwrap_err();
+            assert!(err.message.contains("byte-order mark"), "{text:?}: {err}");
+        }
+        // Inside a quoted scalar both read it as text.
+        let (a, _) = read("a: \"x\u{FEFF}y\"\n");
+        assert_eq!(a.map(|v| v.key_text()), Some("x\u{FEFF}y".to_owned()));
+    }
+
+    #[test]
+    fn a_tab_where_a_block_scalar_finds_its_indentation_is_refused() {
+        // PyYAML's Python loader reads "\tx"; its C loader refuses the file.
+        let err = load("a: |\n  \tx\n").unwrap_err();
+        assert!(err.message.contains("tab character"), "{err}");
+        let (a, _) = read("a: |\n  x\ty\n  \tz\n");
+        assert_eq!(a.map(|v| v.key_text()), Some("x\ty\n\tz\n".to_owned()));
     }
 
     #[test]
