@@ -3,7 +3,9 @@
 //! directories, dangling or looping symlinks, huge sparse files or crafted YAML. `list`, `doctor
 //! --no-exec` and `run --dry-run` (with and without a bypass) must come back in bounded time,
 //! without a panic, never with exit 2, and without a raw control byte or invisible character on
-//! stdout or stderr.
+//! stdout or stderr. A second property puts broken config.yaml files, arguments nested to any
+//! depth and project folders another user owns around an approved user guard: no guard that
+//! loaded is ever silently lost.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -12,7 +14,7 @@ use std::path::Path;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use crate::common::{TestEnv, bounded, code};
+use crate::common::{MAX_DEPTH, OTHER_UID, TestEnv, bounded, code, give_away_all, nested};
 use crate::trust::{INVISIBLE, raw_control};
 
 /// What stands where a file should be.
@@ -240,9 +242,11 @@ proptest! {
     })]
 
     #[test]
-    fn no_broken_file_switches_off_a_guard_that_loaded(
+    fn no_broken_file_deep_payload_or_foreign_folder_switches_off_a_guard_that_loaded(
         config in config_text(),
         folders in vec(folder(), 0..4),
+        depth in prop_oneof![3 => 0..=(MAX_DEPTH - 4), 1 => (MAX_DEPTH - 1)..=100_000],
+        foreign in any::<bool>(),
     ) {
         let env = TestEnv::new();
         // An approved user guard against `rm -rf`, whatever else is broken around it.
@@ -256,10 +260,28 @@ proptest! {
         env.approve("pre_tool_call", &guard.display().to_string());
         fs::write(env.hermes_home().join("config.yaml"), &config).unwrap();
         build(&env, &folders);
-        let payload = r#"{"tool_name": "terminal", "args": {"command": "rm -rf /srv"}}"#;
+        if foreign && fs::create_dir_all(env.project_hooks()).is_ok() {
+            // A project another user planted (where this runs as root; else it stays yours).
+            give_away_all(&env.work().join(".agents"), OTHER_UID);
+        }
+        // The command the guard looks for, nested `depth` levels down in the arguments.
+        let payload = format!(
+            r#"{{"tool_name": "terminal", "args": {{"x": {}}}}}"#,
+            nested(depth, r#""rm -rf /srv""#, " ")
+        );
+        let readable = depth + 2 <= MAX_DEPTH;
         for args in [&["run", "pre_tool_call"][..], &["run", "PreToolUse", "--fail-closed"]] {
-            let out = bounded(&env, args, payload);
+            let out = bounded(&env, args, &payload);
             let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            prop_assert_eq!(raw_control(&out.stderr), None, "{:?} stderr", args);
+            if !readable {
+                // Too deep to read: a payload error, which blocks in fail-closed mode, or where
+                // a `fail_closed` guard loaded; never a crash, never a silent pass.
+                prop_assert_eq!(&line["errors"][0]["source"], "payload", "{:?}: {}", args, line);
+                let closed = args.contains(&"--fail-closed") || line["message"].is_string();
+                prop_assert_eq!(code(&out), if closed { 2 } else { 1 }, "{:?}: {}", args, line);
+                continue;
+            }
             prop_assert_eq!(code(&out), 2, "{:?}: {}", args, line);
             // The guard answered, unless a hook before it (a config hook) blocked first.
             let hooks = line["hooks"].as_array().unwrap();
@@ -269,7 +291,6 @@ proptest! {
                     || hooks[..at].iter().any(|h| h["status"] != "ok" && h["status"] != "not_matched"),
                 "{:?}: {}", args, line
             );
-            prop_assert_eq!(raw_control(&out.stderr), None, "{:?} stderr", args);
         }
         for args in [&["list", "--json"][..], &["doctor", "--no-exec", "--json"]] {
             let out = bounded(&env, args, "");
