@@ -200,46 +200,6 @@ proptest! {
             prop_assert_eq!(raw_control(&out.stderr), None, "{:?} stderr", args);
         }
     }
-}
-
-/// A config.yaml's text: a sound `hooks:` block with hostile values, or broken in one of the ways
-/// people and attackers break it (indentation, tabs, brackets, a second `hooks:` key, the wrong
-/// types, bytes that are not UTF-8, an alias that expands too far).
-fn config_text() -> impl Strategy<Value = Vec<u8>> {
-    let sound = (hostile_text(), hostile_text()).prop_map(|(command, matcher)| {
-        let quoted = |text: &str| serde_json::to_string(text).unwrap();
-        format!(
-            "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: {}\n      fail_closed: true\n",
-            quoted(&command),
-            quoted(&matcher)
-        )
-        .into_bytes()
-    });
-    let broken = prop_oneof![
-        Just("hooks:\n  pre_tool_call:\n    - command: /bin/true\n   matcher: x\n"),
-        Just("hooks:\n\tpre_tool_call:\n\t\t- command: /bin/true\n"),
-        Just("hooks: [\n"),
-        Just("hooks:\n  - command: /bin/true\n"),
-        Just("- just\n- a list\n"),
-        Just("hooks:\n  pre_tool_call: [{command: /bin/true}]\nhooks:\n  on_session_start: []\n"),
-        Just("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"),
-        Just("hooks_auto_accept: true\nhooks: {pre_tool_call: [{command: \"/bin/sh -c 'exit 0'\"}]\n"),
-    ]
-    .prop_map(|text| text.as_bytes().to_vec());
-    prop_oneof![
-        2 => sound,
-        4 => broken,
-        1 => vec(any::<u8>(), 0..128),
-        1 => Just(b"hooks:\n  pre_tool_call:\n    - command: /bin/caf\xe9\n".to_vec()),
-    ]
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 16,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
 
     #[test]
     fn no_broken_file_deep_payload_or_foreign_folder_switches_off_a_guard_that_loaded(
@@ -299,4 +259,36 @@ proptest! {
             prop_assert!(doc.to_string().contains("guard"), "{:?} shows the guard: {}", args, doc);
         }
     }
+}
+
+/// A config.yaml's text: a sound `hooks:` block with hostile values, or broken in one of the ways
+/// people and attackers break it (indentation, tabs, brackets, a second `hooks:` key, the wrong
+/// types, bytes that are not UTF-8, an alias that expands too far).
+fn config_text() -> impl Strategy<Value = Vec<u8>> {
+    let sound = (hostile_text(), hostile_text()).prop_map(|(command, matcher)| {
+        let quoted = |text: &str| serde_json::to_string(text).unwrap();
+        format!(
+            "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: {}\n      fail_closed: true\n",
+            quoted(&command),
+            quoted(&matcher)
+        )
+        .into_bytes()
+    });
+    let broken = prop_oneof![
+        Just("hooks:\n  pre_tool_call:\n    - command: /bin/true\n   matcher: x\n"),
+        Just("hooks:\n\tpre_tool_call:\n\t\t- command: /bin/true\n"),
+        Just("hooks: [\n"),
+        Just("hooks:\n  - command: /bin/true\n"),
+        Just("- just\n- a list\n"),
+        Just("hooks:\n  pre_tool_call: [{command: /bin/true}]\nhooks:\n  on_session_start: []\n"),
+        Just("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"),
+        Just("hooks_auto_accept: true\nhooks: {pre_tool_call: [{command: \"/bin/sh -c 'exit 0'\"}]\n"),
+    ]
+    .prop_map(|text| text.as_bytes().to_vec());
+    prop_oneof![
+        2 => sound,
+        4 => broken,
+        1 => vec(any::<u8>(), 0..128),
+        1 => Just(b"hooks:\n  pre_tool_call:\n    - command: /bin/caf\xe9\n".to_vec()),
+    ]
 }

@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -38,6 +39,11 @@ fn two_guards(env: &TestEnv) -> (PathBuf, PathBuf) {
         env.approve("pre_tool_call", &entry.display().to_string());
     }
     (user, project)
+}
+
+/// The binary with `args` (`run EVENT` and its options), `payload` on stdin.
+fn run_with(env: &TestEnv, args: &[&str], payload: &str) -> Output {
+    env.cmd().args(args).write_stdin(payload).output().unwrap()
 }
 
 fn errors(line: &Value) -> Vec<(String, String)> {
@@ -119,12 +125,7 @@ fn fail_closed_mode_blocks_a_call_the_runner_could_not_check() {
     let env = TestEnv::new();
     two_guards(&env);
     env.config(BROKEN_CONFIG);
-    let flag = env
-        .cmd()
-        .args(["run", "pre_tool_call", "--fail-closed"])
-        .write_stdin(LS)
-        .output()
-        .unwrap();
+    let flag = run_with(&env, &["run", "pre_tool_call", "--fail-closed"], LS);
     let by_env = env
         .cmd()
         .env("HERMES_HOOKS_FAIL_CLOSED", "1")
@@ -151,12 +152,7 @@ fn fail_closed_mode_blocks_a_call_the_runner_could_not_check() {
     }
     // Where nothing the broken file could hold can block, nothing is blocked: config hooks
     // cannot block post_llm_call.
-    let out = env
-        .cmd()
-        .args(["run", "post_llm_call", "--fail-closed"])
-        .write_stdin("{}")
-        .output()
-        .unwrap();
+    let out = run_with(&env, &["run", "post_llm_call", "--fail-closed"], "{}");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(errors(&json(&out)).len(), 1);
 
@@ -169,12 +165,7 @@ fn fail_closed_mode_blocks_a_call_the_runner_could_not_check() {
         "---\nname: typo\ntrigger: pre-tool-cal\n---\n",
     )
     .unwrap();
-    let out = env
-        .cmd()
-        .args(["run", "pre_tool_call", "--fail-closed"])
-        .write_stdin(LS)
-        .output()
-        .unwrap();
+    let out = run_with(&env, &["run", "pre_tool_call", "--fail-closed"], LS);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(json(&out)["errors"][0]["source"], "agent-hooks");
     let out = env.run("pre_tool_call", LS);
@@ -226,12 +217,11 @@ fn an_unreadable_payload_without_a_guard_fails_open_unless_fail_closed_mode() {
     let out = env.run("pre_tool_call", "{not json");
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert!(json(&out)["error"].is_string());
-    let out = env
-        .cmd()
-        .args(["run", "pre_tool_call", "--fail-closed"])
-        .write_stdin("{not json")
-        .output()
-        .unwrap();
+    let out = run_with(
+        &env,
+        &["run", "pre_tool_call", "--fail-closed"],
+        "{not json",
+    );
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(
         json(&out)["message"]
@@ -242,20 +232,14 @@ fn an_unreadable_payload_without_a_guard_fails_open_unless_fail_closed_mode() {
         json(&out)
     );
     // An event no hook can block is never blocked.
-    let out = env
-        .cmd()
-        .args(["run", "on_session_finalize", "--fail-closed"])
-        .write_stdin("{not json")
-        .output()
-        .unwrap();
+    let out = run_with(
+        &env,
+        &["run", "on_session_finalize", "--fail-closed"],
+        "{not json",
+    );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     // An unknown event is a usage error, never a block.
-    let out = env
-        .cmd()
-        .args(["run", "pre_tool_cal", "--fail-closed"])
-        .write_stdin("{}")
-        .output()
-        .unwrap();
+    let out = run_with(&env, &["run", "pre_tool_cal", "--fail-closed"], "{}");
     assert_eq!(code(&out), 1, "{}", stderr(&out));
 }
 
@@ -273,12 +257,7 @@ fn an_unreadable_allowlist_is_reported_and_closes_in_fail_closed_mode() {
     let line = json(&out);
     assert_eq!(line["hooks"][0]["status"], "unapproved", "{line}");
     assert_eq!(line["errors"][0]["source"], "allowlist", "{line}");
-    let out = env
-        .cmd()
-        .args(["run", "pre_tool_call", "--fail-closed"])
-        .write_stdin(LS)
-        .output()
-        .unwrap();
+    let out = run_with(&env, &["run", "pre_tool_call", "--fail-closed"], LS);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(
         fs::read_to_string(env.allowlist_path()).unwrap(),
