@@ -1,10 +1,11 @@
 //! YAML as Hermes reads config.yaml: `PyYAML`'s safe loader. YAML 1.1 scalars (`yes`/`on` are
 //! booleans, `010` is octal, `1e3` is a string, `1:30` is 90), a repeated key keeps its first
 //! place and its last value (and is reported with both lines), merge keys (`<<`), one document.
-//! Read by a port of `PyYAML`'s own reader, scanner and parser (`scanner`, `parser`), so every
-//! character means what it means to Hermes (a line break is `\r`, `\n`, U+0085, U+2028 or
-//! U+2029) and every value keeps its line; aliases are bounded, so no file can make the tree
-//! grow without end.
+//! Read by a port of `PyYAML`'s own reader, scanner and parser (`scanner`, `parser`), with the
+//! rules of its C loader (libyaml, the one Hermes reads config.yaml with) where the two differ,
+//! so every character means what it means to Hermes (a line break is `\r`, `\n`, U+0085, U+2028
+//! or U+2029; a tab after a value separates) and every value keeps its line; aliases are
+//! bounded, so no file can make the tree grow without end.
 
 #[cfg(test)]
 mod differential;
@@ -1112,7 +1113,9 @@ mod tests {
     }
 
     #[test]
-    fn what_pyyaml_refuses_is_refused() {
+    fn what_pyyaml_c_loader_refuses_is_refused() {
+        // Each is refused by `yaml.load(text, Loader=yaml.CSafeLoader)` (libyaml 0.2.5); the
+        // last ones the Python loader reads.
         for text in [
             "a: 1\n---\nb: 2\n",
             "? [a]\n: 1\n",
@@ -1122,10 +1125,16 @@ mod tests {
             "a: !!int x\n",
             "a: &x 1\nb: &x 2\n",
             "a: *nowhere\n",
-            "a: x\tb\n",
             "a: \"\\u0001\" \u{1}\n",
-            "a: \"\\ud800\"\n",
             "a: \"\\U00110000\"\n",
+            "\ta: 1\n",
+            "a:\n\t- b\n",
+            "- \tx\n",
+            "a: !!str,x\n",
+            "a: \"\\ud800\"\n",
+            "%FOO\n--- a\n",
+            "%YAML 1.3\n--- a\n",
+            "a: [x:, y]\n",
         ] {
             assert!(load(text).is_err(), "{text:?}");
         }
@@ -1218,19 +1227,33 @@ mod tests {
     }
 
     #[test]
-    fn a_byte_order_mark_is_skipped_first_and_refused_where_pyyaml_loaders_differ() {
+    fn a_byte_order_mark_is_skipped_where_it_starts_a_line_and_takes_a_column() {
+        // As `yaml.load(text, Loader=yaml.CSafeLoader)` reads them: libyaml skips a byte-order
+        // mark that starts a line, and counts it as a column (the Python loader reads one past
+        // the first character as text).
         let (a, _) = read("\u{FEFF}a: 1\n");
         assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
-        // The C loader skips these, the Python loader reads them as text.
+        let (a, lines) = read("\u{FEFF}\u{FEFF}a: 1\n");
+        assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
+        assert_eq!(lines, [("a".to_owned(), 1)]);
+        // Skipped on a later line, it leaves the key one column in: no key of the mapping.
         for text in [
-            "\u{FEFF}\u{FEFF}a: 1\n",
             "a: 1\n\u{FEFF}hooks_auto_accept: true\n",
             "a: 1\u{2028}\u{FEFF}b: 2\n",
         ] {
-            let err = load(text).unwrap_err();
-            assert!(err.message.contains("byte-order mark"), "{text:?}: {err}");
+            assert!(load(text).is_err(), "{text:?}");
         }
-        // Inside a quoted scalar both read it as text.
+        let node = load("a:\n  \u{FEFF}b: 1\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let Value::Map(inner) = &map.entries[0].1.value else {
+            panic!()
+        };
+        let (key, value) = &inner.entries[0];
+        assert_eq!(key.value.key_text(), "\u{FEFF}b");
+        assert_eq!((value.line, value.column), (2, 7));
+        // Inside a quoted scalar it is text.
         let (a, _) = read("a: \"x\u{FEFF}y\"\n");
         assert_eq!(a.map(|v| v.key_text()), Some("x\u{FEFF}y".to_owned()));
     }
@@ -1242,6 +1265,116 @@ mod tests {
         assert!(err.message.contains("tab character"), "{err}");
         let (a, _) = read("a: |\n  x\ty\n  \tz\n");
         assert_eq!(a.map(|v| v.key_text()), Some("x\ty\n\tz\n".to_owned()));
+    }
+
+    /// The items of a sequence, as text, joined by commas.
+    fn seq_text(items: &[super::Node]) -> String {
+        let texts: Vec<String> = items.iter().map(|i| i.value.key_text()).collect();
+        texts.join(",")
+    }
+
+    #[test]
+    fn a_tab_libyaml_accepts_is_read_as_hermes_reads_it() {
+        // Each expectation is what `yaml.load(text, Loader=yaml.CSafeLoader)` (PyYAML 6.0.3,
+        // libyaml 0.2.5) returns for `a`; PyYAML's Python loader refuses every one of them.
+        let cases: &[(&str, &str)] = &[
+            ("a: guard.sh\t# note\n", "guard.sh"),
+            ("a\t: value\n", "value"),
+            ("a:\tvalue\n", "value"),
+            ("a: x\ty\n", "x\ty"),
+            ("a: x \t\n  y\n", "x y"),
+            ("a:\n  x\n \ty\n", "x y"),
+            ("a: &x\tv\n", "v"),
+            ("a: !!str\t1\n", "1"),
+            ("a: !\tv\n", "v"),
+            ("a: |\t# note\n  x\n", "x\n"),
+            ("a: >-#note\n  x\n  y\n", "x y"),
+            ("%YAML\t1.1\t# c\n---\na: 1\n", "1"),
+        ];
+        for (text, want) in cases {
+            let (a, _) = read(text);
+            assert_eq!(a.map(|v| v.key_text()).as_deref(), Some(*want), "{text:?}");
+        }
+        // In the flow context a tab separates as a space does.
+        let node = load("a: [x,\ty]\nb: {k:\tv}\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let texts: Vec<String> = map
+            .entries
+            .iter()
+            .map(|(_, v)| match &v.value {
+                Value::Seq(items) => seq_text(items),
+                Value::Map(m) => {
+                    let pairs: Vec<String> = m
+                        .entries
+                        .iter()
+                        .map(|(k, v)| format!("{}={}", k.value.key_text(), v.value.key_text()))
+                        .collect();
+                    pairs.join(",")
+                }
+                other => other.key_text(),
+            })
+            .collect();
+        assert_eq!(texts, ["x,y", "k=v"]);
+        // A tab in the indentation of a plain scalar's next line, less indented than the
+        // scalar may be, is refused, as libyaml refuses it.
+        let err = load("a: x\n\ty\n").unwrap_err();
+        assert!(err.message.contains("violates indentation"), "{err}");
+    }
+
+    #[test]
+    fn flow_collections_and_tags_read_as_libyaml_reads_them() {
+        // What `yaml.load(text, Loader=yaml.CSafeLoader)` returns; the Python loader refuses
+        // the first two and reads the last two as null.
+        let cases: &[(&str, &str)] = &[
+            ("a: [x?y]\n", "x?y"),
+            ("a: [!!str, x]\n", ",x"),
+            ("a: !\n", ""),
+            ("a: ! \n# c\n", ""),
+        ];
+        for (text, want) in cases {
+            let (a, _) = read(text);
+            let got = match a {
+                Some(Value::Seq(items)) => seq_text(&items),
+                Some(other) => other.key_text(),
+                None => panic!("{text:?}"),
+            };
+            assert_eq!(got, *want, "{text:?}");
+        }
+        // libyaml takes the token after an empty `?` in a flow sequence with it: `[? ]]` is
+        // `[{None: None}]`, and `[? : x]` is refused (the Python loader refuses the first and
+        // reads the second).
+        let (a, _) = read("a: [? ]]\n");
+        let Some(Value::Seq(items)) = a else {
+            panic!("{a:?}")
+        };
+        let Value::Map(pair) = &items[0].value else {
+            panic!("{items:?}")
+        };
+        assert_eq!(items.len(), 1);
+        assert!(matches!(
+            (&pair.entries[0].0.value, &pair.entries[0].1.value),
+            (Value::Null, Value::Null)
+        ));
+        assert!(load("a: [? : x]\n").is_err());
+        // `!` on an empty value is an empty string, an empty value without it is null.
+        let (a, _) = read("a: !\n");
+        assert!(matches!(a, Some(Value::Str(text)) if text.is_empty()));
+        let (a, _) = read("a: &x\n");
+        assert!(matches!(a, Some(Value::Null)));
+    }
+
+    #[test]
+    fn a_missing_value_at_the_end_of_the_file_is_on_the_next_line() {
+        // libyaml ends the stream on a line of its own: the value `? k` lacks is on line 2
+        // (column 1) for the C loader, on line 1 for the Python loader.
+        let node = load("? k").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let value = &map.entries[0].1;
+        assert_eq!((value.line, value.column), (2, 1));
     }
 
     #[test]
