@@ -913,17 +913,7 @@ fn construct_int(text: &str) -> Option<Value> {
         b'+' => (false, &cleaned[1..]),
         _ => (false, cleaned.as_str()),
     };
-    let parse = |digits: &str, radix: u32| -> Option<i128> {
-        if digits.is_empty() {
-            return None;
-        }
-        digits.chars().try_fold(0_i128, |acc, c| {
-            Some(
-                acc.saturating_mul(i128::from(radix))
-                    .saturating_add(i128::from(c.to_digit(radix)?)),
-            )
-        })
-    };
+    let parse = python_int;
     let value = if digits == "0" {
         0
     } else if let Some(bin) = digits.strip_prefix("0b") {
@@ -940,6 +930,48 @@ fn construct_int(text: &str) -> Option<Value> {
         parse(digits, 10)?
     };
     Some(Value::Int(if negative { -value } else { value }))
+}
+
+/// Python's `int(text, radix)`, which `construct_yaml_int` calls: blanks around the number
+/// (a tab in `!!int '10<TAB>'`) and a sign go, and base 2, 8 or 16 takes its `0b`, `0o` or
+/// `0x` prefix. ASCII digits only (Python also takes other scripts' decimal digits).
+fn python_int(text: &str, radix: u32) -> Option<i128> {
+    let text = text.trim_matches(is_python_space);
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let prefix = match radix {
+        2 => "0b",
+        8 => "0o",
+        16 => "0x",
+        _ => "",
+    };
+    let digits = match digits.get(..2) {
+        Some(head) if !prefix.is_empty() && head.eq_ignore_ascii_case(prefix) => &digits[2..],
+        _ => digits,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let value = digits.chars().try_fold(0_i128, |acc, c| {
+        Some(
+            acc.saturating_mul(i128::from(radix))
+                .saturating_add(i128::from(c.to_digit(radix)?)),
+        )
+    })?;
+    Some(if negative { -value } else { value })
+}
+
+/// Python's `float(text)`, which `construct_yaml_float` calls: blanks around the number go.
+fn python_float(text: &str) -> Option<f64> {
+    text.trim_matches(is_python_space).parse::<f64>().ok()
+}
+
+/// What Python's `str.strip()` takes away.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1C}'..='\u{1F}').contains(&c)
 }
 
 /// `SafeConstructor.construct_yaml_float`.
@@ -959,11 +991,10 @@ fn construct_float(text: &str) -> Option<Value> {
     } else if rest == ".nan" {
         return Some(Value::Float(f64::NAN));
     } else if rest.contains(':') {
-        rest.split(':').try_fold(0.0, |acc: f64, part| {
-            Some(acc * 60.0 + part.parse::<f64>().ok()?)
-        })?
+        rest.split(':')
+            .try_fold(0.0, |acc: f64, part| Some(acc * 60.0 + python_float(part)?))?
     } else {
-        rest.parse::<f64>().ok()?
+        python_float(rest)?
     };
     Some(Value::Float(sign * value))
 }
@@ -1013,6 +1044,12 @@ mod tests {
             ("\"010\"", "'010'"),
             ("!!str 010", "'010'"),
             ("!!int '12'", "12"),
+            // Python's `int()` and `float()` read what the tag gives them.
+            ("!!int '\t10 '", "10"),
+            ("!!int '- -3'", "3"),
+            ("!!int '0o7'", "7"),
+            ("!!int ' 010'", "10"),
+            ("!!float ' 1.5\t'", "1.5"),
             ("99999999999999999999999", "99999999999999999999999"),
             ("2001-12-14", "date 2001-12-14"),
             (
