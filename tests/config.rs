@@ -141,3 +141,27 @@ fn plugin_only_event_is_refused_and_reserved_keys_are_silent() {
     assert!(err.contains("Python-plugin-only"), "{err}");
     assert!(!err.contains("output_spill"), "{err}");
 }
+
+#[test]
+fn a_tab_hermes_reads_in_config_yaml_does_not_hide_a_hook() {
+    // Hermes reads config.yaml with PyYAML's C loader (libyaml), which takes a tab after a
+    // value, around a `:` and inside a flow list: the guard is a hook there, so it is one here.
+    let env = TestEnv::new();
+    let guard = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; printf '{"action": "block", "message": "guarded"}'"#,
+    );
+    let guard = guard.display();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {guard}\t# blocks rm\n      matcher:\tterminal\n      timeout\t: 10\n  on_session_start: [\t]\n"
+    ));
+    let out = env
+        .cmd()
+        .args(["run", "pre_tool_call", "--accept-hooks"])
+        .write_stdin(r#"{"tool_name": "terminal", "tool_input": {"command": "rm -rf /"}}"#)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(json(&out)["message"], "guarded");
+    assert_eq!(statuses(&json(&out)), ["blocked"], "{}", json(&out));
+}

@@ -1,10 +1,11 @@
 //! YAML as Hermes reads config.yaml: `PyYAML`'s safe loader. YAML 1.1 scalars (`yes`/`on` are
 //! booleans, `010` is octal, `1e3` is a string, `1:30` is 90), a repeated key keeps its first
 //! place and its last value (and is reported with both lines), merge keys (`<<`), one document.
-//! Read by a port of `PyYAML`'s own reader, scanner and parser (`scanner`, `parser`), so every
-//! character means what it means to Hermes (a line break is `\r`, `\n`, U+0085, U+2028 or
-//! U+2029) and every value keeps its line; aliases are bounded, so no file can make the tree
-//! grow without end.
+//! Read by a port of `PyYAML`'s own reader, scanner and parser (`scanner`, `parser`), with the
+//! rules of its C loader (libyaml, the one Hermes reads config.yaml with) where the two differ,
+//! so every character means what it means to Hermes (a line break is `\r`, `\n`, U+0085, U+2028
+//! or U+2029; a tab after a value separates) and every value keeps its line; aliases are
+//! bounded, so no file can make the tree grow without end.
 
 #[cfg(test)]
 mod differential;
@@ -912,17 +913,7 @@ fn construct_int(text: &str) -> Option<Value> {
         b'+' => (false, &cleaned[1..]),
         _ => (false, cleaned.as_str()),
     };
-    let parse = |digits: &str, radix: u32| -> Option<i128> {
-        if digits.is_empty() {
-            return None;
-        }
-        digits.chars().try_fold(0_i128, |acc, c| {
-            Some(
-                acc.saturating_mul(i128::from(radix))
-                    .saturating_add(i128::from(c.to_digit(radix)?)),
-            )
-        })
-    };
+    let parse = python_int;
     let value = if digits == "0" {
         0
     } else if let Some(bin) = digits.strip_prefix("0b") {
@@ -939,6 +930,48 @@ fn construct_int(text: &str) -> Option<Value> {
         parse(digits, 10)?
     };
     Some(Value::Int(if negative { -value } else { value }))
+}
+
+/// Python's `int(text, radix)`, which `construct_yaml_int` calls: blanks around the number
+/// (a tab in `!!int '10<TAB>'`) and a sign go, and base 2, 8 or 16 takes its `0b`, `0o` or
+/// `0x` prefix. ASCII digits only (Python also takes other scripts' decimal digits).
+fn python_int(text: &str, radix: u32) -> Option<i128> {
+    let text = text.trim_matches(is_python_space);
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let prefix = match radix {
+        2 => "0b",
+        8 => "0o",
+        16 => "0x",
+        _ => "",
+    };
+    let digits = match digits.get(..2) {
+        Some(head) if !prefix.is_empty() && head.eq_ignore_ascii_case(prefix) => &digits[2..],
+        _ => digits,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let value = digits.chars().try_fold(0_i128, |acc, c| {
+        Some(
+            acc.saturating_mul(i128::from(radix))
+                .saturating_add(i128::from(c.to_digit(radix)?)),
+        )
+    })?;
+    Some(if negative { -value } else { value })
+}
+
+/// Python's `float(text)`, which `construct_yaml_float` calls: blanks around the number go.
+fn python_float(text: &str) -> Option<f64> {
+    text.trim_matches(is_python_space).parse::<f64>().ok()
+}
+
+/// What Python's `str.strip()` takes away.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1C}'..='\u{1F}').contains(&c)
 }
 
 /// `SafeConstructor.construct_yaml_float`.
@@ -958,11 +991,10 @@ fn construct_float(text: &str) -> Option<Value> {
     } else if rest == ".nan" {
         return Some(Value::Float(f64::NAN));
     } else if rest.contains(':') {
-        rest.split(':').try_fold(0.0, |acc: f64, part| {
-            Some(acc * 60.0 + part.parse::<f64>().ok()?)
-        })?
+        rest.split(':')
+            .try_fold(0.0, |acc: f64, part| Some(acc * 60.0 + python_float(part)?))?
     } else {
-        rest.parse::<f64>().ok()?
+        python_float(rest)?
     };
     Some(Value::Float(sign * value))
 }
@@ -1012,6 +1044,12 @@ mod tests {
             ("\"010\"", "'010'"),
             ("!!str 010", "'010'"),
             ("!!int '12'", "12"),
+            // Python's `int()` and `float()` read what the tag gives them.
+            ("!!int '\t10 '", "10"),
+            ("!!int '- -3'", "3"),
+            ("!!int '0o7'", "7"),
+            ("!!int ' 010'", "10"),
+            ("!!float ' 1.5\t'", "1.5"),
             ("99999999999999999999999", "99999999999999999999999"),
             ("2001-12-14", "date 2001-12-14"),
             (
@@ -1112,7 +1150,9 @@ mod tests {
     }
 
     #[test]
-    fn what_pyyaml_refuses_is_refused() {
+    fn what_pyyaml_c_loader_refuses_is_refused() {
+        // Each is refused by `yaml.load(text, Loader=yaml.CSafeLoader)` (libyaml 0.2.5); the
+        // last ones the Python loader reads.
         for text in [
             "a: 1\n---\nb: 2\n",
             "? [a]\n: 1\n",
@@ -1122,10 +1162,16 @@ mod tests {
             "a: !!int x\n",
             "a: &x 1\nb: &x 2\n",
             "a: *nowhere\n",
-            "a: x\tb\n",
             "a: \"\\u0001\" \u{1}\n",
-            "a: \"\\ud800\"\n",
             "a: \"\\U00110000\"\n",
+            "\ta: 1\n",
+            "a:\n\t- b\n",
+            "- \tx\n",
+            "a: !!str,x\n",
+            "a: \"\\ud800\"\n",
+            "%FOO\n--- a\n",
+            "%YAML 1.3\n--- a\n",
+            "a: [x:, y]\n",
         ] {
             assert!(load(text).is_err(), "{text:?}");
         }
@@ -1218,19 +1264,33 @@ mod tests {
     }
 
     #[test]
-    fn a_byte_order_mark_is_skipped_first_and_refused_where_pyyaml_loaders_differ() {
+    fn a_byte_order_mark_is_skipped_where_it_starts_a_line_and_takes_a_column() {
+        // As `yaml.load(text, Loader=yaml.CSafeLoader)` reads them: libyaml skips a byte-order
+        // mark that starts a line, and counts it as a column (the Python loader reads one past
+        // the first character as text).
         let (a, _) = read("\u{FEFF}a: 1\n");
         assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
-        // The C loader skips these, the Python loader reads them as text.
+        let (a, lines) = read("\u{FEFF}\u{FEFF}a: 1\n");
+        assert_eq!(a.map(|v| v.to_string()), Some("1".to_owned()));
+        assert_eq!(lines, [("a".to_owned(), 1)]);
+        // Skipped on a later line, it leaves the key one column in: no key of the mapping.
         for text in [
-            "\u{FEFF}\u{FEFF}a: 1\n",
             "a: 1\n\u{FEFF}hooks_auto_accept: true\n",
             "a: 1\u{2028}\u{FEFF}b: 2\n",
         ] {
-            let err = load(text).unwrap_err();
-            assert!(err.message.contains("byte-order mark"), "{text:?}: {err}");
+            assert!(load(text).is_err(), "{text:?}");
         }
-        // Inside a quoted scalar both read it as text.
+        let node = load("a:\n  \u{FEFF}b: 1\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let Value::Map(inner) = &map.entries[0].1.value else {
+            panic!()
+        };
+        let (key, value) = &inner.entries[0];
+        assert_eq!(key.value.key_text(), "\u{FEFF}b");
+        assert_eq!((value.line, value.column), (2, 7));
+        // Inside a quoted scalar it is text.
         let (a, _) = read("a: \"x\u{FEFF}y\"\n");
         assert_eq!(a.map(|v| v.key_text()), Some("x\u{FEFF}y".to_owned()));
     }
@@ -1242,6 +1302,116 @@ mod tests {
         assert!(err.message.contains("tab character"), "{err}");
         let (a, _) = read("a: |\n  x\ty\n  \tz\n");
         assert_eq!(a.map(|v| v.key_text()), Some("x\ty\n\tz\n".to_owned()));
+    }
+
+    /// The items of a sequence, as text, joined by commas.
+    fn seq_text(items: &[super::Node]) -> String {
+        let texts: Vec<String> = items.iter().map(|i| i.value.key_text()).collect();
+        texts.join(",")
+    }
+
+    #[test]
+    fn a_tab_libyaml_accepts_is_read_as_hermes_reads_it() {
+        // Each expectation is what `yaml.load(text, Loader=yaml.CSafeLoader)` (PyYAML 6.0.3,
+        // libyaml 0.2.5) returns for `a`; PyYAML's Python loader refuses every one of them.
+        let cases: &[(&str, &str)] = &[
+            ("a: guard.sh\t# note\n", "guard.sh"),
+            ("a\t: value\n", "value"),
+            ("a:\tvalue\n", "value"),
+            ("a: x\ty\n", "x\ty"),
+            ("a: x \t\n  y\n", "x y"),
+            ("a:\n  x\n \ty\n", "x y"),
+            ("a: &x\tv\n", "v"),
+            ("a: !!str\t1\n", "1"),
+            ("a: !\tv\n", "v"),
+            ("a: |\t# note\n  x\n", "x\n"),
+            ("a: >-#note\n  x\n  y\n", "x y"),
+            ("%YAML\t1.1\t# c\n---\na: 1\n", "1"),
+        ];
+        for (text, want) in cases {
+            let (a, _) = read(text);
+            assert_eq!(a.map(|v| v.key_text()).as_deref(), Some(*want), "{text:?}");
+        }
+        // In the flow context a tab separates as a space does.
+        let node = load("a: [x,\ty]\nb: {k:\tv}\n").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let texts: Vec<String> = map
+            .entries
+            .iter()
+            .map(|(_, v)| match &v.value {
+                Value::Seq(items) => seq_text(items),
+                Value::Map(m) => {
+                    let pairs: Vec<String> = m
+                        .entries
+                        .iter()
+                        .map(|(k, v)| format!("{}={}", k.value.key_text(), v.value.key_text()))
+                        .collect();
+                    pairs.join(",")
+                }
+                other => other.key_text(),
+            })
+            .collect();
+        assert_eq!(texts, ["x,y", "k=v"]);
+        // A tab in the indentation of a plain scalar's next line, less indented than the
+        // scalar may be, is refused, as libyaml refuses it.
+        let err = load("a: x\n\ty\n").unwrap_err();
+        assert!(err.message.contains("violates indentation"), "{err}");
+    }
+
+    #[test]
+    fn flow_collections_and_tags_read_as_libyaml_reads_them() {
+        // What `yaml.load(text, Loader=yaml.CSafeLoader)` returns; the Python loader refuses
+        // the first two and reads the last two as null.
+        let cases: &[(&str, &str)] = &[
+            ("a: [x?y]\n", "x?y"),
+            ("a: [!!str, x]\n", ",x"),
+            ("a: !\n", ""),
+            ("a: ! \n# c\n", ""),
+        ];
+        for (text, want) in cases {
+            let (a, _) = read(text);
+            let got = match a {
+                Some(Value::Seq(items)) => seq_text(&items),
+                Some(other) => other.key_text(),
+                None => panic!("{text:?}"),
+            };
+            assert_eq!(got, *want, "{text:?}");
+        }
+        // libyaml takes the token after an empty `?` in a flow sequence with it: `[? ]]` is
+        // `[{None: None}]`, and `[? : x]` is refused (the Python loader refuses the first and
+        // reads the second).
+        let (a, _) = read("a: [? ]]\n");
+        let Some(Value::Seq(items)) = a else {
+            panic!("{a:?}")
+        };
+        let Value::Map(pair) = &items[0].value else {
+            panic!("{items:?}")
+        };
+        assert_eq!(items.len(), 1);
+        assert!(matches!(
+            (&pair.entries[0].0.value, &pair.entries[0].1.value),
+            (Value::Null, Value::Null)
+        ));
+        assert!(load("a: [? : x]\n").is_err());
+        // `!` on an empty value is an empty string, an empty value without it is null.
+        let (a, _) = read("a: !\n");
+        assert!(matches!(a, Some(Value::Str(text)) if text.is_empty()));
+        let (a, _) = read("a: &x\n");
+        assert!(matches!(a, Some(Value::Null)));
+    }
+
+    #[test]
+    fn a_missing_value_at_the_end_of_the_file_is_on_the_next_line() {
+        // libyaml ends the stream on a line of its own: the value `? k` lacks is on line 2
+        // (column 1) for the C loader, on line 1 for the Python loader.
+        let node = load("? k").unwrap().unwrap();
+        let Value::Map(map) = node.value else {
+            panic!()
+        };
+        let value = &map.entries[0].1;
+        assert_eq!((value.line, value.column), (2, 1));
     }
 
     #[test]

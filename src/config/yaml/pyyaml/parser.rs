@@ -1,5 +1,7 @@
 //! `PyYAML`'s parser (`yaml/parser.py`), ported state for state: the scanner's tokens become
-//! the events the composer builds values from, with `PyYAML`'s errors where it has them.
+//! the events the composer builds values from, with `PyYAML`'s errors where it has them, and
+//! libyaml's rules (`src/parser.c`) where the two differ: the `%YAML` versions read, and `!` on
+//! an empty value.
 
 use super::marked;
 use super::scanner::{Directive, Kind, Mark, Scanner, Style, Token};
@@ -279,14 +281,18 @@ impl Parser {
                 continue;
             };
             match directive {
-                Directive::Yaml { major_is_one } => {
+                Directive::Yaml { major, minor } => {
                     if version_seen {
-                        return Err(marked(None, "found duplicate YAML directive", token.start));
+                        return Err(marked(None, "found duplicate %YAML directive", token.start));
                     }
-                    if !major_is_one {
+                    // libyaml reads YAML 1.1 and 1.2 only (the Python parser any 1.x).
+                    if major != 1 || !matches!(minor, 1 | 2) {
                         return Err(marked(
                             None,
-                            "found incompatible YAML document (version 1.* is required)",
+                            format!(
+                                "found incompatible YAML document (version {major}.{minor}; \
+                                 1.1 or 1.2 is required)"
+                            ),
                             token.start,
                         ));
                     }
@@ -296,13 +302,12 @@ impl Parser {
                     if self.tag_handles.iter().any(|(known, _)| *known == handle) {
                         return Err(marked(
                             None,
-                            format!("duplicate tag handle '{handle}'"),
+                            format!("found duplicate %TAG directive '{handle}'"),
                             token.start,
                         ));
                     }
                     self.tag_handles.push((handle, prefix));
                 }
-                Directive::Other => {}
             }
         }
         for (handle, prefix) in default_tags() {
@@ -331,7 +336,6 @@ impl Parser {
             Some(start) => start,
             None => self.peek()?.start,
         };
-        let implicit = tag.as_deref().is_none_or(|tag| tag == "!");
         if indentless_sequence && self.check(|k| matches!(k, Kind::BlockEntry))? {
             self.state = Some(State::IndentlessSequenceEntry);
             return Ok(Self::event(EventKind::SequenceStart { anchor, tag }, start));
@@ -344,20 +348,14 @@ impl Parser {
             Kind::BlockSequenceStart if block => Some(State::BlockSequenceFirstEntry),
             Kind::BlockMappingStart if block => Some(State::BlockMappingFirstKey),
             _ if anchor.is_some() || tag.is_some() => {
-                if tag.as_deref() == Some("!") {
-                    // The Python loader resolves it (null), the C loader makes it a string.
-                    return Err(marked(
-                        None,
-                        "found the tag '!' on an empty value, which PyYAML's Python loader reads \
-                         as null and its C loader as an empty string",
-                        start,
-                    ));
-                }
+                // An empty value: resolved (null) only without a tag, as libyaml says it
+                // (`implicit = (!tag || !*tag)`), so `!` makes an empty string (the Python
+                // parser resolves that one too, to null).
                 self.pop_state();
                 let kind = EventKind::Scalar {
+                    implicit: tag.is_none(),
                     anchor,
                     tag,
-                    implicit,
                     value: String::new(),
                 };
                 return Ok(Self::event(kind, start));
@@ -562,7 +560,8 @@ impl Parser {
                 self.take()?;
             }
             if self.check(|k| matches!(k, Kind::Key))? {
-                let start = self.peek()?.start;
+                // libyaml takes the `?` here, the Python parser in the next state.
+                let start = self.take()?.start;
                 self.state = Some(State::FlowSequenceEntryMappingKey);
                 let kind = EventKind::MappingStart {
                     anchor: None,
@@ -583,9 +582,13 @@ impl Parser {
         )
     }
 
+    /// The key after `?` in a flow sequence. Where it is empty, libyaml
+    /// (`yaml_parser_parse_flow_sequence_entry_mapping_key`) takes the token after the `?` (a
+    /// `:`, `,` or `]`) with it: `[? : x]` is refused and `[? ]]` is read, as the C loader
+    /// does (the Python parser reads the first and refuses the second).
     fn parse_flow_sequence_entry_mapping_key(&mut self) -> Parse<Event> {
-        let token = self.take()?;
         if self.check(|k| matches!(k, Kind::Value | Kind::FlowEntry | Kind::FlowSequenceEnd))? {
+            let token = self.take()?;
             self.state = Some(State::FlowSequenceEntryMappingValue);
             return Ok(Self::empty_scalar(token.end));
         }
@@ -593,19 +596,19 @@ impl Parser {
         self.parse_node(false, false)
     }
 
+    /// An empty value in a flow collection is where the next token starts, as libyaml places
+    /// it (the Python parser: where the `:` ends).
     fn parse_flow_sequence_entry_mapping_value(&mut self) -> Parse<Event> {
-        if !self.check(|k| matches!(k, Kind::Value))? {
-            self.state = Some(State::FlowSequenceEntryMappingEnd);
-            let start = self.peek()?.start;
-            return Ok(Self::empty_scalar(start));
+        if self.check(|k| matches!(k, Kind::Value))? {
+            self.take()?;
+            if !self.check(|k| matches!(k, Kind::FlowEntry | Kind::FlowSequenceEnd))? {
+                self.states.push(State::FlowSequenceEntryMappingEnd);
+                return self.parse_node(false, false);
+            }
         }
-        let token = self.take()?;
-        if self.check(|k| matches!(k, Kind::FlowEntry | Kind::FlowSequenceEnd))? {
-            self.state = Some(State::FlowSequenceEntryMappingEnd);
-            return Ok(Self::empty_scalar(token.end));
-        }
-        self.states.push(State::FlowSequenceEntryMappingEnd);
-        self.parse_node(false, false)
+        self.state = Some(State::FlowSequenceEntryMappingEnd);
+        let start = self.peek()?.start;
+        Ok(Self::empty_scalar(start))
     }
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> Parse<Event> {
@@ -624,12 +627,14 @@ impl Parser {
                 self.take()?;
             }
             if self.check(|k| matches!(k, Kind::Key))? {
-                let token = self.take()?;
+                self.take()?;
                 if self
                     .check(|k| matches!(k, Kind::Value | Kind::FlowEntry | Kind::FlowMappingEnd))?
                 {
+                    // Where the next token starts, as libyaml places an empty key.
                     self.state = Some(State::FlowMappingValue);
-                    return Ok(Self::empty_scalar(token.end));
+                    let start = self.peek()?.start;
+                    return Ok(Self::empty_scalar(start));
                 }
                 self.states.push(State::FlowMappingValue);
                 return self.parse_node(false, false);
@@ -647,18 +652,18 @@ impl Parser {
         )
     }
 
+    /// A value in a flow mapping; an empty one where the next token starts, as libyaml
+    /// places it.
     fn parse_flow_mapping_value(&mut self) -> Parse<Event> {
-        if !self.check(|k| matches!(k, Kind::Value))? {
-            self.state = Some(State::FlowMappingKey);
-            let start = self.peek()?.start;
-            return Ok(Self::empty_scalar(start));
+        if self.check(|k| matches!(k, Kind::Value))? {
+            self.take()?;
+            if !self.check(|k| matches!(k, Kind::FlowEntry | Kind::FlowMappingEnd))? {
+                self.states.push(State::FlowMappingKey);
+                return self.parse_node(false, false);
+            }
         }
-        let token = self.take()?;
-        if self.check(|k| matches!(k, Kind::FlowEntry | Kind::FlowMappingEnd))? {
-            self.state = Some(State::FlowMappingKey);
-            return Ok(Self::empty_scalar(token.end));
-        }
-        self.states.push(State::FlowMappingKey);
-        self.parse_node(false, false)
+        self.state = Some(State::FlowMappingKey);
+        let start = self.peek()?.start;
+        Ok(Self::empty_scalar(start))
     }
 }

@@ -1,7 +1,9 @@
-//! `PyYAML`'s reader and scanner (`yaml/reader.py`, `yaml/scanner.py`), ported line for line:
-//! config.yaml's characters become the tokens Hermes's loader makes of them. A line break is
-//! `\r\n`, `\r`, `\n`, U+0085, U+2028 or U+2029 everywhere (comments, scalars, line counts), a
-//! tab separates only where `PyYAML` lets it, and what `PyYAML` refuses is refused.
+//! `PyYAML`'s reader and scanner (`yaml/reader.py`, `yaml/scanner.py`), ported line for line,
+//! with the rules of libyaml (`src/scanner.c`, 0.2.5: `PyYAML`'s C loader, the one Hermes reads
+//! config.yaml with) where the two differ: config.yaml's characters become the tokens Hermes's
+//! loader makes of them. A line break is `\r\n`, `\r`, `\n`, U+0085, U+2028 or U+2029
+//! everywhere (comments, scalars, line counts), a tab separates where libyaml lets it, and what
+//! libyaml refuses is refused.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -11,8 +13,8 @@ use crate::config::yaml::YamlError;
 /// How far (in characters) a simple key may run before its `:`.
 const SIMPLE_KEY_LENGTH: usize = 1024;
 
-/// A place in the text, counted from 0 as `PyYAML` counts it (a byte-order mark takes no
-/// column).
+/// A place in the text, counted from 0 as libyaml counts it: a byte-order mark that starts
+/// the text is no character, any other takes a column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Mark {
     pub(super) index: usize,
@@ -33,12 +35,10 @@ pub(super) enum Style {
 /// A `%` directive.
 #[derive(Debug)]
 pub(super) enum Directive {
-    /// `%YAML major.minor`: only the major version matters (it must be 1).
-    Yaml { major_is_one: bool },
+    /// `%YAML major.minor`.
+    Yaml { major: u32, minor: u32 },
     /// `%TAG handle prefix`.
     Tag { handle: String, prefix: String },
-    /// Any other name, ignored.
-    Other,
 }
 
 /// What a token is.
@@ -125,9 +125,9 @@ const fn is_blankz(c: char) -> bool {
     matches!(c, ' ' | '\t') || is_breakz(c)
 }
 
-/// `\0` (the end), a line break or a space (not a tab).
-const fn is_spacez(c: char) -> bool {
-    c == ' ' || is_breakz(c)
+/// A space or a tab.
+const fn is_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t')
 }
 
 /// `\0` (the end) or a line break.
@@ -195,7 +195,7 @@ fn error(context: &str, context_mark: Mark, problem: impl Into<String>, at: Mark
 
 impl Scanner {
     /// A scanner of `text`; refused as `PyYAML`'s reader refuses it (a character it does not
-    /// accept), or where Hermes's two YAML loaders would read it differently.
+    /// accept). A byte-order mark that starts the text is skipped, as both readers skip it.
     pub(super) fn new(text: &str) -> Scan<Self> {
         let mut chars: Vec<char> = text.chars().collect();
         chars.push('\0');
@@ -224,6 +224,9 @@ impl Scanner {
                 ),
                 scanner.mark(),
             ));
+        }
+        if scanner.peek(0) == '\u{FEFF}' {
+            scanner.pointer = 1;
         }
         let mark = scanner.mark();
         scanner
@@ -266,7 +269,8 @@ impl Scanner {
             {
                 self.line += 1;
                 self.column = 0;
-            } else if c != '\u{FEFF}' {
+            } else {
+                // libyaml counts a byte-order mark as a column (the Python reader does not).
                 self.column += 1;
             }
         }
@@ -328,7 +332,7 @@ impl Scanner {
     }
 
     fn fetch_more_tokens(&mut self) -> Scan<()> {
-        self.scan_to_next_token()?;
+        self.scan_to_next_token();
         self.stale_possible_simple_keys()?;
         self.unwind_indent(self.column());
         let c = self.peek(0);
@@ -360,9 +364,9 @@ impl Scanner {
             '"' => self.fetch_flow_scalar(true),
             _ if self.check_plain() => self.fetch_plain(),
             _ => {
-                // PyYAML's C loader takes some of these tabs: say what to write instead.
+                // A tab here indents a line, or follows `-`, `?` or a `:` after `?`.
                 let hint = if c == '\t' {
-                    " (PyYAML's Python loader takes no tab here: write spaces)"
+                    " (write spaces: a tab cannot indent a line or follow '-' or '?')"
                 } else {
                     ""
                 };
@@ -466,6 +470,12 @@ impl Scanner {
     // Fetchers.
 
     fn fetch_stream_end(&mut self) -> Scan<()> {
+        // libyaml ends the stream on a line of its own (`yaml_parser_fetch_stream_end`), so an
+        // empty value at the end of a last line without a line break is on the next line.
+        if self.column != 0 {
+            self.column = 0;
+            self.line += 1;
+        }
         self.unwind_indent(-1);
         self.remove_possible_simple_key()?;
         self.allow_simple_key = false;
@@ -636,7 +646,7 @@ impl Scanner {
     fn fetch_plain(&mut self) -> Scan<()> {
         self.save_possible_simple_key()?;
         self.allow_simple_key = false;
-        let token = self.scan_plain();
+        let token = self.scan_plain()?;
         self.tokens.push_back(token);
         Ok(())
     }
@@ -653,14 +663,18 @@ impl Scanner {
 
     // Scanners.
 
-    /// Skips spaces, comments and line breaks (a line break in the block context allows a
-    /// simple key); a byte-order mark is skipped only as the first character.
-    fn scan_to_next_token(&mut self) -> Scan<()> {
-        if self.pointer == 0 && self.peek(0) == '\u{FEFF}' {
-            self.forward(1);
-        }
+    /// Skips blanks, comments and line breaks (a line break in the block context allows a
+    /// simple key), by libyaml's rules (`yaml_parser_scan_to_next_token`): a byte-order mark
+    /// that starts a line is skipped, and a tab is skipped in the flow context or where no
+    /// simple key may start (`parser->flow_level || !parser->simple_key_allowed`: after a
+    /// scalar, an anchor, a tag or a key's `:`). `PyYAML`'s Python scanner skips neither.
+    fn scan_to_next_token(&mut self) {
         loop {
-            while self.peek(0) == ' ' {
+            if self.column == 0 && self.peek(0) == '\u{FEFF}' {
+                self.forward(1);
+            }
+            let tab_allowed = self.flow_level > 0 || !self.allow_simple_key;
+            while self.peek(0) == ' ' || (tab_allowed && self.peek(0) == '\t') {
                 self.forward(1);
             }
             if self.peek(0) == '#' {
@@ -676,25 +690,11 @@ impl Scanner {
                 break;
             }
         }
-        self.refuse_inner_bom()
     }
 
-    /// A byte-order mark past the first character, where a token would start a line:
-    /// `PyYAML`'s Python loader reads it as text, its C loader (the one Hermes reads
-    /// config.yaml with, when it is installed) skips it. A file the two read differently is
-    /// not read.
-    fn refuse_inner_bom(&self) -> Scan<()> {
-        if self.peek(0) != '\u{FEFF}' || self.column != 0 {
-            return Ok(());
-        }
-        Err(marked(
-            None,
-            "found a byte-order mark (U+FEFF) inside the file: PyYAML's Python loader reads it \
-             as text and its C loader skips it, so Hermes's reading depends on its install",
-            self.mark(),
-        ))
-    }
-
+    /// A `%` directive, by libyaml's rules (`yaml_parser_scan_directive`): only `YAML` and
+    /// `TAG` are known (any other name is refused, where the Python scanner ignores it), and
+    /// tabs separate its parts as spaces do.
     fn scan_directive(&mut self) -> Scan<Token> {
         let start = self.mark();
         self.forward(1);
@@ -702,15 +702,17 @@ impl Scanner {
         let directive = match name.as_str() {
             "YAML" => self.scan_yaml_directive_value(start)?,
             "TAG" => self.scan_tag_directive_value(start)?,
-            _ => Directive::Other,
+            _ => {
+                return Err(error(
+                    "while scanning a directive",
+                    start,
+                    format!("found unknown directive name '{name}'"),
+                    self.mark(),
+                ));
+            }
         };
         let end = self.mark();
-        if matches!(directive, Directive::Other) {
-            while !is_breakz(self.peek(0)) {
-                self.forward(1);
-            }
-        }
-        self.scan_directive_ignored_line(start)?;
+        self.scan_ignored_line("while scanning a directive", start)?;
         Ok(Token::new(Kind::Directive(directive), start, end))
     }
 
@@ -719,112 +721,113 @@ impl Scanner {
         while is_word(self.peek(length)) {
             length += 1;
         }
-        let expected = |scanner: &Self, c: char| {
-            error(
+        if length == 0 {
+            return Err(error(
                 "while scanning a directive",
                 start,
                 format!(
                     "expected alphabetic or numeric character, but found {}",
-                    repr(c)
+                    repr(self.peek(0))
                 ),
-                scanner.mark(),
-            )
-        };
-        if length == 0 {
-            return Err(expected(self, self.peek(0)));
+                self.mark(),
+            ));
         }
         let name = self.prefix(length);
         self.forward(length);
         let c = self.peek(0);
-        if !is_spacez(c) {
-            return Err(expected(self, c));
+        if !is_blankz(c) {
+            return Err(error(
+                "while scanning a directive",
+                start,
+                format!("found unexpected non-alphabetical character {}", repr(c)),
+                self.mark(),
+            ));
         }
         Ok(name)
     }
 
-    fn scan_yaml_directive_value(&mut self, start: Mark) -> Scan<Directive> {
-        while self.peek(0) == ' ' {
+    /// Spaces and tabs, where libyaml skips both.
+    fn skip_blanks(&mut self) {
+        while is_blank(self.peek(0)) {
             self.forward(1);
         }
+    }
+
+    fn scan_yaml_directive_value(&mut self, start: Mark) -> Scan<Directive> {
+        self.skip_blanks();
         let major = self.scan_yaml_directive_number(start)?;
         if self.peek(0) != '.' {
             return Err(error(
-                "while scanning a directive",
+                "while scanning a %YAML directive",
                 start,
                 format!("expected a digit or '.', but found {}", repr(self.peek(0))),
                 self.mark(),
             ));
         }
         self.forward(1);
-        self.scan_yaml_directive_number(start)?;
-        if !is_spacez(self.peek(0)) {
-            return Err(error(
-                "while scanning a directive",
-                start,
-                format!("expected a digit or ' ', but found {}", repr(self.peek(0))),
-                self.mark(),
-            ));
-        }
-        let major_is_one = major.trim_start_matches('0') == "1";
-        Ok(Directive::Yaml { major_is_one })
+        let minor = self.scan_yaml_directive_number(start)?;
+        Ok(Directive::Yaml { major, minor })
     }
 
-    fn scan_yaml_directive_number(&mut self, start: Mark) -> Scan<String> {
-        if !self.peek(0).is_ascii_digit() {
+    /// A version number: at most 9 digits (libyaml's `MAX_NUMBER_LENGTH`).
+    fn scan_yaml_directive_number(&mut self, start: Mark) -> Scan<u32> {
+        let mut value: u32 = 0;
+        let mut length = 0;
+        while let Some(digit) = self.peek(0).to_digit(10) {
+            length += 1;
+            if length > 9 {
+                return Err(error(
+                    "while scanning a %YAML directive",
+                    start,
+                    "found extremely long version number",
+                    self.mark(),
+                ));
+            }
+            value = value * 10 + digit;
+            self.forward(1);
+        }
+        if length == 0 {
             return Err(error(
-                "while scanning a directive",
+                "while scanning a %YAML directive",
                 start,
                 format!("expected a digit, but found {}", repr(self.peek(0))),
                 self.mark(),
             ));
         }
-        let mut length = 0;
-        while self.peek(length).is_ascii_digit() {
-            length += 1;
-        }
-        let digits = self.prefix(length);
-        self.forward(length);
-        Ok(digits)
+        Ok(value)
     }
 
     fn scan_tag_directive_value(&mut self, start: Mark) -> Scan<Directive> {
-        while self.peek(0) == ' ' {
-            self.forward(1);
-        }
-        let handle = self.scan_tag_handle("directive", start)?;
-        if self.peek(0) != ' ' {
+        self.skip_blanks();
+        let handle = self.scan_tag_handle(true, start)?;
+        if !is_blank(self.peek(0)) {
             return Err(error(
-                "while scanning a directive",
+                "while scanning a %TAG directive",
                 start,
-                format!("expected ' ', but found {}", repr(self.peek(0))),
+                format!("expected whitespace, but found {}", repr(self.peek(0))),
                 self.mark(),
             ));
         }
-        while self.peek(0) == ' ' {
-            self.forward(1);
-        }
-        let prefix = self.scan_tag_uri("directive", start)?;
-        if !is_spacez(self.peek(0)) {
+        self.skip_blanks();
+        let prefix = self.scan_tag_uri(true, None, "%TAG directive", start)?;
+        if !is_blankz(self.peek(0)) {
             return Err(error(
-                "while scanning a directive",
+                "while scanning a %TAG directive",
                 start,
-                format!("expected ' ', but found {}", repr(self.peek(0))),
+                format!(
+                    "expected whitespace or a line break, but found {}",
+                    repr(self.peek(0))
+                ),
                 self.mark(),
             ));
         }
         Ok(Directive::Tag { handle, prefix })
     }
 
-    fn scan_directive_ignored_line(&mut self, start: Mark) -> Scan<()> {
-        self.scan_ignored_line("while scanning a directive", start)
-    }
-
-    /// Spaces, a comment, then the line break (or the end) that must close a directive or a
-    /// block scalar's header.
+    /// Blanks, a comment, then the line break (or the end) that must close a directive or a
+    /// block scalar's header (libyaml takes tabs there, the Python scanner only spaces).
     fn scan_ignored_line(&mut self, context: &str, start: Mark) -> Scan<()> {
-        while self.peek(0) == ' ' {
-            self.forward(1);
-        }
+        self.skip_blanks();
         if self.peek(0) == '#' {
             while !is_breakz(self.peek(0)) {
                 self.forward(1);
@@ -883,12 +886,15 @@ impl Scanner {
         Ok(Token::new(kind, start, self.mark()))
     }
 
+    /// A tag, by libyaml's rules (`yaml_parser_scan_tag`): `!<verbatim>`, `!handle!suffix`,
+    /// `!suffix` or a lone `!`, then a blank (a tab too) or the end, or a `,` in the flow
+    /// context. The Python scanner takes only a space after it, and `,`, `[` and `]` inside
+    /// the suffix.
     fn scan_tag(&mut self) -> Scan<Token> {
         let start = self.mark();
-        let c = self.peek(1);
-        let (handle, suffix) = if c == '<' {
+        let (handle, suffix) = if self.peek(1) == '<' {
             self.forward(2);
-            let suffix = self.scan_tag_uri("tag", start)?;
+            let suffix = self.scan_tag_uri(true, None, "tag", start)?;
             if self.peek(0) != '>' {
                 return Err(error(
                     "while parsing a tag",
@@ -899,34 +905,27 @@ impl Scanner {
             }
             self.forward(1);
             (None, suffix)
-        } else if is_blankz(c) {
-            self.forward(1);
-            (None, "!".to_owned())
         } else {
-            let mut length = 1;
-            let mut use_handle = false;
-            let mut c = c;
-            while !is_spacez(c) {
-                if c == '!' {
-                    use_handle = true;
-                    break;
-                }
-                length += 1;
-                c = self.peek(length);
-            }
-            let handle = if use_handle {
-                self.scan_tag_handle("tag", start)?
+            let handle = self.scan_tag_handle(false, start)?;
+            if handle.len() > 1 && handle.ends_with('!') {
+                let suffix = self.scan_tag_uri(false, None, "tag", start)?;
+                (Some(handle), suffix)
             } else {
-                self.forward(1);
-                "!".to_owned()
-            };
-            (Some(handle), self.scan_tag_uri("tag", start)?)
+                // No handle after all: what was read starts the suffix.
+                let suffix = self.scan_tag_uri(false, Some(&handle), "tag", start)?;
+                if suffix.is_empty() {
+                    (None, "!".to_owned())
+                } else {
+                    (Some("!".to_owned()), suffix)
+                }
+            }
         };
-        if !is_spacez(self.peek(0)) {
+        let c = self.peek(0);
+        if !(is_blankz(c) || (self.flow_level > 0 && c == ',')) {
             return Err(error(
                 "while scanning a tag",
                 start,
-                format!("expected ' ', but found {}", repr(self.peek(0))),
+                format!("expected whitespace or a line break, but found {}", repr(c)),
                 self.mark(),
             ));
         }
@@ -938,19 +937,10 @@ impl Scanner {
         self.forward(1);
         let (chomping, increment) = self.scan_block_scalar_indicators(start)?;
         self.scan_ignored_line("while scanning a block scalar", start)?;
-        let min_indent = (self.indent + 1).max(1);
-        let (mut breaks, mut end, indent) = match increment {
-            None => {
-                let (breaks, max_indent, end) = self.scan_block_scalar_indentation();
-                self.refuse_indentation_tab(start)?;
-                (breaks, end, min_indent.max(max_indent))
-            }
-            Some(increment) => {
-                let indent = min_indent + increment - 1;
-                let (breaks, end) = self.scan_block_scalar_breaks(indent);
-                (breaks, end, indent)
-            }
-        };
+        // Zero until the first non-empty line sets it, without an indentation indicator.
+        let mut indent = increment.map_or(0, |increment| (self.indent + 1).max(1) + increment - 1);
+        let mut end = self.mark();
+        let mut breaks = self.scan_block_scalar_breaks(&mut indent, start, &mut end)?;
         let mut chunks = String::new();
         let mut line_break: Option<char> = None;
         while self.column() == indent && self.peek(0) != '\0' {
@@ -963,7 +953,7 @@ impl Scanner {
             chunks.push_str(&self.prefix(length));
             self.forward(length);
             line_break = self.scan_line_break();
-            (breaks, end) = self.scan_block_scalar_breaks(indent);
+            breaks = self.scan_block_scalar_breaks(&mut indent, start, &mut end)?;
             if self.column() != indent || self.peek(0) == '\0' {
                 break;
             }
@@ -992,21 +982,6 @@ impl Scanner {
             Style::Literal
         };
         Ok(Token::new(Kind::Scalar(chunks, style), start, end))
-    }
-
-    /// A tab where a block scalar's indentation is still being found: `PyYAML`'s Python loader
-    /// takes it as the first character of the text when the spaces before it are deep enough,
-    /// its C loader refuses the file. Refused here too, so no file reads differently.
-    fn refuse_indentation_tab(&self, start: Mark) -> Scan<()> {
-        if self.peek(0) != '\t' {
-            return Ok(());
-        }
-        Err(error(
-            "while scanning a block scalar",
-            start,
-            "found a tab character where an indentation space is expected",
-            self.mark(),
-        ))
     }
 
     /// The chomping (`+` true, `-` false) and the indentation increment after `|` or `>`.
@@ -1048,53 +1023,48 @@ impl Scanner {
                 self.forward(1);
             }
         }
-        let c = self.peek(0);
-        if !is_spacez(c) {
-            return Err(error(
-                "while scanning a block scalar",
-                start,
-                format!(
-                    "expected chomping or indentation indicators, but found {}",
-                    repr(c)
-                ),
-                self.mark(),
-            ));
-        }
+        // libyaml wants no blank after the indicators: `|#` starts a comment, and the header
+        // line is checked as a whole (`scan_ignored_line`).
         Ok((chomping, increment))
     }
 
-    /// The line breaks before a block scalar's first line, and the deepest indentation among
-    /// them.
-    fn scan_block_scalar_indentation(&mut self) -> (String, isize, Mark) {
-        let mut chunks = String::new();
+    /// The empty lines before a block scalar's next line and the indentation spaces before
+    /// it (`yaml_parser_scan_block_scalar_breaks`); the first call sets `indent` when no
+    /// indicator did, to the deepest of those lines. A tab where an indentation space is
+    /// expected is refused, as libyaml refuses it: the Python scanner reads it as text when
+    /// the spaces before it are deep enough, or ends the scalar there.
+    fn scan_block_scalar_breaks(
+        &mut self,
+        indent: &mut isize,
+        start: Mark,
+        end: &mut Mark,
+    ) -> Scan<String> {
+        let mut breaks = String::new();
         let mut max_indent = 0;
-        let mut end = self.mark();
-        while self.peek(0) == ' ' || is_break(self.peek(0)) {
-            if self.peek(0) == ' ' {
-                self.forward(1);
-                max_indent = max_indent.max(self.column());
-            } else {
-                chunks.extend(self.scan_line_break());
-                end = self.mark();
-            }
-        }
-        (chunks, max_indent, end)
-    }
-
-    fn scan_block_scalar_breaks(&mut self, indent: isize) -> (String, Mark) {
-        let mut chunks = String::new();
-        let mut end = self.mark();
-        while self.column() < indent && self.peek(0) == ' ' {
-            self.forward(1);
-        }
-        while is_break(self.peek(0)) {
-            chunks.extend(self.scan_line_break());
-            end = self.mark();
-            while self.column() < indent && self.peek(0) == ' ' {
+        loop {
+            let indenting = |scanner: &Self| *indent == 0 || scanner.column() < *indent;
+            while indenting(self) && self.peek(0) == ' ' {
                 self.forward(1);
             }
+            max_indent = max_indent.max(self.column());
+            if indenting(self) && self.peek(0) == '\t' {
+                return Err(error(
+                    "while scanning a block scalar",
+                    start,
+                    "found a tab character where an indentation space is expected",
+                    self.mark(),
+                ));
+            }
+            if !is_break(self.peek(0)) {
+                break;
+            }
+            breaks.extend(self.scan_line_break());
+            *end = self.mark();
         }
-        (chunks, end)
+        if *indent == 0 {
+            *indent = max_indent.max(self.indent + 1).max(1);
+        }
+        Ok(breaks)
     }
 
     fn scan_flow_scalar(&mut self, double: bool) -> Scan<Token> {
@@ -1251,121 +1221,139 @@ impl Scanner {
         }
     }
 
-    fn scan_plain(&mut self) -> Token {
+    /// A plain scalar, by libyaml's rules (`yaml_parser_scan_plain_scalar`): blanks between
+    /// its words are spaces or tabs (`a<TAB>b` is "a\tb", and `a<TAB># note` ends at `a`), a
+    /// tab in the indentation of a next line is refused where that line is indented less than
+    /// the scalar may be ("found a tab character that violates indentation"), and in the flow
+    /// context `?` is text while a `:` before `,`, `?` or a bracket is refused. The Python
+    /// scanner ends the scalar at a tab, ends it at `?` and takes that `:` as a value.
+    fn scan_plain(&mut self) -> Scan<Token> {
         let start = self.mark();
         let mut end = start;
         let indent = self.indent + 1;
         let mut chunks = String::new();
-        let mut spaces = String::new();
+        let mut gap = Gap::default();
         loop {
-            if self.peek(0) == '#' {
+            if (self.column == 0 && self.at_document_indicator()) || self.peek(0) == '#' {
                 break;
             }
-            let mut length = 0;
-            loop {
-                let c = self.peek(length);
-                let stop = is_blankz(c)
-                    || (c == ':'
-                        && (is_blankz(self.peek(length + 1))
-                            || (self.flow_level > 0 && ",[]{}".contains(self.peek(length + 1)))))
-                    || (self.flow_level > 0 && ",?[]{}".contains(c));
-                if stop {
-                    break;
-                }
-                length += 1;
+            while !is_blankz(self.peek(0)) && !self.ends_plain(start)? {
+                gap.join(&mut chunks);
+                chunks.push(self.peek(0));
+                self.forward(1);
+                end = self.mark();
             }
-            if length == 0 {
+            if !(is_blank(self.peek(0)) || is_break(self.peek(0))) {
                 break;
             }
-            self.allow_simple_key = false;
-            chunks.push_str(&spaces);
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
-            end = self.mark();
-            spaces = self.scan_plain_spaces();
-            if spaces.is_empty()
-                || self.peek(0) == '#'
-                || (self.flow_level == 0 && self.column() < indent)
-            {
+            self.scan_plain_gap(&mut gap, indent, start)?;
+            if self.flow_level == 0 && self.column() < indent {
                 break;
             }
         }
-        Token::new(Kind::Scalar(chunks, Style::Plain), start, end)
-    }
-
-    /// The spaces and line breaks after a chunk of a plain scalar, as they join it to the
-    /// next chunk; empty where the scalar ends (a document separator, or no blank at all).
-    fn scan_plain_spaces(&mut self) -> String {
-        let mut chunks = String::new();
-        let mut length = 0;
-        while self.peek(length) == ' ' {
-            length += 1;
-        }
-        let whitespaces = self.prefix(length);
-        self.forward(length);
-        if is_break(self.peek(0)) {
-            let line_break = self.scan_line_break();
+        if gap.after_break {
             self.allow_simple_key = true;
-            if self.at_document_indicator() {
-                return String::new();
-            }
-            let mut breaks = String::new();
-            while self.peek(0) == ' ' || is_break(self.peek(0)) {
-                if self.peek(0) == ' ' {
-                    self.forward(1);
-                } else {
-                    breaks.extend(self.scan_line_break());
-                    if self.at_document_indicator() {
-                        return String::new();
-                    }
-                }
-            }
-            fold(line_break, &breaks, &mut chunks);
-        } else {
-            chunks.push_str(&whitespaces);
         }
-        chunks
+        Ok(Token::new(Kind::Scalar(chunks, Style::Plain), start, end))
     }
 
-    fn scan_tag_handle(&mut self, name: &str, start: Mark) -> Scan<String> {
-        let context = format!("while scanning a {name}");
-        let c = self.peek(0);
-        if c != '!' {
+    /// Whether the plain scalar ends before the next character: a `:` before a blank, or a
+    /// flow indicator other than `?` in the flow context. A `:` before `,`, `?` or a bracket
+    /// in the flow context is refused.
+    fn ends_plain(&self, start: Mark) -> Scan<bool> {
+        let (c, next) = (self.peek(0), self.peek(1));
+        if self.flow_level > 0 && c == ':' && next != '\0' && ",?[]{}".contains(next) {
             return Err(error(
-                &context,
+                "while scanning a plain scalar",
                 start,
-                format!("expected '!', but found {}", repr(c)),
+                "found unexpected ':'",
                 self.mark(),
             ));
         }
+        Ok((c == ':' && is_blankz(next)) || (self.flow_level > 0 && ",[]{}".contains(c)))
+    }
+
+    /// The blanks and line breaks after a word of a plain scalar, into `gap`; a tab that
+    /// indents a line less than `indent` is refused.
+    fn scan_plain_gap(&mut self, gap: &mut Gap, indent: isize, start: Mark) -> Scan<()> {
+        loop {
+            let c = self.peek(0);
+            if is_blank(c) {
+                if gap.after_break && self.column() < indent && c == '\t' {
+                    return Err(error(
+                        "while scanning a plain scalar",
+                        start,
+                        "found a tab character that violates indentation",
+                        self.mark(),
+                    ));
+                }
+                if !gap.after_break {
+                    gap.whitespaces.push(c);
+                }
+                self.forward(1);
+            } else if !is_break(c) {
+                return Ok(());
+            } else if gap.after_break {
+                gap.trailing_breaks.extend(self.scan_line_break());
+            } else {
+                gap.whitespaces.clear();
+                gap.leading_break = self.scan_line_break();
+                gap.after_break = true;
+            }
+        }
+    }
+
+    /// `!`, word characters, then a `!` if there is one (`yaml_parser_scan_tag_handle`); in a
+    /// `%TAG` directive the handle must be `!` or end with `!`.
+    fn scan_tag_handle(&mut self, directive: bool, start: Mark) -> Scan<String> {
+        let context = if directive {
+            "while scanning a %TAG directive"
+        } else {
+            "while scanning a tag"
+        };
+        let expected = |scanner: &Self| {
+            error(
+                context,
+                start,
+                format!("expected '!', but found {}", repr(scanner.peek(0))),
+                scanner.mark(),
+            )
+        };
+        if self.peek(0) != '!' {
+            return Err(expected(self));
+        }
         let mut length = 1;
-        let mut c = self.peek(length);
-        if c != ' ' {
-            while is_word(c) {
-                length += 1;
-                c = self.peek(length);
-            }
-            if c != '!' {
-                self.forward(length);
-                return Err(error(
-                    &context,
-                    start,
-                    format!("expected '!', but found {}", repr(c)),
-                    self.mark(),
-                ));
-            }
+        while is_word(self.peek(length)) {
             length += 1;
+        }
+        if self.peek(length) == '!' {
+            length += 1;
+        } else if directive && length > 1 {
+            self.forward(length);
+            return Err(expected(self));
         }
         let handle = self.prefix(length);
         self.forward(length);
         Ok(handle)
     }
 
-    fn scan_tag_uri(&mut self, name: &str, start: Mark) -> Scan<String> {
-        let mut chunks = String::new();
+    /// The characters of a tag's URI (`yaml_parser_scan_tag_uri`), after `head` (less its
+    /// `!`) when a handle turned out to be the start of the suffix: `,`, `[` and `]` only in
+    /// a verbatim tag or a `%TAG` prefix (`uri_char`). Empty only after a head.
+    fn scan_tag_uri(
+        &mut self,
+        uri_char: bool,
+        head: Option<&str>,
+        name: &str,
+        start: Mark,
+    ) -> Scan<String> {
+        let mut chunks = head.map(|head| head[1..].to_owned()).unwrap_or_default();
         let mut length = 0;
         let mut c = self.peek(length);
-        while c.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]%".contains(c) {
+        while c.is_ascii_alphanumeric()
+            || "-_;/?:@&=+$.%!~*'()".contains(c)
+            || (uri_char && ",[]".contains(c))
+        {
             if c == '%' {
                 chunks.push_str(&self.prefix(length));
                 self.forward(length);
@@ -1380,7 +1368,7 @@ impl Scanner {
             chunks.push_str(&self.prefix(length));
             self.forward(length);
         }
-        if chunks.is_empty() {
+        if chunks.is_empty() && head.is_none() {
             return Err(error(
                 &format!("while parsing a {name}"),
                 start,
@@ -1439,6 +1427,30 @@ impl Scanner {
                 Some(c)
             }
             _ => None,
+        }
+    }
+}
+
+/// What separates two words of a plain scalar: blanks on one line, or line breaks (the blanks
+/// around them go).
+#[derive(Default)]
+struct Gap {
+    whitespaces: String,
+    leading_break: Option<char>,
+    trailing_breaks: String,
+    after_break: bool,
+}
+
+impl Gap {
+    /// Adds the gap to the scalar before its next word, and empties it.
+    fn join(&mut self, chunks: &mut String) {
+        if self.after_break {
+            fold(self.leading_break.take(), &self.trailing_breaks, chunks);
+            self.trailing_breaks.clear();
+            self.after_break = false;
+        } else {
+            chunks.push_str(&self.whitespaces);
+            self.whitespaces.clear();
         }
     }
 }
