@@ -310,6 +310,11 @@ fn list_test_and_doctor_show_what_loaded_and_fail_on_what_did_not() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 1);
+    assert!(
+        !stderr(&out).contains("config.yaml:4:"),
+        "a finding, said once: {}",
+        stderr(&out)
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let findings = doc["findings"].as_array().unwrap();
     assert!(

@@ -62,7 +62,6 @@ struct Report<'a> {
 pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus> {
     let paths = global.paths()?;
     shared::end_hooks_on_interrupt();
-    let quiet = Printer::new(true); // warnings become findings, not stderr lines
     let mut findings = Vec::new();
     if paths.home_named && !paths.home.is_dir() {
         // Green having checked nothing would let a misconfigured CI job pass.
@@ -84,7 +83,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     }
     // Before the load, which would read through a memo that does not say what its file says.
     findings.extend(checks::memos(shared::options(&paths, None)));
-    match shared::load(global, None, &quiet) {
+    match shared::load_unsaid(global, None) {
         Ok(loaded) => {
             let base = shared::current_dir()?;
             findings.extend(checks::examine(&Checkup {

@@ -67,6 +67,14 @@ pub(crate) fn load_from(
     Ok(Loaded { paths, set })
 }
 
+/// [`load`] for a caller that reports what loading found itself (`doctor`, as findings): nothing
+/// is printed.
+pub(crate) fn load_unsaid(global: &GlobalArgs, only: Option<Event>) -> Result<Loaded> {
+    let paths = global.paths_from(&current_dir()?)?;
+    let set = config::load(options(&paths, only))?;
+    Ok(Loaded { paths, set })
+}
+
 /// What to load from `paths`.
 pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
     LoadOptions {
