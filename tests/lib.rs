@@ -7,6 +7,7 @@
 mod common;
 
 mod agent_hooks;
+mod agent_mode;
 mod answers;
 mod approve;
 mod audit;
