@@ -239,7 +239,7 @@ fn context(event: &str, text: &str) -> Rendered {
 mod tests {
     use serde_json::{Map, Value, json};
 
-    use super::{normalise, render};
+    use super::render;
     use crate::agents::{Agent, Reply, ToolClass};
     use crate::exit::ExitStatus;
     use crate::response::Directive;
