@@ -41,7 +41,10 @@ fn cursor(env: &TestEnv, flags: &[&str], event: &str, payload: &Value) -> Output
 /// The whole of stdout, which must be one JSON object and nothing else.
 fn answer(out: &Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("\"hooks\""), "our report stays off stdout: {text}");
+    assert!(
+        !text.contains("\"hooks\""),
+        "our report stays off stdout: {text}"
+    );
     serde_json::from_str(text.trim_end()).unwrap_or_else(|e| panic!("{e}: {text:?}"))
 }
 
@@ -74,7 +77,7 @@ fn before_shell(env: &TestEnv, command: &str, cwd: &str) -> Value {
     )
 }
 
-fn pre_tool_use(env: &TestEnv, tool: &str, input: Value) -> Value {
+fn pre_tool_use(env: &TestEnv, tool: &str, input: &Value) -> Value {
     with(
         common("preToolUse", &env.work()),
         json!({"tool_name": tool, "tool_input": input, "tool_use_id": "tu-1", "cwd": env.work()}),
@@ -105,7 +108,7 @@ fn a_project_shell_guard_denies_cursors_shell_call_in_cursors_words() {
         &pre_tool_use(
             &env,
             "Shell",
-            json!({"command": "git push --force", "working_directory": work}),
+            &json!({"command": "git push --force", "working_directory": work}),
         ),
     );
     assert_eq!(answer(&out)["permission"], "deny");
@@ -132,10 +135,13 @@ fn nothing_leaves_cursors_own_decision_in_place() {
     let work = env.work().display().to_string();
     // The guard runs and lets the call pass; a read is not the guard's tool at all.
     for (event, payload) in [
-        ("beforeShellExecution", before_shell(&env, "git status", &work)),
+        (
+            "beforeShellExecution",
+            before_shell(&env, "git status", &work),
+        ),
         (
             "preToolUse",
-            pre_tool_use(&env, "Read", json!({"path": "README.md"})),
+            pre_tool_use(&env, "Read", &json!({"path": "README.md"})),
         ),
         (
             "beforeReadFile",
@@ -184,7 +190,7 @@ fn a_config_rewrite_is_updated_input_on_pre_tool_use_and_a_deny_where_cursor_can
         &pre_tool_use(
             &env,
             "Shell",
-            json!({"command": "git push --force", "working_directory": work}),
+            &json!({"command": "git push --force", "working_directory": work}),
         ),
     );
     assert_eq!(
@@ -270,7 +276,9 @@ fn a_gate_at_stop_is_cursors_follow_up_message() {
         "gate.sh",
         r#"cat >/dev/null; echo '{"action": "continue", "message": "run the tests first"}'"#,
     );
-    env.config(&format!("hooks:\n  pre_verify:\n    - command: {command}\n"));
+    env.config(&format!(
+        "hooks:\n  pre_verify:\n    - command: {command}\n"
+    ));
     env.approve("pre_verify", command);
     let stop = with(
         common("stop", &env.work()),
@@ -299,7 +307,11 @@ fn runner_errors_fail_open_and_fail_closed_gives_cursors_deny() {
             .unwrap()
     };
     let out = bad(&[], "beforeShellExecution");
-    assert_eq!(code(&out), 0, "Cursor would read another code as a failed hook");
+    assert_eq!(
+        code(&out),
+        0,
+        "Cursor would read another code as a failed hook"
+    );
     assert_eq!(answer(&out), json!({}), "failing open grants nothing");
     assert!(stderr(&out).contains("bad payload"), "{}", stderr(&out));
     let out = cursor(&env, &[], "beforeNothing", &json!({}));

@@ -82,7 +82,11 @@ const FIELDS: &[(&str, &str, &str)] = &[
     ("postToolUseFailure", "error_message", "error"),
     ("postToolUseFailure", "duration", "duration_ms"),
     ("afterAgentResponse", "text", "assistant_response"),
-    ("subagentStart", "parent_conversation_id", "parent_session_id"),
+    (
+        "subagentStart",
+        "parent_conversation_id",
+        "parent_session_id",
+    ),
     ("subagentStart", "subagent_type", "child_role"),
     ("subagentStart", "task", "child_goal"),
     ("subagentStop", "subagent_type", "child_role"),
@@ -355,7 +359,11 @@ mod tests {
             answer("preToolUse", Some(&modify)).0,
             Some(json!({"permission": "allow", "updated_input": {"command": "ls"}}))
         );
-        for event in ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"] {
+        for event in [
+            "beforeShellExecution",
+            "beforeMCPExecution",
+            "beforeReadFile",
+        ] {
             let json = answer(event, Some(&modify)).0.unwrap();
             assert_eq!(json["permission"], "deny", "{event}");
             assert!(json.get("updated_input").is_none());
