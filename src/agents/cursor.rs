@@ -14,6 +14,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: Some(&WIRING),
 };
 
 static EVENTS: &[AgentEvent] = &[
@@ -132,3 +133,23 @@ fn render(reply: &Reply<'_>) -> Rendered {
         },
     }
 }
+
+/// Cursor's hook settings: `hooks.<event>` lists of `{command, timeout}` in `hooks.json`
+/// (`"version": 1`), timeouts in seconds.
+pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
+    user_dir: ".cursor",
+    user_dir_env: None,
+    project_dir: ".cursor",
+    files: &[super::settings::SettingsFile {
+        name: "hooks.json",
+        format: super::settings::Format::Json,
+    }],
+    shape: super::settings::Shape::Flat,
+    unit: super::settings::Unit::Seconds,
+    new_file: &[("version", 1)],
+    needs_user: &["restart Cursor so it reads hooks.json again"],
+    needs_project: &[
+        "restart Cursor so it reads hooks.json again",
+        "each user of the project needs hermes-hooks on PATH",
+    ],
+};

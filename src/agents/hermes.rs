@@ -12,6 +12,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: None,
 };
 
 static TOOLS: &[(&str, Option<ToolClass>)] = &[

@@ -8,6 +8,7 @@ mod codex;
 mod cursor;
 mod gemini;
 mod hermes;
+pub(crate) mod settings;
 
 use std::fmt;
 use std::str::FromStr;
@@ -152,6 +153,11 @@ impl Agent {
     pub fn render(self, reply: &Reply<'_>) -> Rendered {
         (self.contract().render)(reply)
     }
+
+    /// Where the agent keeps its hook settings, when `install` can wire it through them.
+    pub(crate) fn wiring(self) -> Option<&'static settings::Wiring> {
+        self.contract().wiring
+    }
 }
 
 impl fmt::Display for Agent {
@@ -190,6 +196,9 @@ pub(crate) struct Contract {
     pub normalise: fn(&str, &mut Map<String, Value>),
     /// The agent's answer for one decision.
     pub render: fn(&Reply<'_>) -> Rendered,
+    /// Where its hook settings are and how an entry looks (`None`: `install` cannot wire it
+    /// through a settings file).
+    pub wiring: Option<&'static settings::Wiring>,
 }
 
 /// One event as an agent names it.
