@@ -35,8 +35,6 @@ pub(crate) const LESS: &str = "LESS";
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).
 pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
-/// The program search path: where a bare `hermes-hooks` in an agent's settings is found.
-pub(crate) const PATH: &str = "PATH";
 
 /// The value of `name`, or `None` when it is unset or empty.
 #[allow(clippy::disallowed_methods)] // this module is the one reader of the environment

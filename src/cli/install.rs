@@ -269,18 +269,12 @@ fn longest_timeouts(global: &GlobalArgs, scope: &Scope, cwd: &Path) -> HashMap<E
         Scope::Project(root) => root.as_path(),
         Scope::User => cwd,
     };
-    let mut longest: HashMap<Event, Duration> = HashMap::new();
-    let Ok(paths) = global.paths_from(start) else {
-        return longest;
-    };
-    let Ok(set) = config::load(shared::options(&paths, None)) else {
-        return longest;
-    };
-    for hook in &set.hooks {
-        let slot = longest.entry(hook.event).or_default();
-        *slot = (*slot).max(hook.timeout);
-    }
-    longest
+    global
+        .paths_from(start)
+        .ok()
+        .and_then(|paths| config::load(shared::options(&paths, None)).ok())
+        .map(|set| settings::longest(&set))
+        .unwrap_or_default()
 }
 
 /// The agent's timeout for its event `own`: a little above the longest hook timeout for it,

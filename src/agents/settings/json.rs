@@ -73,22 +73,6 @@ impl Node {
             .map(|m| &m.value)
     }
 
-    /// The text, when this is a string.
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match &self.kind {
-            Kind::String(text) => Some(text),
-            _ => None,
-        }
-    }
-
-    /// The value as a whole number, when it is one (`65`, not `65.5` or `"65"`).
-    pub(crate) fn as_integer(&self) -> Option<u64> {
-        match &self.kind {
-            Kind::Number(text) => text.parse().ok(),
-            _ => None,
-        }
-    }
-
     /// What kind of value this is, in words.
     pub(crate) fn kind_name(&self) -> &'static str {
         match self.kind {

@@ -377,8 +377,9 @@ impl Settings {
             ),
             Format::Json | Format::JsonWithComments => {
                 let comments = format == Format::JsonWithComments;
+                // A new or blank file starts as an empty object laid out on lines.
                 let text = if text.trim().is_empty() {
-                    "{}".to_owned()
+                    "{\n}\n".to_owned()
                 } else {
                     text
                 };
@@ -491,19 +492,6 @@ impl Settings {
             }
         }
         Ok(found)
-    }
-
-    /// The event keys under `hooks` that do not hold a list, with why.
-    pub(crate) fn malformed(&self) -> Vec<String> {
-        self.lists()
-            .map(|lists| {
-                lists
-                    .into_iter()
-                    .filter(|l| l.groups.is_none())
-                    .map(|l| format!("`hooks.{}` is not a list", l.key))
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     /// Adds `entry` to the list of `event` (made, with `hooks`, when missing; a new file gets
@@ -946,6 +934,18 @@ fn put(dir: &Path, path: &Path, text: &str, mode: u32) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))?;
     fs::set_permissions(path, fs::Permissions::from_mode(mode))
         .with_context(|| format!("cannot set the mode of {}", path.display()))
+}
+
+/// The longest hook timeout of each event of `set`.
+pub(crate) fn longest(
+    set: &crate::config::HookSet,
+) -> std::collections::HashMap<crate::config::Event, Duration> {
+    let mut longest = std::collections::HashMap::new();
+    for hook in &set.hooks {
+        let slot: &mut Duration = longest.entry(hook.event).or_default();
+        *slot = (*slot).max(hook.timeout);
+    }
+    longest
 }
 
 /// The agent's timeout for a hook run that may take `longest`: `longest` plus
