@@ -544,10 +544,7 @@ fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
     env.hook_md(&env.project_hooks(), "g-shell", &fm("shell"), "exit 0");
     env.hook_md(&env.project_hooks(), "g-bash", &fm("Bash"), "exit 0");
     let findings = wiring_findings(&env, true);
-    let matchers: Vec<_> = findings
-        .iter()
-        .filter(|f| f["check"] == "tools")
-        .collect();
+    let matchers: Vec<_> = findings.iter().filter(|f| f["check"] == "tools").collect();
     assert_eq!(matchers.len(), 1, "{matchers:?}");
     assert!(
         matchers[0]["message"]

@@ -519,3 +519,19 @@ fn install_says_what_the_agent_still_needs() {
     let report = ok(&wire(&env, &["install", "cursor", "--json"]));
     assert!(report["needs"].to_string().contains("restart Cursor"));
 }
+
+#[test]
+fn uninstall_where_nothing_was_installed_writes_nothing() {
+    for (agent, file, text) in agents() {
+        let env = TestEnv::new();
+        let out = wire(&env, &["uninstall", agent]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Nothing to change"));
+        assert!(!env.work().join(".claude").exists() && !env.work().join(file).exists());
+        let path = env.work().join(file);
+        put(&path, text);
+        ok(&wire(&env, &["uninstall", agent]));
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert!(!backup_of(&path).exists());
+    }
+}

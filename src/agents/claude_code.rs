@@ -119,6 +119,8 @@ pub(super) fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, V
         .collect()
 }
 
+// The wiring data follows the tests, at the end of the file.
+#[allow(clippy::items_after_test_module)]
 #[cfg(test)]
 mod tests {
     use super::render;

@@ -245,7 +245,17 @@ fn coverage(
         .map(|p| p.folder.display().to_string())
         .collect();
     let at = folders.join(", ");
-    if !missing.is_empty() {
+    if missing.is_empty() {
+        findings.push(Finding::file(
+            Level::Ok,
+            "wiring",
+            Path::new(&at),
+            format!(
+                "{} is wired to hermes-hooks for every event it has a counterpart of",
+                agent.title()
+            ),
+        ));
+    } else {
         findings.push(Finding::file(
             Level::Warning,
             "wiring",
@@ -256,16 +266,6 @@ fn coverage(
                 agent.title(),
                 missing.join(", "),
                 agent.name()
-            ),
-        ));
-    } else {
-        findings.push(Finding::file(
-            Level::Ok,
-            "wiring",
-            Path::new(&at),
-            format!(
-                "{} is wired to hermes-hooks for every event it has a counterpart of",
-                agent.title()
             ),
         ));
     }

@@ -26,7 +26,11 @@ use crate::paths::Paths;
     that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
     entry that is skipped, a parse memo of config.yaml that disagrees with the file \
     (replaced), a named Hermes home that does not exist, a project skipped because another user \
-    owns it. Warnings: an unapproved hook \
+    owns it, an agent's settings that run `hermes-hooks run` without the --agent its contract \
+    needs (or another agent's), through a program that is not there (not on PATH), or for an \
+    event the agent does not have. Warnings: an agent wired for some of its events only, an \
+    agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
+    class) of any wired agent, an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
     a duplicate, a matcher too large for the regex engine on text that is not ASCII, a slow \

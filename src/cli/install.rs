@@ -129,56 +129,12 @@ pub(super) fn apply(
         );
     };
     let cwd = shared::current_dir()?;
-    let scope = match (&args.project, args.user) {
-        (_, true) => Scope::User,
-        (Some(Some(dir)), _) => Scope::Project(std::path::absolute(dir)?),
-        _ => Scope::Project(super::new::project_root(&cwd, printer)?),
-    };
-    let home = paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
-    let folder = wiring.folder(&scope, &home, user_dir(wiring));
-    let inside = match &scope {
-        Scope::Project(root) => Some(root.as_path()),
-        Scope::User => None,
-    };
-    let mut opened = Vec::new();
-    for file in wiring.files {
-        opened.push(Settings::open(
-            &folder.join(file.name),
-            file.format,
-            inside,
-        )?);
-    }
+    let scope = scope_of(args, &cwd, printer)?;
+    let mut opened = open_all(wiring, &scope)?;
     let binary = binary_word(&scope)?;
     let (index, plan, timeouts) = match mode {
-        Mode::Install => {
-            let index = opened.iter().position(Settings::has_hooks).unwrap_or(0);
-            let longest = longest_timeouts(global, &scope, &cwd);
-            let timeout = |own: &AgentEvent| timeout_of(own, &longest, wiring);
-            let plan = settings::install(&mut opened[index], agent, wiring, &binary, timeout)?;
-            let timeouts: HashMap<String, u64> = agent
-                .events()
-                .iter()
-                .map(|own| (own.name.to_owned(), timeout_of(own, &longest, wiring)))
-                .collect();
-            (index, plan, timeouts)
-        }
-        Mode::Uninstall => {
-            // Every file of the agent's folder; the one with a change is reported.
-            let mut plans = Vec::new();
-            for settings in &mut opened {
-                plans.push(settings::uninstall(settings, agent, wiring)?);
-            }
-            let index = opened
-                .iter()
-                .position(|s| s.before.as_deref().unwrap_or_default() != s.text())
-                .unwrap_or(0);
-            let mut plan = Plan::default();
-            for other in plans {
-                plan.events.extend(other.events);
-                plan.warnings.extend(other.warnings);
-            }
-            (index, plan, HashMap::new())
-        }
+        Mode::Install => install_into(&mut opened, global, agent, wiring, &scope, &cwd, &binary)?,
+        Mode::Uninstall => uninstall_from(&mut opened, agent, wiring)?,
     };
     if mode == Mode::Install
         && matches!(scope, Scope::Project(_))
@@ -190,7 +146,7 @@ pub(super) fn apply(
             agent.title()
         ));
     }
-    let written = finish(&opened, index, &scope, args.dry_run)?;
+    let written = finish(&opened, index, &scope, args.dry_run, mode == Mode::Install)?;
     let settings = &opened[index];
     let report = Report {
         agent: agent.name(),
@@ -230,6 +186,70 @@ pub(super) fn apply(
         printer.show(&human(&report, agent, wiring, mode))?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// Whose settings: `--user`, `--project DIR`, or the project found from `cwd`.
+fn scope_of(args: &WiringArgs, cwd: &Path, printer: &Printer) -> Result<Scope> {
+    Ok(match (&args.project, args.user) {
+        (_, true) => Scope::User,
+        (Some(Some(dir)), _) => Scope::Project(std::path::absolute(dir)?),
+        _ => Scope::Project(super::new::project_root(cwd, printer)?),
+    })
+}
+
+/// Reads every settings file of the agent's folder for `scope`.
+fn open_all(wiring: &Wiring, scope: &Scope) -> Result<Vec<Settings>> {
+    let home = paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
+    let folder = wiring.folder(scope, &home, user_dir(wiring));
+    let inside = match scope {
+        Scope::Project(root) => Some(root.as_path()),
+        Scope::User => None,
+    };
+    wiring
+        .files
+        .iter()
+        .map(|file| Settings::open(&folder.join(file.name), file.format, inside))
+        .collect()
+}
+
+/// Which file, what happened per event, and each event's timeout.
+type Planned = (usize, Plan, HashMap<String, u64>);
+
+/// Wires the file that already has hooks (else the first one).
+fn install_into(
+    opened: &mut [Settings],
+    global: &GlobalArgs,
+    agent: Agent,
+    wiring: &Wiring,
+    scope: &Scope,
+    cwd: &Path,
+    binary: &str,
+) -> Result<Planned> {
+    let index = opened.iter().position(Settings::has_hooks).unwrap_or(0);
+    let longest = longest_timeouts(global, scope, cwd);
+    let timeout = |own: &AgentEvent| timeout_of(own, &longest, wiring);
+    let plan = settings::install(&mut opened[index], agent, wiring, binary, timeout)?;
+    let timeouts = agent
+        .events()
+        .iter()
+        .map(|own| (own.name.to_owned(), timeout_of(own, &longest, wiring)))
+        .collect();
+    Ok((index, plan, timeouts))
+}
+
+/// Unwires every file of the agent's folder; the one that changed is reported.
+fn uninstall_from(opened: &mut [Settings], agent: Agent, wiring: &Wiring) -> Result<Planned> {
+    let mut plan = Plan::default();
+    for settings in opened.iter_mut() {
+        let one = settings::uninstall(settings, agent, wiring)?;
+        plan.events.extend(one.events);
+        plan.warnings.extend(one.warnings);
+    }
+    let index = opened
+        .iter()
+        .position(|s| s.before.is_some() && s.before.as_deref() != Some(s.text().as_str()))
+        .unwrap_or(0);
+    Ok((index, plan, HashMap::new()))
 }
 
 fn verb(mode: Mode) -> &'static str {
@@ -298,12 +318,20 @@ struct Written {
     diff: String,
 }
 
-/// Writes the changed file (never with `--dry-run`), with its backup.
-fn finish(opened: &[Settings], index: usize, scope: &Scope, dry_run: bool) -> Result<Written> {
+/// Writes the changed file (never with `--dry-run`; a missing file only when `create`), with its
+/// backup.
+fn finish(
+    opened: &[Settings],
+    index: usize,
+    scope: &Scope,
+    dry_run: bool,
+    create: bool,
+) -> Result<Written> {
     let settings = &opened[index];
     let before = settings.before.as_deref().unwrap_or_default();
     let after = settings.text();
-    let changed = settings.before.as_deref() != Some(after.as_str());
+    let changed =
+        settings.before.as_deref() != Some(after.as_str()) && (create || settings.before.is_some());
     let name = settings.path.display().to_string();
     let diff = similar::TextDiff::from_lines(before, after.as_str())
         .unified_diff()

@@ -912,9 +912,9 @@ pub(crate) fn write(settings: &Settings, after: &str, private: bool) -> Result<O
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mode = fs::metadata(real)
-        .map(|m| m.permissions().mode() & 0o7777)
-        .unwrap_or(if private { 0o600 } else { 0o644 });
+    let mode = fs::metadata(real).map_or(if private { 0o600 } else { 0o644 }, |m| {
+        m.permissions().mode() & 0o7777
+    });
     let backup = match &settings.before {
         Some(before) => {
             let backup = backup_path(real);
