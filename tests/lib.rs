@@ -21,6 +21,7 @@ mod exec;
 mod generated;
 mod hostile_input;
 mod hostile_trees;
+mod install;
 mod interrupt;
 mod list;
 mod log;

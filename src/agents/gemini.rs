@@ -14,6 +14,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: Some(&WIRING),
 };
 
 static EVENTS: &[AgentEvent] = &[
@@ -76,3 +77,29 @@ fn render(reply: &Reply<'_>) -> Rendered {
         },
     }
 }
+
+/// Gemini CLI's hook settings: `hooks.<Event>` lists of matcher groups in `settings.json`
+/// (comments allowed), timeouts in milliseconds (its default 60000).
+pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
+    user_dir: ".gemini",
+    user_dir_env: None,
+    project_dir: ".gemini",
+    files: &[super::settings::SettingsFile {
+        name: "settings.json",
+        format: super::settings::Format::JsonWithComments,
+    }],
+    shape: super::settings::Shape::Grouped,
+    unit: super::settings::Unit::Milliseconds,
+    new_file: &[],
+    needs_user: &[
+        "Gemini CLI runs hooks unless a settings file sets hooksConfig.enabled to false (or \
+         lists the command in hooksConfig.disabled); it reads the change at its next start",
+    ],
+    needs_project: &[
+        "Gemini CLI reads <project>/.gemini/settings.json only in a trusted folder: trust it \
+         when Gemini asks, or with /permissions",
+        "Gemini CLI runs hooks unless a settings file sets hooksConfig.enabled to false; it \
+         reads the change at its next start and warns once about the new project hooks",
+        "each user of the project needs hermes-hooks on PATH",
+    ],
+};
