@@ -242,6 +242,26 @@ fn context(event: &str, text: &str) -> Rendered {
     }
 }
 
+/// Cursor's hook settings: `hooks.<event>` lists of `{command, timeout}` in `hooks.json`
+/// (`"version": 1`), timeouts in seconds.
+pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
+    user_dir: ".cursor",
+    user_dir_env: None,
+    project_dir: ".cursor",
+    files: &[super::settings::SettingsFile {
+        name: "hooks.json",
+        format: super::settings::Format::Json,
+    }],
+    shape: super::settings::Shape::Flat,
+    unit: super::settings::Unit::Seconds,
+    new_file: &[("version", 1)],
+    needs_user: &["restart Cursor so it reads hooks.json again"],
+    needs_project: &[
+        "restart Cursor so it reads hooks.json again",
+        "each user of the project needs hermes-hooks on PATH",
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Map, Value, json};
@@ -448,23 +468,3 @@ mod tests {
         assert_eq!(Agent::Cursor.names_for(event).first(), Some(&"preToolUse"));
     }
 }
-
-/// Cursor's hook settings: `hooks.<event>` lists of `{command, timeout}` in `hooks.json`
-/// (`"version": 1`), timeouts in seconds.
-pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
-    user_dir: ".cursor",
-    user_dir_env: None,
-    project_dir: ".cursor",
-    files: &[super::settings::SettingsFile {
-        name: "hooks.json",
-        format: super::settings::Format::Json,
-    }],
-    shape: super::settings::Shape::Flat,
-    unit: super::settings::Unit::Seconds,
-    new_file: &[("version", 1)],
-    needs_user: &["restart Cursor so it reads hooks.json again"],
-    needs_project: &[
-        "restart Cursor so it reads hooks.json again",
-        "each user of the project needs hermes-hooks on PATH",
-    ],
-};
