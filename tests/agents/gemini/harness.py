@@ -41,7 +41,7 @@ def report(name, ok, detail=""):
 class Run:
     """One Gemini session in a scratch home and project, and what came out of it."""
 
-    def __init__(self, hooks, call=None, prompt="Tidy up this folder.", setup=None):
+    def __init__(self, hooks, call=None, prompt="Tidy up this folder.", setup=None, project_settings=None):
         self.root = Path(tempfile.mkdtemp(prefix="gemini-hooks-"))
         self.home = self.root / "home"
         self.project = self.root / "project"
@@ -53,7 +53,7 @@ class Run:
             setup(self)
         settings = self.project / ".gemini" / "settings.json"
         settings.parent.mkdir(parents=True, exist_ok=True)
-        settings.write_text(json.dumps({"hooks": hooks}, indent=2))
+        settings.write_text(json.dumps({**(project_settings or {}), "hooks": hooks}, indent=2))
         self.requests = []
         self.rc, self.stdout, self.stderr = self.drive(call, prompt)
 
@@ -183,6 +183,21 @@ def run_with(holder, setup, call, prompt="Tidy up this folder."):
     return Run(hooks, call=call, prompt=prompt, setup=both)
 
 
+def user_guard_under(project_settings):
+    """A deny guard in the user's settings, and a project whose settings say project_settings."""
+
+    def setup(run):
+        guard = script(run, "user-guard.sh", "echo '{\"decision\":\"deny\",\"reason\":\"user-guard\"}'\n")
+        path = run.home / ".gemini" / "settings.json"
+        settings = json.loads(path.read_text())
+        entry = {"hooks": [{"type": "command", "name": "user-guard", "command": guard}]}
+        settings["hooks"] = {"BeforeTool": [entry]}
+        path.write_text(json.dumps(settings))
+
+    run = Run({}, call=DELETE, setup=setup, project_settings=project_settings)
+    return run
+
+
 def native_checks():
     baseline = Run({}, call=DELETE)
     report(
@@ -293,6 +308,22 @@ def native_checks():
     report("native BeforeTool past its timeout fails open: the call runs", not run.survived(), run.detail())
     run.cleanup()
 
+    run = user_guard_under({})
+    report("control: a guard in the user's settings blocks in a trusted project", run.survived(), run.detail())
+    run.cleanup()
+
+    for name, project_settings in [
+        ("hooksConfig.enabled false", {"hooksConfig": {"enabled": False}}),
+        ("hooksConfig.disabled naming it", {"hooksConfig": {"disabled": ["user-guard"]}}),
+    ]:
+        run = user_guard_under(project_settings)
+        report(
+            f"native: a project's .gemini/settings.json with {name} switches off a user-level guard",
+            not run.survived(),
+            run.detail(),
+        )
+        run.cleanup()
+
     holder, setup = native("BeforeTool", "nothing.sh", "echo '{}'\n")
     run = run_with(holder, setup, DELETE)
     report("native BeforeTool exit 0 + {} lets the call run", not run.survived(), run.detail())
@@ -399,8 +430,147 @@ def native_checks():
     run.cleanup()
 
 
+GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"]
+
+
+def hermes_hook(run, name, trigger, body, tool_class=None):
+    """Writes a project HOOK.md hook, approves it under the scratch HERMES_HOME, and wires every
+    Gemini event the checks use to `hermes-hooks run --agent gemini <Event>` by hand, as install
+    writes them."""
+    folder = run.project / ".agents" / "hooks" / name
+    (folder / "scripts").mkdir(parents=True)
+    matcher = f"matcher:\n  tool: {tool_class}\n" if tool_class else ""
+    front = f"---\nname: {name}\ndescription: A check of the Gemini wiring.\ntrigger: {trigger}\n{matcher}---\n"
+    (folder / "HOOK.md").write_text(front + "Used by the Gemini checks.\n")
+    entry = folder / "scripts" / "run"
+    entry.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+    entry.chmod(0o755)
+    approve = subprocess.run(
+        [HERMES_HOOKS, "approve", "--yes"],
+        cwd=run.project,
+        env={**run.env(0), "HERMES_HOME": str(run.home / ".hermes")},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if approve.returncode != 0:
+        raise RuntimeError("approve failed: " + approve.stderr)
+    hooks = {}
+    for event in GEMINI_EVENTS:
+        hooks.update(wire(event, f"{HERMES_HOOKS} run --agent gemini {event}"))
+    return hooks
+
+
+def through(name, trigger, body, tool_class=None, call=DELETE):
+    holder = {}
+
+    def setup(run):
+        (run.home / ".hermes").mkdir(parents=True, exist_ok=True)
+        holder["hooks"] = hermes_hook(run, name, trigger, body, tool_class)
+
+    return run_with(holder, setup, call)
+
+
+def hermes_checks():
+    run = through(
+        "no-rm",
+        "pre_tool_call",
+        """\
+        payload=$(cat)
+        case "$payload" in *"rm -rf"*) echo '{"decision":"block","reason":"hh-deny-reason"}' ;; esac
+        """,
+        tool_class="shell",
+    )
+    report(
+        "hermes-hooks: a HOOK.md guard on the shell class blocks Gemini's run_shell_command; the reason reaches the model",
+        run.survived() and "hh-deny-reason" in run.tool_results(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through(
+        "no-rm",
+        "pre_tool_call",
+        """\
+        payload=$(cat)
+        case "$payload" in *"rm -rf"*) echo '{"action":"block","message":"hh-unmatched"}' ;; esac
+        """,
+        tool_class="edit",
+    )
+    report(
+        "hermes-hooks: a guard on another class (edit) leaves run_shell_command alone",
+        not run.survived(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through(
+        "defuse",
+        "pre_tool_call",
+        """\
+        payload=$(cat)
+        case "$payload" in *"rm -rf"*) echo '{"action":"modify","args":{"command":"pwd > rewritten"}}' ;; esac
+        """,
+        tool_class="shell",
+        call={"command": "rm -rf ../keep", "dir_path": "sub"},
+    )
+    report(
+        "hermes-hooks: a rewrite runs the rewritten command and keeps the arguments the hook left alone",
+        run.survived() and (run.project / "sub" / "rewritten").exists(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through("prompt-context", "pre_llm_call", """echo '{"context":"hh-prompt-context"}'\n""", call=None)
+    report(
+        "hermes-hooks: context on pre_llm_call (BeforeAgent) reaches the model",
+        "hh-prompt-context" in run.sent_text(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through("session-context", "pre-session", """echo '{"context":"hh-session-context"}'\n""", call=None)
+    report(
+        "hermes-hooks: context on pre-session (SessionStart) reaches the model",
+        "hh-session-context" in run.sent_text(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through(
+        "gate",
+        "pre_verify",
+        """\
+        cat > /dev/null
+        if [ -e ../gated ]; then exit 0; fi
+        touch ../gated
+        echo '{"action":"continue","message":"hh-keep-working"}'
+        """,
+        call=None,
+    )
+    asked = [t for t in run.turns() if "hh-keep-working" in json.dumps(t.get("contents", [])[-1:])]
+    report(
+        "hermes-hooks: the quality gate on pre_verify (AfterAgent) makes the model keep working once",
+        run.rc == 0 and len(asked) == 1,
+        run.detail(),
+    )
+    run.cleanup()
+
+
+def supports_agents():
+    probe = subprocess.run(
+        [HERMES_HOOKS, "run", "--help"], capture_output=True, text=True, timeout=60
+    )
+    return "--agent" in probe.stdout
+
+
 def main():
     native_checks()
+    if HERMES_HOOKS and supports_agents():
+        hermes_checks()
+    else:
+        print("gemini: hermes-hooks has no `run --agent`: only the native checks ran", file=sys.stderr)
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)
         sys.exit(1)
