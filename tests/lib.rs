@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agent_gemini;
 mod agent_hooks;
 mod answers;
 mod approve;

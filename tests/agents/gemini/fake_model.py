@@ -1,10 +1,10 @@
 """A stand-in for the Gemini API that Gemini CLI talks to through GOOGLE_GEMINI_BASE_URL.
 
-    fake_model.py --port-file F --log F [--call JSON] [--lifetime SECONDS]
+    fake_model.py --port-file F --log F [--call JSON] [--tool NAME] [--lifetime SECONDS]
 
 Binds 127.0.0.1 on a free port (written to the port file once listening) and scripts one
 conversation: when the latest user turn is a prompt and no tool has been asked for yet, the model
-asks for `run_shell_command` with the arguments JSON (without --call it answers with text straight
+asks for the tool (`run_shell_command` unless --tool names another) with the arguments JSON (without --call it answers with text straight
 away);
 once a tool result came back, or when the prompt is a later one (a keep-working message), it
 answers with text. Every request is appended to the log as one JSON line (method, path, body), so
@@ -25,6 +25,7 @@ def parse_args():
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--call", type=json.loads)
+    parser.add_argument("--tool", default="run_shell_command")
     parser.add_argument("--lifetime", type=float, default=300)
     return parser.parse_args()
 
@@ -76,9 +77,9 @@ def json_answer(body):
     return candidate([{"text": text}])
 
 
-def turn_answer(body, args):
+def turn_answer(body, tool, args):
     if args and not has_function_call(body) and not last_is_function_response(body):
-        call = {"name": "run_shell_command", "args": args}
+        call = {"name": tool, "args": args}
         return candidate([{"functionCall": call}])
     return candidate([{"text": FINAL_TEXT}])
 
@@ -132,9 +133,9 @@ class Handler(BaseHTTPRequestHandler):
         if path.endswith(":countTokens"):
             self.send_json({"totalTokens": 10})
         elif path.endswith(":streamGenerateContent"):
-            self.send_sse(turn_answer(body, self.server.call))
+            self.send_sse(turn_answer(body, self.server.tool, self.server.call))
         elif path.endswith(":generateContent"):
-            answer = json_answer(body) if wants_json(body) else turn_answer(body, None)
+            answer = json_answer(body) if wants_json(body) else turn_answer(body, None, None)
             self.send_json(answer)
         elif path.endswith(":embedContent") or path.endswith(":batchEmbedContents"):
             self.send_json({"embeddings": [{"values": [0.0]}]})
@@ -149,6 +150,7 @@ def main():
     server.lock = threading.Lock()
     server.log_path = args.log
     server.call = args.call
+    server.tool = args.tool
     threading.Timer(args.lifetime, server.shutdown).start()
     with open(args.port_file + ".tmp", "w", encoding="utf-8") as f:
         f.write(str(server.server_address[1]))

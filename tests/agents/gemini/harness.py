@@ -41,7 +41,9 @@ def report(name, ok, detail=""):
 class Run:
     """One Gemini session in a scratch home and project, and what came out of it."""
 
-    def __init__(self, hooks, call=None, prompt="Tidy up this folder.", setup=None, project_settings=None):
+    def __init__(
+        self, hooks, call=None, prompt="Tidy up this folder.", setup=None, project_settings=None, tool=None
+    ):
         self.root = Path(tempfile.mkdtemp(prefix="gemini-hooks-"))
         self.home = self.root / "home"
         self.project = self.root / "project"
@@ -55,7 +57,7 @@ class Run:
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text(json.dumps({**(project_settings or {}), "hooks": hooks}, indent=2))
         self.requests = []
-        self.rc, self.stdout, self.stderr = self.drive(call, prompt)
+        self.rc, self.stdout, self.stderr = self.drive(call, prompt, tool)
 
     def write_user_settings(self):
         gemini_dir = self.home / ".gemini"
@@ -82,13 +84,15 @@ class Run:
             "GEMINI_CLI_NO_RELAUNCH": "true",
         }
 
-    def drive(self, call, prompt):
+    def drive(self, call, prompt, tool):
         port_file = self.root / "port"
         log = self.root / "requests.jsonl"
         server_cmd = [sys.executable, str(HERE / "fake_model.py"), "--port-file", str(port_file)]
         server_cmd += ["--log", str(log), "--lifetime", str(RUN_DEADLINE + 60)]
         if call:
             server_cmd += ["--call", json.dumps(call)]
+        if tool:
+            server_cmd += ["--tool", tool]
         server = subprocess.Popen(server_cmd)
         try:
             port = wait_for_port(port_file)
@@ -171,7 +175,7 @@ def native(event, name, body, matcher=None):
     return holder, setup
 
 
-def run_with(holder, setup, call, prompt="Tidy up this folder."):
+def run_with(holder, setup, call, prompt="Tidy up this folder.", tool=None):
     """Runs a session whose hooks are decided by setup (which fills holder["hooks"])."""
 
     hooks = {}
@@ -180,7 +184,7 @@ def run_with(holder, setup, call, prompt="Tidy up this folder."):
         setup(run)
         hooks.update(holder["hooks"])
 
-    return Run(hooks, call=call, prompt=prompt, setup=both)
+    return Run(hooks, call=call, prompt=prompt, setup=both, tool=tool)
 
 
 def user_guard_under(project_settings):
@@ -430,7 +434,7 @@ def native_checks():
     run.cleanup()
 
 
-GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"]
+GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent"]
 
 
 def hermes_hook(run, name, trigger, body, tool_class=None):
@@ -462,14 +466,14 @@ def hermes_hook(run, name, trigger, body, tool_class=None):
     return hooks
 
 
-def through(name, trigger, body, tool_class=None, call=DELETE):
+def through(name, trigger, body, tool_class=None, call=DELETE, tool=None):
     holder = {}
 
     def setup(run):
         (run.home / ".hermes").mkdir(parents=True, exist_ok=True)
         holder["hooks"] = hermes_hook(run, name, trigger, body, tool_class)
 
-    return run_with(holder, setup, call)
+    return run_with(holder, setup, call, tool=tool)
 
 
 def hermes_checks():
@@ -522,6 +526,48 @@ def hermes_checks():
     )
     run.cleanup()
 
+    run = through(
+        "no-search",
+        "pre_tool_call",
+        """echo '{"decision":"block","reason":"hh-no-search"}'\n""",
+        tool_class="search",
+        call={"pattern": "precious"},
+        tool="grep_search",
+    )
+    report(
+        "hermes-hooks: a guard on the search class blocks Gemini's grep_search",
+        "hh-no-search" in run.tool_results() and "precious" not in run.tool_results(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through(
+        "after-note",
+        "post-tool-call",
+        """echo '{"context":"hh-after-tool"}'\n""",
+        call={"command": "echo hello"},
+    )
+    report(
+        "hermes-hooks: context after a tool (AfterTool) reaches the model with the tool's result",
+        "hh-after-tool" in run.tool_results(),
+        run.detail(),
+    )
+    run.cleanup()
+
+    run = through(
+        "failed-read",
+        "post-tool-call-failure",
+        """cat > ../failure-hook-ran\n""",
+        call={"file_path": "missing.txt"},
+        tool="read_file",
+    )
+    report(
+        "hermes-hooks: a tool call Gemini reports as failed runs the post-tool-call-failure hooks",
+        (run.root / "failure-hook-ran").exists(),
+        run.detail(),
+    )
+    run.cleanup()
+
     run = through("prompt-context", "pre_llm_call", """echo '{"context":"hh-prompt-context"}'\n""", call=None)
     report(
         "hermes-hooks: context on pre_llm_call (BeforeAgent) reaches the model",
@@ -558,19 +604,10 @@ def hermes_checks():
     run.cleanup()
 
 
-def supports_agents():
-    probe = subprocess.run(
-        [HERMES_HOOKS, "run", "--help"], capture_output=True, text=True, timeout=60
-    )
-    return "--agent" in probe.stdout
-
-
 def main():
     native_checks()
-    if HERMES_HOOKS and supports_agents():
+    if HERMES_HOOKS:
         hermes_checks()
-    else:
-        print("gemini: hermes-hooks has no `run --agent`: only the native checks ran", file=sys.stderr)
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)
         sys.exit(1)
