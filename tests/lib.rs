@@ -8,6 +8,7 @@ mod common;
 
 mod agent_gemini;
 mod agent_hooks;
+mod agent_mode;
 mod answers;
 mod approve;
 mod audit;
