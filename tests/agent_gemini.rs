@@ -190,26 +190,6 @@ fn a_tool_call_gemini_reports_as_failed_runs_the_failure_hooks() {
 }
 
 #[test]
-fn the_quality_gate_asks_gemini_to_keep_working_with_a_deny_of_after_agent() {
-    let env = TestEnv::new();
-    let body = r#"cat >/dev/null; echo '{"action":"continue","message":"run the tests first"}'"#;
-    env.hook_md(
-        &env.project_hooks(),
-        "gate",
-        &fm("gate", "pre_verify", ""),
-        body,
-    );
-    approve_all(&env);
-    let stop = json!({"prompt": "fix it", "prompt_response": "done", "stop_hook_active": false});
-    let out = gemini(&env, "AfterAgent", stop, &[]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(
-        answer(&out),
-        json!({"decision": "deny", "reason": "run the tests first"})
-    );
-}
-
-#[test]
 fn nothing_to_say_is_exit_0_and_a_guard_that_allows_changes_nothing() {
     let env = TestEnv::new();
     let extra = "matcher:\n  tool: shell\n";
@@ -247,19 +227,4 @@ fn a_payload_that_cannot_be_read_fails_open_or_denies_when_failing_closed() {
     let closed = run(&["--fail-closed"]);
     assert_eq!(code(&closed), 0, "{}", stderr(&closed));
     assert_eq!(answer(&closed)["decision"], "deny");
-}
-
-#[test]
-fn gemini_events_with_no_counterpart_run_nothing_and_answer_nothing() {
-    let env = TestEnv::new();
-    for event in [
-        "BeforeModel",
-        "AfterModel",
-        "BeforeToolSelection",
-        "Notification",
-    ] {
-        let out = gemini(&env, event, json!({}), &[]);
-        assert_eq!(code(&out), 0, "{event}: {}", stderr(&out));
-        assert!(out.stdout.is_empty(), "{event}");
-    }
 }
