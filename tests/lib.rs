@@ -7,6 +7,7 @@
 mod common;
 
 mod agent_cursor;
+mod agent_gemini;
 mod agent_hooks;
 mod agent_mode;
 mod answers;
