@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agent_codex;
 mod agent_hooks;
 mod answers;
 mod approve;

@@ -3,9 +3,11 @@
 
 Usage: drive.py CODEX_BIN RUNS_DIR [HERMES_HOOKS_BIN]
 
-Every run gets its own HOME, CODEX_HOME and project folder under RUNS_DIR, a fake
-model on 127.0.0.1, and `codex exec` bounded by a timeout. Each check prints one
-`ok` or `FAIL` line; the exit status is 1 when any check failed.
+Every run gets its own HOME, CODEX_HOME, HERMES_HOME and project folder under RUNS_DIR,
+a fake model on 127.0.0.1, and `codex exec` bounded by a timeout. First Codex's own
+hooks are checked (the control), then, given HERMES_HOOKS_BIN, the same effects through
+a project HOOK.md guard that `hermes-hooks run --agent codex` answers for. Each check
+prints one `ok` or `FAIL` line; the exit status is 1 when any check failed.
 """
 
 import json
@@ -71,6 +73,12 @@ class Result:
         return f"rc={self.rc} in {self.root}; stderr tail:\n{tail}"
 
 
+def text_of(data):
+    if data is None:
+        return ""
+    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
 def read_jsonl(path):
     if not os.path.exists(path):
         return []
@@ -132,13 +140,21 @@ class Harness:
         self.runs = runs
 
     def run(self, name, hooks, calls, *, prompt="Tidy up this folder.", final="All done.",
-            where="user", form="json", trust_project=True, bypass_trust=True, setup=None, env=None):
-        """One `codex exec` run; `hooks` is a function of the run's root folder."""
+            where="user", form="json", trust_project=True, bypass_trust=True, setup=None,
+            wire=None):
+        """One `codex exec` run. `hooks` (a function of the run's root folder) is written as
+        Codex's own hooks; `wire(root, work, env)` instead wires hermes-hooks."""
         root = tempfile.mkdtemp(prefix=name + ".", dir=self.runs)
-        home = os.path.join(root, "home")
-        codex_home = os.path.join(root, "codex-home")
         work = os.path.join(root, "project")
-        for d in (home, codex_home, os.path.join(work, "keep")):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.path.join(root, "home"),
+            "CODEX_HOME": os.path.join(root, "codex-home"),
+            "HERMES_HOME": os.path.join(root, "hermes-home"),
+            "FAKE_MODEL_KEY": "not-a-real-key",
+            "LANG": "C.UTF-8",
+        }
+        for d in (env["HOME"], env["CODEX_HOME"], env["HERMES_HOME"], os.path.join(work, "keep")):
             os.makedirs(d)
         with open(os.path.join(work, "keep", "precious.txt"), "w") as f:
             f.write("do not delete\n")
@@ -151,39 +167,40 @@ class Harness:
         with open(script, "w") as f:
             json.dump({"calls": calls, "final": final}, f)
         port = self.start_model(root, script)
-        self.write_config(codex_home, work, port, trust_project)
+        try:
+            self.write_config(env["CODEX_HOME"], work, port, trust_project)
+            if wire:
+                wire(root, work, env)
+            else:
+                self.write_hooks(hooks(root), env["CODEX_HOME"], work, where, form)
+            rc, out, err = self.exec(work, env, prompt, bypass_trust)
+        finally:
+            self.stop_model(root)
+        return Result(root, work, rc, out, err)
+
+    def write_hooks(self, hooks, codex_home, work, where, form):
         hooks_dir = codex_home if where == "user" else os.path.join(work, ".codex")
         os.makedirs(hooks_dir, exist_ok=True)
-        doc = hooks_file(hooks(root))
+        doc = hooks_file(hooks)
         if form == "json":
             with open(os.path.join(hooks_dir, "hooks.json"), "w") as f:
                 json.dump(doc, f, indent=2)
         else:
             with open(os.path.join(hooks_dir, "config.toml"), "a") as f:
                 f.write(hooks_toml(doc["hooks"]))
+
+    def exec(self, work, env, prompt, bypass_trust):
         args = [self.codex, "exec", "--skip-git-repo-check",
                 "--dangerously-bypass-approvals-and-sandbox", "--color", "never"]
         if bypass_trust:
             args.append("--dangerously-bypass-hook-trust")
         args.append(prompt)
-        run_env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": home,
-            "CODEX_HOME": codex_home,
-            "FAKE_MODEL_KEY": "not-a-real-key",
-            "LANG": "C.UTF-8",
-        }
-        run_env.update(env or {})
         try:
-            proc = subprocess.run(args, cwd=work, env=run_env, stdin=subprocess.DEVNULL,
+            proc = subprocess.run(args, cwd=work, env=env, stdin=subprocess.DEVNULL,
                                   capture_output=True, text=True, timeout=RUN_TIMEOUT)
-            rc, out, err = proc.returncode, proc.stdout, proc.stderr
+            return proc.returncode, proc.stdout, proc.stderr
         except subprocess.TimeoutExpired as e:
-            rc, out, err = "timeout", e.stdout or "", e.stderr or ""
-            out = out if isinstance(out, str) else out.decode("utf-8", "replace")
-            err = err if isinstance(err, str) else err.decode("utf-8", "replace")
-        self.stop_model(root)
-        return Result(root, work, rc, out, err)
+            return "timeout", text_of(e.stdout), text_of(e.stderr)
 
     def start_model(self, root, script):
         port_file = os.path.join(root, "port")
@@ -434,11 +451,177 @@ def native_checks(h):
     native_wiring_checks(h)
 
 
+# Through hermes-hooks: a project HOOK.md guard, approved, and Codex wired to
+# `hermes-hooks run --agent codex <Event>` for every event it fires.
+
+GUARD_SCRIPT = """#!/usr/bin/env python3
+import json, os, sys
+payload = json.load(sys.stdin)
+with open(os.environ["GUARD_LOG"], "a") as log:
+    log.write(json.dumps(payload) + "\\n")
+name = "GUARD_ANSWER_" + payload["event_type"].replace("-", "_")
+answer = json.loads(os.environ.get(name) or "null")
+if isinstance(answer, str):
+    print(answer)
+    sys.exit(0)
+once = os.path.join(os.environ["GUARD_STATE"], payload["event_type"])
+if answer is None or (answer.pop("once", False) and os.path.exists(once)):
+    sys.exit(0)
+open(once, "w").close()
+if answer.pop("when_rm", False) and "rm -r" not in json.dumps(payload.get("tool_input")):
+    sys.exit(0)
+print(json.dumps(answer))
+"""
+
+
+class Hermes:
+    def __init__(self, binary):
+        self.binary = binary
+        self.can_install = subprocess.run(
+            [binary, "install", "--help"], capture_output=True).returncode == 0
+
+    def guard(self, trigger, answer, tool=None, approve=True, fail_closed=False,
+              name=None):
+        """A wire function: one project guard for `trigger` that gives `answer`."""
+        name = name or "guard-" + trigger
+
+        def wire(root, work, env):
+            folder = os.path.join(work, ".agents", "hooks", name)
+            os.makedirs(os.path.join(folder, "scripts"))
+            front = [f"name: {name}", "description: A guard for the Codex checks.",
+                     f"trigger: {trigger}"]
+            if tool:
+                front += ["matcher:", f"  tool: {tool}"]
+            if fail_closed:
+                front.append("fail_closed: true")
+            with open(os.path.join(folder, "HOOK.md"), "w") as f:
+                f.write("---\n" + "\n".join(front) + "\n---\nChecks Codex through hermes-hooks.\n")
+            script = os.path.join(folder, "scripts", "run")
+            with open(script, "w") as f:
+                f.write(GUARD_SCRIPT)
+            os.chmod(script, 0o755)
+            state = os.path.join(root, "guard-state")
+            os.makedirs(state)
+            env["GUARD_LOG"] = os.path.join(root, "guard-payloads.jsonl")
+            env["GUARD_STATE"] = state
+            env["GUARD_ANSWER_" + trigger.replace("-", "_")] = json.dumps(answer)
+            if approve:
+                self.call(["approve", "--yes"], work, env)
+            self.wire_codex(work, env)
+        return wire
+
+    def call(self, args, work, env):
+        proc = subprocess.run([self.binary, *args], cwd=work, env=env, capture_output=True,
+                              text=True, timeout=60)
+        if proc.returncode != 0:
+            raise RuntimeError(f"hermes-hooks {' '.join(args)}: {proc.stderr.strip()}")
+        return proc
+
+    def wire_codex(self, work, env):
+        if self.can_install:
+            self.call(["install", "codex", "--project", work], work, env)
+            return
+        # As `install codex --project` writes it.
+        events = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+                  "PostToolUse", "PreCompact", "PostCompact", "Stop", "SubagentStart",
+                  "SubagentStop"]
+        hooks = {}
+        for event in events:
+            command = f"{shell_quote(self.binary)} run --agent codex {event}"
+            hooks[event] = [{"hooks": [{"type": "command", "command": command, "timeout": 60}]}]
+        os.makedirs(os.path.join(work, ".codex"), exist_ok=True)
+        with open(os.path.join(work, ".codex", "hooks.json"), "w") as f:
+            json.dump({"hooks": hooks}, f, indent=2)
+
+
+def guard_payloads(r):
+    return read_jsonl(os.path.join(r.root, "guard-payloads.jsonl"))
+
+
+def hermes_tool_checks(h, hh):
+    reason = "HERMES-GUARD-REASON"
+    block = hh.guard("pre-tool-call", {"decision": "block", "reason": reason, "when_rm": True},
+                     tool="shell")
+    r = h.run("hermes-block", None, RM, wire=block)
+    seen = guard_payloads(r)
+    check(r.exists("keep") and any(reason in o for o in r.tool_outputs()),
+          "hermes-hooks: a shell-class guard blocks Codex's `rm -r keep`, the reason reaches the model",
+          r.describe())
+    check(bool(seen) and seen[0].get("tool_name") == "Bash" and seen[0].get("tool_class") == "shell",
+          "hermes-hooks: the guard sees tool_name Bash with tool_class shell", json.dumps(seen)[:400])
+
+    r = h.run("hermes-allow", None, [{"shell": "echo fine > fine.txt"},
+                                     {"custom": "apply_patch", "input": PATCH}], wire=block)
+    check(r.exists("fine.txt") and r.exists("added.txt") and len(guard_payloads(r)) == 1,
+          "hermes-hooks: a guard that answers nothing lets the call run (empty stdout for Codex), "
+          "and a shell guard never sees apply_patch", r.describe())
+
+    blank = hh.guard("pre-tool-call", {"decision": "block", "reason": "   ", "when_rm": True},
+                     tool="shell")
+    r = h.run("hermes-blank-reason", None, RM, wire=blank)
+    check(r.exists("keep"), "hermes-hooks: a guard that blocks with a blank reason still blocks Codex",
+          r.describe())
+
+    edit = hh.guard("pre-tool-call", {"decision": "block", "reason": "NO-EDITS"}, tool="edit")
+    r = h.run("hermes-edit", None, [{"custom": "apply_patch", "input": PATCH}], wire=edit)
+    check(not r.exists("added.txt") and any("NO-EDITS" in o for o in r.tool_outputs()),
+          "hermes-hooks: an edit-class guard blocks apply_patch", r.describe())
+
+    rewrite = hh.guard("pre-tool-call", {"action": "modify", "args": {
+        "command": "touch rewritten.marker"}}, tool="shell")
+    r = h.run("hermes-rewrite", None, RM, wire=rewrite)
+    check(r.exists("keep") and r.exists("rewritten.marker"),
+          "hermes-hooks: a guard's rewrite runs in place of `rm -r keep`", r.describe())
+
+    unapproved = hh.guard("pre-tool-call", {"decision": "block", "reason": "NOT-APPROVED"},
+                          tool="shell", approve=False)
+    r = h.run("hermes-unapproved", None, RM, wire=unapproved)
+    check(not r.exists("keep") and not guard_payloads(r),
+          "hermes-hooks: an unapproved guard does not run (and the call goes on)", r.describe())
+
+    closed = hh.guard("pre-tool-call", {"decision": "block", "reason": "NOT-APPROVED"},
+                      tool="shell", approve=False, fail_closed=True)
+    r = h.run("hermes-fail-closed", None, RM, wire=closed)
+    check(r.exists("keep") and not guard_payloads(r),
+          "hermes-hooks: an unapproved fail_closed guard blocks the call without running",
+          r.describe())
+
+
+def hermes_context_checks(h, hh):
+    for trigger in ("pre-agent-turn", "pre-session"):
+        text = f"HERMES-{trigger}-CONTEXT"
+        r = h.run("hermes-context", None, [], wire=hh.guard(trigger, {"context": text}))
+        check(text in r.sent(), f"hermes-hooks: context from a {trigger} guard reaches the model",
+              r.describe())
+
+    text = "HERMES-PLAIN-TEXT-CONTEXT"
+    r = h.run("hermes-plain", None, [], wire=hh.guard("pre-agent-turn", text))
+    check(text in r.sent(), "hermes-hooks: plain text from a pre-agent-turn guard reaches the model",
+          r.describe())
+
+    text = "HERMES-KEEP-WORKING"
+    gate = hh.guard("pre-agent-turn-stop", {"decision": "block", "reason": text, "once": True})
+    r = h.run("hermes-stop", None, [], wire=gate)
+    check(text in r.sent() and len(r.posts()) == 2,
+          "hermes-hooks: a stop gate makes Codex work once more, with the message", r.describe())
+
+
+def hermes_checks(h, binary):
+    hh = Hermes(binary)
+    if not hh.can_install:
+        print("note: no `install` command yet; Codex is wired by hand as install would write it")
+    hermes_tool_checks(h, hh)
+    hermes_context_checks(h, hh)
+
+
 def main():
     codex, runs = sys.argv[1], sys.argv[2]
     os.makedirs(runs, exist_ok=True)
     h = Harness(codex, runs)
-    native_checks(h)
+    if os.environ.get("CODEX_CHECKS") != "hermes":
+        native_checks(h)
+    if len(sys.argv) > 3:
+        hermes_checks(h, os.path.abspath(sys.argv[3]))
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1
