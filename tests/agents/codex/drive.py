@@ -26,10 +26,12 @@ RUN_TIMEOUT = 120
 SERVER_LIFETIME = 180
 
 FAILURES = []
+PASSED = []
 
 
 def check(ok, what, detail=""):
     if ok:
+        PASSED.append(what)
         print(f"ok   {what}")
     else:
         FAILURES.append(what)
@@ -622,10 +624,8 @@ def main():
         native_checks(h)
     if len(sys.argv) > 3:
         hermes_checks(h, os.path.abspath(sys.argv[3]))
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        return 1
-    return 0
+    print(f"codex: {len(PASSED)} passed, {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
 
 
 if __name__ == "__main__":
