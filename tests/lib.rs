@@ -7,7 +7,9 @@
 mod common;
 
 mod agent_codex;
+mod agent_cursor;
 mod agent_hooks;
+mod agent_mode;
 mod answers;
 mod approve;
 mod audit;
