@@ -623,7 +623,10 @@ def main():
     if os.environ.get("CODEX_CHECKS") != "hermes":
         native_checks(h)
     if len(sys.argv) > 3:
-        hermes_checks(h, os.path.abspath(sys.argv[3]))
+        binary = os.path.abspath(sys.argv[3])
+        # The project settings `install` writes name the binary bare: it is found on PATH.
+        os.environ["PATH"] = os.path.dirname(binary) + os.pathsep + os.environ.get("PATH", "")
+        hermes_checks(h, binary)
     print(f"codex: {len(PASSED)} passed, {len(FAILURES)} failed")
     return 1 if FAILURES else 0
 
