@@ -437,3 +437,29 @@ fn events_shows_every_agents_names_for_each_event() {
         ])
     );
 }
+
+#[test]
+fn a_block_with_a_blank_reason_still_blocks_every_agent_and_says_so() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "terse",
+        "name: terse\ndescription: Blocks without a word\ntrigger: pre-tool-call\n",
+        "cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"   \"}'",
+    );
+    approve_all(&env);
+    for (agent, event, payload) in shell_calls(&env, "ls") {
+        let out = run_as(&env, agent, event, &payload, &[]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let answer = stdout_json(&out);
+        let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .or(answer["reason"].as_str())
+            .or(answer["agent_message"].as_str())
+            .unwrap_or_else(|| panic!("{agent}: no reason in {text}"));
+        assert!(
+            reason.contains("without giving a reason"),
+            "{agent}: {text}"
+        );
+    }
+}

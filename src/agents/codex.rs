@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 
 use super::claude_code::render_claude_like;
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
-use crate::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "codex",
@@ -63,31 +62,11 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
 /// Codex's payload already has `tool_name`, `tool_input` and `cwd`.
 fn normalise(_event: &str, _input: &mut Map<String, Value>) {}
 
-/// The reason Codex is given when the hooks gave a blank one: Codex refuses a deny or a
-/// `decision: block` whose reason is blank, and then lets the call run.
-const NO_REASON_BLOCK: &str = "A hook blocked this call without giving a reason.";
-const NO_REASON_CONTINUE: &str = "A hook asks to keep working, without giving a reason.";
-
+/// Codex refuses a deny or a `decision: block` whose reason is blank, and then lets the call
+/// run: a blank reason is filled in before any agent's answer is rendered
+/// ([`super::Agent::render`]).
 fn render(reply: &Reply<'_>) -> Rendered {
-    let filled = reply.directive.and_then(with_reason);
-    let reply = Reply {
-        directive: filled.as_ref().or(reply.directive),
-        ..*reply
-    };
-    render_claude_like(&reply, false)
-}
-
-/// The directive with a non-blank message, when its message is blank.
-fn with_reason(directive: &Directive) -> Option<Directive> {
-    match directive {
-        Directive::Block { message } if message.trim().is_empty() => Some(Directive::Block {
-            message: NO_REASON_BLOCK.to_owned(),
-        }),
-        Directive::Continue { message } if message.trim().is_empty() => Some(Directive::Continue {
-            message: NO_REASON_CONTINUE.to_owned(),
-        }),
-        _ => None,
-    }
+    render_claude_like(reply, false)
 }
 
 /// Codex's hook settings: `[[hooks.<Event>]]` tables in `config.toml` (or the same lists in
@@ -144,7 +123,7 @@ mod tests {
     }
 
     fn answer(event: &str, directive: &Directive) -> Value {
-        let out = render(&reply(event, Some(directive)));
+        let out = crate::agents::Agent::Codex.render(&reply(event, Some(directive)));
         assert_eq!(out.exit, ExitStatus::Success, "{event}: {out:?}");
         serde_json::from_str(&out.stdout.expect("a JSON answer")).unwrap()
     }

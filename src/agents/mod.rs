@@ -171,8 +171,16 @@ impl Agent {
     }
 
     /// The answer this agent reads for one decision.
+    /// A block or gate whose message is blank gets a sentence instead: an agent may refuse a
+    /// deny without a reason (Codex does, and then runs the call), and a blank reason tells the
+    /// model nothing.
     pub fn render(self, reply: &Reply<'_>) -> Rendered {
-        (self.contract().render)(reply)
+        let filled = reply.directive.and_then(with_reason);
+        let reply = Reply {
+            directive: filled.as_ref().or(reply.directive),
+            ..*reply
+        };
+        (self.contract().render)(&reply)
     }
 
     /// Where the agent keeps its hook settings, when `install` can wire it through them.
@@ -413,6 +421,23 @@ impl Rendered {
             stderr: Some(reason.to_owned()),
             exit: ExitStatus::Error,
         }
+    }
+}
+
+/// The reason an agent is given when the hooks gave a blank one.
+const NO_REASON_BLOCK: &str = "A hook blocked this call without giving a reason.";
+const NO_REASON_CONTINUE: &str = "A hook asks to keep working, without giving a reason.";
+
+/// The directive with a non-blank message, when its message is blank.
+fn with_reason(directive: &Directive) -> Option<Directive> {
+    match directive {
+        Directive::Block { message } if message.trim().is_empty() => Some(Directive::Block {
+            message: NO_REASON_BLOCK.to_owned(),
+        }),
+        Directive::Continue { message } if message.trim().is_empty() => Some(Directive::Continue {
+            message: NO_REASON_CONTINUE.to_owned(),
+        }),
+        _ => None,
     }
 }
 
