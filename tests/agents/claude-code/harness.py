@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Drives the real Claude Code against a scripted model (fake_model.py) and checks what its
+hooks achieve: first with hooks in Claude Code's own contract (native_hook.py, the control),
+then with hermes-hooks in between (a project HOOK.md guard wired to `run --agent claude-code`).
+
+    harness.py CLAUDE [HERMES_HOOKS]
+
+Every run has its own HOME, project folder and model server on 127.0.0.1; any other host is
+pointed at a closed port. Prints one `ok`/`FAIL` line per check (`note` lines say what was
+observed without judging it) and exits 1 when a check failed.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CLAUDE = os.path.abspath(sys.argv[1])
+HERMES_HOOKS = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+PYTHON = sys.executable
+RUN_TIMEOUT = int(os.environ.get("AGENT_RUN_TIMEOUT", "120"))
+KEEP = "rm -rf keep"
+MARKER = "rewritten.marker"
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]
+failures = []
+
+
+def report(name, ok, detail=""):
+    print(("ok   " if ok else "FAIL ") + name, flush=True)
+    if not ok:
+        failures.append(name)
+        for line in str(detail).splitlines()[:40]:
+            print("       " + line, flush=True)
+
+
+def note(text):
+    print("note " + text, flush=True)
+
+
+class Run:
+    """One agent run: a scratch HOME, a project with keep/, a model server, the agent's result."""
+
+    def __init__(self, label):
+        self.root = Path(tempfile.mkdtemp(prefix="cc-agent-"))
+        self.label = label
+        self.home = self.root / "home"
+        self.hermes = self.root / "hermes"
+        self.proj = self.root / "proj"
+        self.payloads = self.root / "payloads.jsonl"
+        for d in (self.home, self.hermes, self.proj / "keep", self.proj / ".claude"):
+            d.mkdir(parents=True)
+        (self.proj / "keep" / "precious.txt").write_text("keep me\n")
+        self.requests = []
+        self.result = None
+
+    def settings(self, hooks, permissions=None):
+        data = {"hooks": hooks}
+        if permissions:
+            data["permissions"] = permissions
+        (self.proj / ".claude" / "settings.json").write_text(json.dumps(data, indent=2))
+
+    def env(self, port):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.home),
+            "HERMES_HOME": str(self.hermes),
+            "XDG_CONFIG_HOME": str(self.home / ".config"),
+            "LANG": "C.UTF-8",
+            "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % port,
+            "ANTHROPIC_API_KEY": "sk-ant-dummy-for-a-local-fake",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "HTTPS_PROXY": "http://127.0.0.1:9",
+            "HTTP_PROXY": "http://127.0.0.1:9",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+        return env
+
+    def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP):
+        log = self.root / "requests.jsonl"
+        port_file = self.root / "port"
+        server = subprocess.Popen(
+            [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file), "--log", str(log),
+             "--command", command, "--lifetime", str(RUN_TIMEOUT + 30)],
+            stdin=subprocess.DEVNULL,
+        )
+        try:
+            port = wait_for_port(port_file)
+            argv = [CLAUDE, "-p", prompt]
+            if allowed_tools:
+                argv += ["--allowedTools", ",".join(allowed_tools)]
+            self.result = subprocess.run(
+                ["timeout", "-k", "5", str(RUN_TIMEOUT)] + argv,
+                cwd=self.proj, env=self.env(port), stdin=subprocess.DEVNULL,
+                capture_output=True, text=True,
+            )
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        if log.exists():
+            self.requests = [json.loads(line)["body"] for line in log.read_text().splitlines()]
+        return self
+
+    # What happened.
+    def keep_survived(self):
+        return (self.proj / "keep" / "precious.txt").exists()
+
+    def marker_made(self):
+        return (self.proj / MARKER).exists()
+
+    def main_requests(self):
+        """Requests of the main conversation (those that offer the Bash tool)."""
+        return [b for b in self.requests if isinstance(b, dict)
+                and any(t.get("name") == "Bash" for t in b.get("tools") or [])]
+
+    def tool_results(self):
+        out = []
+        for body in self.main_requests():
+            for message in body.get("messages") or []:
+                for block in blocks(message):
+                    if block.get("type") == "tool_result":
+                        out.append(flatten(block.get("content")))
+        return out
+
+    def sent(self):
+        """Everything the model was sent in the messages of the main conversation, as text."""
+        return "\n".join(flatten(m.get("content")) for b in self.main_requests()
+                         for m in b.get("messages") or [])
+
+    def hook_payloads(self):
+        if not self.payloads.exists():
+            return []
+        return [json.loads(line) for line in self.payloads.read_text().splitlines() if line.strip()]
+
+    def why(self):
+        r = self.result
+        tail = lambda s: "\n".join((s or "").splitlines()[-12:])
+        return "rc=%s\nstdout: %s\nstderr: %s\nrequests: %d, tool results: %s\nroot: %s" % (
+            r.returncode if r else None, tail(r.stdout if r else ""), tail(r.stderr if r else ""),
+            len(self.requests), self.tool_results(), self.root)
+
+    def cleanup(self):
+        if not failures or os.environ.get("AGENT_KEEP_TMP") != "1":
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def wait_for_port(port_file):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if port_file.exists():
+            return int(port_file.read_text())
+        time.sleep(0.05)
+    raise RuntimeError("the fake model server did not start")
+
+
+def blocks(message):
+    content = message.get("content")
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return [{"type": "text", "text": content or ""}]
+
+
+def flatten(content):
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(flatten(b.get("text") if b.get("type") == "text" else b.get("content"))
+                         for b in content if isinstance(b, dict))
+    return ""
+
+
+def hook_entry(command, matcher=None):
+    entry = {"hooks": [{"type": "command", "command": command, "timeout": 60}]}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    return entry
+
+
+# ---------------------------------------------------------------------------------------------
+# The control: Claude Code's own contract, by hand.
+
+def native(run, mode, events, matcher="Bash"):
+    command = "%s %s %s %s" % (PYTHON, HERE / "native_hook.py", mode, run.payloads)
+    hooks = {e: [hook_entry(command, matcher if e.startswith(("Pre", "Post")) else None)]
+             for e in events}
+    run.settings(hooks)
+
+
+def native_checks():
+    r = Run("native-none")
+    native(r, "none", EVENTS)
+    r.drive()
+    report("native: a hook that answers nothing lets the command run (control)",
+           not r.keep_survived() and r.tool_results(), r.why())
+    payload_notes(r)
+    r.cleanup()
+
+    for mode, how in (("block-json", "deny JSON"), ("block-exit2", "exit 2 + stderr")):
+        r = Run("native-" + mode)
+        native(r, mode, ["PreToolUse"])
+        r.drive()
+        report("native: block (%s) keeps keep/" % how, r.keep_survived(), r.why())
+        report("native: block (%s) reason reaches the model in the tool result" % how,
+               any("NATIVE-BLOCK" in t for t in r.tool_results()), r.why())
+        r.cleanup()
+
+    # A rewrite, with each permission decision beside updatedInput, with and without Bash
+    # being allowed by the permission settings.
+    expectations = {
+        ("allow", True): True, ("allow", False): True,
+        ("bare", True): True, ("bare", False): False,
+    }
+    for (decision, allowed), expect_ran in expectations.items():
+        r = Run("native-rewrite-" + decision)
+        native(r, "rewrite-" + decision, ["PreToolUse"])
+        r.drive(allowed_tools=("Bash",) if allowed else ())
+        where = "Bash allowed" if allowed else "Bash not allowed"
+        label = "permissionDecision %s" % ("absent" if decision == "bare" else '"%s"' % decision)
+        report("native: rewrite (updatedInput, %s, %s): the original command never runs"
+               % (label, where), r.keep_survived(), r.why())
+        report("native: rewrite (updatedInput, %s, %s): the rewritten command %s"
+               % (label, where, "runs" if expect_ran else "waits for a permission Claude Code does not give in -p"),
+               r.marker_made() == expect_ran, r.why())
+        r.cleanup()
+    r = Run("native-rewrite-ask")
+    native(r, "rewrite-ask", ["PreToolUse"])
+    r.drive()
+    note("rewrite with permissionDecision \"ask\" in -p (Bash allowed): keep %s, rewritten command %s, tool result: %s"
+         % ("survived" if r.keep_survived() else "deleted", "ran" if r.marker_made() else "did not run",
+            (r.tool_results() or ["-"])[0][:160]))
+    r.cleanup()
+
+    for mode, how, needle in (("context-json", "additionalContext", "NATIVE-CONTEXT-"),
+                              ("context-text", "plain text stdout", "NATIVE-TEXT-")):
+        r = Run("native-" + mode)
+        native(r, mode, ["UserPromptSubmit", "SessionStart", "PostToolUse"])
+        r.drive()
+        sent = r.sent()
+        for event in ("UserPromptSubmit", "SessionStart"):
+            report("native: context (%s) on %s reaches the model" % (how, event),
+                   needle + event in sent, r.why())
+        note("%s on PostToolUse reaches the model: %s" % (how, needle + "PostToolUse" in sent))
+        r.cleanup()
+
+    for mode, how in (("stop-json", "decision block"), ("stop-exit2", "exit 2 + stderr")):
+        r = Run("native-" + mode)
+        native(r, mode, ["Stop"])
+        r.drive()
+        asked = [b for b in r.main_requests() if "NATIVE-KEEP-WORKING" in
+                 "\n".join(flatten(m.get("content")) for m in b.get("messages") or [])]
+        report("native: stop gate (%s) asks the model to keep working" % how, bool(asked), r.why())
+        report("native: stop gate (%s) ends once the hook lets it stop" % how,
+               r.result.returncode == 0 and len(r.main_requests()) == 3, r.why())
+        r.cleanup()
+
+
+def payload_notes(run):
+    seen = {}
+    for p in run.hook_payloads():
+        seen.setdefault(p.get("hook_event_name"), sorted(p))
+    for event in EVENTS:
+        note("payload %s: %s" % (event, ", ".join(seen.get(event, ["(not fired)"]))))
+    pre = [p for p in run.hook_payloads() if p.get("hook_event_name") == "PreToolUse"]
+    fields = ["hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode",
+              "tool_name", "tool_input", "tool_use_id"]
+    report("native: the PreToolUse payload has the fields SPEC 9 lists",
+           pre and all(f in pre[0] for f in fields), json.dumps(pre[:1]))
+
+
+def main():
+    native_checks()
+    if HERMES_HOOKS:
+        import through_hermes_hooks  # noqa: E402  (phase two, when the binary is given)
+        through_hermes_hooks.checks(sys.modules[__name__])
+    print("%s: %d failed" % ("claude-code", len(failures)), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
