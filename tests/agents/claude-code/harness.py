@@ -229,6 +229,24 @@ def native_checks():
                % (label, where, "runs" if expect_ran else "waits for a permission Claude Code does not give in -p"),
                r.marker_made() == expect_ran, r.why())
         r.cleanup()
+    r = Run("native-block-bad-json")
+    native(r, "block-exit2-bad-json", ["PreToolUse"])
+    r.drive()
+    report("native: exit 2 with JSON on stdout that Claude Code's schema rejects lets the call run",
+           not r.keep_survived(), r.why())
+    r.cleanup()
+
+    for decision in ("allow", "bare"):
+        r = Run("native-rewrite-deny-rule-" + decision)
+        native(r, "rewrite-" + decision, ["PreToolUse"])
+        r.settings(json.loads((r.proj / ".claude" / "settings.json").read_text())["hooks"],
+                   permissions={"deny": ["Bash(touch:*)"]})
+        r.drive()
+        report("native: a rewrite (permissionDecision %s) does not override a deny rule on the rewritten command"
+               % ("absent" if decision == "bare" else '"allow"'),
+               r.keep_survived() and not r.marker_made(), r.why())
+        r.cleanup()
+
     r = Run("native-rewrite-ask")
     native(r, "rewrite-ask", ["PreToolUse"])
     r.drive()

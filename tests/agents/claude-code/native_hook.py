@@ -20,12 +20,19 @@ def answer(mode, payload):
         return 0, json.dumps({"hookSpecificOutput": out}), ""
     if mode == "block-exit2":
         return 2, "", "NATIVE-BLOCK keep is protected"
+    if mode == "block-exit2-bad-json":
+        # exit 2, but stdout holds JSON that Claude Code's schema rejects ("deny" is no `decision`)
+        return 2, json.dumps({"decision": "deny", "reason": "NATIVE-BLOCK"}), "NATIVE-BLOCK keep is protected"
     if mode.startswith("rewrite-"):
         out = {"hookEventName": event, "updatedInput": dict(payload.get("tool_input") or {}, command=MARK)}
         decision = mode[len("rewrite-"):]
         if decision != "bare":
             out["permissionDecision"] = decision
         return 0, json.dumps({"hookSpecificOutput": out}), ""
+    if mode == "stop-continue":
+        return 0, json.dumps({"continue": False, "stopReason": "NATIVE-STOP no session here"}), ""
+    if mode == "decision-block":
+        return 0, json.dumps({"decision": "block", "reason": "NATIVE-BLOCK not this"}), ""
     if mode == "context-json":
         out = {"hookEventName": event, "additionalContext": "NATIVE-CONTEXT-%s" % event}
         return 0, json.dumps({"hookSpecificOutput": out}), ""
