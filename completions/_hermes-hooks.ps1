@@ -127,6 +127,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
         }
         'hermes-hooks;run' {
             [CompletionResult]::new('--payload-file', '--payload-file', [CompletionResultType]::ParameterName, 'Read the payload from FILE (''-'' for stdin) instead of stdin')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Read the event name and payload as AGENT sends them and answer in its contract: its own JSON (or nothing) on stdout and the exit code it reads [default: hermes, the answer line]')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append one JSON line per event (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]')
             [CompletionResult]::new('--gate-limit', '--gate-limit', [CompletionResultType]::ParameterName, 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')

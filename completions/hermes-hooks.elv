@@ -119,6 +119,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         }
         &'hermes-hooks;run'= {
             cand --payload-file 'Read the payload from FILE (''-'' for stdin) instead of stdin'
+            cand --agent 'Read the event name and payload as AGENT sends them and answer in its contract: its own JSON (or nothing) on stdout and the exit code it reads [default: hermes, the answer line]'
             cand --audit-log 'Append one JSON line per event (each hook''s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]'
             cand --gate-limit 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]'
             cand --color 'Colour in human output [env: NO_COLOR disables it]'

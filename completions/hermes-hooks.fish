@@ -234,6 +234,11 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -s q -
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l payload-file -d 'Read the payload from FILE (\'-\' for stdin) instead of stdin' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l agent -d 'Read the event name and payload as AGENT sends them and answer in its contract: its own JSON (or nothing) on stdout and the exit code it reads [default: hermes, the answer line]' -r -f -a "hermes\t''
+claude-code\t''
+codex\t''
+gemini\t''
+cursor\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l audit-log -d 'Append one JSON line per event (each hook\'s command, script sha256, status, directive) to FILE [env: HERMES_HOOKS_AUDIT_LOG]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l gate-limit -d 'On pre_verify, "keep working" answers honoured in a row per session before the agent is let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand run" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'

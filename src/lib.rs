@@ -16,13 +16,15 @@
 //! - `statefile` (locked, atomic writes), `consent` (the allowlist and the sha256 pin),
 //!   `loop_guard`;
 //! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
-//! - `response` (exit code and stdout into a status and a directive), `runner` (one event's
+//! - `response` (exit code and stdout into a status and a directive), `agents` (each agent's
+//!   event names, tools, payload and answer shape, one file per agent), `runner` (one event's
 //!   hooks: order, consent right before each start, aggregation), `outcome` (the final answer),
 //!   `undecided` (what the runner could not read, and the answer it then gives),
 //!   `checks` (what `doctor` finds), `authoring` (example answers, sample payloads and the files
 //!   `new` writes);
 //! - the command line: `cli` (one module per subcommand) and `output` (all printing).
 
+mod agents;
 mod authoring;
 mod cache;
 mod checks;
@@ -56,6 +58,7 @@ mod cli;
 
 // The engine, for a library caller (and a long-lived server): load the hooks, build a plan,
 // decide; every type those calls take or give is here, and nothing else.
+pub use agents::{Agent, AgentEvent, Allowances, Rendered, Reply, ToolClass, UnknownAgent};
 pub use cache::{Cached, HookCache};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};

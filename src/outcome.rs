@@ -144,6 +144,7 @@ mod tests {
             apply_matchers: true,
             dry_run: false,
             watchdog: None,
+            allow: crate::agents::Allowances::default(),
         };
         let state = dir.path().join("gate.json");
         let guard = LoopGuard {

@@ -108,6 +108,10 @@ pub struct Invocation {
     pub profile: Value,
     /// The input's `extra` object, plus every input key the fields above do not use.
     pub extra: Map<String, Value>,
+    /// The class of the tool (`shell`, `edit`, ...), when it has one: by Hermes's tool names,
+    /// then any agent's (a caller that knows the agent sets it by that agent's list). Agent
+    /// Hooks matchers may name it, and Agent Hooks payloads carry it.
+    pub tool_class: Option<&'static str>,
 }
 
 impl Invocation {
@@ -142,6 +146,12 @@ impl Invocation {
                 extra.insert(key, value);
             }
         }
+        // Any agent's tool name has its class (the calling agent's own names first, set by the
+        // caller that knows which agent called).
+        let tool_class = tool_name
+            .as_str()
+            .and_then(|tool| crate::agents::Agent::Hermes.tool_class(tool))
+            .map(crate::agents::ToolClass::as_str);
         Self {
             tool_name,
             tool_input,
@@ -149,6 +159,7 @@ impl Invocation {
             cwd,
             profile,
             extra,
+            tool_class,
         }
     }
 
@@ -284,7 +295,8 @@ impl Invocation {
     }
 
     /// The Agent Hooks event payload: `event_type` (the kebab name), `timestamp`, `session_id`,
-    /// `work_dir`, `context`, then on tool events `tool_name`, `tool_input`, `tool_use_id`, then
+    /// `work_dir`, `context`, then on tool events `tool_name`, `tool_input`, `tool_use_id`,
+    /// `tool_class` (null when the tool is in no class), then
     /// the fields the Hermes payload carries in `extra`, never overwriting one of those. It
     /// borrows from `self`: a large payload is not copied.
     pub fn agent_wire<'a>(
@@ -310,6 +322,10 @@ impl Invocation {
             fields.push(("tool_name", Field::Value(&self.tool_name)));
             fields.push(("tool_input", tool_input.map_or(Field::Null, Field::Object)));
             fields.push(("tool_use_id", id.map_or(Field::Null, Field::Value)));
+            fields.push((
+                "tool_class",
+                self.tool_class.map_or(Field::Null, Field::Str),
+            ));
         }
         let fixed = fields.len();
         for (key, value) in &self.extra {
@@ -446,7 +462,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             text,
-            r#"{"event_type": "pre-tool-call", "timestamp": "2024-01-15T10:30:00Z", "session_id": "s", "work_dir": "/home/user/project", "context": {"k": 1}, "tool_name": "Shell", "tool_input": {"command": "rm -rf /tmp"}, "tool_use_id": "tool_123", "tool_call_id": "tool_123", "model": "m"}"#
+            r#"{"event_type": "pre-tool-call", "timestamp": "2024-01-15T10:30:00Z", "session_id": "s", "work_dir": "/home/user/project", "context": {"k": 1}, "tool_name": "Shell", "tool_input": {"command": "rm -rf /tmp"}, "tool_use_id": "tool_123", "tool_class": "shell", "tool_call_id": "tool_123", "model": "m"}"#
         );
         let text = String::from_utf8(to_python_json(&inv.agent_wire(
             "pre-session",

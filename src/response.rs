@@ -130,6 +130,9 @@ pub(crate) struct Rules<'a> {
     pub timeout: Duration,
     /// Block when it gives no usable answer (timeout, spawn failure, unparseable stdout).
     pub fail_closed: bool,
+    /// Plain text on stdout (not JSON) is context, where context is allowed: the calling agent
+    /// reads a hook's text so.
+    pub plain_text_context: bool,
 }
 
 impl<'a> Rules<'a> {
@@ -142,6 +145,21 @@ impl<'a> Rules<'a> {
             name: &hook.name,
             timeout: hook.timeout,
             fail_closed: hook.fail_closed,
+            plain_text_context: false,
+        }
+    }
+
+    /// The rules of `hook` when the calling agent allows more than the event table: Agent Hooks
+    /// hooks gain `allow`'s effects and, if it says so, plain text as context.
+    pub(crate) fn for_hook_with(hook: &'a HookSpec, allow: crate::agents::Allowances) -> Self {
+        let rules = Self::for_hook(hook);
+        if hook.agent().is_none() {
+            return rules;
+        }
+        Self {
+            effects: rules.effects.with(allow.agent_hooks_also),
+            plain_text_context: allow.plain_text_context,
+            ..rules
         }
     }
 }
@@ -162,6 +180,10 @@ pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
         // The run is being abandoned: no answer, and nothing to fail closed for.
         End::Interrupted => failed("interrupted; its process group was ended".to_owned(), None),
         End::Exited(2) if can_stop => exit_two(outcome, rules),
+        End::Exited(0) if plain_text(outcome, rules).is_some() => {
+            let text = plain_text(outcome, rules).unwrap_or_default();
+            succeeded(Some(Directive::Context { text }), None)
+        }
         End::Exited(code) => {
             let stdout = match read_stdout(outcome) {
                 Ok(stdout) => stdout,
@@ -294,6 +316,22 @@ fn exit_text(code: i32, outcome: &Outcome) -> String {
 
 /// What a hook whose stdout could not be read is told.
 const PRINT_JSON: &str = "print a JSON object or nothing on stdout, and send logs to stderr";
+
+/// stdout as context, when the rules take plain text so and it is text that is not JSON.
+fn plain_text(outcome: &Outcome, rules: &Rules<'_>) -> Option<String> {
+    if !rules.plain_text_context
+        || !rules.effects.contains(Effects::CONTEXT)
+        || outcome.stdout_overflow
+    {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&outcome.stdout);
+    let text = text.trim();
+    if text.is_empty() || crate::pyjson::from_slice(text.as_bytes()).is_ok() {
+        return None;
+    }
+    Some(text.to_owned())
+}
 
 /// stdout as a JSON object: `Ok(None)` when blank; an error text when too large or not an object.
 fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> {
@@ -493,6 +531,7 @@ mod tests {
                 name: "g.sh",
                 timeout: Duration::from_secs(5),
                 fail_closed,
+                plain_text_context: false,
             },
         )
     }

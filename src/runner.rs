@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::agents::Allowances;
 use crate::config::event::Resolved;
 use crate::config::{Effects, Event, HookSpec, Replacement, Source};
 use crate::consent::fingerprint::ScriptState;
@@ -47,6 +48,8 @@ pub struct Plan<'a> {
     /// The program that watches `async` hooks past the end of this process; without one,
     /// `async` hooks cannot start.
     pub watchdog: Option<Watchdog<'a>>,
+    /// What the calling agent reads beyond the event table (none for Hermes).
+    pub allow: Allowances,
 }
 
 impl Plan<'_> {
@@ -239,7 +242,16 @@ fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
     if !plan.apply_matchers || !hook.event.is_tool_event() {
         return true;
     }
-    hook.matches_tool(plan.invocation.tool_name())
+    let tool = plan.invocation.tool_name();
+    // An Agent Hooks matcher may name the tool's class (`shell`) instead of the tool.
+    let by_class = || {
+        hook.agent().is_some()
+            && plan
+                .invocation
+                .tool_class
+                .is_some_and(|class| hook.matches_tool(Some(class)))
+    };
+    (hook.matches_tool(tool) || by_class())
         && hook.matches_input(plan.invocation.tool_input.as_ref())
 }
 
@@ -482,7 +494,7 @@ fn run_decided(
         status,
         directive,
         message,
-    } = response::interpret(&outcome, &Rules::for_hook(hook));
+    } = response::interpret(&outcome, &Rules::for_hook_with(hook, plan.allow));
     let exit_code = match outcome.end {
         End::Exited(code) => Some(Some(code)),
         End::Signaled(_) | End::TimedOut | End::Interrupted => Some(None),

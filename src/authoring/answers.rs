@@ -149,6 +149,7 @@ mod tests {
             name: "example",
             timeout: Duration::from_secs(1),
             fail_closed: false,
+            plain_text_context: false,
         };
         interpret(&outcome, &rules).directive
     }

@@ -48,6 +48,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
             apply_matchers: false,
             dry_run: false,
             watchdog: None,
+            allow: crate::agents::Allowances::default(),
         },
         None,
     );

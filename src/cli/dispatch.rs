@@ -9,7 +9,9 @@ use anyhow::{Result, anyhow};
 use clap::Args;
 
 use super::{GlobalArgs, shared};
+use crate::agents::{Agent, Allowances, Reply, ToolClass};
 use crate::config::event::Resolved;
+use crate::config::event::UnknownEvent;
 use crate::config::{self, Event, HookSet, HookSpec, SourceKind};
 use crate::consent::ConsentGate;
 use crate::env;
@@ -79,8 +81,10 @@ impl HookSource for ReadEveryTime {
 
 /// One event to answer.
 pub(crate) struct Request<'a> {
-    /// The event as it was called (any of its names).
+    /// The event as it was called (any of its names, or the agent's).
     pub name: &'a str,
+    /// The agent that called: whose event names and payload come in, and whose answer goes out.
+    pub agent: Agent,
     /// Check matchers and consent only.
     pub dry_run: bool,
     /// The directory the program runs in (a hook's default working directory).
@@ -96,10 +100,28 @@ pub(crate) struct Answer {
     pub status: ExitStatus,
     /// The block or gate message, for a caller that reads stderr.
     pub agent_message: Option<String>,
+    /// The decision, for an agent's own answer.
+    pub directive: Option<Directive>,
+    /// Why nothing could be decided (exit 1: failing open).
+    pub error: Option<String>,
 }
 
-/// Answers one event: resolves its name, reads the payload with `input` (only once the name is
-/// known), loads the hooks from `source`, runs them and decides.
+impl Answer {
+    /// The answer with nothing decided: exit 0, `line` printed.
+    fn nothing(line: Option<String>) -> Self {
+        Self {
+            line,
+            status: ExitStatus::Success,
+            agent_message: None,
+            directive: None,
+            error: None,
+        }
+    }
+}
+
+/// Answers one event for the agent that called: the agent's event name and payload in, the
+/// agent's own answer out; for Hermes, the answer line. The decision is the engine's, the same
+/// for every agent; the full report goes to the audit log.
 pub(crate) fn answer(
     global: &GlobalArgs,
     args: &DispatchArgs,
@@ -108,7 +130,75 @@ pub(crate) fn answer(
     source: &mut impl HookSource,
     printer: &Printer,
 ) -> Answer {
-    let resolved = match Event::parse(request.name) {
+    let agent = request.agent;
+    let (resolved, allow) = match agent.resolve(request.name) {
+        Ok(Some((resolved, own))) => (Ok(resolved), own.allowances()),
+        // The agent's own event with no counterpart: no hook is declared for it.
+        Ok(None) => return Answer::nothing(None).rendered(agent, request.name, None),
+        Err(unknown) => (Err(unknown), Allowances::default()),
+    };
+    let input = || {
+        input().map(|mut map| {
+            agent.normalise(request.name, &mut map);
+            map
+        })
+    };
+    let event = resolved.as_ref().ok().map(|r| r.event);
+    let answer = decide(
+        global, args, request, resolved, allow, input, source, printer,
+    );
+    if agent.is_hermes() {
+        answer
+    } else {
+        answer.rendered(agent, request.name, event)
+    }
+}
+
+impl Answer {
+    /// This answer in `agent`'s contract: its JSON (or nothing) on stdout, its exit code.
+    fn rendered(self, agent: Agent, name: &str, event: Option<Event>) -> Self {
+        if self.line.is_none() && self.status != ExitStatus::Success {
+            // Ended by a signal: nothing is printed.
+            return self;
+        }
+        let name = event
+            .filter(|_| !agent.events().iter().any(|own| own.name == name))
+            .and_then(|event| agent.names_for(event).first().copied())
+            .unwrap_or(name);
+        let rendered = agent.render(&Reply {
+            event: name,
+            table: event,
+            directive: self.directive.as_ref(),
+            error: self.error.as_deref().filter(|_| self.directive.is_none()),
+        });
+        let agent_message = match rendered.exit {
+            ExitStatus::Blocked => rendered.stderr,
+            // A runner error was said on stderr already.
+            _ => None,
+        };
+        Self {
+            line: rendered.stdout,
+            status: rendered.exit,
+            agent_message,
+            ..self
+        }
+    }
+}
+
+/// Decides one event: reads the payload with `input` (only once the name is known), loads the
+/// hooks from `source`, runs them and gives the Hermes answer line.
+#[allow(clippy::too_many_arguments)] // the request, as `answer` took it apart
+fn decide(
+    global: &GlobalArgs,
+    args: &DispatchArgs,
+    request: &Request<'_>,
+    resolved: Result<Resolved, UnknownEvent>,
+    allow: Allowances,
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    source: &mut impl HookSource,
+    printer: &Printer,
+) -> Answer {
+    let resolved = match resolved {
         Ok(resolved) => resolved,
         Err(unknown) => return refuse(printer, request.name, &anyhow!(unknown), None),
     };
@@ -127,14 +217,10 @@ pub(crate) fn answer(
             hooks: Vec::new(),
             directive: None,
         };
-        return Answer {
-            line: Some(to_line(&RunLine::new(event, &[], &report))),
-            status: ExitStatus::Success,
-            agent_message: None,
-        };
+        return Answer::nothing(Some(to_line(&RunLine::new(event, &[], &report))));
     }
     let fail_closed = args.fail_closed();
-    match prepare(global, request, event, input, source, printer) {
+    match prepare(global, request, (event, allow), input, source, printer) {
         Ok(mut prepared) => match prepared.payload_error.take() {
             Some(err) => unreadable(args, request, event, &prepared, &err, printer),
             None => execute(global, args, request, resolved, &prepared, printer),
@@ -156,12 +242,14 @@ struct Prepared {
     /// The payload could not be read: the hooks are loaded (from where the program runs), and
     /// none of them can be given it.
     payload_error: Option<anyhow::Error>,
+    /// What the calling agent reads beyond the event table.
+    allow: Allowances,
 }
 
 fn prepare(
     global: &GlobalArgs,
     request: &Request<'_>,
-    event: Event,
+    (event, allow): (Event, Allowances),
     input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
     source: &mut impl HookSource,
     printer: &Printer,
@@ -174,7 +262,11 @@ fn prepare(
     };
     // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
     let start = payload::project_start(&input, request.current_dir);
-    let invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
+    let mut invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
+    invocation.tool_class = invocation
+        .tool_name()
+        .and_then(|tool| request.agent.tool_class(tool))
+        .map(ToolClass::as_str);
     let paths = global.paths_from(&start)?;
     let set = source.hooks(&paths, event, printer)?;
     Ok(Prepared {
@@ -183,6 +275,7 @@ fn prepare(
         invocation,
         allowlist: paths.allowlist,
         payload_error,
+        allow,
     })
 }
 
@@ -252,6 +345,7 @@ fn execute(
             apply_matchers: true,
             dry_run: request.dry_run,
             watchdog: shared::watchdog(watchdog.as_deref()),
+            allow: prepared.allow,
         },
         Some(LoopGuard {
             state: &state,
@@ -278,6 +372,8 @@ fn execute(
             line: None,
             status,
             agent_message: None,
+            directive: None,
+            error: None,
         };
     }
     for warning in &outcome.warnings {
@@ -296,6 +392,8 @@ fn execute(
         line: Some(to_line(&line)),
         status,
         agent_message: agent_message(report),
+        directive: report.directive.clone(),
+        error: None,
     }
 }
 
@@ -345,6 +443,8 @@ fn unreadable(
         line: Some(to_line(&line)),
         status: outcome.status,
         agent_message: agent_message(report),
+        directive: report.directive.clone(),
+        error: Some(why),
     }
 }
 
@@ -435,7 +535,10 @@ fn refuse(
         Some(Directive::Block { message }) => Some(message.clone()),
         _ => None,
     };
+    let error = Some(text.clone());
     Answer {
+        directive: block.cloned(),
+        error,
         line: Some(to_line(&ErrorLine {
             event,
             error: &text,

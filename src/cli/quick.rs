@@ -59,6 +59,7 @@ struct Line {
     audit_payload: bool,
     gate_limit: Option<u32>,
     fail_closed: bool,
+    agent: Option<String>,
 }
 
 impl Line {
@@ -106,6 +107,11 @@ impl Line {
                     "payload-file" if in_run => set_path(&mut self.payload_file, value),
                     "audit-log" if in_run => set_path(&mut self.audit_log, value),
                     "gate-limit" if in_run => set_once(&mut self.gate_limit, count(value)?),
+                    // Only a name clap would take; anything else is clap's to refuse.
+                    "agent" if in_run => {
+                        value.parse::<crate::agents::Agent>().ok()?;
+                        set_once(&mut self.agent, value.to_owned())
+                    }
                     _ => None,
                 }
             }
@@ -128,6 +134,7 @@ impl Line {
                 event,
                 payload_file: self.payload_file,
                 dry_run: self.dry_run,
+                agent: self.agent,
                 dispatch: DispatchArgs {
                     audit_log: self.audit_log,
                     audit_payload: self.audit_payload,
@@ -295,6 +302,8 @@ mod tests {
         &["--gate-limit=007"],
         &["--gate-limit", "0"],
         &["--fail-closed"],
+        &["--agent", "gemini"],
+        &["--agent=claude-code"],
         // Pieces that clap reads otherwise, or rejects (from `PLAIN` on).
         &["--"],
         &["-h"],
@@ -307,6 +316,8 @@ mod tests {
         &["--dry-run=1"],
         &["--accept-hooks=true"],
         &["--fail-closed=yes"],
+        &["--agent", "Gemini"],
+        &["--agent", "vim"],
         &["-qq"],
         &["--project", ""],
         &["--project", "-p"],
@@ -323,7 +334,7 @@ mod tests {
         &["run"],
     ];
     /// How many of [`PIECES`] come before those clap reads otherwise.
-    const PLAIN: usize = 21;
+    const PLAIN: usize = 23;
     const EVENTS: &[&str] = &[
         "pre_tool_call",
         "PreToolUse",

@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::dispatch::{self, DispatchArgs, ReadEveryTime, Request};
 use super::{GlobalArgs, shared};
+use crate::agents::Agent;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
 use crate::output::json::ErrorLine;
@@ -35,6 +36,10 @@ pub(crate) struct RunArgs {
     /// Check matchers and consent and report what would run; run nothing, write nothing
     #[arg(long)]
     pub(super) dry_run: bool,
+    /// Read the event name and payload as AGENT sends them and answer in its contract: its own
+    /// JSON (or nothing) on stdout and the exit code it reads [default: hermes, the answer line]
+    #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(crate::agents::Agent::ALL.map(crate::agents::Agent::name)))]
+    pub(super) agent: Option<String>,
     #[command(flatten)]
     pub(super) dispatch: DispatchArgs,
 }
@@ -58,7 +63,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         }
     };
     shared::end_hooks_on_interrupt();
+    let agent = args
+        .agent
+        .as_deref()
+        .map_or(Ok(Agent::Hermes), str::parse::<Agent>)?;
     let request = Request {
+        agent,
         name: &args.event,
         dry_run: args.dry_run,
         current_dir: &current_dir,

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::dispatch::{self, DispatchArgs, HookSource, Request};
 use super::{GlobalArgs, shared};
+use crate::agents::Agent;
 use crate::cache::HookCache;
 use crate::config::{Event, HookSet};
 use crate::exec::interrupt;
@@ -29,7 +30,8 @@ use crate::pyjson::{self, JsonError};
 #[command(
     after_help = "Each line on stdin is a request: {\"id\": 7, \"event\": \"pre_tool_call\", \
     \"payload\": {...}} (\"payload\" defaults to {}; \"dry_run\": true checks consent and runs \
-    nothing). Each gets one line on stdout, in order: {\"id\", \"exit\", then what `run` prints}, \
+    nothing; \"agent\": \"gemini\" reads the agent's event names and payload, and the line then \
+    holds {\"id\", \"exit\", \"answer\": what `run --agent` prints, or null, \"stderr\"}). Each gets one line on stdout, in order: {\"id\", \"exit\", then what `run` prints}, \
     where exit is the status `run` would exit with (0, 1 or 2). A line that is not a request gets \
     {\"id\", \"error\"}, and the next line is read. Config, HOOK.md folders and the allowlist are \
     read again when they change; end of input ends it. Exit 0 at end of input, 128+N on a signal."
@@ -115,6 +117,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                     global,
                     &args.dispatch,
                     &Request {
+                        agent: request.agent,
                         name: &request.event,
                         dry_run: request.dry_run,
                         current_dir: &current_dir,
@@ -127,8 +130,15 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                     &mut source,
                     &talk,
                 );
-                let Some(body) = answered.line else {
+                if let ExitStatus::Signaled(_) = answered.status
+                    && answered.line.is_none()
+                {
                     return Ok(answered.status); // a signal ended the hooks: no half answer
+                }
+                let body = if request.agent.is_hermes() {
+                    answered.line.unwrap_or_default()
+                } else {
+                    agent_body(answered.line.as_deref(), answered.agent_message.as_deref())
                 };
                 with_id(&request.id, answered.status, &body)
             }
@@ -159,6 +169,7 @@ struct Parsed {
     event: String,
     payload: Result<Map<String, Value>, PayloadError>,
     dry_run: bool,
+    agent: Agent,
 }
 
 /// The answer to a line that is not a request.
@@ -169,7 +180,7 @@ struct Refused {
 }
 
 /// The keys a request may have.
-const KEYS: [&str; 4] = ["id", "event", "payload", "dry_run"];
+const KEYS: [&str; 5] = ["id", "event", "payload", "dry_run", "agent"];
 
 /// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine). The
 /// payload is read as deep as `run` reads it, one level below the request.
@@ -276,6 +287,22 @@ fn request(
             ));
         }
     };
+    let agent = match object.remove("agent") {
+        None | Some(Value::Null) => Agent::Hermes,
+        Some(Value::String(name)) => match name.parse::<Agent>() {
+            Ok(agent) => agent,
+            Err(err) => return Err(refused(&id, err.to_string())),
+        },
+        Some(other) => {
+            return Err(refused(
+                &id,
+                format!(
+                    "\"agent\" must be an agent's name, not {}",
+                    crate::payload::json_kind(&other)
+                ),
+            ));
+        }
+    };
     let payload = match (bad_payload, object.remove("payload")) {
         (Some(err), _) => Err(err),
         (None, None) => Ok(Map::new()),
@@ -287,7 +314,22 @@ fn request(
         event,
         payload,
         dry_run,
+        agent,
     })
+}
+
+/// An agent's answer as a serve line's body: `{"answer": what `run --agent` prints on stdout
+/// (JSON, or null for nothing), "stderr": the message it prints on stderr, when there is one}`.
+fn agent_body(stdout: Option<&str>, stderr: Option<&str>) -> String {
+    let answer = stdout
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .unwrap_or(Value::Null);
+    let mut body = Map::new();
+    body.insert("answer".to_owned(), answer);
+    if let Some(message) = stderr {
+        body.insert("stderr".to_owned(), Value::from(message));
+    }
+    to_line(&Value::Object(body))
 }
 
 /// `run`'s line with the request's `id` and the `exit` status in front.

@@ -154,6 +154,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             apply_matchers: args.for_tool.is_some(),
             dry_run: false,
             watchdog: shared::watchdog(watchdog.as_deref()),
+            allow: crate::agents::Allowances::default(),
         },
         None,
     );

@@ -1,0 +1,469 @@
+//! The agents whose hook contracts `run --agent` speaks: one file per agent with its event names,
+//! its tool names (each in a tool class), how its payload differs and how it wants an answer.
+//! The engine never asks which agent called: a caller reads the agent's input here, runs the
+//! event as usual, and renders the one directive in the agent's own shape.
+
+mod claude_code;
+mod codex;
+mod cursor;
+mod gemini;
+mod hermes;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+use crate::config::Effects;
+use crate::config::Event;
+use crate::config::event::Resolved;
+use crate::config::event::UnknownEvent;
+use crate::exit::ExitStatus;
+use crate::response::Directive;
+
+/// An agent that fires hooks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Agent {
+    /// Hermes: the event table's own names, and the Hermes answer line (the default).
+    #[default]
+    Hermes,
+    /// Claude Code.
+    ClaudeCode,
+    /// The Codex command-line agent.
+    Codex,
+    /// Google's Gemini CLI.
+    Gemini,
+    /// Cursor.
+    Cursor,
+}
+
+impl Agent {
+    /// Every agent, Hermes first.
+    pub const ALL: [Self; 5] = [
+        Self::Hermes,
+        Self::ClaudeCode,
+        Self::Codex,
+        Self::Gemini,
+        Self::Cursor,
+    ];
+
+    /// The agent's contract.
+    pub(crate) fn contract(self) -> &'static Contract {
+        match self {
+            Self::Hermes => &hermes::CONTRACT,
+            Self::ClaudeCode => &claude_code::CONTRACT,
+            Self::Codex => &codex::CONTRACT,
+            Self::Gemini => &gemini::CONTRACT,
+            Self::Cursor => &cursor::CONTRACT,
+        }
+    }
+
+    /// The name on the command line (`claude-code`).
+    pub fn name(self) -> &'static str {
+        self.contract().name
+    }
+
+    /// The name people know it by (`Claude Code`).
+    pub fn title(self) -> &'static str {
+        self.contract().title
+    }
+
+    /// The agent's event names, each with the event it stands for (`None`: no counterpart here;
+    /// accepted, and no hook runs).
+    pub fn events(self) -> &'static [AgentEvent] {
+        self.contract().events
+    }
+
+    /// Resolves an event name as this agent sends it. `Ok(None)`: the agent's own event with no
+    /// counterpart here (nothing runs). A name the agent does not have is still taken when it is
+    /// one of the table's names, so a hand-written wiring with a canonical name works too.
+    pub fn resolve(
+        self,
+        name: &str,
+    ) -> Result<Option<(Resolved, &'static AgentEvent)>, UnknownEvent> {
+        let contract = self.contract();
+        if let Some(own) = contract.events.iter().find(|e| e.name == name) {
+            return match own.table {
+                None => Ok(None),
+                Some(table) => {
+                    let resolved = Event::parse(table).expect("agent events name table events");
+                    Ok(Some((resolved, own)))
+                }
+            };
+        }
+        match Event::parse(name) {
+            Ok(resolved) => Ok(Some((resolved, &PLAIN))),
+            Err(unknown) => {
+                let suggestion = closest(name, contract.events).or(unknown.suggestion);
+                Err(UnknownEvent {
+                    suggestion,
+                    ..unknown
+                })
+            }
+        }
+    }
+
+    /// The agent's names for `event` (several agents fire one event under more than one name).
+    pub fn names_for(self, event: Event) -> Vec<&'static str> {
+        self.events()
+            .iter()
+            .filter(|own| {
+                own.table
+                    .and_then(|table| Event::parse(table).ok())
+                    .is_some_and(|resolved| resolved.event == event)
+            })
+            .map(|own| own.name)
+            .collect()
+    }
+
+    /// Turns the agent's payload into the shape the engine reads (in place): fields the agent
+    /// names its own way are added under the names hooks know, nothing is removed.
+    pub fn normalise(self, event: &str, input: &mut Map<String, Value>) {
+        common_normalise(input);
+        (self.contract().normalise)(event, input);
+    }
+
+    /// The class of a tool called by this agent: its own tool of that name, else any agent's
+    /// (a hand-written wiring may send another agent's names).
+    pub fn tool_class(self, tool: &str) -> Option<ToolClass> {
+        let find = |agent: Self| {
+            agent
+                .tools()
+                .iter()
+                .find(|(name, _)| *name == tool)
+                .map(|(_, class)| *class)
+        };
+        find(self)
+            .or_else(|| Self::ALL.into_iter().find_map(find))
+            .flatten()
+    }
+
+    /// This agent's built-in tool names, each with its class.
+    pub fn tools(self) -> &'static [(&'static str, Option<ToolClass>)] {
+        self.contract().tools
+    }
+
+    /// Whether this agent's answers are the Hermes answer line (no rendering).
+    pub fn is_hermes(self) -> bool {
+        self == Self::Hermes
+    }
+
+    /// The answer this agent reads for one decision.
+    pub fn render(self, reply: &Reply<'_>) -> Rendered {
+        (self.contract().render)(reply)
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no agent's.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor)")]
+pub struct UnknownAgent(String);
+
+impl FromStr for Agent {
+    type Err = UnknownAgent;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|agent| agent.name() == name)
+            .ok_or_else(|| UnknownAgent(name.to_owned()))
+    }
+}
+
+/// What one agent is: its names, events, tools, payload quirks and answer shape.
+pub(crate) struct Contract {
+    /// The name on the command line.
+    pub name: &'static str,
+    /// The name people know it by.
+    pub title: &'static str,
+    /// Every event the agent fires.
+    pub events: &'static [AgentEvent],
+    /// Every built-in tool, with its class.
+    pub tools: &'static [(&'static str, Option<ToolClass>)],
+    /// Adds the fields hooks know to the agent's payload.
+    pub normalise: fn(&str, &mut Map<String, Value>),
+    /// The agent's answer for one decision.
+    pub render: fn(&Reply<'_>) -> Rendered,
+}
+
+/// One event as an agent names it.
+#[derive(Debug)]
+pub struct AgentEvent {
+    /// The agent's name for it.
+    pub name: &'static str,
+    /// The event table's name it stands for; `None` when there is no counterpart.
+    pub table: Option<&'static str>,
+    /// What an Agent Hooks hook may do here beyond the event table's column, because this agent
+    /// reads it here (context at session start, say).
+    pub also: Effects,
+    /// Plain text on an Agent Hooks hook's stdout is context here (the agent reads it so).
+    pub plain_text: bool,
+}
+
+/// A name of the table, used as it is (no agent-specific reading).
+static PLAIN: AgentEvent = event("", "");
+
+/// An agent's event that stands for the table event `table`.
+pub(crate) const fn event(name: &'static str, table: &'static str) -> AgentEvent {
+    AgentEvent {
+        name,
+        table: Some(table),
+        also: Effects::NONE,
+        plain_text: false,
+    }
+}
+
+/// An agent's event with no counterpart in the table.
+pub(crate) const fn unmatched(name: &'static str) -> AgentEvent {
+    AgentEvent {
+        name,
+        table: None,
+        also: Effects::NONE,
+        plain_text: false,
+    }
+}
+
+impl AgentEvent {
+    /// The same event, where Agent Hooks hooks may also add context.
+    pub(crate) const fn with_context(self) -> Self {
+        Self {
+            also: self.also.with(Effects::CONTEXT),
+            ..self
+        }
+    }
+
+    /// The same event, where plain text on stdout is context.
+    pub(crate) const fn plain_text_context(self) -> Self {
+        Self {
+            plain_text: true,
+            ..self
+        }
+    }
+}
+
+/// What the engine allows on one event beyond the event table, for the agent that called.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Allowances {
+    /// Effects Agent Hooks hooks may also have.
+    pub agent_hooks_also: Effects,
+    /// Plain text on stdout (not JSON) from an Agent Hooks hook is context, where context is
+    /// allowed.
+    pub plain_text_context: bool,
+}
+
+impl AgentEvent {
+    /// What this event allows beyond the table.
+    pub fn allowances(&self) -> Allowances {
+        Allowances {
+            agent_hooks_also: self.also,
+            plain_text_context: self.plain_text,
+        }
+    }
+}
+
+/// A kind of tool every agent has under its own names, so one matcher fits them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolClass {
+    /// Runs a shell command.
+    Shell,
+    /// Changes part of an existing file.
+    Edit,
+    /// Writes a whole file.
+    Write,
+    /// Reads a file.
+    Read,
+    /// Finds files or text.
+    Search,
+    /// Fetches from or searches the web.
+    Web,
+}
+
+impl ToolClass {
+    /// Every class.
+    pub const ALL: [Self; 6] = [
+        Self::Shell,
+        Self::Edit,
+        Self::Write,
+        Self::Read,
+        Self::Search,
+        Self::Web,
+    ];
+
+    /// The class's name, as a matcher writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Shell => "shell",
+            Self::Edit => "edit",
+            Self::Write => "write",
+            Self::Read => "read",
+            Self::Search => "search",
+            Self::Web => "web",
+        }
+    }
+}
+
+/// One decision, for an agent to hear.
+#[derive(Debug)]
+pub struct Reply<'a> {
+    /// The event as the agent named it.
+    pub event: &'a str,
+    /// The agent's event (for an agent's own name; a table name gives a plain one).
+    pub table: Option<Event>,
+    /// What the hooks decided (a runner error in fail-closed mode is a block here).
+    pub directive: Option<&'a Directive>,
+    /// The runner could not answer (unknown event, unreadable payload) and fails open.
+    pub error: Option<&'a str>,
+}
+
+/// What the agent gets: stdout, stderr and the exit status.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The whole of stdout (without a newline); `None` prints nothing.
+    pub stdout: Option<String>,
+    /// A message for stderr (the block message where the agent reads it there).
+    pub stderr: Option<String>,
+    /// The exit status the agent reads.
+    pub exit: ExitStatus,
+}
+
+impl Rendered {
+    /// Exit 0 with `value` on stdout.
+    pub(crate) fn json(value: &Value) -> Self {
+        Self {
+            stdout: Some(value.to_string()),
+            stderr: None,
+            exit: ExitStatus::Success,
+        }
+    }
+
+    /// Exit 0 and nothing on stdout.
+    pub(crate) fn nothing() -> Self {
+        Self {
+            stdout: None,
+            stderr: None,
+            exit: ExitStatus::Success,
+        }
+    }
+
+    /// Exit 2 with `message` on stderr and nothing on stdout: "blocked" to every agent that
+    /// reads the exit code.
+    pub(crate) fn exit_two(message: &str) -> Self {
+        Self {
+            stdout: None,
+            stderr: Some(message.to_owned()),
+            exit: ExitStatus::Blocked,
+        }
+    }
+
+    /// A runner error that fails open: exit 1 (a non-blocking error to the agents that read
+    /// exit codes), nothing on stdout, the reason on stderr.
+    pub(crate) fn failed_open(reason: &str) -> Self {
+        Self {
+            stdout: None,
+            stderr: Some(reason.to_owned()),
+            exit: ExitStatus::Error,
+        }
+    }
+}
+
+/// Payload fields every agent names alike but not as hooks know them.
+fn common_normalise(input: &mut Map<String, Value>) {
+    // The project: the payload's `cwd`, else the first workspace root.
+    if !input.get("cwd").is_some_and(Value::is_string)
+        && let Some(root) = input
+            .get("workspace_roots")
+            .and_then(Value::as_array)
+            .and_then(|roots| roots.first())
+            .and_then(Value::as_str)
+            .map(ToOwned::to_owned)
+    {
+        input.insert("cwd".to_owned(), Value::from(root));
+    }
+    copy_if_absent(input, "prompt", "user_message");
+}
+
+/// Copies `from` to `to` when the payload has `from` and not `to`.
+pub(crate) fn copy_if_absent(input: &mut Map<String, Value>, from: &str, to: &str) {
+    if !input.contains_key(to)
+        && let Some(value) = input.get(from).cloned()
+    {
+        input.insert(to.to_owned(), value);
+    }
+}
+
+/// The agent's own event name most like `name` (case aside).
+fn closest(name: &str, events: &[AgentEvent]) -> Option<&'static str> {
+    let wanted = name.to_ascii_lowercase();
+    events
+        .iter()
+        .map(|own| {
+            (
+                strsim::normalized_damerau_levenshtein(&wanted, &own.name.to_ascii_lowercase()),
+                own.name,
+            )
+        })
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, known)| known)
+}
+
+/// The `hookSpecificOutput` object Claude Code and Codex read, for `event`.
+pub(crate) fn hook_specific(event: &str, fields: Map<String, Value>) -> Value {
+    let mut inner = Map::new();
+    inner.insert("hookEventName".to_owned(), Value::from(event));
+    inner.extend(fields);
+    let mut outer = Map::new();
+    outer.insert("hookSpecificOutput".to_owned(), Value::Object(inner));
+    Value::Object(outer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Agent, ToolClass};
+
+    #[test]
+    fn every_agent_event_names_a_table_event() {
+        for agent in Agent::ALL {
+            for own in agent.events() {
+                if let Some(table) = own.table {
+                    assert!(
+                        crate::config::Event::parse(table).is_ok(),
+                        "{agent}: {} -> {table}",
+                        own.name
+                    );
+                }
+            }
+            assert_eq!(agent.name().parse::<Agent>().unwrap(), agent);
+        }
+    }
+
+    #[test]
+    fn every_agent_has_a_shell_tool() {
+        for agent in Agent::ALL {
+            assert!(
+                agent
+                    .tools()
+                    .iter()
+                    .any(|(_, class)| *class == Some(ToolClass::Shell)),
+                "{agent}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_agents_own_names_resolve_and_near_misses_suggest_them() {
+        let (resolved, _) = Agent::Gemini.resolve("BeforeTool").unwrap().unwrap();
+        assert_eq!(resolved.event.name(), "pre_tool_call");
+        assert_eq!(
+            Agent::Gemini.resolve("BeforeTol").unwrap_err().suggestion,
+            Some("BeforeTool")
+        );
+        assert!(Agent::Gemini.resolve("pre_tool_call").unwrap().is_some());
+    }
+}
