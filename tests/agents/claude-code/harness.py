@@ -12,6 +12,7 @@ observed without judging it) and exits 1 when a check failed.
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -57,6 +58,7 @@ class Run:
         (self.proj / "keep" / "precious.txt").write_text("keep me\n")
         self.requests = []
         self.result = None
+        self.flags = ""
 
     def settings(self, hooks, permissions=None):
         data = {"hooks": hooks}
@@ -80,6 +82,8 @@ class Run:
             "HTTPS_PROXY": "http://127.0.0.1:9",
             "HTTP_PROXY": "http://127.0.0.1:9",
             "NO_PROXY": "127.0.0.1,localhost",
+            "GUARD_STATE_DIR": str(self.root),
+            "HERMES_HOOKS_AUDIT_LOG": str(self.root / "audit.jsonl"),
         }
         return env
 
@@ -134,17 +138,20 @@ class Run:
         return "\n".join(flatten(m.get("content")) for b in self.main_requests()
                          for m in b.get("messages") or [])
 
-    def hook_payloads(self):
-        if not self.payloads.exists():
+    def hook_payloads(self, name="payloads.jsonl"):
+        path = self.root / name
+        if not path.exists():
             return []
-        return [json.loads(line) for line in self.payloads.read_text().splitlines() if line.strip()]
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
     def why(self):
         r = self.result
         tail = lambda s: "\n".join((s or "").splitlines()[-12:])
-        return "rc=%s\nstdout: %s\nstderr: %s\nrequests: %d, tool results: %s\nroot: %s" % (
+        audit = self.root / "audit.jsonl"
+        return "rc=%s\nstdout: %s\nstderr: %s\nrequests: %d, tool results: %s\naudit: %s\nroot: %s" % (
             r.returncode if r else None, tail(r.stdout if r else ""), tail(r.stderr if r else ""),
-            len(self.requests), self.tool_results(), self.root)
+            len(self.requests), self.tool_results(),
+            tail(audit.read_text()) if audit.exists() else "-", self.root)
 
     def cleanup(self):
         if not failures or os.environ.get("AGENT_KEEP_TMP") != "1":
@@ -292,11 +299,169 @@ def payload_notes(run):
            pre and all(f in pre[0] for f in fields), json.dumps(pre[:1]))
 
 
+# ---------------------------------------------------------------------------------------------
+# Through hermes-hooks: a project HOOK.md guard, approved, with Claude Code wired to
+# `hermes-hooks run --agent claude-code <Event>`.
+
+# The events `install claude-code` routes (those with a counterpart in the event table).
+WIRED = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+         "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"]
+
+
+def hermes_hooks(run, *args):
+    env = run.env(9)
+    return subprocess.run([HERMES_HOOKS] + list(args), cwd=run.proj, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+
+
+def guard(run, trigger, mode, tool=None, name="keep-guard", extra=""):
+    folder = run.proj / ".agents" / "hooks" / name
+    (folder / "scripts").mkdir(parents=True)
+    matcher = "matcher:\n  tool: %s\n" % tool if tool else ""
+    (folder / "HOOK.md").write_text(
+        "---\nname: %s\ndescription: A guard the harness checks Claude Code with.\n"
+        "trigger: %s\n%s%s---\nFor the harness.\n" % (name, trigger, matcher, extra))
+    script = folder / "scripts" / "run"
+    script.write_text((HERE / "guard_hook.py").read_text().replace("@MODE@", mode))
+    script.chmod(0o755)
+
+
+def wire(run, approve=True):
+    """Approves the project's hooks and wires Claude Code to hermes-hooks, as install does."""
+    approved = hermes_hooks(run, "approve", "--yes", "--project", str(run.proj)) if approve else None
+    if approved and approved.returncode != 0:
+        raise RuntimeError("approve failed: %s%s" % (approved.stdout, approved.stderr))
+    if hermes_hooks(run, "install", "--help").returncode == 0:
+        installed = hermes_hooks(run, "install", "claude-code", "--project", str(run.proj))
+        if installed.returncode != 0:
+            raise RuntimeError("install failed: %s%s" % (installed.stdout, installed.stderr))
+        return
+    # Until install exists: the settings install would write, by hand.
+    hooks = {}
+    for event in WIRED:
+        command = "%s run --agent claude-code %s%s" % (shlex.quote(HERMES_HOOKS), event, run.flags)
+        hooks[event] = [hook_entry(command)]
+    run.settings(hooks)
+
+
+def through_checks():
+    r = Run("hh-none")
+    guard(r, "pre-tool-call", "none", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard that answers nothing lets the command run (control)",
+           not r.keep_survived() and r.tool_results(), r.why())
+    seen = r.hook_payloads("guard-payloads.jsonl")
+    report("hermes-hooks: the shell class matches Claude Code's Bash, and the hook is told both",
+           seen and seen[0].get("tool_name") == "Bash" and seen[0].get("tool_class") == "shell",
+           json.dumps(seen[:1]))
+    r.cleanup()
+
+    for mode, how in (("block-json", "decision block"), ("block-exit2", "exit 2 + stderr")):
+        r = Run("hh-" + mode)
+        guard(r, "pre-tool-call", mode, tool="shell")
+        wire(r)
+        r.drive()
+        report("hermes-hooks: a guard's block (%s) keeps keep/" % how, r.keep_survived(), r.why())
+        report("hermes-hooks: a guard's block (%s) reason reaches the model in the tool result" % how,
+               any("GUARD-BLOCK" in t for t in r.tool_results()), r.why())
+        r.cleanup()
+
+    r = Run("hh-rewrite")
+    guard(r, "pre-tool-call", "rewrite", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard's rewrite: the original command never runs", r.keep_survived(), r.why())
+    report("hermes-hooks: a guard's rewrite: the rewritten command runs", r.marker_made(), r.why())
+    r.cleanup()
+
+    r = Run("hh-rewrite-not-allowed")
+    guard(r, "pre-tool-call", "rewrite", tool="shell")
+    wire(r)
+    r.drive(allowed_tools=())
+    report("hermes-hooks: a guard's rewrite approves nothing: a rewritten command Claude Code "
+           "would ask about is not run in -p", r.keep_survived() and not r.marker_made(), r.why())
+    r.cleanup()
+
+    for mode, how, needle in (("context-json", "{\"context\"}", "GUARD-CONTEXT-"),
+                              ("context-text", "plain text stdout", "GUARD-TEXT-")):
+        r = Run("hh-" + mode)
+        guard(r, "pre-agent-turn", mode, name="prompt-context")
+        guard(r, "pre-session", mode, name="session-context")
+        wire(r)
+        r.drive()
+        for event, where in (("pre-agent-turn", "UserPromptSubmit"), ("pre-session", "SessionStart")):
+            report("hermes-hooks: a guard's context (%s) on %s reaches the model" % (how, where),
+                   needle + event in r.sent(), r.why())
+        r.cleanup()
+
+    r = Run("hh-session-block")
+    guard(r, "pre-session", "block-always", name="no-session")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a block at session start (which Claude Code cannot refuse) is told to the model",
+           "GUARD-BLOCK" in r.sent(), r.why())
+    r.cleanup()
+
+    r = Run("hh-post-context")
+    guard(r, "post-tool-call", "context-json", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard's context after a tool call reaches the model",
+           "GUARD-CONTEXT-post-tool-call" in r.sent(), r.why())
+    r.cleanup()
+
+    r = Run("hh-unapproved-fail-closed")
+    guard(r, "pre-tool-call", "none", tool="shell", extra="fail_closed: true\n")
+    wire(r, approve=False)
+    r.drive()
+    report("hermes-hooks: an unapproved fail_closed guard blocks the call, and the model is told why",
+           r.keep_survived() and any("not approved" in t for t in r.tool_results()), r.why())
+    r.cleanup()
+
+    for closed in (False, True):
+        r = Run("hh-broken-%s" % closed)
+        guard(r, "pre-tool-call", "block-json", tool="shell")
+        wire(r)
+        (r.proj / ".agents" / "hooks" / "keep-guard" / "HOOK.md").write_text("---\nname: [unclosed\n---\n")
+        r.flags = " --fail-closed" if closed else ""
+        wire(r, approve=False)
+        r.drive()
+        if closed:
+            report("hermes-hooks: with --fail-closed, a guard whose HOOK.md cannot be read blocks the call",
+                   r.keep_survived(), r.why())
+        else:
+            report("hermes-hooks: without --fail-closed, a guard whose HOOK.md cannot be read fails open "
+                   "(Claude Code is told nothing on stdout)", not r.keep_survived(), r.why())
+        r.cleanup()
+
+    r = Run("hh-gate")
+    guard(r, "pre-agent-turn-stop", "gate")
+    wire(r)
+    r.drive()
+    asked = [b for b in r.main_requests() if "GUARD-KEEP-WORKING" in
+             "\n".join(flatten(m.get("content")) for m in b.get("messages") or [])]
+    report("hermes-hooks: a guard's stop gate asks the model to keep working", bool(asked), r.why())
+    report("hermes-hooks: a guard's stop gate ends once the guard lets it stop",
+           r.result.returncode == 0 and len(r.main_requests()) == 3, r.why())
+    r.cleanup()
+
+
+def speaks_claude_code():
+    if not HERMES_HOOKS:
+        return False
+    probe = subprocess.run([HERMES_HOOKS, "run", "--agent", "claude-code", "--dry-run", "Stop"],
+                           input="{}", capture_output=True, text=True, timeout=60)
+    return probe.returncode == 0
+
+
 def main():
     native_checks()
-    if HERMES_HOOKS:
-        import through_hermes_hooks  # noqa: E402  (phase two, when the binary is given)
-        through_hermes_hooks.checks(sys.modules[__name__])
+    if speaks_claude_code():
+        through_checks()
+    else:
+        note("skipped the runs through hermes-hooks: %s" % (
+            "no binary given" if not HERMES_HOOKS else "it has no `run --agent claude-code`"))
     print("%s: %d failed" % ("claude-code", len(failures)), flush=True)
     return 1 if failures else 0
 
