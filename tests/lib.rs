@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agent_claude_code;
 mod agent_hooks;
 mod answers;
 mod approve;
