@@ -238,6 +238,7 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;events' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'List the events as AGENT fires them (`run --agent AGENT` takes these names): each with the event it stands for and what hooks can do there for that agent')
             [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
             [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')

@@ -224,6 +224,7 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand --version 'Print version'
         }
         &'hermes-hooks;events'= {
+            cand --agent 'List the events as AGENT fires them (`run --agent AGENT` takes these names): each with the event it stands for and what hooks can do there for that agent'
             cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
             cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
             cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'

@@ -568,6 +568,11 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -l accept-
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand rm" -s V -l version -d 'Print version'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l agent -d 'List the events as AGENT fires them (`run --agent AGENT` takes these names): each with the event it stands for and what hooks can do there for that agent' -r -f -a "hermes\t''
+claude-code\t''
+codex\t''
+gemini\t''
+cursor\t''"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand events" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F

@@ -8,6 +8,7 @@ mod common;
 
 mod agent_claude_code;
 mod agent_hooks;
+mod agent_mode;
 mod answers;
 mod approve;
 mod audit;

@@ -116,6 +116,27 @@ impl Agent {
             .collect()
     }
 
+    /// The agents other than Hermes (which uses the table's own names), each with its names for
+    /// `event`, leaving out the agents that have none.
+    pub fn others_for(event: Event) -> Vec<(Self, Vec<&'static str>)> {
+        Self::ALL
+            .into_iter()
+            .filter(|agent| !agent.is_hermes())
+            .map(|agent| (agent, agent.names_for(event)))
+            .filter(|(_, names)| !names.is_empty())
+            .collect()
+    }
+
+    /// The first agent (other than Hermes) that has an event named `name` with a counterpart
+    /// in the table, and what it stands for.
+    pub fn find_event(name: &str) -> Option<(Self, Resolved)> {
+        Self::ALL.into_iter().find_map(|agent| {
+            let own = agent.events().iter().find(|own| own.name == name)?;
+            let table = Event::parse(own.table?).ok()?;
+            Some((agent, table))
+        })
+    }
+
     /// Turns the agent's payload into the shape the engine reads (in place): fields the agent
     /// names its own way are added under the names hooks know, nothing is removed.
     pub fn normalise(self, event: &str, input: &mut Map<String, Value>) {

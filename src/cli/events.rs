@@ -8,12 +8,13 @@ use serde::Serialize;
 
 use super::GlobalArgs;
 use super::shared;
+use crate::agents::Agent;
 use crate::authoring::answers::{self, Answer, Example};
 use crate::authoring::sample;
 use crate::config::Event;
 use crate::config::event::Resolved;
 use crate::exit::ExitStatus;
-use crate::output::json::EventRow;
+use crate::output::json::{AgentNames, EventRow};
 use crate::output::table::{Grid, Tone, terminal_width};
 use crate::output::{Printer, Screen};
 use crate::payload::Dialect;
@@ -25,7 +26,7 @@ use crate::text::wrap_words;
     hooks can do there, the payload each kind of hook reads on stdin, and how to answer."
 )]
 pub(crate) struct EventsArgs {
-    /// Show this event in detail: canonical, Agent Hooks or Claude Code name
+    /// Show this event in detail: canonical, Agent Hooks, Claude Code or another agent's name
     #[arg(
         value_name = "EVENT",
         value_parser = super::completions::EventName,
@@ -35,17 +36,30 @@ pub(crate) struct EventsArgs {
     /// Print one JSON document ({"schema_version", "events": [...]}, or the event's details)
     #[arg(long)]
     json: bool,
+    /// List the events as AGENT fires them (`run --agent AGENT` takes these names): each with
+    /// the event it stands for and what hooks can do there for that agent
+    #[arg(long, value_name = "AGENT", conflicts_with = "event",
+          value_parser = clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::name)))]
+    agent: Option<String>,
 }
 
 const LEGEND: &str = "Every name in a row works wherever an event is named: other names are the \
 Agent Hooks ones (kebab-case, for a HOOK.md trigger), then Claude Code's. block: stop the action; \
 modify: rewrite the tool input; context: add text for the model; gate: keep working instead of \
-stopping; -: observer only. `hermes-hooks events EVENT` shows an event's payload and answers.";
+stopping; -: observer only. `hermes-hooks events EVENT` shows an event's payload and answers; \
+`hermes-hooks events --agent NAME` shows the names another agent fires them by.";
 
 pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
     if let Some(name) = &args.event {
-        let called = shared::event(name, printer)?;
+        // Another agent's name (Gemini's `BeforeTool`) shows the event it stands for.
+        let called = match Agent::find_event(name) {
+            Some((_, resolved)) if Event::parse(name).is_err() => resolved,
+            _ => shared::event(name, printer)?,
+        };
         return detail(global, args, called, printer);
+    }
+    if let Some(agent) = &args.agent {
+        return agent_table(agent.parse::<Agent>()?, args.json, printer);
     }
     if args.json {
         #[derive(Serialize)]
@@ -93,12 +107,109 @@ fn other_names(event: Event) -> Vec<&'static str> {
     names
 }
 
+/// One row of `events --agent`.
+#[derive(Serialize)]
+struct AgentRow {
+    /// The agent's name for the event.
+    name: &'static str,
+    /// The event it stands for (null: none; the agent fires it and no hook runs).
+    event: Option<&'static str>,
+    /// What `config` hooks can do there.
+    config: Vec<&'static str>,
+    /// What Agent Hooks hooks can do there, for this agent.
+    agent_hooks: Vec<&'static str>,
+    /// Plain text on an Agent Hooks hook's stdout is context there.
+    plain_text_context: bool,
+}
+
+/// `events --agent NAME`: the agent's own event names, in its order.
+fn agent_table(agent: Agent, json: bool, printer: &Printer) -> Result<ExitStatus> {
+    let rows: Vec<AgentRow> = if agent.is_hermes() {
+        Event::all()
+            .filter_map(|event| {
+                let def = event.def();
+                Some(AgentRow {
+                    name: def.canonical?,
+                    event: def.canonical,
+                    config: def.config.names(),
+                    agent_hooks: def.agent_hooks.names(),
+                    plain_text_context: false,
+                })
+            })
+            .collect()
+    } else {
+        agent
+            .events()
+            .iter()
+            .map(|own| {
+                let event = own
+                    .table
+                    .and_then(|t| Event::parse(t).ok())
+                    .map(|r| r.event);
+                AgentRow {
+                    name: own.name,
+                    event: own.table,
+                    config: event.map(|e| e.def().config.names()).unwrap_or_default(),
+                    agent_hooks: event
+                        .map(|e| e.def().agent_hooks.with(own.also).names())
+                        .unwrap_or_default(),
+                    plain_text_context: own.plain_text,
+                }
+            })
+            .collect()
+    };
+    if json {
+        #[derive(Serialize)]
+        struct AgentEvents {
+            agent: &'static str,
+            events: Vec<AgentRow>,
+        }
+        printer.document(&AgentEvents {
+            agent: agent.name(),
+            events: rows,
+        })?;
+        return Ok(ExitStatus::Success);
+    }
+    let title = format!("{} EVENT", agent.title().to_uppercase());
+    let mut table = Grid::new(
+        &[&title, "RUNS HOOKS OF", "CONFIG CAN", "AGENT HOOKS CAN"],
+        false,
+    );
+    for row in &rows {
+        let mut agent_hooks = listed(&row.agent_hooks);
+        if row.plain_text_context {
+            agent_hooks.push_str(" (text is context)");
+        }
+        table.row(&[
+            (row.name, Tone::Plain),
+            (row.event.unwrap_or("- (none)"), Tone::Plain),
+            (&listed(&row.config), Tone::Plain),
+            (&agent_hooks, Tone::Plain),
+        ]);
+    }
+    let mut screen = Screen::new(false);
+    screen.table(table).blank();
+    let legend = format!(
+        "`hermes-hooks run --agent {agent} EVENT` takes these names; `hermes-hooks install {agent}` \
+         wires every event that runs hooks. A row with none is accepted and runs no hook."
+    );
+    for line in wrap_words(&legend, terminal_width()) {
+        screen.line(line);
+    }
+    printer.show(&screen)?;
+    Ok(ExitStatus::Success)
+}
+
 /// Names joined by commas, or `-` for none.
-fn listed(names: &[&str]) -> String {
+fn listed(names: &[impl AsRef<str>]) -> String {
     if names.is_empty() {
         "-".to_owned()
     } else {
-        names.join(", ")
+        names
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -138,6 +249,8 @@ struct Names {
     hermes: Option<&'static str>,
     agent_hooks: &'static [&'static str],
     claude_code: Vec<&'static str>,
+    /// Every other agent's names (`run --agent`).
+    agents: AgentNames,
 }
 
 #[derive(Serialize)]
@@ -200,6 +313,7 @@ fn detail(
                 hermes: def.canonical,
                 agent_hooks: def.aliases,
                 claude_code: event.claude_code_names(),
+                agents: AgentNames(Agent::others_for(event)),
             },
             tool_matchers: event.is_tool_event(),
             can: Can {
@@ -232,6 +346,9 @@ fn detail(
     screen
         .line(format!("  config hooks       {config}"))
         .line(format!("  agent-hooks hooks  {agent}"));
+    for line in agent_extras(event) {
+        screen.line(format!("    {line}"));
+    }
     screen
         .blank()
         .line("What a config hook reads on stdin (one line, no newline at the end):")
@@ -248,6 +365,42 @@ fn detail(
     Ok(ExitStatus::Success)
 }
 
+/// What Agent Hooks hooks may do on `event` beyond the table for the agents that read it: one
+/// line per agent that allows more.
+fn agent_extras(event: Event) -> Vec<String> {
+    Agent::ALL
+        .into_iter()
+        .flat_map(|agent| {
+            agent
+                .events()
+                .iter()
+                .filter(move |own| {
+                    own.table
+                        .and_then(|t| Event::parse(t).ok())
+                        .map(|r| r.event)
+                        == Some(event)
+                })
+                .map(move |own| (agent, own))
+        })
+        .filter_map(|(agent, own)| {
+            let more = match (own.also.is_empty(), own.plain_text) {
+                (true, false) => return None,
+                (true, true) => "plain text on stdout is context".to_owned(),
+                (false, plain) => format!(
+                    "also {}{}",
+                    own.also.names().join(", "),
+                    if plain {
+                        "; plain text on stdout is context"
+                    } else {
+                        ""
+                    }
+                ),
+            };
+            Some(format!("with {} ({}): {more}", agent.title(), own.name))
+        })
+        .collect()
+}
+
 /// The event's names and whether tool matchers apply.
 fn heading(screen: &mut Screen, called: Resolved) {
     let event = called.event;
@@ -256,9 +409,8 @@ fn heading(screen: &mut Screen, called: Resolved) {
     if !aliases.is_empty() {
         names.push(format!("Agent Hooks: {}", aliases.join(", ")));
     }
-    let claude = event.claude_code_names();
-    if !claude.is_empty() {
-        names.push(format!("Claude Code: {}", claude.join(", ")));
+    for (agent, own) in Agent::others_for(event) {
+        names.push(format!("{}: {}", agent.title(), own.join(", ")));
     }
     screen.paint(event.name(), Tone::Good);
     if !names.is_empty() {

@@ -203,6 +203,18 @@ pub(crate) struct EventRow {
     pub fields: &'static [&'static str],
     /// Hermes refuses shell hooks here.
     pub plugin_only: bool,
+    /// Every other agent's names for the event (`run --agent`), by agent.
+    pub agents: AgentNames,
+}
+
+/// Each agent's names for one event, as `{"claude-code": ["PreToolUse"], ...}` (agents that
+/// have none are left out).
+pub(crate) struct AgentNames(pub Vec<(crate::agents::Agent, Vec<&'static str>)>);
+
+impl Serialize for AgentNames {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(agent, names)| (agent.name(), names)))
+    }
 }
 
 impl EventRow {
@@ -217,6 +229,7 @@ impl EventRow {
             agent_hooks: def.agent_hooks.names(),
             fields: def.fields,
             plugin_only: def.plugin_only,
+            agents: AgentNames(crate::agents::Agent::others_for(event)),
         }
     }
 }
