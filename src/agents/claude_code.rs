@@ -121,9 +121,9 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
         "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
         "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
         "PostToolUseFailure" => {
-            if !input.contains_key("status") {
-                input.insert("status".to_owned(), Value::from("error"));
-            }
+            input
+                .entry("status")
+                .or_insert_with(|| Value::from("error"));
         }
         "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
         "SubagentStop" => {
@@ -189,8 +189,8 @@ fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
     }
 }
 
-/// Context is `additionalContext` where Claude Code reads it; elsewhere nothing (on PreCompact
-/// any stdout would become compaction instructions).
+/// Context is `additionalContext` where Claude Code reads it; elsewhere nothing (on
+/// `PreCompact` any stdout would become compaction instructions).
 fn context(event: &str, text: &str) -> Rendered {
     match event {
         "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
