@@ -450,17 +450,7 @@ fn timings(fx: &Fixture) -> (Vec<Row>, Duration) {
         met: None,
     });
 
-    let ratio = ms(agent_one.median) / ms(run_one.median);
-    rows.push(Row {
-        figure: "run --agent claude-code, one trivial hook / run",
-        measured: format!(
-            "{:.2} / {:.2} ms = {ratio:.2}x",
-            ms(agent_one.median),
-            ms(run_one.median)
-        ),
-        target: "<= 1.1x",
-        met: Some(ratio <= 1.1),
-    });
+    rows.push(agent_row(agent_one.median, run_one.median));
 
     let ratio = ms(none.median) / ms(truth.median);
     rows.push(Row {
@@ -527,6 +517,17 @@ fn timings(fx: &Fixture) -> (Vec<Row>, Duration) {
         met: Some(ms(pin.median) < 0.2),
     });
     (rows, run_one.median)
+}
+
+/// `run` in an agent's mode against `run`: the answer's shape is all that differs.
+fn agent_row(agent: Duration, hermes: Duration) -> Row {
+    let ratio = ms(agent) / ms(hermes);
+    Row {
+        figure: "run --agent claude-code, one trivial hook / run",
+        measured: format!("{:.2} / {:.2} ms = {ratio:.2}x", ms(agent), ms(hermes)),
+        target: "<= 1.1x",
+        met: Some(ratio <= 1.1),
+    }
 }
 
 /// The rows of `serve`: per event with nothing to run (few hooks, and many), and with one

@@ -214,6 +214,9 @@ fn stdout_holds_only_the_agents_answer_and_the_report_goes_to_the_audit_log() {
         audit.contains("\"failed\"") && audit.contains("broken"),
         "{audit}"
     );
+    let line: Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+    assert_eq!(line["agent"], "claude-code");
+    assert_eq!(line["tool_name"], "Bash");
 }
 
 #[test]

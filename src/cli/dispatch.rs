@@ -244,6 +244,8 @@ struct Prepared {
     payload_error: Option<anyhow::Error>,
     /// What the calling agent reads beyond the event table.
     allow: Allowances,
+    /// The agent that called.
+    agent: Agent,
 }
 
 fn prepare(
@@ -276,6 +278,7 @@ fn prepare(
         allowlist: paths.allowlist,
         payload_error,
         allow,
+        agent: request.agent,
     })
 }
 
@@ -485,6 +488,7 @@ fn audit(
         status.code(),
     );
     line.errors = ErrorEntry::all(errors);
+    line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }

@@ -22,6 +22,10 @@ pub(crate) struct AuditLine<'a> {
     pub time: &'a str,
     /// Canonical event name.
     pub event: &'a str,
+    /// The agent that called, when it was not Hermes (`run --agent`); `exit` and `directive`
+    /// are still the decision in the Hermes form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<&'static str>,
     /// The payload's session id (`""` when it has none).
     pub session_id: &'a Value,
     /// The tool, on tool events.
@@ -74,6 +78,7 @@ impl<'a> AuditLine<'a> {
         Self {
             time,
             event: event.name(),
+            agent: None,
             session_id: session.0,
             tool_name: session.1,
             exit,
