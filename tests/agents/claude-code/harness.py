@@ -58,7 +58,7 @@ class Run:
         (self.proj / "keep" / "precious.txt").write_text("keep me\n")
         self.requests = []
         self.result = None
-        self.flags = ""
+        self.extra_env = {}
 
     def settings(self, hooks, permissions=None):
         data = {"hooks": hooks}
@@ -85,6 +85,7 @@ class Run:
             "GUARD_STATE_DIR": str(self.root),
             "HERMES_HOOKS_AUDIT_LOG": str(self.root / "audit.jsonl"),
         }
+        env.update(self.extra_env)
         return env
 
     def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP):
@@ -339,7 +340,7 @@ def wire(run, approve=True):
     # Until install exists: the settings install would write, by hand.
     hooks = {}
     for event in WIRED:
-        command = "%s run --agent claude-code %s%s" % (shlex.quote(HERMES_HOOKS), event, run.flags)
+        command = "%s run --agent claude-code %s" % (shlex.quote(HERMES_HOOKS), event)
         hooks[event] = [hook_entry(command)]
     run.settings(hooks)
 
@@ -424,14 +425,14 @@ def through_checks():
         guard(r, "pre-tool-call", "block-json", tool="shell")
         wire(r)
         (r.proj / ".agents" / "hooks" / "keep-guard" / "HOOK.md").write_text("---\nname: [unclosed\n---\n")
-        r.flags = " --fail-closed" if closed else ""
-        wire(r, approve=False)
+        if closed:
+            r.extra_env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
         r.drive()
         if closed:
-            report("hermes-hooks: with --fail-closed, a guard whose HOOK.md cannot be read blocks the call",
+            report("hermes-hooks: failing closed, a guard whose HOOK.md cannot be read blocks the call",
                    r.keep_survived(), r.why())
         else:
-            report("hermes-hooks: without --fail-closed, a guard whose HOOK.md cannot be read fails open "
+            report("hermes-hooks: by default, a guard whose HOOK.md cannot be read fails open "
                    "(Claude Code is told nothing on stdout)", not r.keep_survived(), r.why())
         r.cleanup()
 
