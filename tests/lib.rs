@@ -7,6 +7,7 @@
 mod common;
 
 mod agent_claude_code;
+mod agent_cursor;
 mod agent_hooks;
 mod agent_mode;
 mod answers;
