@@ -430,10 +430,10 @@ fn events_shows_every_agents_names_for_each_event() {
     assert_eq!(
         table["events"][0]["agents"]["cursor"],
         json!([
+            "preToolUse",
             "beforeShellExecution",
             "beforeMCPExecution",
-            "beforeReadFile",
-            "preToolUse"
+            "beforeReadFile"
         ])
     );
 }
