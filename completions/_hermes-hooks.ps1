@@ -45,6 +45,8 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table; with an event, its payloads and how a hook answers there')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Wire an agent''s settings (claude-code, codex, gemini, cursor) to run these hooks')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the wiring `install` wrote into an agent''s settings')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show recent decisions from the audit log: which hook blocked what, and why')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -274,6 +276,42 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'hermes-hooks;install' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The agent''s user settings (in the home folder)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff on stdout and write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document: the file, each event''s change, the backup, what is left to do')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hermes-hooks;uninstall' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]')
+            [CompletionResult]::new('--hermes-home', '--hermes-home', [CompletionResultType]::ParameterName, 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Hermes config file [default: <hermes home>/config.yaml]')
+            [CompletionResult]::new('--user-hooks', '--user-hooks', [CompletionResultType]::ParameterName, 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in human output [env: NO_COLOR disables it]')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The agent''s user settings (in the home folder)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff on stdout and write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document: the file, each event''s change, the backup, what is left to do')
+            [CompletionResult]::new('--accept-hooks', '--accept-hooks', [CompletionResultType]::ParameterName, 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings or notes on stderr (errors still show)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'hermes-hooks;log' {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]')
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only runs of this event (any of its names)')
@@ -322,6 +360,8 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Remove the approvals of a command')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'Print the event table; with an event, its payloads and how a hook answers there')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Wire an agent''s settings (claude-code, codex, gemini, cursor) to run these hooks')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove the wiring `install` wrote into an agent''s settings')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show recent decisions from the audit log: which hook blocked what, and why')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -352,6 +392,12 @@ Register-ArgumentCompleter -Native -CommandName 'hermes-hooks' -ScriptBlock {
             break
         }
         'hermes-hooks;help;new' {
+            break
+        }
+        'hermes-hooks;help;install' {
+            break
+        }
+        'hermes-hooks;help;uninstall' {
             break
         }
         'hermes-hooks;help;log' {

@@ -31,6 +31,9 @@ _hermes__hooks() {
             hermes__hooks,help)
                 cmd="hermes__hooks__subcmd__help"
                 ;;
+            hermes__hooks,install)
+                cmd="hermes__hooks__subcmd__install"
+                ;;
             hermes__hooks,list)
                 cmd="hermes__hooks__subcmd__list"
                 ;;
@@ -61,6 +64,9 @@ _hermes__hooks() {
             hermes__hooks,test)
                 cmd="hermes__hooks__subcmd__test"
                 ;;
+            hermes__hooks,uninstall)
+                cmd="hermes__hooks__subcmd__uninstall"
+                ;;
             hermes__hooks__subcmd__help,approve)
                 cmd="hermes__hooks__subcmd__help__subcmd__approve"
                 ;;
@@ -75,6 +81,9 @@ _hermes__hooks() {
                 ;;
             hermes__hooks__subcmd__help,help)
                 cmd="hermes__hooks__subcmd__help__subcmd__help"
+                ;;
+            hermes__hooks__subcmd__help,install)
+                cmd="hermes__hooks__subcmd__help__subcmd__install"
                 ;;
             hermes__hooks__subcmd__help,list)
                 cmd="hermes__hooks__subcmd__help__subcmd__list"
@@ -97,6 +106,9 @@ _hermes__hooks() {
             hermes__hooks__subcmd__help,test)
                 cmd="hermes__hooks__subcmd__help__subcmd__test"
                 ;;
+            hermes__hooks__subcmd__help,uninstall)
+                cmd="hermes__hooks__subcmd__help__subcmd__uninstall"
+                ;;
             *)
                 ;;
         esac
@@ -104,7 +116,7 @@ _hermes__hooks() {
 
     case "${cmd}" in
         hermes__hooks)
-            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run serve approve revoke remove rm events new log completions help"
+            opts="-q -h -V --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version list ls test doctor run serve approve revoke remove rm events new install uninstall log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,7 +294,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__help)
-            opts="list test doctor run serve approve revoke events new log completions help"
+            opts="list test doctor run serve approve revoke events new install uninstall log completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,6 +364,20 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -456,6 +482,54 @@ _hermes__hooks() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__install)
+            opts="-q -h -V --user --project --dry-run --json --accept-hooks --color --hermes-home --config --user-hooks --quiet --help --version claude-code codex gemini cursor hermes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -767,6 +841,40 @@ _hermes__hooks() {
                     return 0
                     ;;
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hermes__hooks__subcmd__uninstall)
+            opts="-q -h -V --user --project --dry-run --json --hermes-home --config --user-hooks --accept-hooks --color --quiet --help --version claude-code codex gemini cursor hermes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hermes-home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user-hooks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

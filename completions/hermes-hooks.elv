@@ -42,6 +42,8 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand rm 'Remove the approvals of a command'
             cand events 'Print the event table; with an event, its payloads and how a hook answers there'
             cand new 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+            cand install 'Wire an agent''s settings (claude-code, codex, gemini, cursor) to run these hooks'
+            cand uninstall 'Remove the wiring `install` wrote into an agent''s settings'
             cand log 'Show recent decisions from the audit log: which hook blocked what, and why'
             cand completions 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -258,6 +260,40 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'hermes-hooks;install'= {
+            cand --project 'The project''s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
+            cand --user 'The agent''s user settings (in the home folder)'
+            cand --dry-run 'Print the change as a unified diff on stdout and write nothing'
+            cand --json 'Print one JSON document: the file, each event''s change, the backup, what is left to do'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hermes-hooks;uninstall'= {
+            cand --project 'The project''s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]'
+            cand --hermes-home 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]'
+            cand --config 'Hermes config file [default: <hermes home>/config.yaml]'
+            cand --user-hooks 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]'
+            cand --color 'Colour in human output [env: NO_COLOR disables it]'
+            cand --user 'The agent''s user settings (in the home folder)'
+            cand --dry-run 'Print the change as a unified diff on stdout and write nothing'
+            cand --json 'Print one JSON document: the file, each event''s change, the backup, what is left to do'
+            cand --accept-hooks 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+            cand -q 'Print no warnings or notes on stderr (errors still show)'
+            cand --quiet 'Print no warnings or notes on stderr (errors still show)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'hermes-hooks;log'= {
             cand --audit-log 'The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]'
             cand --event 'Only runs of this event (any of its names)'
@@ -304,6 +340,8 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
             cand revoke 'Remove the approvals of a command'
             cand events 'Print the event table; with an event, its payloads and how a hook answers there'
             cand new 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+            cand install 'Wire an agent''s settings (claude-code, codex, gemini, cursor) to run these hooks'
+            cand uninstall 'Remove the wiring `install` wrote into an agent''s settings'
             cand log 'Show recent decisions from the audit log: which hook blocked what, and why'
             cand completions 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -325,6 +363,10 @@ set edit:completion:arg-completer[hermes-hooks] = {|@words|
         &'hermes-hooks;help;events'= {
         }
         &'hermes-hooks;help;new'= {
+        }
+        &'hermes-hooks;help;install'= {
+        }
+        &'hermes-hooks;help;uninstall'= {
         }
         &'hermes-hooks;help;log'= {
         }

@@ -47,6 +47,8 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "remove" -
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "rm" -d 'Remove the approvals of a command'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "events" -d 'Print the event table; with an event, its payloads and how a hook answers there'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "new" -d 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "install" -d 'Wire an agent\'s settings (claude-code, codex, gemini, cursor) to run these hooks'
+complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "uninstall" -d 'Remove the wiring `install` wrote into an agent\'s settings'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "log" -d 'Show recent decisions from the audit log: which hook blocked what, and why'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "completions" -d 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -663,6 +665,34 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand new" -l accept
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand new" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand new" -s V -l version -d 'Print version'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l project -d 'The project\'s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
+always\t'Always'
+never\t'Never'"
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l user -d 'The agent\'s user settings (in the home folder)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l dry-run -d 'Print the change as a unified diff on stdout and write nothing'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l json -d 'Print one JSON document: the file, each event\'s change, the backup, what is left to do'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -s h -l help -d 'Print help'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand install" -s V -l version -d 'Print version'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l project -d 'The project\'s settings (the default; DIR: the project root) [default: the project found from the current directory, else the repository root, else the current directory]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l user-hooks -d 'User-level Agent Hooks folder [default: $XDG_CONFIG_HOME/agents/hooks, else ~/.config/agents/hooks]' -r -F
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l color -d 'Colour in human output [env: NO_COLOR disables it]' -r -f -a "auto\t'Only on a terminal, and not when NO_COLOR is set'
+always\t'Always'
+never\t'Never'"
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l user -d 'The agent\'s user settings (in the home folder)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l dry-run -d 'Print the change as a unified diff on stdout and write nothing'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l json -d 'Print one JSON document: the file, each event\'s change, the backup, what is left to do'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -s h -l help -d 'Print help'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l audit-log -d 'The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l event -d 'Only runs of this event (any of its names)' -r -f -a "pre_tool_call\t''
 pre-tool-call\t''
@@ -766,15 +796,17 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "list" -d 'List every hook with its matcher, timeout, consent and script state'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "test" -d 'Run an event\'s hooks against a synthetic payload and show what each one answered'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "doctor" -d 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "run" -d 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "serve" -d 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "approve" -d 'Review and approve hooks (asks on a terminal; --yes for scripts)'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "revoke" -d 'Remove the approvals of a command'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "events" -d 'Print the event table; with an event, its payloads and how a hook answers there'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "new" -d 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "log" -d 'Show recent decisions from the audit log: which hook blocked what, and why'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "completions" -d 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
-complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new log completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "list" -d 'List every hook with its matcher, timeout, consent and script state'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "test" -d 'Run an event\'s hooks against a synthetic payload and show what each one answered'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "doctor" -d 'Check every hook and smoke-run the approved ones; exit 1 on problems (a CI gate)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "run" -d 'Run the hooks of one event: payload on stdin, one JSON line on stdout, exit 2 when blocked'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "serve" -d 'Answer events read as JSON lines on stdin, one JSON line each on stdout, keeping the hooks loaded between them (for agents that fire many events)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "approve" -d 'Review and approve hooks (asks on a terminal; --yes for scripts)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "revoke" -d 'Remove the approvals of a command'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "events" -d 'Print the event table; with an event, its payloads and how a hook answers there'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "new" -d 'Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks: entry to paste'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "install" -d 'Wire an agent\'s settings (claude-code, codex, gemini, cursor) to run these hooks'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "uninstall" -d 'Remove the wiring `install` wrote into an agent\'s settings'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "log" -d 'Show recent decisions from the audit log: which hook blocked what, and why'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "completions" -d 'Print the completion script for a shell (bash, zsh, fish, elvish, powershell)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand help; and not __fish_seen_subcommand_from list test doctor run serve approve revoke events new install uninstall log completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

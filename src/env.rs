@@ -31,6 +31,10 @@ pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 pub(crate) const PAGER: &str = "PAGER";
 /// Options for `less`; set to `FRX` for the pager when unset.
 pub(crate) const LESS: &str = "LESS";
+/// Claude Code's settings folder, instead of `~/.claude` (read by `install` and `doctor`).
+pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
+/// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).
+pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
 
 /// The value of `name`, or `None` when it is unset or empty.
 #[allow(clippy::disallowed_methods)] // this module is the one reader of the environment

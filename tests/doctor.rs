@@ -375,3 +375,188 @@ fn a_strict_doctor_failing_on_unapproved_hooks_points_to_accept_hooks() {
     assert_eq!(code(&out), 1, "unpinned is a warning");
     assert!(!stderr(&out).contains("--accept-hooks"), "{}", stderr(&out));
 }
+
+/// Writes an agent's project settings file.
+fn settings(env: &TestEnv, file: &str, text: &str) -> std::path::PathBuf {
+    let path = env.work().join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `doctor --no-exec --json` with this binary's folder on PATH (so a bare `hermes-hooks` is
+/// found), its wiring findings.
+fn wiring_findings(env: &TestEnv, path_has_binary: bool) -> Vec<serde_json::Value> {
+    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    let mut cmd = env.cmd();
+    if path_has_binary {
+        cmd.env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        );
+    } else {
+        cmd.env("PATH", "/usr/bin:/bin");
+    }
+    let out = cmd
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "wiring" || f["check"] == "tools")
+        .cloned()
+        .collect()
+}
+
+fn has(findings: &[serde_json::Value], level: &str, text: &str) -> bool {
+    findings
+        .iter()
+        .any(|f| f["level"] == level && f["message"].as_str().unwrap().contains(text))
+}
+
+#[test]
+fn an_agent_wired_without_its_agent_flag_is_an_error_that_says_what_it_loses() {
+    let env = TestEnv::new();
+    settings(
+        &env,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hermes-hooks run pre_tool_call"}]}]}}"#,
+    );
+    settings(
+        &env,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hermes-hooks run --agent codex PreToolUse"}]}]}}"#,
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(
+            &findings,
+            "error",
+            "without --agent: Gemini reads JSON on stdout"
+        ),
+        "{findings:?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "error",
+            "--agent codex` in Claude Code's settings"
+        ),
+        "{findings:?}"
+    );
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn sound_wiring_passes_and_events_left_out_are_warned_about() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "claude-code"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(findings.iter().all(|f| f["level"] == "ok"), "{findings:?}");
+    // Take Stop out by hand: its hooks never run.
+    let path = env.work().join(".claude/settings.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["hooks"].as_object_mut().unwrap().remove("Stop");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "warning", "but not for Stop"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn stale_wiring_is_caught() {
+    let env = TestEnv::new();
+    settings(
+        &env,
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"stop": [{"command": "/gone/bin/hermes-hooks run --agent cursor stop", "timeout": 65}], "beforeShellExecution": [{"command": "hermes-hooks run --agent cursor beforeShellExecuton", "timeout": 65}]}}"#,
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(
+            &findings,
+            "error",
+            "/gone/bin/hermes-hooks, which does not exist"
+        ),
+        "{findings:?}"
+    );
+    assert!(
+        has(
+            &findings,
+            "error",
+            "beforeShellExecuton, which Cursor does not have"
+        ),
+        "{findings:?}"
+    );
+    // A bare name that is not on PATH cannot be started either.
+    let findings = wiring_findings(&env, false);
+    assert!(has(&findings, "error", "not on PATH here"), "{findings:?}");
+}
+
+#[test]
+fn a_timeout_below_the_longest_hook_is_a_warning() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "codex"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        wiring_findings(&env, true)
+            .iter()
+            .all(|f| f["level"] == "ok")
+    );
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: 120\n");
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(
+            &findings,
+            "warning",
+            "PreToolUse: the agent's timeout (65s)"
+        ),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "claude-code"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let fm = |tool: &str| {
+        format!(
+            "name: g-{tool}\ndescription: d\ntrigger: pre-tool-call\nmatcher:\n  tool: {tool}\n"
+        )
+    };
+    // Hermes's name for the shell, with only Claude Code wired: it never sees `Bash`.
+    env.hook_md(
+        &env.project_hooks(),
+        "g-terminal",
+        &fm("terminal"),
+        "exit 0",
+    );
+    // The class and Claude Code's own name both meet its calls.
+    env.hook_md(&env.project_hooks(), "g-shell", &fm("shell"), "exit 0");
+    env.hook_md(&env.project_hooks(), "g-bash", &fm("Bash"), "exit 0");
+    let findings = wiring_findings(&env, true);
+    let matchers: Vec<_> = findings.iter().filter(|f| f["check"] == "tools").collect();
+    assert_eq!(matchers.len(), 1, "{matchers:?}");
+    assert!(
+        matchers[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`terminal`")
+    );
+    // With Hermes wired too (config.yaml has hooks), `terminal` is Hermes's tool.
+    env.config("hooks:\n  on_session_start:\n    - command: /bin/true\n");
+    let findings = wiring_findings(&env, true);
+    assert!(
+        findings.iter().all(|f| f["check"] != "tools"),
+        "{findings:?}"
+    );
+}

@@ -8,6 +8,7 @@ mod common;
 
 mod agent_claude_code;
 mod agent_cursor;
+mod agent_gemini;
 mod agent_hooks;
 mod agent_mode;
 mod answers;
@@ -22,6 +23,7 @@ mod exec;
 mod generated;
 mod hostile_input;
 mod hostile_trees;
+mod install;
 mod interrupt;
 mod list;
 mod log;

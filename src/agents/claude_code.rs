@@ -17,6 +17,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: Some(&WIRING),
 };
 
 /// Every event Claude Code fires. Plain text on stdout (exit 0) is context only on the two
@@ -265,6 +266,33 @@ pub(super) fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, V
         .map(|(key, value)| (key.to_owned(), value))
         .collect()
 }
+
+// The wiring data follows the tests, at the end of the file.
+
+/// Claude Code's hook settings: `hooks.<Event>` lists of matcher groups in `settings.json`,
+/// timeouts in seconds (its default 600).
+pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
+    user_dir: ".claude",
+    user_dir_env: Some(crate::env::CLAUDE_CONFIG_DIR),
+    project_dir: ".claude",
+    files: &[super::settings::SettingsFile {
+        name: "settings.json",
+        format: super::settings::Format::Json,
+    }],
+    shape: super::settings::Shape::Grouped,
+    unit: super::settings::Unit::Seconds,
+    new_file: &[],
+    needs_user: &[
+        "Claude Code reads hooks when a session starts: start a new session, or review the \
+         change in the /hooks menu of a running one",
+    ],
+    needs_project: &[
+        "Claude Code reads hooks when a session starts: start a new session, or review the \
+         change in the /hooks menu of a running one",
+        "commit .claude/settings.json so the project's other users get the wiring; each of them \
+         needs hermes-hooks on PATH",
+    ],
+};
 
 #[cfg(test)]
 mod tests {

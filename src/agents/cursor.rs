@@ -19,6 +19,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: Some(&WIRING),
 };
 
 /// Every event Cursor's hooks page names. `preToolUse` comes first among the tool events, so
@@ -28,9 +29,11 @@ static EVENTS: &[AgentEvent] = &[
     event("sessionEnd", "on_session_end"),
     event("beforeSubmitPrompt", "pre_llm_call"),
     event("preToolUse", "pre_tool_call"),
-    event("beforeShellExecution", "pre_tool_call"),
-    event("beforeMCPExecution", "pre_tool_call"),
-    event("beforeReadFile", "pre_tool_call"),
+    // Each also fires for a call `preToolUse` reports (the same `tool_use_id`): `install` wires
+    // only `preToolUse`, so a guard runs once per call; a hand wiring of these still works.
+    event("beforeShellExecution", "pre_tool_call").not_wired(),
+    event("beforeMCPExecution", "pre_tool_call").not_wired(),
+    event("beforeReadFile", "pre_tool_call").not_wired(),
     event("postToolUse", "post_tool_call").with_context(),
     event("postToolUseFailure", "post-tool-call-failure"),
     // `postToolUse` already reports every tool call, these three included.
@@ -238,6 +241,26 @@ fn context(event: &str, text: &str) -> Rendered {
         _ => nothing(event),
     }
 }
+
+/// Cursor's hook settings: `hooks.<event>` lists of `{command, timeout}` in `hooks.json`
+/// (`"version": 1`), timeouts in seconds.
+pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
+    user_dir: ".cursor",
+    user_dir_env: None,
+    project_dir: ".cursor",
+    files: &[super::settings::SettingsFile {
+        name: "hooks.json",
+        format: super::settings::Format::Json,
+    }],
+    shape: super::settings::Shape::Flat,
+    unit: super::settings::Unit::Seconds,
+    new_file: &[("version", 1)],
+    needs_user: &["restart Cursor so it reads hooks.json again"],
+    needs_project: &[
+        "restart Cursor so it reads hooks.json again",
+        "each user of the project needs hermes-hooks on PATH",
+    ],
+};
 
 #[cfg(test)]
 mod tests {

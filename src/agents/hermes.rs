@@ -12,6 +12,7 @@ pub(super) static CONTRACT: Contract = Contract {
     tools: TOOLS,
     normalise,
     render,
+    wiring: None,
 };
 
 /// Every tool Hermes 0.19 registers (its `tools/` package), with its class.

@@ -8,6 +8,7 @@ mod codex;
 mod cursor;
 mod gemini;
 mod hermes;
+pub(crate) mod settings;
 
 use std::fmt;
 use std::str::FromStr;
@@ -173,6 +174,11 @@ impl Agent {
     pub fn render(self, reply: &Reply<'_>) -> Rendered {
         (self.contract().render)(reply)
     }
+
+    /// Where the agent keeps its hook settings, when `install` can wire it through them.
+    pub(crate) fn wiring(self) -> Option<&'static settings::Wiring> {
+        self.contract().wiring
+    }
 }
 
 impl fmt::Display for Agent {
@@ -211,6 +217,9 @@ pub(crate) struct Contract {
     pub normalise: fn(&str, &mut Map<String, Value>),
     /// The agent's answer for one decision.
     pub render: fn(&Reply<'_>) -> Rendered,
+    /// Where its hook settings are and how an entry looks (`None`: `install` cannot wire it
+    /// through a settings file).
+    pub wiring: Option<&'static settings::Wiring>,
 }
 
 /// One event as an agent names it.
@@ -225,6 +234,9 @@ pub struct AgentEvent {
     pub also: Effects,
     /// Plain text on an Agent Hooks hook's stdout is context here (the agent reads it so).
     pub plain_text: bool,
+    /// `install` routes it (false where another event of the agent already reports the same
+    /// call, so each hook runs once per call).
+    pub wired: bool,
 }
 
 /// A name of the table, used as it is (no agent-specific reading).
@@ -237,6 +249,7 @@ pub(crate) const fn event(name: &'static str, table: &'static str) -> AgentEvent
         table: Some(table),
         also: Effects::NONE,
         plain_text: false,
+        wired: true,
     }
 }
 
@@ -247,6 +260,7 @@ pub(crate) const fn unmatched(name: &'static str) -> AgentEvent {
         table: None,
         also: Effects::NONE,
         plain_text: false,
+        wired: false,
     }
 }
 
@@ -255,6 +269,15 @@ impl AgentEvent {
     pub(crate) const fn with_context(self) -> Self {
         Self {
             also: self.also.with(Effects::CONTEXT),
+            ..self
+        }
+    }
+
+    /// The same event, run when the agent calls it but not wired by `install`: another of the
+    /// agent's events reports the same call.
+    pub(crate) const fn not_wired(self) -> Self {
+        Self {
+            wired: false,
             ..self
         }
     }

@@ -5,6 +5,7 @@
 
 mod in_process;
 mod smoke;
+pub(crate) mod wiring;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -8,7 +8,13 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{GlobalArgs, shared};
+use std::path::PathBuf;
+
+use crate::agents::Agent;
+use crate::agents::settings::Scope;
+use crate::checks::wiring::Place;
 use crate::checks::{self, Checkup, Finding, Level};
+use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen, wrap_shown};
@@ -20,7 +26,11 @@ use crate::paths::Paths;
     that times out, cannot start or prints invalid JSON, a config that cannot be parsed, a hook \
     entry that is skipped, a parse memo of config.yaml that disagrees with the file \
     (replaced), a named Hermes home that does not exist, a project skipped because another user \
-    owns it. Warnings: an unapproved hook \
+    owns it, an agent's settings that run `hermes-hooks run` without the --agent its contract \
+    needs (or another agent's), through a program that is not there (not on PATH), or for an \
+    event the agent does not have. Warnings: an agent wired for some of its events only, an \
+    agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
+    class) of any wired agent, an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
     a duplicate, a matcher too large for the regex engine on text that is not ASCII, a slow \
@@ -102,6 +112,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             format!("{err:#}"),
         )),
     }
+    findings.extend(wiring_findings(global, &paths));
     if let Some(status) = shared::interrupted(printer) {
         return Ok(status);
     }
@@ -135,6 +146,46 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     } else {
         ExitStatus::Success
     })
+}
+
+/// The wiring of every agent's user and project settings (the project: the one whose hooks
+/// were checked, else the repository root, else the current directory), and tool matchers no
+/// wired agent's tools meet.
+fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
+    let Ok(cwd) = shared::current_dir() else {
+        return Vec::new();
+    };
+    let project = paths
+        .project
+        .clone()
+        .or_else(|| super::new::project_root(&cwd, &Printer::new(true)).ok());
+    let home = crate::paths::home_dir();
+    let mut places = Vec::new();
+    for agent in Agent::ALL {
+        let Some(wiring) = agent.wiring() else {
+            continue;
+        };
+        let dir_env = wiring.user_dir_env.and_then(env::var_os).map(PathBuf::from);
+        if let Some(home) = &home {
+            let folder = wiring.folder(&Scope::User, home, dir_env);
+            places.push(Place { agent, folder });
+        }
+        if let (Some(root), Some(home)) = (&project, &home) {
+            let folder = wiring.folder(&Scope::Project(root.clone()), home, None);
+            if !places
+                .iter()
+                .any(|p| p.agent == agent && p.folder == folder)
+            {
+                places.push(Place { agent, folder });
+            }
+        }
+    }
+    let set = match shared::load_unsaid(global, None) {
+        Ok(loaded) => loaded.set,
+        Err(_) => crate::config::HookSet::default(),
+    };
+    let on_path = |name: &str| which::which(name).is_ok();
+    checks::wiring::check(&places, &set, &on_path)
 }
 
 /// Why `--strict` failed on unapproved hooks, and what to do on a runner with no allowlist.

@@ -9,6 +9,7 @@ mod completions;
 mod dispatch;
 mod doctor;
 mod events;
+mod install;
 mod list;
 mod log;
 mod new;
@@ -19,6 +20,7 @@ mod run;
 mod serve;
 mod shared;
 mod test_cmd;
+mod uninstall;
 
 use std::path::PathBuf;
 
@@ -65,6 +67,17 @@ const UNUSED_GLOBALS: &[(&str, &[&str])] = &[
         ],
     ),
     ("new", &["accept_hooks", "color"]),
+    ("install", &["accept_hooks", "color"]),
+    (
+        "uninstall",
+        &[
+            "hermes_home",
+            "config",
+            "user_hooks",
+            "accept_hooks",
+            "color",
+        ],
+    ),
     (
         "log",
         &[
@@ -198,6 +211,10 @@ pub(crate) enum Command {
     /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
     /// entry to paste
     New(new::NewArgs),
+    /// Wire an agent's settings (claude-code, codex, gemini, cursor) to run these hooks
+    Install(install::InstallArgs),
+    /// Remove the wiring `install` wrote into an agent's settings
+    Uninstall(uninstall::UninstallArgs),
     /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionsArgs),
 }
@@ -231,6 +248,8 @@ pub(crate) fn main() -> ExitStatus {
         Command::Events(args) => events::run(&cli.global, &args, &printer),
         Command::Log(args) => log::run(&cli.global, &args, &printer),
         Command::New(args) => new::run(&cli.global, &args, &printer),
+        Command::Install(args) => install::run(&cli.global, &args, &printer),
+        Command::Uninstall(args) => uninstall::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };
     match result {

@@ -235,7 +235,7 @@ fn write(
 /// The project root for a new project hook: the project found from `cwd`, else the repository
 /// root above it, else `cwd` itself; `$HOME` and `/` are never a project. A project skipped
 /// because another user owns it is said, and never written into.
-fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
+pub(super) fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
     let found = paths::find_project(cwd);
     let root = match found.root {
         Some(root) => root,

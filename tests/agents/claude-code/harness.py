@@ -68,7 +68,9 @@ class Run:
 
     def env(self, port):
         env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            # A project's wiring names the program bare: it must be on PATH.
+            "PATH": os.pathsep.join(([os.path.dirname(HERMES_HOOKS)] if HERMES_HOOKS else [])
+                                    + [os.environ.get("PATH", "/usr/bin:/bin")]),
             "HOME": str(self.home),
             "HERMES_HOME": str(self.hermes),
             "XDG_CONFIG_HOME": str(self.home / ".config"),

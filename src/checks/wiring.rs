@@ -1,0 +1,353 @@
+//! The wiring checks of `doctor`: every agent's user and project settings that call
+//! `hermes-hooks run` (without the `--agent` their contract needs, for another agent, through a
+//! program that is not there, for an event the agent does not have, with a timeout below the
+//! hooks', events left out), and tool matchers that match no tool of any wired agent.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{Finding, Level};
+use crate::agents::settings::{self, Handler, Route, Settings};
+use crate::agents::{Agent, ToolClass};
+use crate::config::{Event, HookSet, SourceKind};
+
+/// One place an agent may keep hook settings.
+pub(crate) struct Place {
+    /// The agent.
+    pub agent: Agent,
+    /// Its settings folder (user, or a project's).
+    pub folder: PathBuf,
+}
+
+/// Whether a bare program name is found on the search path (`which`).
+pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> bool;
+
+/// Every wiring finding, then the tool-matcher warnings.
+pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut wired: Vec<Agent> = Vec::new();
+    let longest = settings::longest(set);
+    for agent in Agent::ALL {
+        let Some(wiring) = agent.wiring() else {
+            continue;
+        };
+        let mut routed: HashMap<String, Vec<String>> = HashMap::new();
+        let mut any = false;
+        for place in places.iter().filter(|p| p.agent == agent) {
+            for file in wiring.files {
+                let path = place.folder.join(file.name);
+                if !path.exists() {
+                    continue;
+                }
+                let handlers = match Settings::open(&path, file.format, None)
+                    .map_err(|e| format!("{e:#}"))
+                    .and_then(|s| s.handlers(agent, wiring.shape))
+                {
+                    Ok(handlers) => handlers,
+                    Err(err) => {
+                        findings.push(finding(
+                            Level::Warning,
+                            &path,
+                            None,
+                            format!(
+                                "cannot be read ({err}); {}'s wiring there is not checked",
+                                agent.title()
+                            ),
+                        ));
+                        continue;
+                    }
+                };
+                let mut binaries: Vec<String> = Vec::new();
+                for handler in &handlers {
+                    let Some(route) = settings::route(&handler.command) else {
+                        continue;
+                    };
+                    any = true;
+                    if !binaries.contains(&route.binary) {
+                        binaries.push(route.binary.clone());
+                        if let Some(problem) = binary_problem(&route.binary, on_path) {
+                            let message =
+                                format!("{} runs hermes-hooks as {problem}", agent.title());
+                            findings.push(finding(Level::Error, &path, handler.line, message));
+                        }
+                    }
+                    let at = handler.line;
+                    let problems = judge(agent, handler, &route, &longest);
+                    let fine = problems.iter().all(|(level, _)| *level != Level::Error);
+                    for (level, message) in problems {
+                        findings.push(finding(level, &path, at, message));
+                    }
+                    if fine && route.agent.as_deref() == Some(agent.name()) {
+                        routed
+                            .entry(handler.event.clone())
+                            .or_default()
+                            .push(location(&path, at));
+                    }
+                }
+            }
+        }
+        if any {
+            wired.push(agent);
+            coverage(agent, places, &routed, &mut findings);
+        }
+    }
+    if set
+        .hooks
+        .iter()
+        .any(|h| h.source.kind() == SourceKind::Config)
+    {
+        wired.push(Agent::Hermes);
+    }
+    matchers(set, &wired, &mut findings);
+    findings
+}
+
+/// What is wrong with one entry that calls `hermes-hooks run`.
+fn judge(
+    agent: Agent,
+    handler: &Handler,
+    route: &Route,
+    longest: &HashMap<Event, Duration>,
+) -> Vec<(Level, String)> {
+    let mut problems = Vec::new();
+    let key = &handler.event;
+    match route.agent.as_deref() {
+        None => problems.push((Level::Error, without_agent(agent, key))),
+        Some(other) if other != agent.name() => problems.push((
+            Level::Error,
+            format!(
+                "{key} runs `hermes-hooks run --agent {other}` in {}'s settings: the answer \
+                 comes in another agent's form, which {} does not read; use --agent {}",
+                agent.title(),
+                agent.title(),
+                agent.name()
+            ),
+        )),
+        Some(_) => {}
+    }
+    let own = agent.events().iter().find(|e| e.name == key.as_str());
+    if own.is_none() {
+        problems.push((
+            Level::Warning,
+            format!(
+                "{} has no event {key}: this entry never runs (stale wiring)",
+                agent.title()
+            ),
+        ));
+    }
+    match route.event.as_deref() {
+        None => problems.push((
+            Level::Error,
+            format!("{key} runs `hermes-hooks run` without an event"),
+        )),
+        Some(event) if route.agent.as_deref() == Some(agent.name()) => {
+            if agent.resolve(event).is_err() {
+                problems.push((
+                    Level::Error,
+                    format!(
+                        "{key} runs hermes-hooks for the event {event}, which {} does not have: \
+                         run refuses it and the call goes on unchecked (stale wiring)",
+                        agent.title()
+                    ),
+                ));
+            } else if event != key.as_str() && own.is_some() {
+                problems.push((
+                    Level::Warning,
+                    format!(
+                        "{key} runs hermes-hooks as {event}: the payload is read as the wrong event"
+                    ),
+                ));
+            }
+        }
+        Some(_) => {}
+    }
+    if let (Some(timeout), Some(wiring), Some(table)) =
+        (handler.timeout, agent.wiring(), own.and_then(|o| o.table))
+    {
+        let hooks = Event::parse(table)
+            .ok()
+            .and_then(|r| longest.get(&r.event).copied())
+            .unwrap_or_default();
+        if wiring.unit.duration(timeout) <= hooks {
+            problems.push((
+                Level::Warning,
+                format!(
+                    "{key}: the agent's timeout ({timeout}{}) is not above the longest hook \
+                     timeout for it ({}s), so the agent may end a hook before it answers: run \
+                     `hermes-hooks install {}` again",
+                    wiring.unit.symbol(),
+                    hooks.as_secs(),
+                    agent.name()
+                ),
+            ));
+        }
+    }
+    problems
+}
+
+/// The error for wiring without `--agent`: what the agent loses.
+fn without_agent(agent: Agent, key: &str) -> String {
+    let loss = if agent == Agent::Gemini {
+        "Gemini reads JSON on stdout instead of the exit code, so a block printed as the Hermes \
+         line lets the call run"
+            .to_owned()
+    } else {
+        format!(
+            "{} cannot read the Hermes line: rewrites and added context are lost",
+            agent.title()
+        )
+    };
+    format!(
+        "{key} runs `hermes-hooks run` without --agent: {loss}; run `hermes-hooks install {}` \
+         and remove this entry",
+        agent.name()
+    )
+}
+
+/// Why the program a command names cannot be started, when it cannot.
+fn binary_problem(binary: &str, on_path: Lookup<'_>) -> Option<String> {
+    if binary.contains('/') {
+        let path = crate::paths::expand_tilde(binary);
+        let path = Path::new(path.as_ref());
+        return match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => None,
+            _ => Some(format!(
+                "{binary}, which does not exist (stale wiring: the program moved?), so no hook \
+                 runs there; run install again"
+            )),
+        };
+    }
+    (!on_path(binary)).then(|| {
+        format!(
+            "`{binary}`, which is not on PATH here, so the agent cannot start it and no hook \
+             runs there (if the agent runs with another PATH, check there)"
+        )
+    })
+}
+
+/// Warns about events of `agent` no settings route, and events routed more than once.
+fn coverage(
+    agent: Agent,
+    places: &[Place],
+    routed: &HashMap<String, Vec<String>>,
+    findings: &mut Vec<Finding>,
+) {
+    let missing: Vec<&str> = agent
+        .events()
+        .iter()
+        .filter(|e| e.wired && !routed.contains_key(e.name))
+        .map(|e| e.name)
+        .collect();
+    let folders: Vec<String> = places
+        .iter()
+        .filter(|p| p.agent == agent)
+        .map(|p| p.folder.display().to_string())
+        .collect();
+    let at = folders.join(", ");
+    if missing.is_empty() {
+        findings.push(Finding::file(
+            Level::Ok,
+            "wiring",
+            Path::new(&at),
+            format!(
+                "{} is wired to hermes-hooks for every event it has a counterpart of",
+                agent.title()
+            ),
+        ));
+    } else {
+        findings.push(Finding::file(
+            Level::Warning,
+            "wiring",
+            Path::new(&at),
+            format!(
+                "{} is wired to hermes-hooks, but not for {}: hooks for those never run there; \
+                 `hermes-hooks install {}` wires them",
+                agent.title(),
+                missing.join(", "),
+                agent.name()
+            ),
+        ));
+    }
+    for (event, places) in routed.iter().filter(|(_, p)| p.len() > 1) {
+        findings.push(Finding::file(
+            Level::Warning,
+            "wiring",
+            Path::new(&places.join(", ")),
+            format!(
+                "{} runs hermes-hooks more than once on {event}: every hook runs more than once",
+                agent.title()
+            ),
+        ));
+    }
+}
+
+/// Warns about tool matchers that match no tool name (and, for Agent Hooks, no class) of any
+/// wired agent: such a guard never sees a call. Only once an agent other than Hermes is wired: Hermes alone has tools this table does not
+/// list (its plugins', say).
+fn matchers(set: &HookSet, wired: &[Agent], findings: &mut Vec<Finding>) {
+    if !wired.iter().any(|agent| !agent.is_hermes()) {
+        return;
+    }
+    for hook in set.hooks.iter().filter(|h| h.event.is_tool_event()) {
+        let Some(matcher) = &hook.matcher else {
+            continue;
+        };
+        let by_name = wired.iter().any(|agent| {
+            agent
+                .tools()
+                .iter()
+                .any(|(name, _)| matcher.matches(Some(name)))
+        });
+        let by_class = hook.agent().is_some()
+            && ToolClass::ALL
+                .iter()
+                .any(|class| matcher.matches(Some(class.as_str())));
+        if by_name || by_class {
+            continue;
+        }
+        let names: Vec<&str> = wired.iter().map(|a| a.title()).collect();
+        let classes = if hook.agent().is_some() {
+            " nor a tool class (shell, edit, write, read, search, web)"
+        } else {
+            "; a Hermes config matcher matches tool names only"
+        };
+        findings.push(Finding {
+            level: Level::Warning,
+            check: "tools",
+            event: Some(hook.event.name()),
+            hook: Some(hook.command.clone()),
+            source: Some(hook.source.as_str()),
+            at: hook.origin.to_string(),
+            message: format!(
+                "the matcher `{}` matches no built-in tool of the wired agents ({}){classes}: \
+                 this hook never sees their calls (MCP tools aside)",
+                matcher.source(),
+                names.join(", ")
+            ),
+            diff: None,
+            awaits_approval: false,
+        });
+    }
+}
+
+fn location(path: &Path, line: Option<usize>) -> String {
+    match line {
+        Some(line) => format!("{}:{line}", path.display()),
+        None => path.display().to_string(),
+    }
+}
+
+fn finding(level: Level, path: &Path, line: Option<usize>, message: String) -> Finding {
+    Finding {
+        level,
+        check: "wiring",
+        event: None,
+        hook: None,
+        source: None,
+        at: location(path, line),
+        message,
+        diff: None,
+        awaits_approval: false,
+    }
+}

@@ -1,0 +1,432 @@
+//! `install <agent>`: wires an agent's own settings file so each of its events with a
+//! counterpart here runs `hermes-hooks run --agent <agent> <Event>`; with `--dry-run`, the
+//! change as a diff. The file mechanics are `agents::settings`; what differs per agent is data
+//! in each agent's file. `uninstall` shares the options and the report.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Args;
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::agents::settings::{self, Action, Plan, Scope, Settings, Wiring};
+use crate::agents::{Agent, AgentEvent};
+use crate::config::{self, Event};
+use crate::env;
+use crate::exit::ExitStatus;
+use crate::output::{Printer, Screen};
+use crate::paths;
+
+/// The help after `install`'s options.
+const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
+(CLAUDE_CONFIG_DIR for --user); Codex <dir>/.codex/config.toml [[hooks.<Event>]] tables, or \
+hooks.json beside it when that already holds the hooks (CODEX_HOME for --user); Gemini CLI \
+<dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json. <dir> is the project root, or the \
+home folder with --user.\n\nThe command written names the program bare (`hermes-hooks`) in a \
+project's settings, which are shared through git, so every user needs hermes-hooks on PATH; in \
+user settings it is this program's absolute path. Each event's timeout is set 5s above the \
+longest timeout of the hooks that would run for it (at least the 60s default), in the agent's \
+unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not parse, or a \
+symlink from a project to a file outside it, is refused. The file as it was is kept as \
+<file>.hermes-hooks.bak. Installing twice changes nothing. `hermes` (the plugin) is not \
+available yet.";
+
+/// Options of `install` and `uninstall`.
+// `Option<Option<_>>` is clap's way to spell a flag whose value may be left out.
+#[allow(clippy::option_option)]
+#[derive(Args, Debug)]
+pub(crate) struct WiringArgs {
+    /// The agent: claude-code, codex, gemini or cursor (hermes: not available yet)
+    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "hermes"])]
+    agent: String,
+    /// The agent's user settings (in the home folder)
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// The project's settings (the default; DIR: the project root) [default: the project
+    /// found from the current directory, else the repository root, else the current directory]
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    project: Option<Option<PathBuf>>,
+    /// Print the change as a unified diff on stdout and write nothing
+    #[arg(long)]
+    dry_run: bool,
+    /// Print one JSON document: the file, each event's change, the backup, what is left to do
+    #[arg(long)]
+    json: bool,
+}
+
+/// `install`'s arguments.
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub(crate) struct InstallArgs {
+    #[command(flatten)]
+    pub(super) wiring: WiringArgs,
+}
+
+/// Which of the two commands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Install,
+    Uninstall,
+}
+
+/// The `--json` document.
+#[derive(Serialize)]
+struct Report {
+    agent: &'static str,
+    scope: &'static str,
+    /// The settings file (as named; a symlink is written through).
+    file: String,
+    format: &'static str,
+    dry_run: bool,
+    /// Whether the file's text changes.
+    changed: bool,
+    /// Where the file as it was is kept (`null`: nothing written, or the file is new).
+    backup: Option<String>,
+    /// The command each event runs (`<Event>` in place of the event).
+    command: String,
+    events: Vec<EventReport>,
+    /// The change as a unified diff (with `--dry-run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    /// What the agent needs beyond the file.
+    needs: Vec<&'static str>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct EventReport {
+    event: String,
+    action: &'static str,
+    /// The agent's timeout for it, in the agent's unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout: Option<u64>,
+}
+
+pub(crate) fn run(
+    global: &GlobalArgs,
+    args: &InstallArgs,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    apply(global, &args.wiring, Mode::Install, printer)
+}
+
+/// Installs or uninstalls, and reports.
+pub(super) fn apply(
+    global: &GlobalArgs,
+    args: &WiringArgs,
+    mode: Mode,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let agent: Agent = args.agent.parse()?;
+    let Some(wiring) = agent.wiring() else {
+        bail!(
+            "`{} hermes` is not available yet: Hermes is wired through a plugin, which this \
+             version does not ship; nothing was written",
+            verb(mode)
+        );
+    };
+    let cwd = shared::current_dir()?;
+    let scope = scope_of(args, &cwd, printer)?;
+    let mut opened = open_all(wiring, &scope)?;
+    let binary = binary_word(&scope)?;
+    let (index, plan, timeouts) = match mode {
+        Mode::Install => install_into(&mut opened, global, agent, wiring, &scope, &cwd, &binary)?,
+        Mode::Uninstall => uninstall_from(&mut opened, agent, wiring)?,
+    };
+    if mode == Mode::Install
+        && matches!(scope, Scope::Project(_))
+        && which::which("hermes-hooks").is_err()
+    {
+        printer.warn(format!(
+            "hermes-hooks is not on PATH here, and the project's settings name it bare: {} will \
+             not find it until it is (`hermes-hooks doctor` checks this)",
+            agent.title()
+        ));
+    }
+    let written = finish(&opened, index, &scope, args.dry_run, mode == Mode::Install)?;
+    let settings = &opened[index];
+    let report = Report {
+        agent: agent.name(),
+        scope: scope.as_str(),
+        file: settings.path.display().to_string(),
+        format: settings.format.as_str(),
+        dry_run: args.dry_run,
+        changed: written.changed,
+        backup: written.backup.map(|b| b.display().to_string()),
+        command: settings::command(&binary, agent, "<Event>"),
+        events: plan
+            .events
+            .iter()
+            .map(|(event, action)| EventReport {
+                event: event.clone(),
+                action: action.as_str(),
+                timeout: timeouts
+                    .get(event)
+                    .copied()
+                    .filter(|_| *action != Action::Removed),
+            })
+            .collect(),
+        diff: args.dry_run.then_some(written.diff),
+        needs: if mode == Mode::Install {
+            wiring.needs(&scope).to_vec()
+        } else {
+            Vec::new()
+        },
+        warnings: plan.warnings,
+    };
+    if args.json {
+        printer.document(&report)?;
+    } else {
+        for warning in &report.warnings {
+            printer.warn(warning);
+        }
+        printer.show(&human(&report, agent, wiring, mode))?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Whose settings: `--user`, `--project DIR`, or the project found from `cwd`.
+fn scope_of(args: &WiringArgs, cwd: &Path, printer: &Printer) -> Result<Scope> {
+    Ok(match (&args.project, args.user) {
+        (_, true) => Scope::User,
+        (Some(Some(dir)), _) => Scope::Project(std::path::absolute(dir)?),
+        _ => Scope::Project(super::new::project_root(cwd, printer)?),
+    })
+}
+
+/// Reads every settings file of the agent's folder for `scope`.
+fn open_all(wiring: &Wiring, scope: &Scope) -> Result<Vec<Settings>> {
+    let home = paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
+    let folder = wiring.folder(scope, &home, user_dir(wiring));
+    let inside = match scope {
+        Scope::Project(root) => Some(root.as_path()),
+        Scope::User => None,
+    };
+    wiring
+        .files
+        .iter()
+        .map(|file| Settings::open(&folder.join(file.name), file.format, inside))
+        .collect()
+}
+
+/// Which file, what happened per event, and each event's timeout.
+type Planned = (usize, Plan, HashMap<String, u64>);
+
+/// Wires the file that already has hooks (else the first one).
+fn install_into(
+    opened: &mut [Settings],
+    global: &GlobalArgs,
+    agent: Agent,
+    wiring: &Wiring,
+    scope: &Scope,
+    cwd: &Path,
+    binary: &str,
+) -> Result<Planned> {
+    let index = opened.iter().position(Settings::has_hooks).unwrap_or(0);
+    let longest = longest_timeouts(global, scope, cwd);
+    let timeout = |own: &AgentEvent| timeout_of(own, &longest, wiring);
+    let plan = settings::install(&mut opened[index], agent, wiring, binary, timeout)?;
+    let timeouts = agent
+        .events()
+        .iter()
+        .map(|own| (own.name.to_owned(), timeout_of(own, &longest, wiring)))
+        .collect();
+    Ok((index, plan, timeouts))
+}
+
+/// Unwires every file of the agent's folder; the one that changed is reported.
+fn uninstall_from(opened: &mut [Settings], agent: Agent, wiring: &Wiring) -> Result<Planned> {
+    let mut plan = Plan::default();
+    for settings in opened.iter_mut() {
+        let one = settings::uninstall(settings, agent, wiring)?;
+        plan.events.extend(one.events);
+        plan.warnings.extend(one.warnings);
+    }
+    let index = opened
+        .iter()
+        .position(|s| s.before.is_some() && s.before.as_deref() != Some(s.text().as_str()))
+        .unwrap_or(0);
+    Ok((index, plan, HashMap::new()))
+}
+
+fn verb(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Install => "install",
+        Mode::Uninstall => "uninstall",
+    }
+}
+
+/// The user settings folder an agent's variable names (`CODEX_HOME`), when set.
+fn user_dir(wiring: &Wiring) -> Option<PathBuf> {
+    wiring.user_dir_env.and_then(env::var_os).map(PathBuf::from)
+}
+
+/// How the settings name this program: bare in a project's settings (shared through git, so a
+/// path of this machine would be wrong on the next), this binary's absolute path in the user's
+/// own (which the agent then finds whatever its PATH).
+fn binary_word(scope: &Scope) -> Result<String> {
+    match scope {
+        Scope::Project(_) => Ok("hermes-hooks".to_owned()),
+        Scope::User => {
+            let exe = std::env::current_exe().context("cannot find this program's own path")?;
+            let text = exe
+                .to_str()
+                .context("this program's path is not UTF-8: it cannot be written into settings")?;
+            Ok(shlex::try_quote(text)
+                .context("this program's path cannot be quoted for a shell")?
+                .into_owned())
+        }
+    }
+}
+
+/// For each event, the longest timeout of the hooks declared for it (config.yaml, user and
+/// project Agent Hooks, as `run` would load them from the project).
+fn longest_timeouts(global: &GlobalArgs, scope: &Scope, cwd: &Path) -> HashMap<Event, Duration> {
+    let start = match scope {
+        Scope::Project(root) => root.as_path(),
+        Scope::User => cwd,
+    };
+    global
+        .paths_from(start)
+        .ok()
+        .and_then(|paths| config::load(shared::options(&paths, None)).ok())
+        .map(|set| settings::longest(&set))
+        .unwrap_or_default()
+}
+
+/// The agent's timeout for its event `own`: a little above the longest hook timeout for it,
+/// and never below the default hook timeout (so a hook added later with the default fits).
+fn timeout_of(own: &AgentEvent, longest: &HashMap<Event, Duration>, wiring: &Wiring) -> u64 {
+    let event = own
+        .table
+        .and_then(|t| Event::parse(t).ok())
+        .map(|r| r.event);
+    let floor = Duration::from_secs(config::hermes::DEFAULT_TIMEOUT_SECS);
+    let hooks = event
+        .and_then(|e| longest.get(&e).copied())
+        .unwrap_or_default();
+    settings::timeout_for(hooks.max(floor), wiring.unit)
+}
+
+/// What was done to the file.
+struct Written {
+    changed: bool,
+    backup: Option<PathBuf>,
+    diff: String,
+}
+
+/// Writes the changed file (never with `--dry-run`; a missing file only when `create`), with its
+/// backup.
+fn finish(
+    opened: &[Settings],
+    index: usize,
+    scope: &Scope,
+    dry_run: bool,
+    create: bool,
+) -> Result<Written> {
+    let settings = &opened[index];
+    let before = settings.before.as_deref().unwrap_or_default();
+    let after = settings.text();
+    let changed =
+        settings.before.as_deref() != Some(after.as_str()) && (create || settings.before.is_some());
+    let name = settings.path.display().to_string();
+    let diff = similar::TextDiff::from_lines(before, after.as_str())
+        .unified_diff()
+        .context_radius(3)
+        .header(&name, &name)
+        .to_string();
+    let mut backup = None;
+    if changed && !dry_run {
+        backup = settings::write(settings, &after, *scope == Scope::User)?;
+    }
+    // Uninstall may change another file of the folder as well.
+    for other in opened
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .map(|(_, s)| s)
+    {
+        if other.before.is_some()
+            && other.before.as_deref() != Some(other.text().as_str())
+            && !dry_run
+        {
+            settings::write(other, &other.text(), *scope == Scope::User)?;
+        }
+    }
+    Ok(Written {
+        changed,
+        backup,
+        diff,
+    })
+}
+
+fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
+    let mut screen = Screen::new(false);
+    if report.dry_run {
+        if report.changed {
+            screen.diff(report.diff.as_deref().unwrap_or_default(), "", usize::MAX);
+        }
+        screen.line(format_args!(
+            "Dry run: {} {} written.",
+            report.file,
+            if report.changed {
+                "would be"
+            } else {
+                "would not be"
+            }
+        ));
+    }
+    let mut by_action: Vec<(&str, Vec<&str>)> = Vec::new();
+    for event in &report.events {
+        match by_action.iter_mut().find(|(a, _)| *a == event.action) {
+            Some((_, names)) => names.push(&event.event),
+            None => by_action.push((event.action, vec![&event.event])),
+        }
+    }
+    let title = agent.title();
+    if !report.changed {
+        let what = match mode {
+            Mode::Install => format!("{title} is already wired to hermes-hooks there"),
+            Mode::Uninstall => format!("no wiring of {title} written by install is left there"),
+        };
+        screen.line(format_args!(
+            "Nothing to change in {}: {what}.",
+            report.file
+        ));
+    } else if !report.dry_run {
+        screen.line(format_args!(
+            "{title}, {} settings: {}",
+            report.scope, report.file
+        ));
+    }
+    for (action, names) in &by_action {
+        screen.line(format_args!("  {action:<10} {}", names.join(", ")));
+    }
+    if mode == Mode::Install {
+        let mut timeouts: Vec<u64> = report.events.iter().filter_map(|e| e.timeout).collect();
+        timeouts.sort_unstable();
+        timeouts.dedup();
+        let shown: Vec<String> = timeouts
+            .iter()
+            .map(|t| format!("{t}{}", wiring.unit.symbol()))
+            .collect();
+        screen.line(format_args!(
+            "Each runs: {} (timeout {})",
+            report.command,
+            shown.join(", ")
+        ));
+    }
+    if let Some(backup) = &report.backup {
+        screen.line(format_args!("The file as it was is kept in {backup}"));
+    }
+    if !report.needs.is_empty() {
+        screen.line(format_args!("{title} still needs:"));
+        for need in &report.needs {
+            screen.line(format_args!("  - {need}"));
+        }
+    }
+    screen
+}

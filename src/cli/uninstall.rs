@@ -1,0 +1,33 @@
+//! `uninstall <agent>`: removes from an agent's settings exactly the entries `install` wrote
+//! (an entry changed by hand is left, with a warning); the same options and report as
+//! `install`.
+
+use anyhow::Result;
+use clap::Args;
+
+use super::GlobalArgs;
+use super::install::{Mode, WiringArgs, apply};
+use crate::exit::ExitStatus;
+use crate::output::Printer;
+
+/// `uninstall`'s arguments.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "It removes each entry written exactly as install writes it (`hermes-hooks run \
+    --agent <agent> <Event>`, alone in its group, no other key), then an event list and a `hooks` \
+    key left empty; anything else stays byte for byte. An entry calling hermes-hooks for this \
+    agent that was changed by hand is left, with a warning. The file as it was is kept as \
+    <file>.hermes-hooks.bak."
+)]
+pub(crate) struct UninstallArgs {
+    #[command(flatten)]
+    wiring: WiringArgs,
+}
+
+pub(crate) fn run(
+    global: &GlobalArgs,
+    args: &UninstallArgs,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    apply(global, &args.wiring, Mode::Uninstall, printer)
+}

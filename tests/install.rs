@@ -1,0 +1,565 @@
+//! `install` and `uninstall`: each agent's settings wired to `run --agent` and unwired again,
+//! nothing else of the file touched; hostile settings files refused untouched.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, code, stderr};
+
+/// A Claude Code project settings file as a person keeps it: other keys, a hook of their own,
+/// four-space indentation, escapes and a number spelt their way.
+const CLAUDE: &str = r#"{
+    "permissions": {"allow": ["Bash(ls)"], "deny": []},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh \u00e9"}]}
+        ]
+    },
+    "cleanupPeriodDays": 1.50,
+    "model": "opus"
+}
+"#;
+
+/// A Codex config.toml with comments, tables and a hook of the user's.
+const CODEX: &str = r#"# my Codex settings
+model = "o3"   # the model
+
+[features]
+hooks = true
+
+[[hooks.PreToolUse]]
+matcher = "Bash"   # only the shell
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./mine.sh"
+
+[projects."/somewhere"]
+trust_level = "trusted"
+"#;
+
+/// A Gemini settings file with comments (Gemini strips them) and tabs.
+const GEMINI: &str = "{\n\t// my theme\n\t\"ui\": {\"theme\": \"dark\"},\n\t/* hooks on */\n\t\"hooksConfig\": {\"enabled\": true}\n}\n";
+
+/// A Cursor hooks.json with a hook of the user's.
+const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\"command\": \"./format.sh\"}\n    ]\n  }\n}\n";
+
+/// The agents, their project settings file and a real-looking text for it.
+fn agents() -> [(&'static str, &'static str, &'static str); 4] {
+    [
+        ("claude-code", ".claude/settings.json", CLAUDE),
+        ("codex", ".codex/config.toml", CODEX),
+        ("gemini", ".gemini/settings.json", GEMINI),
+        ("cursor", ".cursor/hooks.json", CURSOR),
+    ]
+}
+
+fn put(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn wire(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    env.cmd().args(args).output().unwrap()
+}
+
+fn ok(out: &std::process::Output) -> Value {
+    assert_eq!(code(out), 0, "{}", stderr(out));
+    serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+}
+
+/// The commands of every hook entry in a settings file (JSON or TOML), by event.
+fn commands(path: &Path) -> Vec<(String, String, Option<i64>)> {
+    let text = fs::read_to_string(path).unwrap();
+    let value: Value = if path.extension().is_some_and(|e| e == "toml") {
+        toml_to_json(&text)
+    } else {
+        let stripped: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let stripped = regex_free_strip(&stripped);
+        serde_json::from_str(&stripped).unwrap()
+    };
+    let mut found = Vec::new();
+    let Some(hooks) = value.get("hooks").and_then(Value::as_object) else {
+        return found;
+    };
+    for (event, groups) in hooks {
+        for group in groups.as_array().unwrap() {
+            let handlers = group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_else(|| vec![group.clone()]);
+            for handler in handlers {
+                found.push((
+                    event.clone(),
+                    handler["command"].as_str().unwrap().to_owned(),
+                    handler.get("timeout").and_then(Value::as_i64),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Drops `/* ... */` comments.
+fn regex_free_strip(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find("*/").unwrap() + start + 2;
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `hooks` part of a TOML text as JSON (tables, arrays of tables, strings, integers).
+fn toml_to_json(text: &str) -> Value {
+    fn item(of: &toml_edit::Item) -> Value {
+        match of {
+            toml_edit::Item::Table(t) => {
+                Value::Object(t.iter().map(|(k, v)| (k.to_owned(), item(v))).collect())
+            }
+            toml_edit::Item::ArrayOfTables(a) => Value::Array(
+                a.iter()
+                    .map(|t| item(&toml_edit::Item::Table(t.clone())))
+                    .collect(),
+            ),
+            toml_edit::Item::Value(v) => match v {
+                toml_edit::Value::String(s) => Value::from(s.value().as_str()),
+                toml_edit::Value::Integer(i) => Value::from(*i.value()),
+                _ => Value::Null,
+            },
+            toml_edit::Item::None => Value::Null,
+        }
+    }
+    let doc: toml_edit::DocumentMut = text.parse().unwrap();
+    item(doc.as_item())
+}
+
+#[test]
+fn install_wires_every_event_with_a_counterpart_and_changes_nothing_else() {
+    for (agent, file, text) in agents() {
+        let env = TestEnv::new();
+        let path = env.work().join(file);
+        put(&path, text);
+        let before = commands(&path);
+        let report = ok(&wire(&env, &["install", agent, "--json"]));
+        assert_eq!(report["changed"], true, "{agent}");
+        let wired: Vec<_> = commands(&path)
+            .into_iter()
+            .filter(|(_, c, _)| c.starts_with("hermes-hooks "))
+            .collect();
+        let added: Vec<&str> = report["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["event"].as_str().unwrap())
+            .collect();
+        assert!(added.len() >= 7, "{agent}: {added:?}");
+        assert_eq!(wired.len(), added.len(), "{agent}: {wired:?}");
+        for (event, command, _) in &wired {
+            assert_eq!(
+                *command,
+                format!("hermes-hooks run --agent {agent} {event}")
+            );
+        }
+        // The user's own hook is still there, exactly.
+        let theirs: Vec<_> = commands(&path)
+            .into_iter()
+            .filter(|(_, c, _)| !c.starts_with("hermes-hooks "))
+            .collect();
+        assert_eq!(theirs, before, "{agent}");
+        // Everything install added goes again, to the byte.
+        ok(&wire(&env, &["uninstall", agent, "--json"]));
+        assert_eq!(fs::read_to_string(&path).unwrap(), text, "{agent}");
+    }
+}
+
+#[test]
+fn the_file_keeps_its_comments_order_and_indentation() {
+    let env = TestEnv::new();
+    let path = env.work().join(".gemini/settings.json");
+    put(&path, GEMINI);
+    ok(&wire(&env, &["install", "gemini", "--json"]));
+    let after = fs::read_to_string(&path).unwrap();
+    assert!(after.starts_with("{\n\t// my theme\n\t\"ui\": {\"theme\": \"dark\"},\n\t/* hooks on */\n\t\"hooksConfig\": {\"enabled\": true},\n\t\"hooks\": {\n\t\t\"SessionStart\": ["), "{after}");
+    let env = TestEnv::new();
+    let path = env.work().join(".codex/config.toml");
+    put(&path, CODEX);
+    ok(&wire(&env, &["install", "codex", "--json"]));
+    let after = fs::read_to_string(&path).unwrap();
+    for kept in [
+        "# my Codex settings\nmodel = \"o3\"   # the model\n\n[features]\nhooks = true\n",
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"   # only the shell\n[[hooks.PreToolUse.hooks]]\n",
+        "[projects.\"/somewhere\"]\ntrust_level = \"trusted\"\n",
+    ] {
+        assert!(after.contains(kept), "{after}");
+    }
+    assert!(after.contains("[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"hermes-hooks run --agent codex Stop\"\ntimeout = 65\n"), "{after}");
+}
+
+#[test]
+fn a_second_install_changes_nothing_and_says_so() {
+    for (agent, file, text) in agents() {
+        let env = TestEnv::new();
+        let path = env.work().join(file);
+        put(&path, text);
+        ok(&wire(&env, &["install", agent]));
+        let once = fs::read(&path).unwrap();
+        let backup = fs::read(backup_of(&path)).unwrap();
+        let out = wire(&env, &["install", agent]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Nothing to change"),
+            "{agent}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), once, "{agent}");
+        // Nothing written, so the backup still holds the file from before the first install.
+        assert_eq!(fs::read(backup_of(&path)).unwrap(), backup, "{agent}");
+        let report = ok(&wire(&env, &["install", agent, "--json"]));
+        assert_eq!(report["changed"], false);
+        assert!(
+            report["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|e| e["action"] == "unchanged")
+        );
+    }
+}
+
+fn backup_of(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap().to_os_string();
+    name.push(".hermes-hooks.bak");
+    path.with_file_name(name)
+}
+
+#[test]
+fn the_file_as_it_was_is_kept_beside_it() {
+    let env = TestEnv::new();
+    let path = env.work().join(".claude/settings.json");
+    put(&path, CLAUDE);
+    let report = ok(&wire(&env, &["install", "claude-code", "--json"]));
+    assert_eq!(report["backup"], backup_of(&path).display().to_string());
+    assert_eq!(fs::read_to_string(backup_of(&path)).unwrap(), CLAUDE);
+}
+
+#[test]
+fn a_dry_run_prints_the_diff_and_writes_nothing() {
+    for (agent, file, text) in agents() {
+        let env = TestEnv::new();
+        let path = env.work().join(file);
+        put(&path, text);
+        let out = wire(&env, &["install", agent, "--dry-run"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            shown.contains(&format!("+++ {}", path.display())),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(&format!("hermes-hooks run --agent {agent}")),
+            "{shown}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert!(!backup_of(&path).exists());
+        // A settings file that does not exist yet is not made either.
+        let fresh = TestEnv::new();
+        let out = wire(&fresh, &["install", agent, "--dry-run", "--json"]);
+        assert_eq!(ok(&out)["changed"], true);
+        assert!(!fresh.work().join(file).exists());
+    }
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_refused_and_left_untouched() {
+    let broken = [
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\n  \"model\": \"opus\",\n  \"hooks\": {\n}",
+        ),
+        ("codex", ".codex/config.toml", "model = \"o3\"\n[hooks\n"),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "{\n  \"a\": 1,\n  \"a\": 2\n}\n",
+        ),
+        ("cursor", ".cursor/hooks.json", "{\"version\": 1,}\n"),
+        // Comments are Gemini's, not Claude Code's.
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\n  // mine\n  \"a\": 1\n}\n",
+        ),
+    ];
+    for (agent, file, text) in broken {
+        let env = TestEnv::new();
+        let path = env.work().join(file);
+        put(&path, text);
+        for verb in ["install", "uninstall"] {
+            let out = wire(&env, &[verb, agent]);
+            assert_eq!(code(&out), 1, "{agent}: {text}");
+            let err = stderr(&out);
+            assert!(
+                err.contains(&path.display().to_string()) && err.contains("line "),
+                "{err}"
+            );
+            assert_eq!(fs::read_to_string(&path).unwrap(), text);
+            assert!(!backup_of(&path).exists());
+        }
+    }
+}
+
+#[test]
+fn settings_of_the_wrong_shape_are_refused_untouched() {
+    let hostile = [
+        ("claude-code", ".claude/settings.json", "[1, 2]"),
+        ("claude-code", ".claude/settings.json", "{\"hooks\": []}"),
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\"hooks\": {\"PreToolUse\": \"x\"}}",
+        ),
+        (
+            "cursor",
+            ".cursor/hooks.json",
+            "{\"hooks\": {\"stop\": {\"command\": \"x\"}}}",
+        ),
+        ("codex", ".codex/config.toml", "hooks = \"off\"\n"),
+        ("codex", ".codex/config.toml", "[hooks]\nStop = 3\n"),
+    ];
+    for (agent, file, text) in hostile {
+        let env = TestEnv::new();
+        let path = env.work().join(file);
+        put(&path, text);
+        let out = wire(&env, &["install", agent]);
+        assert_eq!(
+            code(&out),
+            1,
+            "{agent}: {text}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(stderr(&out).contains("untouched"), "{}", stderr(&out));
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    }
+}
+
+#[test]
+fn a_project_settings_symlink_that_leaves_the_project_is_refused() {
+    let env = TestEnv::new();
+    let elsewhere = env.path("elsewhere.json");
+    fs::write(&elsewhere, "{}\n").unwrap();
+    fs::create_dir_all(env.work().join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, env.work().join(".claude/settings.json")).unwrap();
+    let out = wire(&env, &["install", "claude-code"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "{}\n");
+    // A folder symlink out of the project is refused the same way.
+    let env = TestEnv::new();
+    let outside = env.path("outside");
+    fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, env.work().join(".cursor")).unwrap();
+    assert_eq!(code(&wire(&env, &["install", "cursor"])), 1);
+    assert!(!outside.join("hooks.json").exists());
+}
+
+#[test]
+fn a_user_settings_symlink_is_written_through_and_stays_a_symlink() {
+    let env = TestEnv::new();
+    let dotfiles = env.path("dotfiles/claude.json");
+    put(&dotfiles, "{\n  \"model\": \"opus\"\n}\n");
+    fs::create_dir_all(env.home().join(".claude")).unwrap();
+    let link = env.home().join(".claude/settings.json");
+    std::os::unix::fs::symlink(&dotfiles, &link).unwrap();
+    ok(&wire(&env, &["install", "claude-code", "--user", "--json"]));
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::read_to_string(&dotfiles)
+            .unwrap()
+            .contains("--agent claude-code")
+    );
+}
+
+#[test]
+fn user_settings_name_this_binary_and_project_settings_name_it_bare() {
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "cursor", "--user", "--json"]));
+    let exe = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    let user = commands(&env.home().join(".cursor/hooks.json"));
+    assert!(
+        user.iter()
+            .all(|(e, c, _)| *c == format!("{} run --agent cursor {e}", exe.display())),
+        "{user:?}"
+    );
+    let out = wire(&env, &["install", "cursor"]);
+    assert_eq!(code(&out), 0);
+    let project = commands(&env.work().join(".cursor/hooks.json"));
+    assert!(
+        project
+            .iter()
+            .all(|(_, c, _)| c.starts_with("hermes-hooks run --agent cursor "))
+    );
+    let text = fs::read_to_string(env.work().join(".cursor/hooks.json")).unwrap();
+    assert!(
+        text.starts_with("{\n  \"version\": 1,\n  \"hooks\": {"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_agents_timeout_is_a_little_above_the_longest_hook_in_its_unit() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: 200\n");
+    ok(&wire(&env, &["install", "gemini", "--json"]));
+    ok(&wire(&env, &["install", "claude-code", "--json"]));
+    let timeout = |file: &str, event: &str| {
+        commands(&env.work().join(file))
+            .into_iter()
+            .find(|(e, _, _)| e == event)
+            .and_then(|(_, _, t)| t)
+    };
+    assert_eq!(
+        timeout(".gemini/settings.json", "BeforeTool"),
+        Some(205_000)
+    );
+    assert_eq!(timeout(".gemini/settings.json", "AfterTool"), Some(65_000));
+    assert_eq!(timeout(".claude/settings.json", "PreToolUse"), Some(205));
+    // A longer hook later: install again raises the timeout in place.
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n      timeout: 300\n");
+    let report = ok(&wire(&env, &["install", "claude-code", "--json"]));
+    let updated: Vec<&Value> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "updated")
+        .collect();
+    assert_eq!(updated.len(), 1, "{report}");
+    assert_eq!(timeout(".claude/settings.json", "PreToolUse"), Some(305));
+}
+
+#[test]
+fn uninstall_leaves_an_entry_edited_by_hand_and_says_so() {
+    let env = TestEnv::new();
+    let path = env.work().join(".claude/settings.json");
+    ok(&wire(&env, &["install", "claude-code"]));
+    let text = fs::read_to_string(&path).unwrap();
+    let edited = text.replace(
+        "hermes-hooks run --agent claude-code Stop",
+        "hermes-hooks run --agent claude-code --fail-closed Stop",
+    );
+    fs::write(&path, &edited).unwrap();
+    let out = wire(&env, &["uninstall", "claude-code"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("changed by hand"), "{}", stderr(&out));
+    let left = commands(&path);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].1.contains("--fail-closed"));
+    // install does not add a second entry beside the one written by hand.
+    let out = wire(&env, &["install", "claude-code", "--json"]);
+    let stop = ok(&out)["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "Stop")
+        .cloned()
+        .unwrap();
+    assert_eq!(stop["action"], "left as written");
+    assert_eq!(
+        commands(&path)
+            .iter()
+            .filter(|(e, _, _)| e == "Stop")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn install_hermes_is_not_faked() {
+    let env = TestEnv::new();
+    let out = wire(&env, &["install", "hermes"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("not available yet"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!env.hermes_home().join("plugins").exists());
+}
+
+#[test]
+fn install_says_what_the_agent_still_needs() {
+    let env = TestEnv::new();
+    let report = ok(&wire(&env, &["install", "codex", "--json"]));
+    let needs = report["needs"].to_string();
+    assert!(
+        needs.contains("trust") && needs.contains("/hooks"),
+        "{needs}"
+    );
+    let report = ok(&wire(&env, &["install", "gemini", "--json"]));
+    assert!(report["needs"].to_string().contains("trusted folder"));
+    let report = ok(&wire(&env, &["install", "cursor", "--json"]));
+    assert!(report["needs"].to_string().contains("restart Cursor"));
+}
+
+#[test]
+fn uninstall_where_nothing_was_installed_writes_nothing() {
+    for (agent, file, text) in agents() {
+        let env = TestEnv::new();
+        let out = wire(&env, &["uninstall", agent]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Nothing to change"));
+        assert!(!env.work().join(".claude").exists() && !env.work().join(file).exists());
+        let path = env.work().join(file);
+        put(&path, text);
+        ok(&wire(&env, &["uninstall", agent]));
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert!(!backup_of(&path).exists());
+    }
+}
+
+#[test]
+fn cursor_is_wired_once_per_call() {
+    // `preToolUse` reports every tool call; `beforeShellExecution` and its kind report the same
+    // calls again, so wiring both would run each guard twice.
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "cursor"]));
+    let wired: Vec<String> = commands(&env.work().join(".cursor/hooks.json"))
+        .into_iter()
+        .map(|(event, _, _)| event)
+        .collect();
+    assert!(wired.iter().any(|e| e == "preToolUse"), "{wired:?}");
+    for twice in [
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+    ] {
+        assert!(!wired.iter().any(|e| e == twice), "{twice} in {wired:?}");
+    }
+    // And doctor does not call them unwired.
+    let out = env
+        .cmd()
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("beforeShellExecution"), "{text}");
+}
