@@ -438,9 +438,8 @@ GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "Afte
 
 
 def hermes_hook(run, name, trigger, body, tool_class=None):
-    """Writes a project HOOK.md hook, approves it under the scratch HERMES_HOME, and wires every
-    Gemini event the checks use to `hermes-hooks run --agent gemini <Event>` by hand, as install
-    writes them."""
+    """Writes a project HOOK.md hook, approves it under the scratch HERMES_HOME, and wires Gemini
+    with `hermes-hooks install gemini --project`."""
     folder = run.project / ".agents" / "hooks" / name
     (folder / "scripts").mkdir(parents=True)
     matcher = f"matcher:\n  tool: {tool_class}\n" if tool_class else ""
@@ -460,9 +459,24 @@ def hermes_hook(run, name, trigger, body, tool_class=None):
     )
     if approve.returncode != 0:
         raise RuntimeError("approve failed: " + approve.stderr)
-    hooks = {}
-    for event in GEMINI_EVENTS:
-        hooks.update(wire(event, f"{HERMES_HOOKS} run --agent gemini {event}"))
+    # Wired as a person would: `hermes-hooks install gemini` in the project (the settings name
+    # the binary bare, so it is found on PATH).
+    installed = subprocess.run(
+        [HERMES_HOOKS, "install", "gemini", "--project", str(run.project)],
+        cwd=run.project,
+        env={**run.env(0), "HERMES_HOME": str(run.home / ".hermes")},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if installed.returncode != 0:
+        raise RuntimeError("install gemini failed: " + installed.stderr)
+    written = json.loads((run.project / ".gemini" / "settings.json").read_text())
+    hooks = written["hooks"]
+    missing = [event for event in GEMINI_EVENTS if event not in hooks]
+    if missing:
+        raise RuntimeError(f"install gemini did not wire {missing}: {json.dumps(hooks)}")
     return hooks
 
 
@@ -607,6 +621,8 @@ def hermes_checks():
 def main():
     native_checks()
     if HERMES_HOOKS:
+        # The project settings `install` writes name the binary bare.
+        os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
         hermes_checks()
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)
