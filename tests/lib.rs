@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agent_claude_code;
 mod agent_codex;
 mod agent_cursor;
 mod agent_gemini;

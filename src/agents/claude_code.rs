@@ -1,9 +1,13 @@
-//! Claude Code: its event names, tools and payload, and the answers it reads (exit 0 with
-//! `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where it has no JSON form).
+//! Claude Code (observed with 2.1.197): its event names, tools and payload, and the answers it
+//! reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where
+//! it has no JSON form. docs/agents.md says what the agent was seen to do with each.
 
 use serde_json::{Map, Value, json};
 
-use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, hook_specific, unmatched};
+use super::{
+    AgentEvent, Contract, Rendered, Reply, ToolClass, copy_if_absent, event, hook_specific,
+    unmatched,
+};
 use crate::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
@@ -16,52 +20,196 @@ pub(super) static CONTRACT: Contract = Contract {
     wiring: Some(&WIRING),
 };
 
+/// Every event Claude Code fires. Plain text on stdout (exit 0) is context only on the two
+/// events whose stdout it shows the model; `additionalContext` is read on those and after a tool
+/// and at a subagent's start.
 static EVENTS: &[AgentEvent] = &[
     event("SessionStart", "on_session_start")
         .with_context()
         .plain_text_context(),
     event("UserPromptSubmit", "pre_llm_call").plain_text_context(),
+    unmatched("UserPromptExpansion"),
     event("PreToolUse", "pre_tool_call"),
     unmatched("PermissionRequest"),
+    unmatched("PermissionDenied"),
     event("PostToolUse", "post_tool_call").with_context(),
     event("PostToolUseFailure", "post-tool-call-failure").with_context(),
+    unmatched("PostToolBatch"),
     unmatched("Notification"),
     event("Stop", "pre_verify"),
-    event("SubagentStart", "subagent_start"),
+    unmatched("StopFailure"),
+    event("SubagentStart", "subagent_start").with_context(),
     event("SubagentStop", "subagent_stop"),
     event("PreCompact", "pre-context-compact"),
+    event("PostCompact", "post-context-compact"),
     event("SessionEnd", "on_session_end"),
+    unmatched("Setup"),
+    unmatched("TeammateIdle"),
+    unmatched("TaskCreated"),
+    unmatched("TaskCompleted"),
+    unmatched("Elicitation"),
+    unmatched("ElicitationResult"),
+    unmatched("ConfigChange"),
+    unmatched("WorktreeCreate"),
+    unmatched("WorktreeRemove"),
+    unmatched("InstructionsLoaded"),
+    unmatched("CwdChanged"),
+    unmatched("FileChanged"),
+    unmatched("MessageDisplay"),
 ];
 
+/// Every built-in tool of 2.1.197 (some only on some platforms or plans), then the names older
+/// 2.x releases used, which hooks still meet there.
 static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("Bash", Some(ToolClass::Shell)),
-    ("BashOutput", None),
-    ("KillShell", None),
+    ("PowerShell", Some(ToolClass::Shell)),
+    // Runs a shell command in the background and reports each line it prints.
+    ("Monitor", Some(ToolClass::Shell)),
     ("Edit", Some(ToolClass::Edit)),
-    ("MultiEdit", Some(ToolClass::Edit)),
     ("NotebookEdit", Some(ToolClass::Edit)),
     ("Write", Some(ToolClass::Write)),
     ("Read", Some(ToolClass::Read)),
-    ("Grep", Some(ToolClass::Search)),
     ("Glob", Some(ToolClass::Search)),
-    ("LS", Some(ToolClass::Search)),
+    ("Grep", Some(ToolClass::Search)),
+    ("LSP", Some(ToolClass::Search)),
     ("WebFetch", Some(ToolClass::Web)),
     ("WebSearch", Some(ToolClass::Web)),
-    ("Task", None),
-    ("TodoWrite", None),
+    ("Agent", None),
+    ("AskUserQuestion", None),
+    ("CronCreate", None),
+    ("CronDelete", None),
+    ("CronList", None),
+    ("EnterPlanMode", None),
     ("ExitPlanMode", None),
+    ("EnterWorktree", None),
+    ("ExitWorktree", None),
+    ("ListMcpResourcesTool", None),
+    ("ReadMcpResourceTool", None),
+    ("ReadMcpResourceDirTool", None),
+    ("REPL", None),
+    ("ReportFindings", None),
+    ("ScheduleWakeup", None),
+    ("SendMessage", None),
+    ("Skill", None),
+    ("StructuredOutput", None),
+    ("TaskCreate", None),
+    ("TaskGet", None),
+    ("TaskList", None),
+    ("TaskOutput", None),
+    ("TaskStop", None),
+    ("TaskUpdate", None),
+    ("TodoWrite", None),
+    ("ToolSearch", None),
+    ("Workflow", None),
+    // Older releases.
+    ("MultiEdit", Some(ToolClass::Edit)),
+    ("LS", Some(ToolClass::Search)),
+    ("Task", None),
+    ("BashOutput", None),
+    ("KillShell", None),
 ];
 
-/// Claude Code's payload already has `tool_name`, `tool_input` and `cwd`; its `prompt` is taken
-/// as `user_message` by every agent's reading.
-fn normalise(_event: &str, _input: &mut Map<String, Value>) {}
-
-fn render(reply: &Reply<'_>) -> Rendered {
-    render_claude_like(reply, true)
+/// Claude Code's payload already has `tool_name`, `tool_input` and `cwd` (and its `prompt` is
+/// taken as `user_message` for every agent). The fields it names its own way are added under
+/// the names Hermes hooks read; the event is the payload's own when it says one.
+fn normalise(event: &str, input: &mut Map<String, Value>) {
+    let event = input
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or(event)
+        .to_owned();
+    match event.as_str() {
+        "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
+        "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
+        "PostToolUseFailure" => {
+            input
+                .entry("status")
+                .or_insert_with(|| Value::from("error"));
+        }
+        "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
+        "SubagentStop" => {
+            copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "last_assistant_message", "child_summary");
+        }
+        _ => {}
+    }
 }
 
-/// Claude Code's answers, shared with Codex (which reads the same shapes): `plain_nothing` says
-/// whether "nothing" may be `{}` too (it is never printed: empty stdout is "nothing" to both).
+/// Claude Code's answer for one decision.
+fn render(reply: &Reply<'_>) -> Rendered {
+    if let Some(reason) = reply.error {
+        return Rendered::failed_open(reason);
+    }
+    let event = reply.event;
+    match reply.directive {
+        None => Rendered::nothing(),
+        Some(Directive::Block { message }) => block(event, message),
+        Some(Directive::Continue { message }) => keep_working(event, message),
+        Some(Directive::Modify { args }) => rewrite(event, args),
+        Some(Directive::Context { text }) => context(event, text),
+    }
+}
+
+/// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
+/// dropped, the model is told after a tool call, a stop or subagent stop means keep working, and
+/// at session start, which nothing stops, the model is told); elsewhere exit 2 (which stops a
+/// compaction, and otherwise shows the reason to the user).
+fn block(event: &str, message: &str) -> Rendered {
+    match event {
+        "PreToolUse" => Rendered::json(&hook_specific(
+            event,
+            fields([
+                ("permissionDecision", json!("deny")),
+                ("permissionDecisionReason", json!(message)),
+            ]),
+        )),
+        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop"
+        | "SessionStart" => decision_block(message),
+        _ => Rendered::exit_two(message),
+    }
+}
+
+/// Keep working: `decision: block` on a stop; exit 2 elsewhere.
+fn keep_working(event: &str, message: &str) -> Rendered {
+    match event {
+        "Stop" | "SubagentStop" => decision_block(message),
+        _ => Rendered::exit_two(message),
+    }
+}
+
+/// A rewrite is `updatedInput` alone: Claude Code runs the new input and still asks its own
+/// permission question about it (`permissionDecision: allow` beside it would approve the call
+/// too, which a rewrite does not mean).
+fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
+    match event {
+        "PreToolUse" => Rendered::json(&hook_specific(
+            event,
+            fields([("updatedInput", Value::Object(args.clone()))]),
+        )),
+        _ => Rendered::nothing(),
+    }
+}
+
+/// Context is `additionalContext` where Claude Code reads it; elsewhere nothing (on
+/// `PreCompact` any stdout would become compaction instructions).
+fn context(event: &str, text: &str) -> Rendered {
+    match event {
+        "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
+        | "SubagentStart" => Rendered::json(&hook_specific(
+            event,
+            fields([("additionalContext", json!(text))]),
+        )),
+        _ => Rendered::nothing(),
+    }
+}
+
+fn decision_block(message: &str) -> Rendered {
+    Rendered::json(&json!({"decision": "block", "reason": message}))
+}
+
+/// The Claude Code shapes Codex reads (Claude Code's own answers are [`render`]'s, which differ
+/// where the real agent was seen to): `plain_nothing` says whether "nothing" may be `{}` too (it
+/// is never printed: empty stdout is "nothing" to both).
 pub(super) fn render_claude_like(reply: &Reply<'_>, _plain_nothing: bool) -> Rendered {
     if let Some(reason) = reply.error {
         return Rendered::failed_open(reason);
@@ -148,8 +296,10 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
 
 #[cfg(test)]
 mod tests {
-    use super::render;
-    use crate::agents::Reply;
+    use serde_json::{Map, Value, json};
+
+    use super::{EVENTS, normalise, render};
+    use crate::agents::{Agent, Reply, ToolClass};
     use crate::exit::ExitStatus;
     use crate::response::Directive;
 
@@ -159,6 +309,88 @@ mod tests {
             table: None,
             directive,
             error: None,
+        }
+    }
+
+    fn every_directive() -> Vec<Directive> {
+        let args = json!({"command": "true"}).as_object().unwrap().clone();
+        vec![
+            Directive::Block {
+                message: "no".to_owned(),
+            },
+            Directive::Continue {
+                message: "more".to_owned(),
+            },
+            Directive::Modify { args },
+            Directive::Context {
+                text: "note".to_owned(),
+            },
+        ]
+    }
+
+    /// The keys Claude Code 2.1.197's hook output schema takes in `hookSpecificOutput` for
+    /// `event` (`None`: the event has no such object).
+    fn specific_keys(event: &str) -> Option<&'static [&'static str]> {
+        Some(match event {
+            "PreToolUse" => &[
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+                "additionalContext",
+            ],
+            "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
+            | "SubagentStart" | "Stop" | "SubagentStop" => &["additionalContext"],
+            _ => return None,
+        })
+    }
+
+    /// Whether `answer` passes the schema Claude Code checks hook output against: an answer it
+    /// rejects is dropped, and even exit 2 beside it no longer blocks.
+    fn claude_code_takes(event: &str, answer: &Value) -> bool {
+        let top = [
+            "continue",
+            "stopReason",
+            "decision",
+            "reason",
+            "hookSpecificOutput",
+        ];
+        let Some(object) = answer.as_object() else {
+            return false;
+        };
+        let decision_ok = answer
+            .get("decision")
+            .is_none_or(|d| *d == "block" || *d == "approve");
+        let specific_ok = answer.get("hookSpecificOutput").is_none_or(|specific| {
+            specific_keys(event).is_some_and(|keys| {
+                specific["hookEventName"] == event
+                    && specific
+                        .as_object()
+                        .unwrap()
+                        .keys()
+                        .all(|key| key == "hookEventName" || keys.contains(&key.as_str()))
+                    && specific
+                        .get("permissionDecision")
+                        .is_none_or(|d| ["allow", "deny", "ask", "defer"].iter().any(|k| d == k))
+            })
+        });
+        object.keys().all(|key| top.contains(&key.as_str())) && decision_ok && specific_ok
+    }
+
+    #[test]
+    fn every_json_answer_passes_claude_codes_own_output_schema() {
+        for own in EVENTS {
+            for directive in every_directive() {
+                let out = render(&reply(own.name, Some(&directive)));
+                if let Some(stdout) = out.stdout {
+                    let answer: Value = serde_json::from_str(&stdout).unwrap();
+                    assert!(
+                        claude_code_takes(own.name, &answer),
+                        "{}: {directive:?} -> {answer}",
+                        own.name
+                    );
+                    assert_eq!(out.exit, ExitStatus::Success, "{}", own.name);
+                }
+            }
         }
     }
 
@@ -176,8 +408,130 @@ mod tests {
     }
 
     #[test]
-    fn nothing_is_empty_stdout() {
-        let out = render(&reply("PreToolUse", None));
-        assert_eq!((out.stdout, out.exit), (None, ExitStatus::Success));
+    fn a_rewrite_gives_the_new_input_and_approves_nothing() {
+        let args = json!({"command": "touch marker", "description": "d"});
+        let modify = Directive::Modify {
+            args: args.as_object().unwrap().clone(),
+        };
+        let out = render(&reply("PreToolUse", Some(&modify)));
+        let answer: Value = serde_json::from_str(&out.stdout.unwrap()).unwrap();
+        assert_eq!(
+            answer,
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": args}})
+        );
+    }
+
+    #[test]
+    fn a_block_at_session_start_is_told_to_the_model() {
+        // Claude Code ignores `continue: false` at session start; a blocking decision reaches
+        // the model.
+        let block = Directive::Block {
+            message: "not here".to_owned(),
+        };
+        let answer: Value =
+            serde_json::from_str(&render(&reply("SessionStart", Some(&block))).stdout.unwrap())
+                .unwrap();
+        assert_eq!(answer, json!({"decision": "block", "reason": "not here"}));
+    }
+
+    #[test]
+    fn nothing_is_empty_stdout_on_every_event() {
+        for own in EVENTS {
+            let out = render(&reply(own.name, None));
+            assert_eq!(
+                (out.stdout, out.exit),
+                (None, ExitStatus::Success),
+                "{}",
+                own.name
+            );
+        }
+        // PreCompact appends any stdout to the compaction instructions.
+        let context = Directive::Context {
+            text: "note".to_owned(),
+        };
+        assert_eq!(render(&reply("PreCompact", Some(&context))).stdout, None);
+    }
+
+    #[test]
+    fn a_runner_error_fails_open_with_nothing_on_stdout() {
+        let out = render(&Reply {
+            error: Some("payload is not JSON"),
+            ..reply("PreToolUse", None)
+        });
+        assert_eq!((out.stdout, out.exit), (None, ExitStatus::Error));
+    }
+
+    #[test]
+    fn every_tool_that_runs_a_command_is_in_the_shell_class() {
+        for tool in ["Bash", "PowerShell", "Monitor"] {
+            assert_eq!(
+                Agent::ClaudeCode.tool_class(tool),
+                Some(ToolClass::Shell),
+                "{tool}"
+            );
+        }
+        for (tool, class) in [
+            ("Edit", ToolClass::Edit),
+            ("NotebookEdit", ToolClass::Edit),
+            ("Write", ToolClass::Write),
+            ("Read", ToolClass::Read),
+            ("Glob", ToolClass::Search),
+            ("Grep", ToolClass::Search),
+            ("WebFetch", ToolClass::Web),
+            ("WebSearch", ToolClass::Web),
+        ] {
+            assert_eq!(Agent::ClaudeCode.tool_class(tool), Some(class), "{tool}");
+        }
+    }
+
+    #[test]
+    fn every_event_claude_code_fires_is_accepted() {
+        for name in [
+            "PreToolUse",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "UserPromptSubmit",
+            "UserPromptExpansion",
+            "SessionStart",
+            "SessionEnd",
+            "Stop",
+            "StopFailure",
+            "SubagentStart",
+            "SubagentStop",
+            "PreCompact",
+            "PostCompact",
+            "PermissionRequest",
+            "PermissionDenied",
+            "Setup",
+            "TeammateIdle",
+            "TaskCreated",
+            "TaskCompleted",
+            "Elicitation",
+            "ElicitationResult",
+            "ConfigChange",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "InstructionsLoaded",
+            "CwdChanged",
+            "FileChanged",
+            "MessageDisplay",
+        ] {
+            assert!(Agent::ClaudeCode.resolve(name).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_stop_payload_carries_the_last_answer_under_the_hermes_name() {
+        let mut input: Map<String, Value> = json!({
+            "hook_event_name": "Stop", "last_assistant_message": "done", "stop_hook_active": false
+        })
+        .as_object()
+        .unwrap()
+        .clone();
+        normalise("Stop", &mut input);
+        assert_eq!(input["assistant_response"], "done");
+        assert_eq!(input["last_assistant_message"], "done");
     }
 }

@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+"""Drives the real Claude Code against a scripted model (fake_model.py) and checks what its
+hooks achieve: first with hooks in Claude Code's own contract (native_hook.py, the control),
+then with hermes-hooks in between (a project HOOK.md guard wired to `run --agent claude-code`).
+
+    harness.py CLAUDE [HERMES_HOOKS]
+
+Every run has its own HOME, project folder and model server on 127.0.0.1; any other host is
+pointed at a closed port. Prints one `ok`/`FAIL` line per check (`note` lines say what was
+observed without judging it) and exits 1 when a check failed.
+"""
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CLAUDE = os.path.abspath(sys.argv[1])
+HERMES_HOOKS = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+PYTHON = sys.executable
+RUN_TIMEOUT = int(os.environ.get("AGENT_RUN_TIMEOUT", "120"))
+KEEP = "rm -rf keep"
+MARKER = "rewritten.marker"
+EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]
+failures = []
+
+
+def report(name, ok, detail=""):
+    print(("ok   " if ok else "FAIL ") + name, flush=True)
+    if not ok:
+        failures.append(name)
+        for line in str(detail).splitlines()[:40]:
+            print("       " + line, flush=True)
+
+
+def note(text):
+    print("note " + text, flush=True)
+
+
+class Run:
+    """One agent run: a scratch HOME, a project with keep/, a model server, the agent's result."""
+
+    def __init__(self, label):
+        self.root = Path(tempfile.mkdtemp(prefix="cc-agent-"))
+        self.label = label
+        self.home = self.root / "home"
+        self.hermes = self.root / "hermes"
+        self.proj = self.root / "proj"
+        self.payloads = self.root / "payloads.jsonl"
+        for d in (self.home, self.hermes, self.proj / "keep", self.proj / ".claude"):
+            d.mkdir(parents=True)
+        (self.proj / "keep" / "precious.txt").write_text("keep me\n")
+        self.requests = []
+        self.result = None
+        self.extra_env = {}
+
+    def settings(self, hooks, permissions=None):
+        data = {"hooks": hooks}
+        if permissions:
+            data["permissions"] = permissions
+        (self.proj / ".claude" / "settings.json").write_text(json.dumps(data, indent=2))
+
+    def env(self, port):
+        env = {
+            # A project's wiring names the program bare: it must be on PATH.
+            "PATH": os.pathsep.join(([os.path.dirname(HERMES_HOOKS)] if HERMES_HOOKS else [])
+                                    + [os.environ.get("PATH", "/usr/bin:/bin")]),
+            "HOME": str(self.home),
+            "HERMES_HOME": str(self.hermes),
+            "XDG_CONFIG_HOME": str(self.home / ".config"),
+            "LANG": "C.UTF-8",
+            "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % port,
+            "ANTHROPIC_API_KEY": "sk-ant-dummy-for-a-local-fake",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "HTTPS_PROXY": "http://127.0.0.1:9",
+            "HTTP_PROXY": "http://127.0.0.1:9",
+            "NO_PROXY": "127.0.0.1,localhost",
+            "GUARD_STATE_DIR": str(self.root),
+            "HERMES_HOOKS_AUDIT_LOG": str(self.root / "audit.jsonl"),
+        }
+        env.update(self.extra_env)
+        return env
+
+    def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP):
+        log = self.root / "requests.jsonl"
+        port_file = self.root / "port"
+        server = subprocess.Popen(
+            [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file), "--log", str(log),
+             "--command", command, "--lifetime", str(RUN_TIMEOUT + 30)],
+            stdin=subprocess.DEVNULL,
+        )
+        try:
+            port = wait_for_port(port_file)
+            argv = [CLAUDE, "-p", prompt]
+            if allowed_tools:
+                argv += ["--allowedTools", ",".join(allowed_tools)]
+            self.result = subprocess.run(
+                ["timeout", "-k", "5", str(RUN_TIMEOUT)] + argv,
+                cwd=self.proj, env=self.env(port), stdin=subprocess.DEVNULL,
+                capture_output=True, text=True,
+            )
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        if log.exists():
+            self.requests = [json.loads(line)["body"] for line in log.read_text().splitlines()]
+        return self
+
+    # What happened.
+    def keep_survived(self):
+        return (self.proj / "keep" / "precious.txt").exists()
+
+    def marker_made(self):
+        return (self.proj / MARKER).exists()
+
+    def main_requests(self):
+        """Requests of the main conversation (those that offer the Bash tool)."""
+        return [b for b in self.requests if isinstance(b, dict)
+                and any(t.get("name") == "Bash" for t in b.get("tools") or [])]
+
+    def tool_results(self):
+        out = []
+        for body in self.main_requests():
+            for message in body.get("messages") or []:
+                for block in blocks(message):
+                    if block.get("type") == "tool_result":
+                        out.append(flatten(block.get("content")))
+        return out
+
+    def sent(self):
+        """Everything the model was sent in the messages of the main conversation, as text."""
+        return "\n".join(flatten(m.get("content")) for b in self.main_requests()
+                         for m in b.get("messages") or [])
+
+    def hook_payloads(self, name="payloads.jsonl"):
+        path = self.root / name
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+    def why(self):
+        r = self.result
+        tail = lambda s: "\n".join((s or "").splitlines()[-12:])
+        audit = self.root / "audit.jsonl"
+        return "rc=%s\nstdout: %s\nstderr: %s\nrequests: %d, tool results: %s\naudit: %s\nroot: %s" % (
+            r.returncode if r else None, tail(r.stdout if r else ""), tail(r.stderr if r else ""),
+            len(self.requests), self.tool_results(),
+            tail(audit.read_text()) if audit.exists() else "-", self.root)
+
+    def cleanup(self):
+        if not failures or os.environ.get("AGENT_KEEP_TMP") != "1":
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def wait_for_port(port_file):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if port_file.exists():
+            return int(port_file.read_text())
+        time.sleep(0.05)
+    raise RuntimeError("the fake model server did not start")
+
+
+def blocks(message):
+    content = message.get("content")
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return [{"type": "text", "text": content or ""}]
+
+
+def flatten(content):
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(flatten(b.get("text") if b.get("type") == "text" else b.get("content"))
+                         for b in content if isinstance(b, dict))
+    return ""
+
+
+def hook_entry(command, matcher=None):
+    entry = {"hooks": [{"type": "command", "command": command, "timeout": 60}]}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    return entry
+
+
+# ---------------------------------------------------------------------------------------------
+# The control: Claude Code's own contract, by hand.
+
+def native(run, mode, events, matcher="Bash"):
+    command = "%s %s %s %s" % (PYTHON, HERE / "native_hook.py", mode, run.payloads)
+    hooks = {e: [hook_entry(command, matcher if e.startswith(("Pre", "Post")) else None)]
+             for e in events}
+    run.settings(hooks)
+
+
+def native_checks():
+    r = Run("native-none")
+    native(r, "none", EVENTS)
+    r.drive()
+    report("native: a hook that answers nothing lets the command run (control)",
+           not r.keep_survived() and r.tool_results(), r.why())
+    payload_notes(r)
+    r.cleanup()
+
+    for mode, how in (("block-json", "deny JSON"), ("block-exit2", "exit 2 + stderr")):
+        r = Run("native-" + mode)
+        native(r, mode, ["PreToolUse"])
+        r.drive()
+        report("native: block (%s) keeps keep/" % how, r.keep_survived(), r.why())
+        report("native: block (%s) reason reaches the model in the tool result" % how,
+               any("NATIVE-BLOCK" in t for t in r.tool_results()), r.why())
+        r.cleanup()
+
+    # A rewrite, with each permission decision beside updatedInput, with and without Bash
+    # being allowed by the permission settings.
+    expectations = {
+        ("allow", True): True, ("allow", False): True,
+        ("bare", True): True, ("bare", False): False,
+    }
+    for (decision, allowed), expect_ran in expectations.items():
+        r = Run("native-rewrite-" + decision)
+        native(r, "rewrite-" + decision, ["PreToolUse"])
+        r.drive(allowed_tools=("Bash",) if allowed else ())
+        where = "Bash allowed" if allowed else "Bash not allowed"
+        label = "permissionDecision %s" % ("absent" if decision == "bare" else '"%s"' % decision)
+        report("native: rewrite (updatedInput, %s, %s): the original command never runs"
+               % (label, where), r.keep_survived(), r.why())
+        report("native: rewrite (updatedInput, %s, %s): the rewritten command %s"
+               % (label, where, "runs" if expect_ran else "waits for a permission Claude Code does not give in -p"),
+               r.marker_made() == expect_ran, r.why())
+        r.cleanup()
+    r = Run("native-block-bad-json")
+    native(r, "block-exit2-bad-json", ["PreToolUse"])
+    r.drive()
+    report("native: exit 2 with JSON on stdout that Claude Code's schema rejects lets the call run",
+           not r.keep_survived(), r.why())
+    r.cleanup()
+
+    for decision in ("allow", "bare"):
+        r = Run("native-rewrite-deny-rule-" + decision)
+        native(r, "rewrite-" + decision, ["PreToolUse"])
+        r.settings(json.loads((r.proj / ".claude" / "settings.json").read_text())["hooks"],
+                   permissions={"deny": ["Bash(touch:*)"]})
+        r.drive()
+        report("native: a rewrite (permissionDecision %s) does not override a deny rule on the rewritten command"
+               % ("absent" if decision == "bare" else '"allow"'),
+               r.keep_survived() and not r.marker_made(), r.why())
+        r.cleanup()
+
+    r = Run("native-rewrite-ask")
+    native(r, "rewrite-ask", ["PreToolUse"])
+    r.drive()
+    note("rewrite with permissionDecision \"ask\" in -p (Bash allowed): keep %s, rewritten command %s, tool result: %s"
+         % ("survived" if r.keep_survived() else "deleted", "ran" if r.marker_made() else "did not run",
+            (r.tool_results() or ["-"])[0][:160]))
+    r.cleanup()
+
+    for mode, how, needle in (("context-json", "additionalContext", "NATIVE-CONTEXT-"),
+                              ("context-text", "plain text stdout", "NATIVE-TEXT-")):
+        r = Run("native-" + mode)
+        native(r, mode, ["UserPromptSubmit", "SessionStart", "PostToolUse"])
+        r.drive()
+        sent = r.sent()
+        for event in ("UserPromptSubmit", "SessionStart"):
+            report("native: context (%s) on %s reaches the model" % (how, event),
+                   needle + event in sent, r.why())
+        note("%s on PostToolUse reaches the model: %s" % (how, needle + "PostToolUse" in sent))
+        r.cleanup()
+
+    for mode, how in (("stop-json", "decision block"), ("stop-exit2", "exit 2 + stderr")):
+        r = Run("native-" + mode)
+        native(r, mode, ["Stop"])
+        r.drive()
+        asked = [b for b in r.main_requests() if "NATIVE-KEEP-WORKING" in
+                 "\n".join(flatten(m.get("content")) for m in b.get("messages") or [])]
+        report("native: stop gate (%s) asks the model to keep working" % how, bool(asked), r.why())
+        report("native: stop gate (%s) ends once the hook lets it stop" % how,
+               r.result.returncode == 0 and len(r.main_requests()) == 3, r.why())
+        r.cleanup()
+
+
+def payload_notes(run):
+    seen = {}
+    for p in run.hook_payloads():
+        seen.setdefault(p.get("hook_event_name"), sorted(p))
+    for event in EVENTS:
+        note("payload %s: %s" % (event, ", ".join(seen.get(event, ["(not fired)"]))))
+    pre = [p for p in run.hook_payloads() if p.get("hook_event_name") == "PreToolUse"]
+    fields = ["hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode",
+              "tool_name", "tool_input", "tool_use_id"]
+    report("native: the PreToolUse payload has the fields SPEC 9 lists",
+           pre and all(f in pre[0] for f in fields), json.dumps(pre[:1]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Through hermes-hooks: a project HOOK.md guard, approved, with Claude Code wired to
+# `hermes-hooks run --agent claude-code <Event>`.
+
+# The events `install claude-code` routes (those with a counterpart in the event table).
+WIRED = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+         "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"]
+
+
+def hermes_hooks(run, *args):
+    env = run.env(9)
+    return subprocess.run([HERMES_HOOKS] + list(args), cwd=run.proj, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+
+
+def guard(run, trigger, mode, tool=None, name="keep-guard", extra=""):
+    folder = run.proj / ".agents" / "hooks" / name
+    (folder / "scripts").mkdir(parents=True)
+    matcher = "matcher:\n  tool: %s\n" % tool if tool else ""
+    (folder / "HOOK.md").write_text(
+        "---\nname: %s\ndescription: A guard the harness checks Claude Code with.\n"
+        "trigger: %s\n%s%s---\nFor the harness.\n" % (name, trigger, matcher, extra))
+    script = folder / "scripts" / "run"
+    script.write_text((HERE / "guard_hook.py").read_text().replace("@MODE@", mode))
+    script.chmod(0o755)
+
+
+def wire(run, approve=True):
+    """Approves the project's hooks and wires Claude Code to hermes-hooks, as install does."""
+    approved = hermes_hooks(run, "approve", "--yes", "--project", str(run.proj)) if approve else None
+    if approved and approved.returncode != 0:
+        raise RuntimeError("approve failed: %s%s" % (approved.stdout, approved.stderr))
+    if hermes_hooks(run, "install", "--help").returncode == 0:
+        installed = hermes_hooks(run, "install", "claude-code", "--project", str(run.proj))
+        if installed.returncode != 0:
+            raise RuntimeError("install failed: %s%s" % (installed.stdout, installed.stderr))
+        return
+    # Until install exists: the settings install would write, by hand.
+    hooks = {}
+    for event in WIRED:
+        command = "%s run --agent claude-code %s" % (shlex.quote(HERMES_HOOKS), event)
+        hooks[event] = [hook_entry(command)]
+    run.settings(hooks)
+
+
+def through_checks():
+    r = Run("hh-none")
+    guard(r, "pre-tool-call", "none", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard that answers nothing lets the command run (control)",
+           not r.keep_survived() and r.tool_results(), r.why())
+    seen = r.hook_payloads("guard-payloads.jsonl")
+    report("hermes-hooks: the shell class matches Claude Code's Bash, and the hook is told both",
+           seen and seen[0].get("tool_name") == "Bash" and seen[0].get("tool_class") == "shell",
+           json.dumps(seen[:1]))
+    r.cleanup()
+
+    for mode, how in (("block-json", "decision block"), ("block-exit2", "exit 2 + stderr")):
+        r = Run("hh-" + mode)
+        guard(r, "pre-tool-call", mode, tool="shell")
+        wire(r)
+        r.drive()
+        report("hermes-hooks: a guard's block (%s) keeps keep/" % how, r.keep_survived(), r.why())
+        report("hermes-hooks: a guard's block (%s) reason reaches the model in the tool result" % how,
+               any("GUARD-BLOCK" in t for t in r.tool_results()), r.why())
+        r.cleanup()
+
+    r = Run("hh-rewrite")
+    guard(r, "pre-tool-call", "rewrite", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard's rewrite: the original command never runs", r.keep_survived(), r.why())
+    report("hermes-hooks: a guard's rewrite: the rewritten command runs", r.marker_made(), r.why())
+    r.cleanup()
+
+    r = Run("hh-rewrite-not-allowed")
+    guard(r, "pre-tool-call", "rewrite", tool="shell")
+    wire(r)
+    r.drive(allowed_tools=())
+    report("hermes-hooks: a guard's rewrite approves nothing: a rewritten command Claude Code "
+           "would ask about is not run in -p", r.keep_survived() and not r.marker_made(), r.why())
+    r.cleanup()
+
+    for mode, how, needle in (("context-json", "{\"context\"}", "GUARD-CONTEXT-"),
+                              ("context-text", "plain text stdout", "GUARD-TEXT-")):
+        r = Run("hh-" + mode)
+        guard(r, "pre-agent-turn", mode, name="prompt-context")
+        guard(r, "pre-session", mode, name="session-context")
+        wire(r)
+        r.drive()
+        for event, where in (("pre-agent-turn", "UserPromptSubmit"), ("pre-session", "SessionStart")):
+            report("hermes-hooks: a guard's context (%s) on %s reaches the model" % (how, where),
+                   needle + event in r.sent(), r.why())
+        r.cleanup()
+
+    r = Run("hh-session-block")
+    guard(r, "pre-session", "block-always", name="no-session")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a block at session start (which Claude Code cannot refuse) is told to the model",
+           "GUARD-BLOCK" in r.sent(), r.why())
+    r.cleanup()
+
+    r = Run("hh-post-context")
+    guard(r, "post-tool-call", "context-json", tool="shell")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a guard's context after a tool call reaches the model",
+           "GUARD-CONTEXT-post-tool-call" in r.sent(), r.why())
+    r.cleanup()
+
+    r = Run("hh-unapproved-fail-closed")
+    guard(r, "pre-tool-call", "none", tool="shell", extra="fail_closed: true\n")
+    wire(r, approve=False)
+    r.drive()
+    report("hermes-hooks: an unapproved fail_closed guard blocks the call, and the model is told why",
+           r.keep_survived() and any("not approved" in t for t in r.tool_results()), r.why())
+    r.cleanup()
+
+    for closed in (False, True):
+        r = Run("hh-broken-%s" % closed)
+        guard(r, "pre-tool-call", "block-json", tool="shell")
+        wire(r)
+        (r.proj / ".agents" / "hooks" / "keep-guard" / "HOOK.md").write_text("---\nname: [unclosed\n---\n")
+        if closed:
+            r.extra_env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
+        r.drive()
+        if closed:
+            report("hermes-hooks: failing closed, a guard whose HOOK.md cannot be read blocks the call",
+                   r.keep_survived(), r.why())
+        else:
+            report("hermes-hooks: by default, a guard whose HOOK.md cannot be read fails open "
+                   "(Claude Code is told nothing on stdout)", not r.keep_survived(), r.why())
+        r.cleanup()
+
+    r = Run("hh-gate")
+    guard(r, "pre-agent-turn-stop", "gate")
+    wire(r)
+    r.drive()
+    asked = [b for b in r.main_requests() if "GUARD-KEEP-WORKING" in
+             "\n".join(flatten(m.get("content")) for m in b.get("messages") or [])]
+    report("hermes-hooks: a guard's stop gate asks the model to keep working", bool(asked), r.why())
+    report("hermes-hooks: a guard's stop gate ends once the guard lets it stop",
+           r.result.returncode == 0 and len(r.main_requests()) == 3, r.why())
+    r.cleanup()
+
+
+def speaks_claude_code():
+    if not HERMES_HOOKS:
+        return False
+    probe = subprocess.run([HERMES_HOOKS, "run", "--agent", "claude-code", "--dry-run", "Stop"],
+                           input="{}", capture_output=True, text=True, timeout=60)
+    return probe.returncode == 0
+
+
+def main():
+    native_checks()
+    if speaks_claude_code():
+        through_checks()
+    else:
+        note("skipped the runs through hermes-hooks: %s" % (
+            "no binary given" if not HERMES_HOOKS else "it has no `run --agent claude-code`"))
+    print("%s: %d failed" % ("claude-code", len(failures)), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
