@@ -267,8 +267,6 @@ pub(super) fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, V
         .collect()
 }
 
-// The wiring data follows the tests, at the end of the file.
-
 /// Claude Code's hook settings: `hooks.<Event>` lists of matcher groups in `settings.json`,
 /// timeouts in seconds (its default 600).
 pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
