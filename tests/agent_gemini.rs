@@ -43,9 +43,8 @@ fn shell_call(command: &str) -> Value {
 const BLOCK_RM: &str =
     r#"case "$(cat)" in *"rm -rf"*) echo '{"decision":"block","reason":"no rm -rf"}' ;; esac"#;
 
-#[test]
-fn a_shell_guard_blocks_run_shell_command_with_a_deny_on_stdout_and_exit_0() {
-    let env = TestEnv::new();
+/// An approved project guard on the shell class that blocks `rm -rf`.
+fn no_rm_guard(env: &TestEnv) {
     let extra = "matcher:\n  tool: shell\n";
     env.hook_md(
         &env.project_hooks(),
@@ -53,7 +52,13 @@ fn a_shell_guard_blocks_run_shell_command_with_a_deny_on_stdout_and_exit_0() {
         &fm("no-rm", "pre_tool_call", extra),
         BLOCK_RM,
     );
-    approve_all(&env);
+    approve_all(env);
+}
+
+#[test]
+fn a_shell_guard_blocks_run_shell_command_with_a_deny_on_stdout_and_exit_0() {
+    let env = TestEnv::new();
+    no_rm_guard(&env);
     let out = gemini(&env, "BeforeTool", shell_call("rm -rf keep"), &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
@@ -192,14 +197,7 @@ fn a_tool_call_gemini_reports_as_failed_runs_the_failure_hooks() {
 #[test]
 fn nothing_to_say_is_exit_0_and_a_guard_that_allows_changes_nothing() {
     let env = TestEnv::new();
-    let extra = "matcher:\n  tool: shell\n";
-    env.hook_md(
-        &env.project_hooks(),
-        "no-rm",
-        &fm("no-rm", "pre_tool_call", extra),
-        BLOCK_RM,
-    );
-    approve_all(&env);
+    no_rm_guard(&env);
     let out = gemini(&env, "BeforeTool", shell_call("ls"), &[]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
