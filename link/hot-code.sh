@@ -26,12 +26,19 @@ calls=(
   "run post_tool_call examples/payloads/ls.json"
   "run pre_tool_call examples/payloads/force-push.json --project examples/project"
   "run subagent_stop examples/payloads/stop.json --project examples/project"
+  "run PreToolUse examples/payloads/rm-rf.json --agent claude-code"
 )
 n=0
 for call in "${calls[@]}"; do
   read -r command event payload rest <<<"$call"
+  # `--agent` is run's own option (after the command); the other options are global.
+  run_options=()
+  case "$rest" in
+  --agent*) read -r -a run_options <<<"$rest" && rest="" ;;
+  esac
   # shellcheck disable=SC2086 # the rest is options, split on purpose
-  args=(--hermes-home examples/hermes-home --user-hooks /nonexistent $rest "$command" "$event")
+  args=(--hermes-home examples/hermes-home --user-hooks /nonexistent $rest "$command"
+    ${run_options[@]+"${run_options[@]}"} "$event")
   n=$((n + 1))
   XDG_CACHE_HOME="$scratch/cache" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
     "$bin" "${args[@]}" <"$payload" >/dev/null 2>&1 || true
