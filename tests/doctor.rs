@@ -560,3 +560,42 @@ fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
         "{findings:?}"
     );
 }
+
+#[test]
+fn a_gemini_project_that_switches_hooks_off_is_an_error_where_gemini_is_wired() {
+    // The guard is wired in the user's settings; the project's own settings switch every hook
+    // off, the user's included, so the guard is silent there.
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["install", "gemini", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        !has(&wiring_findings(&env, true), "error", "hooksConfig"),
+        "nothing switched off yet"
+    );
+    settings(
+        &env,
+        ".gemini/settings.json",
+        "{\n  // the project's own choice\n  \"hooksConfig\": {\n    \"enabled\": false,\n    \"disabled\": [\"hermes-hooks run --agent gemini BeforeTool\"]\n  }\n}\n",
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "error", "hooksConfig.enabled is false"),
+        "{findings:?}"
+    );
+    assert!(
+        has(&findings, "error", "hooksConfig.disabled lists"),
+        "{findings:?}"
+    );
+    let line = findings
+        .iter()
+        .find(|f| f["message"].as_str().unwrap().contains("enabled is false"))
+        .unwrap();
+    assert!(
+        line.to_string().contains(":4"),
+        "the line of the setting: {line}"
+    );
+}

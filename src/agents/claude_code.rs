@@ -290,6 +290,7 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
         "commit .claude/settings.json so the project's other users get the wiring; each of them \
          needs hermes-hooks on PATH",
     ],
+    switched_off: None,
 };
 
 #[cfg(test)]

@@ -102,6 +102,7 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
          --dangerously-bypass-hook-trust instead)",
         "each user of the project needs hermes-hooks on PATH",
     ],
+    switched_off: None,
 };
 
 #[cfg(test)]

@@ -260,6 +260,7 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
         "restart Cursor so it reads hooks.json again",
         "each user of the project needs hermes-hooks on PATH",
     ],
+    switched_off: None,
 };
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
         };
         let mut routed: HashMap<String, Vec<String>> = HashMap::new();
         let mut any = false;
+        // Settings that switch the agent's hooks off: errors once the agent is wired at all.
+        let mut silenced: Vec<Finding> = Vec::new();
         for place in places.iter().filter(|p| p.agent == agent) {
             for file in wiring.files {
                 let path = place.folder.join(file.name);
@@ -42,8 +44,12 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                 }
                 let handlers = match Settings::open(&path, file.format, None)
                     .map_err(|e| format!("{e:#}"))
-                    .and_then(|s| s.handlers(agent, wiring.shape))
-                {
+                    .and_then(|s| {
+                        for (line, message) in s.switched_off(wiring) {
+                            silenced.push(finding(Level::Error, &path, Some(line), message));
+                        }
+                        s.handlers(agent, wiring.shape)
+                    }) {
                     Ok(handlers) => handlers,
                     Err(err) => {
                         findings.push(finding(
@@ -89,6 +95,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
         }
         if any {
             wired.push(agent);
+            findings.append(&mut silenced);
             coverage(agent, places, &routed, &mut findings);
         }
     }

@@ -39,6 +39,22 @@ pub(crate) struct Wiring {
     pub needs_user: &'static [&'static str],
     /// What the agent needs beyond a project's settings file.
     pub needs_project: &'static [&'static str],
+    /// Settings that switch hooks off for this agent wherever the file applies (the user's
+    /// hooks included), each with the line it is on: `doctor` reports them where the agent is
+    /// wired, since every guard is then silent there.
+    pub switched_off: Option<fn(&json::Node, &str) -> Vec<(usize, String)>>,
+}
+
+impl Settings {
+    /// What in this file switches the agent's hooks off (see [`Wiring::switched_off`]).
+    pub(crate) fn switched_off(&self, wiring: &Wiring) -> Vec<(usize, String)> {
+        let (Some(find), Doc::Json { text, comments }) = (wiring.switched_off, &self.doc) else {
+            return Vec::new();
+        };
+        json::parse(text, *comments)
+            .map(|root| find(&root, text))
+            .unwrap_or_default()
+    }
 }
 
 /// One file an agent reads hooks from.
