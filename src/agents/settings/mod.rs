@@ -42,8 +42,11 @@ pub(crate) struct Wiring {
     /// Settings that switch hooks off for this agent wherever the file applies (the user's
     /// hooks included), each with the line it is on: `doctor` reports them where the agent is
     /// wired, since every guard is then silent there.
-    pub switched_off: Option<fn(&json::Node, &str) -> Vec<(usize, String)>>,
+    pub switched_off: Option<SwitchedOff>,
 }
+
+/// Finds, in a settings file's JSON and its text, what switches hooks off, with each line.
+pub(crate) type SwitchedOff = fn(&json::Node, &str) -> Vec<(usize, String)>;
 
 impl Settings {
     /// What in this file switches the agent's hooks off (see [`Wiring::switched_off`]).
