@@ -1,0 +1,304 @@
+"""Drives the real Hermes Agent (the version run.sh installs) through whole agent turns against a
+scripted model (fake_model.py, 127.0.0.1) and checks what hermes-hooks achieves inside the loop.
+
+    agent_loop.py BINARY
+
+Every run has its own HOME, HERMES_HOME, project folder (with keep/precious.txt) and model server,
+and runs `hermes -z PROMPT --yolo` in the project under `timeout`. Project HOOK.md guards
+(guard.py) decide; Hermes reaches them through the bridge: a config.yaml hook whose command is
+`BINARY run <event>`, approved. Prints one `ok`/`FAIL` line per check (`note` lines say what was
+observed without judging it) and exits 1 when a check failed. AGENT_LOOP_KEEP_TMP=1 keeps the
+folders of failed runs.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BINARY = os.path.abspath(sys.argv[1])
+PYTHON = sys.executable
+HERMES = str(Path(PYTHON).with_name("hermes"))
+RUN_TIMEOUT = int(os.environ.get("AGENT_LOOP_RUN_TIMEOUT", "180"))
+KEEP = "rm -rf keep"
+MARKER = "rewritten.marker"
+BRIDGED = ["pre_tool_call", "post_tool_call", "pre_llm_call", "pre_verify"]
+failures = []
+checks = 0
+
+
+def report(name, ok, detail=""):
+    global checks
+    checks += 1
+    print(("ok   " if ok else "FAIL ") + name, flush=True)
+    if not ok:
+        failures.append(name)
+        for line in str(detail).splitlines()[:40]:
+            print("       " + line, flush=True)
+
+
+def note(text):
+    print("note " + text, flush=True)
+
+
+def terminal(command):
+    return {"name": "terminal", "arguments": {"command": command}}
+
+
+def write_file(path, content="written\n"):
+    return {"name": "write_file", "arguments": {"path": path, "content": content}}
+
+
+class Run:
+    """One Hermes run: a scratch HOME and Hermes home, a project with keep/, a model server."""
+
+    def __init__(self, label):
+        self.label = label
+        self.root = Path(tempfile.mkdtemp(prefix="hermes-loop-"))
+        self.home = self.root / "home"
+        self.hermes = self.home / ".hermes"
+        self.proj = self.root / "proj"
+        for d in (self.hermes, self.proj / "keep"):
+            d.mkdir(parents=True)
+        (self.proj / "keep" / "precious.txt").write_text("keep me\n")
+        self.hooks_yaml = ""
+        self.extra_env = {}
+        self.requests = []
+        self.result = None
+        self.seconds = None
+
+    def env(self, port=9):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.home),
+            "HERMES_HOME": str(self.hermes),
+            "HERMES_MANAGED_DIR": str(self.root / "managed"),
+            "LANG": "C.UTF-8",
+            "HERMES_HOOKS_AUDIT_LOG": str(self.root / "audit.jsonl"),
+            # Any other host is a closed port: nothing leaves the machine.
+            "HTTPS_PROXY": "http://127.0.0.1:9",
+            "HTTP_PROXY": "http://127.0.0.1:9",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+        env.update(self.extra_env)
+        return env
+
+    def config(self, port):
+        text = (
+            "model:\n"
+            "  provider: custom\n"
+            f"  base_url: http://127.0.0.1:{port}/v1\n"
+            "  default: fake-model\n"
+            "  api_key: not-a-real-key\n"
+            "agent:\n"
+            "  verify_on_stop: false\n"
+        )
+        (self.hermes / "config.yaml").write_text(text + self.hooks_yaml)
+
+    def ours(self, *args, check=True):
+        out = subprocess.run([BINARY, *args], cwd=self.proj, env=self.env(),
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        if check and out.returncode != 0:
+            raise RuntimeError(f"hermes-hooks {' '.join(args)}: {out.stdout}{out.stderr}")
+        return out
+
+    def hermes_approves(self, event, command):
+        """Records Hermes's own approval of a config hook, as `--accept-hooks` does."""
+        code = ("import sys\nfrom agent import shell_hooks\n"
+                "shell_hooks._record_approval(sys.argv[1], sys.argv[2])\n")
+        subprocess.run([PYTHON, "-c", code, event, command], cwd=self.proj, env=self.env(),
+                       check=True, timeout=60)
+
+    def guard(self, trigger, mode, name="guard", tool=None):
+        folder = self.proj / ".agents" / "hooks" / name
+        (folder / "scripts").mkdir(parents=True)
+        matcher = f"matcher:\n  tool: {tool}\n" if tool else ""
+        (folder / "HOOK.md").write_text(
+            f"---\nname: {name}\ndescription: A guard the agent-loop checks use.\n"
+            f"trigger: {trigger}\n{matcher}---\nFor the checks.\n")
+        script = folder / "scripts" / "run"
+        text = (HERE / "guard.py").read_text()
+        script.write_text(text.replace("@MODE@", mode).replace("@STATE@", str(self.root)))
+        script.chmod(0o755)
+
+    def bridge(self):
+        """Config hooks that hand each event to `BINARY run <event>`, all approved."""
+        self.hooks_yaml = "hooks:\n" + "".join(
+            f"  {event}:\n    - command: {BINARY} run {event}\n" for event in BRIDGED)
+        self.config(9)
+        # The project's guards are approved here; the bridge's own config hooks in Hermes's
+        # allowlist (this tool pins a config hook by its script's hash, which it refuses for a
+        # binary as large as a debug build).
+        self.ours("approve", "--yes", "--project", str(self.proj), check=False)
+        for event in BRIDGED:
+            self.hermes_approves(event, f"{BINARY} run {event}")
+        listed = json.loads(self.ours("list", "--json").stdout)
+        guards = [h for h in listed["hooks"] if h["source"] != "config"]
+        if not guards or any(h["consent"] != "approved" for h in guards):
+            raise RuntimeError(f"the project's guards are not approved: {guards}")
+
+    def drive(self, rounds, final="All done.", prompt="Please tidy this project."):
+        script = self.root / "script.json"
+        script.write_text(json.dumps({"rounds": rounds, "final": final}))
+        log = self.root / "requests.jsonl"
+        port_file = self.root / "port"
+        server = subprocess.Popen(
+            [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file), "--log", str(log),
+             "--script", str(script), "--lifetime", str(RUN_TIMEOUT + 30)],
+            stdin=subprocess.DEVNULL)
+        try:
+            self.config(wait_for_port(port_file, server))
+            started = time.monotonic()
+            self.result = subprocess.run(
+                ["timeout", "-k", "5", str(RUN_TIMEOUT), HERMES, "-z", prompt, "--yolo"],
+                cwd=self.proj, env=self.env(), stdin=subprocess.DEVNULL,
+                capture_output=True, text=True)
+            self.seconds = time.monotonic() - started
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        if log.exists():
+            self.requests = [json.loads(line) for line in log.read_text().splitlines()]
+        return self
+
+    # What happened.
+    def kept(self):
+        return (self.proj / "keep" / "precious.txt").exists()
+
+    def rewritten(self):
+        return (self.proj / MARKER).exists()
+
+    def main_requests(self):
+        """The bodies of the conversation's requests (those that offer tools)."""
+        return [r["body"] for r in self.requests
+                if isinstance(r.get("body"), dict) and r["body"].get("tools")]
+
+    def tool_results(self, body=None):
+        bodies = [body] if body else self.main_requests()[-1:]
+        return [str(m.get("content")) for b in bodies for m in b.get("messages") or []
+                if m.get("role") == "tool"]
+
+    def sent(self, body):
+        return "\n".join(str(m.get("content")) for m in body.get("messages") or [])
+
+    def guard_calls(self):
+        path = self.root / "guard-calls.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+    def agent_log(self):
+        path = self.hermes / "logs" / "agent.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def why(self):
+        r = self.result
+        tail = lambda s: "\n".join((s or "").splitlines()[-10:])
+        return (f"run {self.label}: rc={r.returncode if r else None} in {self.seconds or 0:.1f}s, "
+                f"root {self.root}\nstdout: {tail(r.stdout if r else '')}\n"
+                f"stderr: {tail(r.stderr if r else '')}\nrequests: {len(self.main_requests())}, "
+                f"last tool results: {self.tool_results()}\nguard calls: {len(self.guard_calls())}\n"
+                f"agent.log: {tail(self.agent_log())}")
+
+    def ended(self):
+        """The run finished by itself (not by the timeout) with the final answer."""
+        return self.result is not None and self.result.returncode == 0
+
+    def cleanup(self, failed_before):
+        if len(failures) > failed_before and os.environ.get("AGENT_LOOP_KEEP_TMP") == "1":
+            note(f"kept {self.root}")
+            return
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def wait_for_port(port_file, server):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if port_file.exists():
+            return int(port_file.read_text())
+        if server.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise RuntimeError("the fake model server did not start")
+
+
+class checked_run:
+    """`with checked_run(label) as r:` a Run cleaned up afterwards (kept when a check failed)."""
+
+    def __init__(self, label):
+        self.run = Run(label)
+        self.failed_before = len(failures)
+
+    def __enter__(self):
+        return self.run
+
+    def __exit__(self, *exc):
+        self.run.cleanup(self.failed_before)
+        return False
+
+
+# --- Without hooks: the scripted model really drives Hermes ---------------------------------
+
+def control():
+    with checked_run("control") as r:
+        r.drive([[terminal(KEEP)]])
+        report("control: without hooks the model's `rm -rf keep` runs, and the turn ends",
+               not r.kept() and r.ended() and len(r.main_requests()) == 2, r.why())
+        note(f"a Hermes one-shot run without hooks took {r.seconds:.1f}s")
+
+
+# --- Through the bridge ---------------------------------------------------------------------
+
+def bridge_checks():
+    with checked_run("bridge-block") as r:
+        r.guard("pre-tool-call", "block", tool="shell")
+        r.bridge()
+        r.drive([[terminal(KEEP)]])
+        report("bridge: a guard's block keeps keep/", r.kept() and r.ended(), r.why())
+        report("bridge: the block's reason reaches the model in the next request",
+               any("GUARD-BLOCK" in t for t in r.tool_results()), r.why())
+
+    with checked_run("bridge-context") as r:
+        r.guard("pre-agent-turn", "context")
+        r.bridge()
+        r.drive([[terminal("true")]])
+        first = (r.main_requests() or [{}])[0]
+        report("bridge: a guard's context on pre_llm_call is in the next request to the model",
+               "GUARD-CONTEXT-" in r.sent(first) and r.ended(), r.why())
+
+    with checked_run("bridge-gate") as r:
+        r.guard("pre-agent-turn-stop", "gate")
+        r.bridge()
+        r.drive([[write_file("notes.txt")]])
+        asked = [b for b in r.main_requests() if "GUARD-KEEP-WORKING" in r.sent(b)]
+        report("bridge: the pre_verify gate asks the model to keep working", bool(asked), r.why())
+        report("bridge: and the turn ends once the gate lets it (one more request)",
+               r.ended() and len(r.main_requests()) == 3, r.why())
+
+    with checked_run("bridge-rewrite") as r:
+        r.guard("pre-tool-call", "rewrite", tool="shell")
+        r.bridge()
+        r.drive([[terminal(KEEP)]])
+        answered = [c for c in r.guard_calls() if "rm -rf" in json.dumps(c["payload"])]
+        report("bridge: the known gap: Hermes drops a rewrite from a shell hook, so the original "
+               "`rm -rf keep` runs and the rewritten command does not (the plugin closes this)",
+               answered and not r.kept() and not r.rewritten() and r.ended(), r.why())
+
+
+def main():
+    control()
+    bridge_checks()
+    print(f"\nagent loop: {checks - len(failures)} of {checks} checks passed", flush=True)
+    if failures:
+        print("failed:\n  " + "\n  ".join(failures), flush=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
