@@ -6,9 +6,11 @@ scripted model (fake_model.py, 127.0.0.1) and checks what hermes-hooks achieves 
 Every run has its own HOME, HERMES_HOME, project folder (with keep/precious.txt) and model server,
 and runs `hermes -z PROMPT --yolo` in the project under `timeout`. Project HOOK.md guards
 (guard.py) decide; Hermes reaches them through the bridge: a config.yaml hook whose command is
-`BINARY run <event>`, approved. Prints one `ok`/`FAIL` line per check (`note` lines say what was
-observed without judging it) and exits 1 when a check failed. AGENT_LOOP_KEEP_TMP=1 keeps the
-folders of failed runs.
+`BINARY run <event>`, approved; and, when the binary has `install hermes`, through the plugin it
+installs (enabled with `hermes plugins enable`). Prints one `ok`/`FAIL` line per check (`note`
+lines say what was observed without judging it) and exits 1 when a check failed.
+AGENT_LOOP_KEEP_TMP=1 keeps the folders of failed runs. Runs with the Python of Hermes's virtual
+environment (PyYAML comes from there).
 """
 
 import json
@@ -19,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import yaml
 
 HERE = Path(__file__).resolve().parent
 BINARY = os.path.abspath(sys.argv[1])
@@ -66,7 +70,6 @@ class Run:
         for d in (self.hermes, self.proj / "keep"):
             d.mkdir(parents=True)
         (self.proj / "keep" / "precious.txt").write_text("keep me\n")
-        self.hooks_yaml = ""
         self.extra_env = {}
         self.requests = []
         self.result = None
@@ -89,16 +92,13 @@ class Run:
         return env
 
     def config(self, port):
-        text = (
-            "model:\n"
-            "  provider: custom\n"
-            f"  base_url: http://127.0.0.1:{port}/v1\n"
-            "  default: fake-model\n"
-            "  api_key: not-a-real-key\n"
-            "agent:\n"
-            "  verify_on_stop: false\n"
-        )
-        (self.hermes / "config.yaml").write_text(text + self.hooks_yaml)
+        """Points config.yaml at the model server, keeping what else it says."""
+        path = self.hermes / "config.yaml"
+        data = (yaml.safe_load(path.read_text()) if path.exists() else None) or {}
+        data["model"] = {"provider": "custom", "base_url": f"http://127.0.0.1:{port}/v1",
+                         "default": "fake-model", "api_key": "not-a-real-key"}
+        data.setdefault("agent", {})["verify_on_stop"] = False
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
 
     def ours(self, *args, check=True):
         out = subprocess.run([BINARY, *args], cwd=self.proj, env=self.env(),
@@ -128,9 +128,11 @@ class Run:
 
     def bridge(self):
         """Config hooks that hand each event to `BINARY run <event>`, all approved."""
-        self.hooks_yaml = "hooks:\n" + "".join(
-            f"  {event}:\n    - command: {BINARY} run {event}\n" for event in BRIDGED)
         self.config(9)
+        path = self.hermes / "config.yaml"
+        data = yaml.safe_load(path.read_text())
+        data["hooks"] = {event: [{"command": f"{BINARY} run {event}"}] for event in BRIDGED}
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
         # The project's guards are approved here; the bridge's own config hooks in Hermes's
         # allowlist (this tool pins a config hook by its script's hash, which it refuses for a
         # binary as large as a debug build).
@@ -141,6 +143,46 @@ class Run:
         guards = [h for h in listed["hooks"] if h["source"] != "config"]
         if not guards or any(h["consent"] != "approved" for h in guards):
             raise RuntimeError(f"the project's guards are not approved: {guards}")
+
+    def plugin(self, binary=BINARY):
+        """Installs the plugin with `binary install hermes`, enables it as Hermes's own command
+        does, and approves the project's guards."""
+        self.config(9)
+        installed = subprocess.run([binary, "install", "hermes"], cwd=self.proj, env=self.env(),
+                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                   timeout=60)
+        if installed.returncode != 0:
+            raise RuntimeError(f"install hermes: {installed.stdout}{installed.stderr}")
+        subprocess.run([HERMES, "plugins", "enable", "hermes-hooks"], cwd=self.proj,
+                       env=self.env(), stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=120, check=True)
+        enabled = (yaml.safe_load((self.hermes / "config.yaml").read_text()) or {}).get("plugins")
+        if "hermes-hooks" not in ((enabled or {}).get("enabled") or []):
+            raise RuntimeError(f"hermes plugins enable did not enable it: {enabled}")
+        self.ours("approve", "--yes", "--project", str(self.proj))
+
+    def servers(self):
+        """The `hermes-hooks serve` processes started for this run's Hermes home."""
+        found = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"serve" in argv[1:2] and f"HERMES_HOME={self.hermes}".encode() in environ:
+                found.append(int(pid))
+        return found
+
+    def servers_after_exit(self, grace=10):
+        """The serve processes still there `grace` seconds after Hermes exited (none, at once,
+        when all is well)."""
+        deadline = time.monotonic() + grace
+        while self.servers() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return self.servers()
 
     def drive(self, rounds, final="All done.", prompt="Please tidy this project."):
         script = self.root / "script.json"
@@ -153,18 +195,30 @@ class Run:
             stdin=subprocess.DEVNULL)
         try:
             self.config(wait_for_port(port_file, server))
-            started = time.monotonic()
-            self.result = subprocess.run(
-                ["timeout", "-k", "5", str(RUN_TIMEOUT), HERMES, "-z", prompt, "--yolo"],
-                cwd=self.proj, env=self.env(), stdin=subprocess.DEVNULL,
-                capture_output=True, text=True)
-            self.seconds = time.monotonic() - started
+            self.result = self.hermes_z(prompt)
         finally:
             server.terminate()
             server.wait(timeout=10)
         if log.exists():
             self.requests = [json.loads(line) for line in log.read_text().splitlines()]
         return self
+
+    def hermes_z(self, prompt):
+        """Runs `hermes -z` under `timeout`, noting how many serve processes it kept at most."""
+        out, err = self.root / "hermes.out", self.root / "hermes.err"
+        started = time.monotonic()
+        self.servers_seen = 0
+        with open(out, "w") as stdout, open(err, "w") as stderr:
+            proc = subprocess.Popen(
+                ["timeout", "-k", "5", str(RUN_TIMEOUT), HERMES, "-z", prompt, "--yolo"],
+                cwd=self.proj, env=self.env(), stdin=subprocess.DEVNULL, stdout=stdout,
+                stderr=stderr)
+            while proc.poll() is None:
+                self.servers_seen = max(self.servers_seen, len(self.servers()))
+                time.sleep(0.1)
+        self.seconds = time.monotonic() - started
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out.read_text(),
+                                           err.read_text())
 
     # What happened.
     def kept(self):
@@ -290,9 +344,140 @@ def bridge_checks():
                answered and not r.kept() and not r.rewritten() and r.ended(), r.why())
 
 
+# --- Eight calls at once ----------------------------------------------------------------------
+
+def parallel_calls():
+    return [write_file("slow.txt")] + [write_file(f"out-{i}.txt") for i in range(7)]
+
+
+def split_slow(r):
+    calls = r.guard_calls()
+    slow = [c for c in calls if "slow.txt" in json.dumps(c["payload"])]
+    return slow, [c for c in calls if c not in slow]
+
+
+def not_delayed(r):
+    """Every unrelated call's hook was done before the slow one was: none waited behind it."""
+    slow, others = split_slow(r)
+    return (len(slow) == 1 and len(others) == 7
+            and all(c["end"] < slow[0]["end"] for c in others)
+            and slow[0]["end"] - slow[0]["start"] >= 3)
+
+
+def bridge_concurrency():
+    with checked_run("bridge-eight") as r:
+        r.guard("post-tool-call", "slow")
+        r.bridge()
+        r.drive([parallel_calls()])
+        report("bridge (control): Hermes runs the post_tool_call hooks of 8 parallel calls at "
+               "once, so a slow one delays no other", not_delayed(r) and r.ended(),
+               r.why() + f"\n{split_slow(r)}")
+
+
+# --- Through the plugin ---------------------------------------------------------------------
+
+def has_plugin():
+    probe = subprocess.run([BINARY, "install", "hermes", "--dry-run"], capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL, timeout=60,
+                           env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                "HERMES_HOME": tempfile.gettempdir() + "/hermes-loop-probe",
+                                "HOME": tempfile.gettempdir()})
+    return probe.returncode == 0
+
+
+def plugin_checks():
+    with checked_run("plugin-block") as r:
+        r.guard("pre-tool-call", "block", tool="shell")
+        r.plugin()
+        r.drive([[terminal(KEEP)]])
+        report("plugin: a guard's block keeps keep/", r.kept() and r.ended(), r.why())
+        report("plugin: the block's reason reaches the model in the next request",
+               any("GUARD-BLOCK" in t for t in r.tool_results()), r.why())
+        report("plugin: no serve process is left once Hermes has exited",
+               r.servers_seen >= 1 and not r.servers_after_exit(),
+               f"seen during the run: {r.servers_seen}; left: {r.servers()}")
+
+    with checked_run("plugin-rewrite") as r:
+        r.guard("pre-tool-call", "rewrite", tool="shell")
+        r.plugin()
+        r.drive([[terminal(KEEP)]])
+        report("plugin: a guard's rewrite: the original `rm -rf keep` never runs",
+               r.kept() and r.ended(), r.why())
+        report("plugin: a guard's rewrite: the rewritten command runs", r.rewritten(), r.why())
+
+    with checked_run("plugin-context") as r:
+        r.guard("pre-agent-turn", "context")
+        r.plugin()
+        r.drive([[terminal("true")]])
+        first = (r.main_requests() or [{}])[0]
+        report("plugin: a guard's context on pre_llm_call is in the next request to the model",
+               "GUARD-CONTEXT-" in r.sent(first) and r.ended(), r.why())
+
+    with checked_run("plugin-post") as r:
+        r.guard("post-tool-call", "context")
+        r.plugin()
+        r.drive([[terminal("echo POST-MARK")]])
+        seen = [c["payload"] for c in r.guard_calls()]
+        report("plugin: a post-tool-call guard runs after the call and is told its result",
+               any("POST-MARK" in json.dumps(p) for p in seen) and r.ended(), r.why())
+        note("plugin: a post-tool-call guard's context reaches the model: %s"
+             % any("GUARD-CONTEXT-" in t for t in r.tool_results()))
+
+    with checked_run("plugin-gate") as r:
+        r.guard("pre-agent-turn-stop", "gate")
+        r.plugin()
+        r.drive([[write_file("notes.txt")]])
+        asked = [b for b in r.main_requests() if "GUARD-KEEP-WORKING" in r.sent(b)]
+        report("plugin: the pre_verify gate asks the model to keep working", bool(asked), r.why())
+        report("plugin: and the turn ends once the gate lets it (one more request)",
+               r.ended() and len(r.main_requests()) == 3, r.why())
+
+    with checked_run("plugin-eight") as r:
+        r.guard("post-tool-call", "slow")
+        r.plugin()
+        r.drive([parallel_calls()])
+        report("plugin: of 8 parallel calls, one slow post_tool_call hook delays no other",
+               not_delayed(r) and r.ended(), r.why() + f"\n{split_slow(r)}")
+        report("plugin: no serve process is left once Hermes has exited (after 8 at once)",
+               r.servers_seen >= 1 and not r.servers_after_exit(),
+               f"seen during the run: {r.servers_seen}; left: {r.servers()}")
+
+    for closed in (False, True):
+        with checked_run(f"plugin-missing-{closed}") as r:
+            r.guard("pre-tool-call", "block", tool="shell")
+            copy = r.root / "bin" / "hermes-hooks"
+            copy.parent.mkdir()
+            shutil.copy2(BINARY, copy)
+            r.plugin(binary=str(copy))
+            copy.unlink()
+            r.extra_env["PATH"] = path_without_hermes_hooks()
+            if closed:
+                r.extra_env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
+            r.drive([[terminal(KEEP)]])
+            said = [line for line in r.agent_log().splitlines() if "hermes-hooks" in line]
+            if closed:
+                report("plugin: the binary missing and HERMES_HOOKS_FAIL_CLOSED=1: the call is "
+                       "blocked", r.kept() and r.ended(), r.why())
+            else:
+                report("plugin: the binary missing: Hermes goes on (fails open)",
+                       not r.kept() and r.ended(), r.why())
+            report(f"plugin: the binary missing{' (fail closed)' if closed else ''}: one line "
+                   "in Hermes's log says so", len(said) == 1, "\n".join(said) or r.why())
+
+
+def path_without_hermes_hooks():
+    dirs = os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+    return os.pathsep.join(d for d in dirs if not os.path.exists(os.path.join(d, "hermes-hooks")))
+
+
 def main():
     control()
     bridge_checks()
+    bridge_concurrency()
+    if has_plugin():
+        plugin_checks()
+    else:
+        note("skipped the runs through the plugin: this binary has no `install hermes`")
     print(f"\nagent loop: {checks - len(failures)} of {checks} checks passed", flush=True)
     if failures:
         print("failed:\n  " + "\n  ".join(failures), flush=True)
