@@ -25,7 +25,8 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-BINARY = os.path.abspath(sys.argv[1])
+# The binary under test (latency.py, importing this module, sets it itself).
+BINARY = os.path.abspath(sys.argv[1]) if __name__ == "__main__" else None
 PYTHON = sys.executable
 HERMES = str(Path(PYTHON).with_name("hermes"))
 RUN_TIMEOUT = int(os.environ.get("AGENT_LOOP_RUN_TIMEOUT", "180"))
@@ -126,27 +127,34 @@ class Run:
         script.write_text(text.replace("@MODE@", mode).replace("@STATE@", str(self.root)))
         script.chmod(0o755)
 
-    def bridge(self):
-        """Config hooks that hand each event to `BINARY run <event>`, all approved."""
+    def shell_hooks(self, hooks):
+        """Hermes config hooks ({event: command}), approved in Hermes's allowlist."""
         self.config(9)
         path = self.hermes / "config.yaml"
         data = yaml.safe_load(path.read_text())
-        data["hooks"] = {event: [{"command": f"{BINARY} run {event}"}] for event in BRIDGED}
+        data["hooks"] = {event: [{"command": command}] for event, command in hooks.items()}
         path.write_text(yaml.safe_dump(data, sort_keys=False))
-        # The project's guards are approved here; the bridge's own config hooks in Hermes's
-        # allowlist (this tool pins a config hook by its script's hash, which it refuses for a
-        # binary as large as a debug build).
+        for event, command in hooks.items():
+            self.hermes_approves(event, command)
+
+    def bridge(self, events=BRIDGED):
+        """Config hooks that hand each event to `BINARY run <event>`, all approved."""
+        # Approved in Hermes's allowlist by Hermes: this tool pins a config hook by its script's
+        # hash, which it refuses for a binary as large as a debug build.
+        self.shell_hooks({event: f"{BINARY} run {event}" for event in events})
+        self.approve_guards()
+
+    def approve_guards(self):
         self.ours("approve", "--yes", "--project", str(self.proj), check=False)
-        for event in BRIDGED:
-            self.hermes_approves(event, f"{BINARY} run {event}")
         listed = json.loads(self.ours("list", "--json").stdout)
-        guards = [h for h in listed["hooks"] if h["source"] != "config"]
-        if not guards or any(h["consent"] != "approved" for h in guards):
+        guards = [h for h in listed["hooks"] if h["source"] not in ("config", "plugin")]
+        if any(h["consent"] != "approved" for h in guards):
             raise RuntimeError(f"the project's guards are not approved: {guards}")
 
-    def plugin(self, binary=BINARY):
-        """Installs the plugin with `binary install hermes`, enables it as Hermes's own command
-        does, and approves the project's guards."""
+    def plugin(self, binary=None):
+        """Installs the plugin with `binary install hermes` (this binary unless given), enables it
+        as Hermes's own command does, and approves the project's guards."""
+        binary = binary or BINARY
         self.config(9)
         installed = subprocess.run([binary, "install", "hermes"], cwd=self.proj, env=self.env(),
                                    stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -159,7 +167,7 @@ class Run:
         enabled = (yaml.safe_load((self.hermes / "config.yaml").read_text()) or {}).get("plugins")
         if "hermes-hooks" not in ((enabled or {}).get("enabled") or []):
             raise RuntimeError(f"hermes plugins enable did not enable it: {enabled}")
-        self.ours("approve", "--yes", "--project", str(self.proj))
+        self.approve_guards()
 
     def servers(self):
         """The `hermes-hooks serve` processes started for this run's Hermes home."""
