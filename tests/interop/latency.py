@@ -28,8 +28,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import agent_loop
-from agent_loop import Run
+sys.dont_write_bytecode = True  # importing agent_loop leaves no __pycache__ in the checkout
+
+import agent_loop  # noqa: E402
+from agent_loop import Run  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRIVIAL = "#!/bin/sh\ncat >/dev/null\n"
