@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks hermes-hooks against a real Hermes Agent: installs hermes-agent (the version below) into
 # a virtual environment under target/, then compares payloads, answers, registered hooks and
-# allowlists on the same HERMES_HOME (tests/interop/harness.py says what exactly).
+# allowlists on the same HERMES_HOME (tests/interop/harness.py says what exactly), and drives
+# whole agent turns against a scripted model on 127.0.0.1 (tests/interop/agent_loop.py).
 #
 # Skips, with a message and exit 0, when python3 is missing or the package registry cannot be
 # reached. Exit 1 when the two tools disagree. HERMES_INTEROP_VENV chooses another environment.
@@ -32,3 +33,8 @@ fi
 
 cargo build --locked --quiet --bin hermes-hooks
 "$venv/bin/python" tests/interop/harness.py target/debug/hermes-hooks
+if command -v timeout >/dev/null; then
+  "$venv/bin/python" tests/interop/agent_loop.py target/debug/hermes-hooks
+else
+  echo "interop: agent loop skipped: the timeout command is not installed" >&2
+fi

@@ -1,0 +1,133 @@
+"""What a hook costs inside the real Hermes agent loop, each way of wiring it side by side in one
+run. Not a check: it prints a table and asserts nothing.
+
+    latency.py BINARY [CALLS]
+
+Each row is one `hermes -z` run (agent_loop.py's Run: scratch homes, a scripted model on
+127.0.0.1) whose model asks for CALLS read_file calls (default 32, 8 a message). A timing plugin (hook_timer/)
+measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
+`tool_request` middleware plus `invoke_hook`. The rows:
+
+- nothing: no hook at all (what dispatch costs anyway);
+- plugin, none applies: the hermes-hooks plugin, no Agent Hooks guard for the event;
+- plugin, one trivial hook: the plugin and one project guard that reads its input and exits 0;
+- shell hook, direct: the same script as a Hermes config hook;
+- bridge, none applies / one trivial hook: a config hook `BINARY run pre_tool_call`.
+
+The plugin rows need a binary with `install hermes`; without it they are left out. The first call
+of a run (which starts the plugin's server) is shown apart from the median. Figures worth quoting
+come from a release build (`cargo build --release`, then target/release/hermes-hooks): a debug
+build starts more slowly, which the bridge rows pay on every call.
+"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # importing agent_loop leaves no __pycache__ in the checkout
+
+import agent_loop  # noqa: E402
+from agent_loop import Run  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TRIVIAL = "#!/bin/sh\ncat >/dev/null\n"
+
+
+def read_file(path):
+    return {"name": "read_file", "arguments": {"path": path}}
+
+
+def with_timer(run):
+    target = run.hermes / "plugins" / "hook-timer"
+    shutil.copytree(HERE / "hook_timer", target)
+    run.config(9)
+    subprocess.run([agent_loop.HERMES, "plugins", "enable", "hook-timer"], cwd=run.proj,
+                   env=run.env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                   check=True)
+    run.extra_env["HOOK_TIMER_LOG"] = str(run.root / "timer.jsonl")
+
+
+def trivial_guard(run):
+    folder = run.proj / ".agents" / "hooks" / "trivial"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "HOOK.md").write_text(
+        "---\nname: trivial\ndescription: Reads its input and allows.\n"
+        "trigger: pre-tool-call\n---\n")
+    script = folder / "scripts" / "run"
+    script.write_text(TRIVIAL)
+    script.chmod(0o755)
+
+
+def trivial_script(run):
+    script = run.root / "trivial.sh"
+    script.write_text(TRIVIAL)
+    script.chmod(0o755)
+    return str(script)
+
+
+def setups(plugin):
+    rows = [("nothing", lambda r: None)]
+    if plugin:
+        rows += [
+            ("plugin, none applies", lambda r: r.plugin()),
+            ("plugin, one trivial hook", lambda r: (trivial_guard(r), r.plugin())),
+        ]
+    rows += [
+        ("shell hook, direct", lambda r: r.shell_hooks({"pre_tool_call": trivial_script(r)})),
+        ("bridge, none applies", lambda r: r.bridge(["pre_tool_call"])),
+        ("bridge, one trivial hook", lambda r: (trivial_guard(r), r.bridge(["pre_tool_call"]))),
+    ]
+    return rows
+
+
+def per_call(run):
+    """Milliseconds per tool call: the middleware and the hook dispatch summed, call by call."""
+    path = run.root / "timer.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+    hooks = [x["ns"] for x in lines if x["what"] == "hook"]
+    middleware = [x["ns"] for x in lines if x["what"] == "middleware"]
+    middleware += [0] * (len(hooks) - len(middleware))
+    return [(h + m) / 1e6 for h, m in zip(hooks, middleware)]
+
+
+def measure(label, setup, calls):
+    run = Run("latency-" + label.replace(" ", "-").replace(",", ""))
+    try:
+        with_timer(run)
+        setup(run)
+        for i in range(calls):
+            (run.proj / f"file-{i}.txt").write_text(f"file {i}\n")
+        rounds = [[read_file(f"file-{r * 8 + i}.txt") for i in range(8)]
+                  for r in range(max(1, calls // 8))]
+        run.drive(rounds)
+        times = per_call(run)
+        if not run.ended() or len(times) < 2:
+            return label, None, run.why()
+        return label, times, None
+    finally:
+        shutil.rmtree(run.root, ignore_errors=True)
+
+
+def main():
+    agent_loop.BINARY = os.path.abspath(sys.argv[1])
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 32
+    rows = [measure(label, setup, calls) for label, setup in setups(agent_loop.has_plugin())]
+    print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a row, "
+          f"{agent_loop.BINARY})")
+    print(f"{'wiring':<28} {'first':>8} {'median':>8} {'p90':>8} {'min':>8}")
+    for label, times, why in rows:
+        if times is None:
+            print(f"{label:<28} failed: {why.splitlines()[0]}")
+            continue
+        rest = sorted(times[1:])
+        p90 = rest[min(len(rest) - 1, int(len(rest) * 0.9))]
+        print(f"{label:<28} {times[0]:>8.2f} {statistics.median(rest):>8.2f} {p90:>8.2f} "
+              f"{rest[0]:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
