@@ -144,7 +144,8 @@ class _Server:
             for line in self.proc.stderr:
                 text = line.decode("utf-8", "replace").rstrip()
                 if text:
-                    logger.warning("hermes-hooks: %s", text)
+                    # serve's own lines start with "hermes-hooks:".
+                    logger.warning("%s", text)
         except (OSError, ValueError):
             pass
         try:
