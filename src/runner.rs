@@ -182,7 +182,7 @@ fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
 }
 
 /// Whether `command` runs `hermes-hooks run`.
-fn is_bridge(command: &str) -> bool {
+pub(crate) fn is_bridge(command: &str) -> bool {
     // Without quotes, escapes or `~`, the words are pieces of the command as written: if no
     // piece can end in "hermes-hooks", no split is needed to tell (this runs for every config
     // hook of the event, on every call).

@@ -599,3 +599,92 @@ fn a_gemini_project_that_switches_hooks_off_is_an_error_where_gemini_is_wired() 
         "the line of the setting: {line}"
     );
 }
+
+/// The `plugin` findings of `doctor --json --no-exec`, as (level, message).
+fn plugin_findings(env: &TestEnv) -> Vec<(String, String)> {
+    findings(&doctor(env, &["--json", "--no-exec"]))
+        .into_iter()
+        .filter(|(_, check, _)| check == "plugin")
+        .map(|(level, _, message)| (level, message))
+        .collect()
+}
+
+fn plugin_has(found: &[(String, String)], level: &str, text: &str) -> bool {
+    found.iter().any(|(l, m)| l == level && m.contains(text))
+}
+
+#[test]
+fn doctor_says_whether_the_hermes_plugin_is_installed_enabled_and_of_this_version() {
+    let env = TestEnv::new();
+    env.cmd().args(["install", "hermes"]).assert().success();
+    let found = plugin_findings(&env);
+    assert!(plugin_has(&found, "ok", "installed, version"), "{found:?}");
+    assert!(plugin_has(&found, "warning", "not enabled"), "{found:?}");
+    env.config("plugins:\n  enabled: [hermes-hooks]\n");
+    let found = plugin_findings(&env);
+    assert!(
+        plugin_has(&found, "ok", "plugins.enabled lists"),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|(l, _)| l == "warning"), "{found:?}");
+    let manifest = env.hermes_home().join("plugins/hermes-hooks/plugin.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    std::fs::write(&manifest, text.replace(version, "0.0.1-old")).unwrap();
+    let found = plugin_findings(&env);
+    assert!(
+        plugin_has(&found, "warning", "version 0.0.1-old"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_rewriting_hook_reached_only_through_the_bridge_is_a_warning_until_the_plugin_runs_it() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  pre_tool_call:\n    - command: hermes-hooks run pre_tool_call\n");
+    env.hook_md(
+        &env.user_hooks(),
+        "soften",
+        "name: soften\ndescription: d\ntrigger: pre-tool-call\n",
+        "cat >/dev/null",
+    );
+    let found = plugin_findings(&env);
+    assert!(
+        plugin_has(&found, "warning", "drops a rewrite"),
+        "{found:?}"
+    );
+    assert!(plugin_has(&found, "warning", "install hermes"), "{found:?}");
+    env.cmd().args(["install", "hermes"]).assert().success();
+    env.config(
+        "plugins:\n  enabled: [hermes-hooks]\nhooks:\n  pre_tool_call:\n    - command: hermes-hooks run pre_tool_call\n",
+    );
+    let found = plugin_findings(&env);
+    assert!(
+        !plugin_has(&found, "warning", "drops a rewrite"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_pre_tool_call_hook_slower_than_hermes_waits_for_a_callback_is_a_warning() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.user_hooks(),
+        "slow",
+        "name: slow\ndescription: d\ntrigger: pre-tool-call\ntimeout: 45000\n",
+        "cat >/dev/null",
+    );
+    env.hook_md(
+        &env.user_hooks(),
+        "quick",
+        "name: quick\ndescription: d\ntrigger: pre-tool-call\ntimeout: 30000\n",
+        "cat >/dev/null",
+    );
+    let found = plugin_findings(&env);
+    let slow: Vec<_> = found
+        .iter()
+        .filter(|(l, m)| l == "warning" && m.contains("hook_callback_timeout"))
+        .collect();
+    assert_eq!(slow.len(), 1, "only the hook above 30 s: {found:?}");
+    assert!(slow[0].1.contains("45s"), "{found:?}");
+}

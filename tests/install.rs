@@ -492,20 +492,6 @@ fn uninstall_leaves_an_entry_edited_by_hand_and_says_so() {
 }
 
 #[test]
-fn install_hermes_is_not_faked() {
-    let env = TestEnv::new();
-    let out = wire(&env, &["install", "hermes"]);
-    assert_eq!(code(&out), 1);
-    assert!(
-        stderr(&out).contains("not available yet"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(out.stdout.is_empty());
-    assert!(!env.hermes_home().join("plugins").exists());
-}
-
-#[test]
 fn install_says_what_the_agent_still_needs() {
     let env = TestEnv::new();
     let report = ok(&wire(&env, &["install", "codex", "--json"]));
@@ -562,4 +548,106 @@ fn cursor_is_wired_once_per_call() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("beforeShellExecution"), "{text}");
+}
+
+/// The plugin's folder in the test's Hermes home.
+fn plugin_folder(env: &TestEnv) -> PathBuf {
+    env.hermes_home().join("plugins/hermes-hooks")
+}
+
+#[test]
+fn install_hermes_writes_the_plugin_naming_this_binary_and_its_version() {
+    let env = TestEnv::new();
+    let report = ok(&wire(&env, &["install", "hermes", "--json"]));
+    assert_eq!(report["changed"], true, "{report}");
+    let folder = plugin_folder(&env);
+    let manifest = fs::read_to_string(folder.join("plugin.yaml")).unwrap();
+    let module = fs::read_to_string(folder.join("__init__.py")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        manifest.contains(&format!("version: \"{version}\"")),
+        "{manifest}"
+    );
+    let exe = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    assert!(
+        module.contains(&format!(
+            "INSTALLED_BINARY = {}",
+            serde_json::to_string(exe.to_str().unwrap()).unwrap()
+        )),
+        "the plugin names this binary's absolute path"
+    );
+    for text in [&manifest, &module] {
+        assert!(!text.contains("@HERMES_HOOKS_"), "every mark is filled in");
+    }
+    let needs = report["needs"].to_string();
+    assert!(
+        needs.contains("hermes plugins enable hermes-hooks"),
+        "{report}"
+    );
+    let again = ok(&wire(&env, &["install", "hermes", "--json"]));
+    assert_eq!(
+        again["changed"], false,
+        "installing twice changes nothing: {again}"
+    );
+    env.config("plugins:\n  enabled:\n    - hermes-hooks\n");
+    let enabled = ok(&wire(&env, &["install", "hermes", "--json"]));
+    assert_eq!(enabled["enabled"], true, "{enabled}");
+    assert_eq!(enabled["needs"], serde_json::json!([]), "{enabled}");
+}
+
+#[test]
+fn install_hermes_dry_run_shows_the_files_and_writes_nothing() {
+    let env = TestEnv::new();
+    let out = wire(&env, &["install", "hermes", "--dry-run"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("+name: hermes-hooks"), "{shown}");
+    assert!(
+        shown.contains("hermes plugins enable hermes-hooks"),
+        "{shown}"
+    );
+    assert!(!plugin_folder(&env).exists(), "nothing was written");
+}
+
+#[test]
+fn uninstall_hermes_removes_only_what_install_wrote() {
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "hermes"]));
+    let folder = plugin_folder(&env);
+    put(
+        &folder.join("__pycache__/__init__.cpython-311.pyc"),
+        "compiled",
+    );
+    put(&folder.join("notes.txt"), "mine");
+    let report = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
+    assert_eq!(report["changed"], true, "{report}");
+    assert!(!folder.join("plugin.yaml").exists());
+    assert!(!folder.join("__init__.py").exists());
+    assert!(!folder.join("__pycache__").exists());
+    assert_eq!(
+        fs::read_to_string(folder.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(
+        report["warnings"].to_string().contains("notes.txt"),
+        "{report}"
+    );
+    fs::remove_file(folder.join("notes.txt")).unwrap();
+    ok(&wire(&env, &["install", "hermes"]));
+    ok(&wire(&env, &["uninstall", "hermes"]));
+    assert!(!folder.exists(), "an emptied folder goes too");
+    let again = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
+    assert_eq!(again["changed"], false, "{again}");
+}
+
+#[test]
+fn install_hermes_never_writes_through_a_symlinked_plugin_folder() {
+    let env = TestEnv::new();
+    let elsewhere = env.path("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::create_dir_all(env.hermes_home().join("plugins")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, plugin_folder(&env)).unwrap();
+    let out = wire(&env, &["install", "hermes"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
 }

@@ -22,6 +22,7 @@ mod events;
 mod example;
 mod exec;
 mod generated;
+mod hermes_plugin;
 mod hostile_input;
 mod hostile_trees;
 mod install;

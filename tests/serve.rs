@@ -1418,3 +1418,105 @@ fn when_the_kernel_has_no_watch_left_a_server_says_so_once_and_still_sees_every_
         "{err}"
     );
 }
+
+/// A config hook that blocks every `pre_tool_call`, and a project Agent Hooks hook that
+/// rewrites it, both approved.
+fn config_guard_and_agent_rewrite(env: &TestEnv) {
+    let guard = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; echo '{"action": "block", "message": "config says no"}'"#,
+    );
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        guard.display()
+    ));
+    env.approve("pre_tool_call", &guard.display().to_string());
+    let entry = env.hook_md(
+        &env.project_hooks(),
+        "soften",
+        "name: soften\ndescription: d\ntrigger: pre-tool-call\n",
+        r#"cat >/dev/null; echo '{"decision": "allow", "tool_input": {"command": "true"}}'"#,
+    );
+    env.approve("pre_tool_call", &entry.display().to_string());
+}
+
+/// The sources of each hook an answer lists.
+fn sources_of(answer: &Value) -> Vec<String> {
+    answer["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hook| hook["source"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_request_naming_sources_runs_only_the_hooks_of_those_sources() {
+    let env = TestEnv::new();
+    config_guard_and_agent_rewrite(&env);
+    let payload = serde_json::json!({"tool_name": "terminal", "args": {"command": "rm -rf x"}});
+    let mut server = Server::start(&env, &[]);
+    let ask = |server: &mut Server, sources: Value| {
+        let mut line = request(1, "pre_tool_call", &payload);
+        line["sources"] = sources;
+        server.ask(&line)
+    };
+    let agent = ask(&mut server, serde_json::json!(["agent-hooks"]));
+    assert_eq!(sources_of(&agent), ["agent-hooks"], "{agent}");
+    assert_eq!(agent["exit"], 0, "the config guard did not run: {agent}");
+    assert_eq!(agent["action"], "modify", "{agent}");
+    assert_eq!(agent["args"], serde_json::json!({"command": "true"}));
+    let config = ask(&mut server, serde_json::json!(["config"]));
+    assert_eq!(sources_of(&config), ["config"], "{config}");
+    assert_eq!(config["action"], "block", "{config}");
+    for all in [Value::Null, serde_json::json!(["config", "agent-hooks"])] {
+        let answer = ask(&mut server, all);
+        assert_eq!(sources_of(&answer), ["config", "agent-hooks"], "{answer}");
+        assert_eq!(answer["exit"], 2, "{answer}");
+    }
+    let none = ask(&mut server, serde_json::json!([]));
+    assert_eq!(sources_of(&none), Vec::<String>::new(), "{none}");
+    assert_eq!(server.finish().0, 0);
+}
+
+#[test]
+fn a_config_that_cannot_be_read_is_not_held_against_a_request_for_agent_hooks_only() {
+    let env = TestEnv::new();
+    env.config("hooks: [unclosed\n");
+    let payload = serde_json::json!({"tool_name": "terminal", "args": {"command": "ls"}});
+    let mut server = Server::start_with(&env, &[], &[("HERMES_HOOKS_FAIL_CLOSED", "1")]);
+    let mut line = request(1, "pre_tool_call", &payload);
+    line["sources"] = serde_json::json!(["agent-hooks"]);
+    let agent = server.ask(&line);
+    assert_eq!(agent["exit"], 0, "Hermes reports its own config: {agent}");
+    assert!(agent.get("errors").is_none(), "{agent}");
+    let all = server.ask(&request(2, "pre_tool_call", &payload));
+    assert_eq!(all["exit"], 2, "the whole set still fails closed: {all}");
+    let (code, stderr) = server.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.matches("config.yaml").count(),
+        1,
+        "the config's error is said for the request that runs it only: {stderr}"
+    );
+}
+
+#[test]
+fn sources_that_are_not_a_list_of_runnable_sources_are_refused_with_the_id() {
+    let env = TestEnv::new();
+    let mut server = Server::start(&env, &[]);
+    for (sources, error) in [
+        (serde_json::json!("agent-hooks"), "must be a list"),
+        (serde_json::json!([1]), "must list source names"),
+        (serde_json::json!(["gateway"]), "run inside Hermes"),
+        (serde_json::json!(["agent_hooks"]), "unknown source"),
+    ] {
+        let mut line = request(9, "pre_tool_call", &serde_json::json!({}));
+        line["sources"] = sources.clone();
+        let answer = server.ask(&line);
+        assert_eq!(answer["id"], 9, "{answer}");
+        let text = answer["error"].as_str().unwrap_or_default();
+        assert!(text.contains(error), "{sources}: {answer}");
+    }
+    assert_eq!(server.finish().0, 0);
+}

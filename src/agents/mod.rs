@@ -8,6 +8,7 @@ mod codex;
 mod cursor;
 mod gemini;
 mod hermes;
+pub(crate) mod plugin;
 pub(crate) mod settings;
 
 use std::fmt;

@@ -3,6 +3,7 @@
 //! the gateway and plugin hooks Hermes runs in-process. Findings only: the command line renders
 //! them and turns them into an exit status.
 
+mod hermes_plugin;
 mod in_process;
 mod smoke;
 pub(crate) mod wiring;
@@ -91,6 +92,8 @@ pub struct Checkup<'a> {
     pub allowlist: &'a Path,
     /// Hermes's home, where its gateway hooks and plugins live.
     pub home: &'a Path,
+    /// Hermes's config.yaml (which lists the plugins Hermes loads).
+    pub config: &'a Path,
     /// The directory relative paths are read from, and where smoke runs run.
     pub base: &'a Path,
     /// The active consent bypass, if any: unapproved hooks are then smoke-run too (nothing is
@@ -118,6 +121,7 @@ pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
     };
     hooks(checkup, &list, &mut findings);
     in_process::check(checkup.home, &mut findings);
+    hermes_plugin::check(checkup.home, checkup.config, checkup.set, &mut findings);
     findings
 }
 

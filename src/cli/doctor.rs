@@ -100,6 +100,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
                 set: &loaded.set,
                 allowlist: &loaded.paths.allowlist,
                 home: &loaded.paths.home,
+                config: &loaded.paths.config,
                 base: &base,
                 bypass: shared::bypass(global, &loaded.set),
                 smoke: !args.no_exec,

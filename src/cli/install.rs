@@ -31,15 +31,17 @@ user settings it is this program's absolute path. Each event's timeout is set 5s
 longest timeout of the hooks that would run for it (at least the 60s default), in the agent's \
 unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not parse, or a \
 symlink from a project to a file outside it, is refused. The file as it was is kept as \
-<file>.hermes-hooks.bak. Installing twice changes nothing. `hermes` (the plugin) is not \
-available yet.";
+<file>.hermes-hooks.bak. Installing twice changes nothing.\n\nhermes: the plugin \
+(plugin.yaml and __init__.py, which run the Agent Hooks inside Hermes with every effect Hermes \
+allows a plugin) is written into <hermes home>/plugins/hermes-hooks/, naming this program's \
+absolute path; Hermes loads it once `hermes plugins enable hermes-hooks` lists it.";
 
 /// Options of `install` and `uninstall`.
 // `Option<Option<_>>` is clap's way to spell a flag whose value may be left out.
 #[allow(clippy::option_option)]
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini or cursor (hermes: not available yet)
+    /// The agent: claude-code, codex, gemini, cursor or hermes (the plugin)
     #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "hermes"])]
     agent: String,
     /// The agent's user settings (in the home folder)
@@ -122,11 +124,14 @@ pub(super) fn apply(
 ) -> Result<ExitStatus> {
     let agent: Agent = args.agent.parse()?;
     let Some(wiring) = agent.wiring() else {
-        bail!(
-            "`{} hermes` is not available yet: Hermes is wired through a plugin, which this \
-             version does not ship; nothing was written",
-            verb(mode)
-        );
+        if args.user || args.project.is_some() {
+            bail!(
+                "`{} hermes` takes no --user or --project: the plugin goes into the Hermes home \
+                 (--hermes-home or HERMES_HOME)",
+                verb(mode)
+            );
+        }
+        return super::install_hermes::apply(global, mode, args.dry_run, args.json, printer);
     };
     let cwd = shared::current_dir()?;
     let scope = scope_of(args, &cwd, printer)?;

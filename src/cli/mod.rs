@@ -10,6 +10,7 @@ mod dispatch;
 mod doctor;
 mod events;
 mod install;
+mod install_hermes;
 mod list;
 mod log;
 mod new;

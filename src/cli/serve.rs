@@ -1,10 +1,10 @@
 //! `serve`: `run` for agents that fire many events. Requests come as JSON lines on stdin
-//! (`{"id", "event", "payload", "dry_run"}`), and each gets one JSON line on stdout, in order:
+//! (`{"id", "event", "payload", "dry_run", "agent", "sources"}`), and each gets one JSON line on stdout, in order:
 //! what `run` prints for that event and payload, with the request's `id` and the `exit` status
 //! `run` would have. The hooks are kept between requests and read again when their files change
 //! (see [`crate::cache`]); everything else is `run`'s own path ([`super::dispatch`]).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead as _};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -17,6 +17,7 @@ use super::dispatch::{self, DispatchArgs, HookSource, Request};
 use super::{GlobalArgs, shared};
 use crate::agents::Agent;
 use crate::cache::HookCache;
+use crate::config::sources::{ConfigFiles, Sources};
 use crate::config::{Event, HookSet};
 use crate::exec::interrupt;
 use crate::exit::ExitStatus;
@@ -30,7 +31,8 @@ use crate::pyjson::{self, JsonError};
 #[command(
     after_help = "Each line on stdin is a request: {\"id\": 7, \"event\": \"pre_tool_call\", \
     \"payload\": {...}} (\"payload\" defaults to {}; \"dry_run\": true checks consent and runs \
-    nothing; \"agent\": \"gemini\" reads the agent's event names and payload, and the line then \
+    nothing; \"sources\": [\"agent-hooks\"] loads and runs only the hooks of those sources, for \
+    a caller that runs the others itself (Hermes runs its config hooks); \"agent\": \"gemini\" reads the agent's event names and payload, and the line then \
     holds {\"id\", \"exit\", \"answer\": what `run --agent` prints, or null, \"stderr\"}). Each gets one line on stdout, in order: {\"id\", \"exit\", then what `run` prints}, \
     where exit is the status `run` would exit with (0, 1 or 2). A line that is not a request gets \
     {\"id\", \"error\"}, and the next line is read. Config, HOOK.md folders and the allowlist are \
@@ -47,6 +49,11 @@ struct Kept {
     said_safe_mode: bool,
     /// The projects skipped for their owner that were said already (once each is enough).
     said_skipped: HashSet<PathBuf>,
+    /// The sources the request being answered runs (`None`: all).
+    sources: Option<Sources>,
+    /// For each event and choice of sources, the kept set it was narrowed from, and the
+    /// narrowed set.
+    narrowed: HashMap<(Event, Option<Sources>), Narrowed>,
 }
 
 impl HookSource for Kept {
@@ -60,22 +67,42 @@ impl HookSource for Kept {
         while let Some(notice) = self.cache.notice() {
             printer.warn(notice);
         }
-        if cached.fresh {
+        if cached.fresh && paths.home_named && !paths.home.is_dir() {
             // Said when the files are read, not on every request.
-            if paths.home_named && !paths.home.is_dir() {
-                printer.warn(shared::missing_home(&paths.home));
-            }
-            if let Ok(set) = &cached.set {
-                dispatch::load_problems(set, printer);
-            }
+            printer.warn(shared::missing_home(&paths.home));
         }
-        cached.set.map_err(|err| rebuilt(&err))
+        let set = cached.set.map_err(|err| rebuilt(&err))?;
+        let sources = self.sources;
+        if let Some((from, narrowed)) = self.narrowed.get(&(event, sources))
+            && Rc::ptr_eq(from, &set)
+        {
+            return Ok(Rc::clone(narrowed));
+        }
+        // The problems of a set are said when it is first given out for these sources.
+        let narrowed = match sources {
+            None => Rc::clone(&set),
+            Some(sources) => Rc::new(set.only(
+                sources,
+                &ConfigFiles {
+                    config: &paths.config,
+                    managed: paths.managed.as_deref(),
+                    dotenv: &paths.dotenv,
+                },
+            )),
+        };
+        dispatch::load_problems(&narrowed, printer);
+        self.narrowed
+            .insert((event, sources), (set, Rc::clone(&narrowed)));
+        Ok(narrowed)
     }
 
     fn announce_safe_mode(&mut self) -> bool {
         !std::mem::replace(&mut self.said_safe_mode, true)
     }
 }
+
+/// A kept set, and what a request's sources make of it.
+type Narrowed = (Rc<HookSet>, Rc<HookSet>);
 
 /// A copy of a kept error, causes and all.
 fn rebuilt(err: &anyhow::Error) -> anyhow::Error {
@@ -94,6 +121,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         cache: HookCache::new(),
         said_safe_mode: false,
         said_skipped: HashSet::new(),
+        sources: None,
+        narrowed: HashMap::new(),
     };
     let mut stdin = io::stdin().lock();
     let mut line = Vec::new();
@@ -113,6 +142,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
             Ok(request) => {
                 // What is said on stderr names the request it is about.
                 let talk = printer.about(&format!("request {}", to_line(&request.id)));
+                source.sources = request.sources;
                 let answered = dispatch::answer(
                     global,
                     &args.dispatch,
@@ -170,6 +200,8 @@ struct Parsed {
     payload: Result<Map<String, Value>, PayloadError>,
     dry_run: bool,
     agent: Agent,
+    /// The sources to run (`None`: all).
+    sources: Option<Sources>,
 }
 
 /// The answer to a line that is not a request.
@@ -180,7 +212,7 @@ struct Refused {
 }
 
 /// The keys a request may have.
-const KEYS: [&str; 5] = ["id", "event", "payload", "dry_run", "agent"];
+const KEYS: [&str; 6] = ["id", "event", "payload", "dry_run", "agent", "sources"];
 
 /// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine). The
 /// payload is read as deep as `run` reads it, one level below the request.
@@ -303,6 +335,10 @@ fn request(
             ));
         }
     };
+    let sources = match object.remove("sources") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(sources(value).map_err(|error| refused(&id, error))?),
+    };
     let payload = match (bad_payload, object.remove("payload")) {
         (Some(err), _) => Err(err),
         (None, None) => Ok(Map::new()),
@@ -315,7 +351,32 @@ fn request(
         payload,
         dry_run,
         agent,
+        sources,
     })
+}
+
+/// The `sources` of a request: a list of source names (`["agent-hooks"]`).
+fn sources(value: Value) -> Result<Sources, String> {
+    let Value::Array(names) = value else {
+        return Err(format!(
+            "\"sources\" must be a list of source names ({}), not {}",
+            Sources::NAMES.join(", "),
+            crate::payload::json_kind(&value)
+        ));
+    };
+    let mut sources = Sources::NONE;
+    for name in names {
+        match name {
+            Value::String(name) => sources.add(&name)?,
+            other => {
+                return Err(format!(
+                    "\"sources\" must list source names, not {}",
+                    crate::payload::json_kind(&other)
+                ));
+            }
+        }
+    }
+    Ok(sources)
 }
 
 /// An agent's answer as a serve line's body: `{"answer": what `run --agent` prints on stdout

@@ -7,6 +7,7 @@ pub(crate) mod hermes;
 pub(crate) mod hook_md;
 pub(crate) mod in_process;
 mod memo;
+pub(crate) mod sources;
 pub(crate) mod yaml;
 
 use std::fmt;

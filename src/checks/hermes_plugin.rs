@@ -1,0 +1,182 @@
+//! Hermes's native path: whether the plugin `install hermes` writes is installed, enabled and of
+//! this binary's version; the Agent Hooks that could rewrite a tool call but reach Hermes only
+//! through the bridge (which drops a rewrite); and `pre_tool_call` hooks slower than Hermes
+//! lets a plugin callback be.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Finding, Level};
+use crate::agents::plugin::{self, Installed};
+use crate::config::{Effects, Event, HookSet, HookSpec, Source, SourceKind};
+
+/// Newer Hermes ends a `pre_tool_call` plugin callback after `plugins.hook_callback_timeout`
+/// (30 s by default) and blocks the call.
+pub(crate) const CALLBACK_BOUND: Duration = Duration::from_secs(30);
+
+/// Every finding about the plugin and the hooks it runs.
+pub(super) fn check(home: &Path, config: &Path, set: &HookSet, findings: &mut Vec<Finding>) {
+    let folder = plugin::folder(home);
+    let native = match plugin::installed(home) {
+        Installed::Absent => {
+            if set
+                .hooks
+                .iter()
+                .any(|h| h.source.kind() == SourceKind::AgentHooks)
+            {
+                findings.push(Finding::file(
+                    Level::Note,
+                    "plugin",
+                    &folder,
+                    format!(
+                        "the Hermes plugin is not installed: `hermes-hooks install hermes` runs \
+                         the Agent Hooks inside Hermes with every effect Hermes allows ({})",
+                        plugin::ENABLE
+                    ),
+                ));
+            }
+            false
+        }
+        Installed::At(version) => installed(&folder, version.as_deref(), config, findings),
+    };
+    if !native {
+        bridged_rewrites(set, findings);
+    }
+    slow_guards(set, findings);
+}
+
+/// The plugin's version and whether Hermes loads it; whether it runs the hooks.
+fn installed(
+    folder: &Path,
+    version: Option<&str>,
+    config: &Path,
+    findings: &mut Vec<Finding>,
+) -> bool {
+    match version {
+        Some(plugin::VERSION) => findings.push(Finding::file(
+            Level::Ok,
+            "plugin",
+            folder,
+            format!(
+                "the Hermes plugin is installed, version {}",
+                plugin::VERSION
+            ),
+        )),
+        other => findings.push(Finding::file(
+            Level::Warning,
+            "plugin",
+            folder,
+            format!(
+                "the Hermes plugin is version {}, this binary {}: run `hermes-hooks install \
+                 hermes` so they match",
+                other.unwrap_or("unknown"),
+                plugin::VERSION
+            ),
+        )),
+    }
+    match plugin::enabled(config) {
+        Some(true) => {
+            findings.push(Finding::file(
+                Level::Ok,
+                "plugin",
+                config,
+                format!("plugins.enabled lists {}", plugin::NAME),
+            ));
+            true
+        }
+        Some(false) => {
+            findings.push(Finding::file(
+                Level::Warning,
+                "plugin",
+                config,
+                format!(
+                    "the Hermes plugin is installed but not enabled, so Hermes does not load \
+                     it: run `{}`",
+                    plugin::ENABLE
+                ),
+            ));
+            false
+        }
+        None => {
+            findings.push(Finding::file(
+                Level::Warning,
+                "plugin",
+                config,
+                format!(
+                    "cannot tell whether plugins.enabled lists {} (the file or that key cannot \
+                     be read)",
+                    plugin::NAME
+                ),
+            ));
+            false
+        }
+    }
+}
+
+/// Agent Hooks that may rewrite a tool call on an event Hermes reaches only through the
+/// bridge: Hermes reads a block and context from a shell hook, never a rewrite.
+fn bridged_rewrites(set: &HookSet, findings: &mut Vec<Finding>) {
+    for hook in &set.hooks {
+        if !matches!(hook.source, Source::AgentHooks(_))
+            || !hook.effects().contains(Effects::MODIFY)
+            || !bridged(set, hook.event)
+        {
+            continue;
+        }
+        findings.push(hook_finding(
+            Level::Warning,
+            hook,
+            format!(
+                "can rewrite the {} call, but it reaches Hermes only through the bridge, which \
+                 drops a rewrite (only a block or context gets through): `hermes-hooks install \
+                 hermes` runs it through the plugin, where the rewrite applies",
+                hook.event.name()
+            ),
+        ));
+    }
+}
+
+/// Whether a config hook of `event` is the bridge (`hermes-hooks run ...`).
+fn bridged(set: &HookSet, event: Event) -> bool {
+    set.hooks.iter().any(|h| {
+        h.event == event
+            && h.source.kind() == SourceKind::Config
+            && crate::runner::is_bridge(&h.command)
+    })
+}
+
+/// Agent Hooks `pre_tool_call` hooks that may run longer than Hermes waits for a plugin
+/// callback. (Hermes's own config hooks have Hermes's 60 s default, and are Hermes's to bound.)
+fn slow_guards(set: &HookSet, findings: &mut Vec<Finding>) {
+    for hook in set.hooks.iter().filter(|h| {
+        h.source.kind() == SourceKind::AgentHooks
+            && h.event.name() == "pre_tool_call"
+            && h.timeout > CALLBACK_BOUND
+    }) {
+        findings.push(hook_finding(
+            Level::Warning,
+            hook,
+            format!(
+                "its timeout ({}s) is above the {}s newer Hermes gives a pre_tool_call \
+                 callback (plugins.hook_callback_timeout): past it Hermes blocks the call \
+                 whatever the hook would answer",
+                hook.timeout.as_secs(),
+                CALLBACK_BOUND.as_secs()
+            ),
+        ));
+    }
+}
+
+fn hook_finding(level: Level, hook: &HookSpec, message: String) -> Finding {
+    Finding {
+        level,
+        check: "plugin",
+        event: Some(hook.event.name()),
+        hook: Some(hook.command.clone()),
+        source: Some(hook.source.as_str()),
+        at: hook.origin.to_string(),
+        message,
+        diff: None,
+        awaits_approval: false,
+    }
+}
