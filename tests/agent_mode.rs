@@ -463,3 +463,22 @@ fn a_block_with_a_blank_reason_still_blocks_every_agent_and_says_so() {
         );
     }
 }
+
+#[test]
+fn hermes_hears_a_post_tool_call_note_where_its_plugin_can_deliver_it() {
+    // The plugin appends it to the tool's result (transform_tool_result); the answer carries it.
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "note",
+        "name: note\ndescription: Leaves a note after each call\ntrigger: post-tool-call\n",
+        "cat >/dev/null; echo '{\"context\": \"the build is stale\"}'",
+    );
+    approve_all(&env);
+    let payload = json!({"tool_name": "terminal", "args": {"command": "ls"}, "result": "ok",
+                         "cwd": env.work()})
+    .to_string();
+    let out = env.run("post_tool_call", &payload);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout_json(&out)["context"], "the build is stale");
+}

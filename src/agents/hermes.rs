@@ -3,17 +3,22 @@
 
 use serde_json::{Map, Value};
 
-use super::{Contract, Rendered, Reply, ToolClass};
+use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event};
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "hermes",
     title: "Hermes",
-    events: &[],
+    events: EVENTS,
     tools: TOOLS,
     normalise,
     render,
     wiring: None,
 };
+
+/// The table's own names, except where Hermes reads more than the table's column: after a tool
+/// call, the plugin (`install hermes`) appends an Agent Hooks hook's context to the tool's result
+/// (`transform_tool_result`). Through the bridge Hermes reads no answer there at all.
+static EVENTS: &[AgentEvent] = &[event("post_tool_call", "post_tool_call").with_context()];
 
 /// Every tool Hermes 0.19 registers (its `tools/` package), with its class.
 static TOOLS: &[(&str, Option<ToolClass>)] = &[

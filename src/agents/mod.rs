@@ -96,7 +96,12 @@ impl Agent {
         match Event::parse(name) {
             Ok(resolved) => Ok(Some((resolved, &PLAIN))),
             Err(unknown) => {
-                let suggestion = closest(name, contract.events).or(unknown.suggestion);
+                // Hermes's own names are the table's (its list only adds to a few of them).
+                let suggestion = if self.is_hermes() {
+                    unknown.suggestion
+                } else {
+                    closest(name, contract.events).or(unknown.suggestion)
+                };
                 Err(UnknownEvent {
                     suggestion,
                     ..unknown

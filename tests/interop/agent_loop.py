@@ -428,8 +428,8 @@ def plugin_checks():
         seen = [c["payload"] for c in r.guard_calls()]
         report("plugin: a post-tool-call guard runs after the call and is told its result",
                any("POST-MARK" in json.dumps(p) for p in seen) and r.ended(), r.why())
-        note("plugin: a post-tool-call guard's context reaches the model: %s"
-             % any("GUARD-CONTEXT-" in t for t in r.tool_results()))
+        report("plugin: a post-tool-call guard's context reaches the model with the tool's result",
+               any("GUARD-CONTEXT-" in t for t in r.tool_results()), r.why())
 
     with checked_run("plugin-gate") as r:
         r.guard("pre-agent-turn-stop", "gate")

@@ -31,6 +31,33 @@ import time
 
 logger = logging.getLogger("hermes_hooks")
 
+
+def _warn(text):
+    """One line in Hermes's log. Hermes's one-shot mode (`hermes -z`) switches every logger off
+    (logging.disable), its own file handlers included; a failure that keeps the hooks from
+    running must not go unsaid there, so the line is then appended to agent.log directly, in
+    Hermes's format."""
+    if logging.root.manager.disable >= logging.WARNING:
+        try:
+            home = os.environ.get("HERMES_HOME") or os.path.join(os.path.expanduser("~"), ".hermes")
+            try:
+                from hermes_constants import get_hermes_home
+
+                home = str(get_hermes_home())
+            except Exception:
+                pass
+            folder = os.path.join(home, "logs")
+            os.makedirs(folder, exist_ok=True)
+            now = time.time()
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now))
+            line = "%s,%03d WARNING hermes_hooks: %s\n" % (stamp, int(now * 1000) % 1000, text)
+            with open(os.path.join(folder, "agent.log"), "a", encoding="utf-8") as log:
+                log.write(line)
+        except OSError:
+            pass
+        return
+    logger.warning("%s", text)
+
 VERSION = "@HERMES_HOOKS_VERSION@"
 INSTALLED_BINARY = "@HERMES_HOOKS_BIN@"
 
@@ -289,12 +316,11 @@ class _Plugin:
                 return
             self.said.add(err.kind)
         if _fail_closed():
-            logger.warning("hermes-hooks: %s; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)", err)
+            _warn("hermes-hooks: %s; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)" % (err,))
         else:
-            logger.warning(
+            _warn(
                 "hermes-hooks: %s; the Agent Hooks do not run and calls go on "
-                "(HERMES_HOOKS_FAIL_CLOSED=1 blocks tool calls instead)",
-                err,
+                "(HERMES_HOOKS_FAIL_CLOSED=1 blocks tool calls instead)" % (err,)
             )
 
     def _ask(self, event, kwargs, deadline=None):
