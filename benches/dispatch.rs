@@ -714,6 +714,80 @@ fn hot_code_row(binary: &OsStr) -> Row {
     }
 }
 
+/// The `pre_tool_call` dispatch measured inside the real Hermes agent loop by a timing plugin
+/// (tests/interop/latency.py), each wiring side by side in one run: the plugin's rows against
+/// their targets, a direct shell hook and the bridge beside them. Needs the Hermes environment
+/// that tests/interop/run.sh installs; without it, one row says so.
+fn inside_hermes(binary: &OsStr) -> Vec<Row> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("target/interop/venv-0.19.0/bin/python");
+    let skipped = |why: &str| {
+        vec![Row {
+            figure: "inside Hermes: plugin, none applies (ms per call)",
+            measured: format!("skipped ({why})"),
+            target: "<= 0.3 ms",
+            met: None,
+        }]
+    };
+    if !python.exists() {
+        return skipped("run tests/interop/run.sh once to install Hermes");
+    }
+    let Ok(out) = Command::new(&python)
+        .arg(root.join("tests/interop/latency.py"))
+        .arg(binary)
+        .arg("64")
+        .stderr(Stdio::null())
+        .output()
+    else {
+        return skipped("latency.py did not start");
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each row: the wiring's words, then first, median, p90, min.
+    let median = |wiring: &str| {
+        text.lines()
+            .find(|line| line.starts_with(wiring))
+            .and_then(|line| {
+                line[wiring.len()..]
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<f64>()
+                    .ok()
+            })
+    };
+    let (Some(none), Some(one), Some(direct)) = (
+        median("plugin, none applies"),
+        median("plugin, one trivial hook"),
+        median("shell hook, direct"),
+    ) else {
+        return skipped("latency.py gave no plugin rows");
+    };
+    let bridge = |wiring| median(wiring).map_or_else(|| "n/a".to_owned(), |m| format!("{m:.2} ms"));
+    vec![
+        Row {
+            figure: "inside Hermes: plugin, none applies (ms per call)",
+            measured: format!("{none:.2} ms"),
+            target: "<= 0.3 ms",
+            met: Some(none <= 0.3),
+        },
+        Row {
+            figure: "inside Hermes: plugin, one trivial hook / shell hook",
+            measured: format!("{one:.2} / {direct:.2} ms = {:.2}x", one / direct),
+            target: "<= 1.1x",
+            met: Some(one / direct <= 1.1),
+        },
+        Row {
+            figure: "  bridge, none applies / one trivial hook",
+            measured: format!(
+                "{} / {}",
+                bridge("bridge, none applies"),
+                bridge("bridge, one trivial hook")
+            ),
+            target: "(reference)",
+            met: None,
+        },
+    ]
+}
+
 fn main() -> ExitCode {
     let binary = bin(); // builds it first, so no build lands inside a measurement
     let fx = fixture();
@@ -770,6 +844,7 @@ fn main() -> ExitCode {
     }
 
     rows.push(python_client(&fx));
+    rows.extend(inside_hermes(binary));
     rows.push(hot_code_row(binary));
 
     println!("binary: {}", binary.to_string_lossy());

@@ -663,6 +663,10 @@ fn a_rewriting_hook_reached_only_through_the_bridge_is_a_warning_until_the_plugi
         !plugin_has(&found, "warning", "drops a rewrite"),
         "{found:?}"
     );
+    // The bridge left beside the enabled plugin: the Agent Hooks would run twice.
+    assert!(plugin_has(&found, "warning", "runs twice"), "{found:?}");
+    env.config("plugins:\n  enabled: [hermes-hooks]\n");
+    assert!(!plugin_has(&plugin_findings(&env), "warning", "runs twice"));
 }
 
 #[test]

@@ -39,10 +39,37 @@ pub(super) fn check(home: &Path, config: &Path, set: &HookSet, findings: &mut Ve
         }
         Installed::At(version) => installed(&folder, version.as_deref(), config, findings),
     };
-    if !native {
+    if native {
+        twice(set, findings);
+    } else {
         bridged_rewrites(set, findings);
     }
     slow_guards(set, findings);
+}
+
+/// The bridge left in config.yaml beside an enabled plugin: both run the Agent Hooks of its
+/// events, so each of them runs twice a call (a guard's side effects twice, its time twice).
+fn twice(set: &HookSet, findings: &mut Vec<Finding>) {
+    for hook in &set.hooks {
+        if hook.source.kind() != SourceKind::Config || !crate::runner::is_bridge(&hook.command) {
+            continue;
+        }
+        let runs_any = set
+            .hooks
+            .iter()
+            .any(|h| h.event == hook.event && h.source.kind() == SourceKind::AgentHooks);
+        if !runs_any {
+            continue;
+        }
+        findings.push(hook_finding(
+            Level::Warning,
+            hook,
+            format!(
+                "the bridge for {} is still in config.yaml while the plugin is enabled: both run                  the Agent Hooks of that event, so each runs twice a call; take this entry out",
+                hook.event.name()
+            ),
+        ));
+    }
 }
 
 /// The plugin's version and whether Hermes loads it; whether it runs the hooks.
