@@ -42,6 +42,7 @@ mod output;
 mod owner;
 mod paths;
 mod payload;
+mod profile;
 #[cfg(test)]
 mod properties;
 mod pyjson;

@@ -396,6 +396,12 @@ fn read_directive(
         };
         if let Some(args) = args {
             return match args {
+                // Hermes reads a rewrite only when its arguments are not empty
+                // (agent/shell_hooks.py `_parse_response`: `if isinstance(args, dict) and args`).
+                Value::Object(args) if args.is_empty() => (
+                    None,
+                    Some("a rewrite with no arguments changes nothing; it is no answer".to_owned()),
+                ),
                 Value::Object(args) => (Some(Directive::Modify { args: args.clone() }), None),
                 _ => (
                     None,
@@ -625,6 +631,19 @@ mod tests {
             (Status::Failed, None),
             "a failed hook never modifies"
         );
+    }
+
+    /// agent/shell_hooks.py `_parse_response`: a rewrite counts only with non-empty arguments.
+    #[test]
+    fn an_empty_rewrite_is_no_answer() {
+        for empty in [
+            r#"{"action":"modify","args":{}}"#,
+            r#"{"decision":"allow","tool_input":{}}"#,
+        ] {
+            let a = answer("pre_tool_call", empty);
+            assert_eq!((a.status, a.directive), (Status::Ok, None), "{empty}");
+            assert!(a.message.unwrap().contains("no arguments"), "{empty}");
+        }
     }
 
     #[test]

@@ -249,3 +249,50 @@ fn a_payload_nested_deeper_than_python_reads_is_a_payload_error_that_says_so() {
         assert!(!std::path::Path::new(&saved).exists(), "no hook ran");
     }
 }
+
+#[test]
+fn a_payload_without_a_profile_names_the_hermes_homes_profile() {
+    // hermes_cli/profiles.py get_active_profile_name: `<root>/profiles/<name>` is `<name>`,
+    // `~/.hermes` is `default`, another folder under it `custom`.
+    let env = crate::common::TestEnv::new();
+    let seen = env.path("seen.json");
+    let hook = env.script("look.sh", &format!("cat > '{}'", seen.display()));
+    let work = env.home().join(".hermes/profiles/work");
+    let sandbox = env.home().join(".hermes/sandbox");
+    for (home, profile) in [
+        (env.hermes_home(), "default"),
+        (work, "work"),
+        (sandbox, "custom"),
+    ] {
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(
+            home.join("config.yaml"),
+            format!(
+                "hooks:\n  on_session_start:\n    - command: {}\n",
+                hook.display()
+            ),
+        )
+        .unwrap();
+        let out = env
+            .cmd()
+            .env("HERMES_HOME", &home)
+            .args(["--accept-hooks", "run", "on_session_start"])
+            .write_stdin("{}")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let got: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+        assert_eq!(got["profile"], profile, "{}", home.display());
+    }
+    // A profile the payload names is kept.
+    let out = env
+        .cmd()
+        .args(["--accept-hooks", "run", "on_session_start"])
+        .write_stdin(r#"{"profile": "mine"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let got: serde_json::Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(got["profile"], "mine");
+}

@@ -264,12 +264,18 @@ fn prepare(
     };
     // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
     let start = payload::project_start(&input, request.current_dir);
+    let names_profile = input.get("profile").is_some_and(|p| !p.is_null());
     let mut invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
     invocation.tool_class = invocation
         .tool_name()
         .and_then(|tool| request.agent.tool_class(tool))
         .map(ToolClass::as_str);
     let paths = global.paths_from(&start)?;
+    if !names_profile {
+        // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
+        let user_home = crate::paths::home_dir();
+        invocation.profile = crate::profile::active(&paths.home, user_home.as_deref()).into();
+    }
     let set = source.hooks(&paths, event, printer)?;
     Ok(Prepared {
         set,
