@@ -1,5 +1,5 @@
 //! The Hermes profile a payload names when its input names none: derived from the Hermes home
-//! as Hermes's `get_active_profile_name` does (hermes_cli/profiles.py).
+//! as Hermes's `get_active_profile_name` does (`hermes_cli/profiles.py`).
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ mod tests {
     use super::active;
     use std::path::Path;
 
-    /// hermes_cli/profiles.py `get_active_profile_name`, as the newest Hermes source has it.
+    /// `hermes_cli/profiles.py` `get_active_profile_name`, as the newest Hermes source has it.
     #[test]
     fn a_profile_is_named_as_hermes_names_it() {
         let user = Path::new("/nonexistent-user");

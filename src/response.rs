@@ -397,7 +397,7 @@ fn read_directive(
         if let Some(args) = args {
             return match args {
                 // Hermes reads a rewrite only when its arguments are not empty
-                // (agent/shell_hooks.py `_parse_response`: `if isinstance(args, dict) and args`).
+                // (`agent/shell_hooks.py` `_parse_response`: `if isinstance(args, dict) and args`).
                 Value::Object(args) if args.is_empty() => (
                     None,
                     Some("a rewrite with no arguments changes nothing; it is no answer".to_owned()),
@@ -633,7 +633,7 @@ mod tests {
         );
     }
 
-    /// agent/shell_hooks.py `_parse_response`: a rewrite counts only with non-empty arguments.
+    /// `agent/shell_hooks.py` `_parse_response`: a rewrite counts only with non-empty arguments.
     #[test]
     fn an_empty_rewrite_is_no_answer() {
         for empty in [
