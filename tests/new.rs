@@ -408,7 +408,8 @@ hooks:
 # Made by `hermes-hooks new`: make it yours.
 #
 # stdin: one JSON object with hook_event_name, tool_name, tool_input, session_id, cwd,
-# profile, extra (child_role, child_summary, child_status, duration_ms).
+# profile, extra (child_role, child_summary, child_status, tool_call_history,
+# duration_ms).
 # See a whole one with: hermes-hooks events subagent_stop
 #
 # Nothing a hook answers here changes what the agent does: use it to log or notify,
