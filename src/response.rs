@@ -133,6 +133,9 @@ pub(crate) struct Rules<'a> {
     /// Plain text on stdout (not JSON) is context, where context is allowed: the calling agent
     /// reads a hook's text so.
     pub plain_text_context: bool,
+    /// A `config` hook: exit 2 stops only where it can block (Hermes's `_BLOCKING_EVENTS`,
+    /// `pre_tool_call`); elsewhere its stdout is read, as for any other failing exit.
+    pub config: bool,
 }
 
 impl<'a> Rules<'a> {
@@ -146,6 +149,7 @@ impl<'a> Rules<'a> {
             timeout: hook.timeout,
             fail_closed: hook.fail_closed,
             plain_text_context: false,
+            config: hook.agent().is_none(),
         }
     }
 
@@ -169,7 +173,10 @@ const STDERR_MESSAGE_CHARS: usize = 400;
 
 /// Reads `outcome` under `rules`.
 pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
-    let can_stop = rules.effects.contains(Effects::BLOCK) || rules.effects.contains(Effects::GATE);
+    // Exit 2 stops where the hook can block or gate; a config hook's only where it can block
+    // (Hermes counts exit 2 on `pre_tool_call` alone, `agent/shell_hooks.py`).
+    let can_stop = rules.effects.contains(Effects::BLOCK)
+        || (rules.effects.contains(Effects::GATE) && !rules.config);
     match &outcome.end {
         End::SpawnFailed(reason) => fail_closed_or_open(Status::SpawnFailed, reason.clone(), rules),
         End::TimedOut => fail_closed_or_open(
@@ -199,7 +206,14 @@ pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
                 succeeded(directive, note)
             } else {
                 let directive = directive.filter(|d| !matches!(d, Directive::Modify { .. }));
-                failed(exit_text(*code, outcome), directive)
+                let mut reason = exit_text(*code, outcome);
+                if *code == 2 && rules.config && rules.effects.contains(Effects::GATE) {
+                    reason.push_str(
+                        "; Hermes reads exit 2 from a config hook only on pre_tool_call: to keep \
+                         the agent working, print {\"action\": \"continue\", \"message\": ...}",
+                    );
+                }
+                failed(reason, directive)
             }
         }
         End::Signaled(signal) => {
@@ -538,6 +552,7 @@ mod tests {
                 timeout: Duration::from_secs(5),
                 fail_closed,
                 plain_text_context: false,
+                config: true,
             },
         )
     }
@@ -687,11 +702,18 @@ mod tests {
         );
         let a = gate(r#"{"action":"continue"}"#, End::Exited(0));
         assert_eq!(a.directive, None);
+        // A config hook's exit 2 is not a gate (Hermes counts it on pre_tool_call only): its
+        // stdout is read, as for any failing exit.
         let a = gate("", End::Exited(2));
+        assert_eq!((a.status, a.directive), (Status::Failed, None));
+        let a = gate(
+            r#"{"action":"continue","message":"run tests"}"#,
+            End::Exited(2),
+        );
         assert_eq!(
             a.directive,
             Some(Directive::Continue {
-                message: "tests fail".into()
+                message: "run tests".into()
             })
         );
     }

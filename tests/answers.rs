@@ -162,10 +162,28 @@ fn config_hooks_cannot_block_a_turn() {
 #[test]
 fn quality_gate_keeps_the_agent_working() {
     let env = TestEnv::new();
+    // A config hook's exit 2 is no gate (Hermes counts it on pre_tool_call only), and the hook's
+    // entry says how to ask instead.
     hooks(
         &env,
         "pre_verify",
         &["cat >/dev/null; echo 'tests are failing' >&2; exit 2"],
+    );
+    let out = env.run(
+        "pre_verify",
+        r#"{"session_id": "s", "assistant_response": "done"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["failed"]);
+    assert!(
+        stderr(&out).contains("only on pre_tool_call"),
+        "{}",
+        stderr(&out)
+    );
+    hooks(
+        &env,
+        "pre_verify",
+        &[r#"cat >/dev/null; echo '{"action": "continue", "message": "tests are failing"}'"#],
     );
     let out = env.run(
         "pre_verify",

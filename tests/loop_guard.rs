@@ -6,7 +6,7 @@ use crate::common::{TestEnv, code, json, stderr};
 fn gate(env: &TestEnv) {
     let hook = env.script(
         "gate.sh",
-        "cat >/dev/null\necho 'tests are failing' >&2\nexit 2",
+        "cat >/dev/null\necho '{\"action\": \"continue\", \"message\": \"tests are failing\"}'",
     );
     let command = hook.display().to_string();
     env.config(&format!(

@@ -150,6 +150,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             fail_closed: false,
             plain_text_context: false,
+            config: false,
         };
         interpret(&outcome, &rules).directive
     }
