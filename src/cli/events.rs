@@ -191,7 +191,7 @@ fn agent_table(agent: Agent, json: bool, printer: &Printer) -> Result<ExitStatus
     screen.table(table).blank();
     let legend = format!(
         "`hermes-hooks run --agent {agent} EVENT` takes these names; `hermes-hooks install {agent}` \
-         wires every event that runs hooks (not one another of its events reports already). A row with none is accepted and runs no hook."
+         wires every event that runs hooks, except one whose calls another of its events reports already. A row with none is accepted and runs no hook."
     );
     for line in wrap_words(&legend, terminal_width()) {
         screen.line(line);

@@ -17,8 +17,10 @@ use crate::agents::{Agent, AgentEvent};
 use crate::config::{self, Event};
 use crate::env;
 use crate::exit::ExitStatus;
+use crate::output::table::terminal_width;
 use crate::output::{Printer, Screen};
 use crate::paths;
+use crate::text::wrap_words;
 
 /// The help after `install`'s options.
 const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
@@ -368,6 +370,17 @@ fn finish(
     })
 }
 
+/// `text` after `lead`, wrapped between words to the terminal, later lines indented under the
+/// first (a path, one word, is never split).
+fn hang(screen: &mut Screen, lead: &str, text: &str) {
+    let indent = " ".repeat(lead.chars().count());
+    let width = terminal_width().map(|w| w.saturating_sub(indent.len()).max(20));
+    for (index, line) in wrap_words(text, width).iter().enumerate() {
+        let lead = if index == 0 { lead } else { &indent };
+        screen.line(format_args!("{lead}{line}"));
+    }
+}
+
 fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
     let mut screen = Screen::new(false);
     if report.dry_run {
@@ -397,10 +410,11 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
             Mode::Install => format!("{title} is already wired to hermes-hooks there"),
             Mode::Uninstall => format!("no wiring of {title} written by install is left there"),
         };
-        screen.line(format_args!(
-            "Nothing to change in {}: {what}.",
-            report.file
-        ));
+        hang(
+            &mut screen,
+            "",
+            &format!("Nothing to change in {}: {what}.", report.file),
+        );
     } else if !report.dry_run {
         screen.line(format_args!(
             "{title}, {} settings: {}",
@@ -408,7 +422,7 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
         ));
     }
     for (action, names) in &by_action {
-        screen.line(format_args!("  {action:<10} {}", names.join(", ")));
+        hang(&mut screen, &format!("  {action:<10} "), &names.join(", "));
     }
     if mode == Mode::Install {
         let mut timeouts: Vec<u64> = report.events.iter().filter_map(|e| e.timeout).collect();
@@ -418,11 +432,15 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
             .iter()
             .map(|t| format!("{t}{}", wiring.unit.symbol()))
             .collect();
-        screen.line(format_args!(
-            "Each runs: {} (timeout {})",
-            report.command,
-            shown.join(", ")
-        ));
+        hang(
+            &mut screen,
+            "",
+            &format!(
+                "Each runs: {} (timeout {})",
+                report.command,
+                shown.join(", ")
+            ),
+        );
     }
     if let Some(backup) = &report.backup {
         screen.line(format_args!("The file as it was is kept in {backup}"));
@@ -430,7 +448,7 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
     if !report.needs.is_empty() {
         screen.line(format_args!("{title} still needs:"));
         for need in &report.needs {
-            screen.line(format_args!("  - {need}"));
+            hang(&mut screen, "  - ", need);
         }
     }
     screen
