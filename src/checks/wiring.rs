@@ -52,14 +52,15 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                     }) {
                     Ok(handlers) => handlers,
                     Err(err) => {
+                        // The finding names the file already; the refusal's text does too.
+                        let prefix = format!("{}: ", path.display());
+                        let why = err.strip_prefix(&prefix).unwrap_or(&err);
+                        let why = why.strip_suffix("; it is left untouched").unwrap_or(why);
                         findings.push(finding(
                             Level::Warning,
                             &path,
                             None,
-                            format!(
-                                "cannot be read ({err}); {}'s wiring there is not checked",
-                                agent.title()
-                            ),
+                            format!("{why}; {}'s wiring there is not checked", agent.title()),
                         ));
                         continue;
                     }
