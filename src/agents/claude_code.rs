@@ -302,15 +302,6 @@ mod tests {
     use crate::exit::ExitStatus;
     use crate::response::Directive;
 
-    fn reply<'a>(event: &'a str, directive: Option<&'a Directive>) -> Reply<'a> {
-        Reply {
-            event,
-            table: None,
-            directive,
-            error: None,
-        }
-    }
-
     fn every_directive() -> Vec<Directive> {
         let args = json!({"command": "true"}).as_object().unwrap().clone();
         vec![
@@ -379,7 +370,7 @@ mod tests {
     fn every_json_answer_passes_claude_codes_own_output_schema() {
         for own in EVENTS {
             for directive in every_directive() {
-                let out = render(&reply(own.name, Some(&directive)));
+                let out = render(&Reply::of(own.name, Some(&directive)));
                 if let Some(stdout) = out.stdout {
                     let answer: Value = serde_json::from_str(&stdout).unwrap();
                     assert!(
@@ -398,7 +389,7 @@ mod tests {
         let block = Directive::Block {
             message: "no".to_owned(),
         };
-        let out = render(&reply("PreToolUse", Some(&block)));
+        let out = render(&Reply::of("PreToolUse", Some(&block)));
         assert_eq!(out.exit, ExitStatus::Success);
         assert_eq!(
             out.stdout.unwrap(),
@@ -412,7 +403,7 @@ mod tests {
         let modify = Directive::Modify {
             args: args.as_object().unwrap().clone(),
         };
-        let out = render(&reply("PreToolUse", Some(&modify)));
+        let out = render(&Reply::of("PreToolUse", Some(&modify)));
         let answer: Value = serde_json::from_str(&out.stdout.unwrap()).unwrap();
         assert_eq!(
             answer,
@@ -427,16 +418,19 @@ mod tests {
         let block = Directive::Block {
             message: "not here".to_owned(),
         };
-        let answer: Value =
-            serde_json::from_str(&render(&reply("SessionStart", Some(&block))).stdout.unwrap())
-                .unwrap();
+        let answer: Value = serde_json::from_str(
+            &render(&Reply::of("SessionStart", Some(&block)))
+                .stdout
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(answer, json!({"decision": "block", "reason": "not here"}));
     }
 
     #[test]
     fn nothing_is_empty_stdout_on_every_event() {
         for own in EVENTS {
-            let out = render(&reply(own.name, None));
+            let out = render(&Reply::of(own.name, None));
             assert_eq!(
                 (out.stdout, out.exit),
                 (None, ExitStatus::Success),
@@ -448,14 +442,17 @@ mod tests {
         let context = Directive::Context {
             text: "note".to_owned(),
         };
-        assert_eq!(render(&reply("PreCompact", Some(&context))).stdout, None);
+        assert_eq!(
+            render(&Reply::of("PreCompact", Some(&context))).stdout,
+            None
+        );
     }
 
     #[test]
     fn a_runner_error_fails_open_with_nothing_on_stdout() {
         let out = render(&Reply {
             error: Some("payload is not JSON"),
-            ..reply("PreToolUse", None)
+            ..Reply::of("PreToolUse", None)
         });
         assert_eq!((out.stdout, out.exit), (None, ExitStatus::Error));
     }

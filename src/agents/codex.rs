@@ -114,17 +114,8 @@ mod tests {
     use crate::exit::ExitStatus;
     use crate::response::Directive;
 
-    fn reply<'a>(event: &'a str, directive: Option<&'a Directive>) -> Reply<'a> {
-        Reply {
-            event,
-            table: None,
-            directive,
-            error: None,
-        }
-    }
-
     fn answer(event: &str, directive: &Directive) -> Value {
-        let out = crate::agents::Agent::Codex.render(&reply(event, Some(directive)));
+        let out = crate::agents::Agent::Codex.render(&Reply::of(event, Some(directive)));
         assert_eq!(out.exit, ExitStatus::Success, "{event}: {out:?}");
         serde_json::from_str(&out.stdout.expect("a JSON answer")).unwrap()
     }
@@ -245,7 +236,7 @@ mod tests {
         ];
         for own in CONTRACT.events {
             for directive in &directives {
-                let out = render(&reply(own.name, Some(directive)));
+                let out = render(&Reply::of(own.name, Some(directive)));
                 if let Some(stdout) = out.stdout {
                     let value: Value = serde_json::from_str(&stdout).unwrap();
                     assert_in_schema(own.name, &value);
@@ -322,7 +313,7 @@ mod tests {
     #[test]
     fn nothing_is_empty_stdout() {
         for own in CONTRACT.events {
-            let out = render(&reply(own.name, None));
+            let out = render(&Reply::of(own.name, None));
             assert_eq!(
                 (out.stdout, out.exit),
                 (None, ExitStatus::Success),

@@ -379,6 +379,19 @@ pub struct Reply<'a> {
     pub error: Option<&'a str>,
 }
 
+#[cfg(test)]
+impl<'a> Reply<'a> {
+    /// A decision on the agent's event `event`, for the agents' unit tests.
+    pub(crate) fn of(event: &'a str, directive: Option<&'a Directive>) -> Self {
+        Self {
+            event,
+            table: None,
+            directive,
+            error: None,
+        }
+    }
+}
+
 /// What the agent gets: stdout, stderr and the exit status.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Rendered {
