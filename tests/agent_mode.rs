@@ -482,3 +482,21 @@ fn hermes_hears_a_post_tool_call_note_where_its_plugin_can_deliver_it() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout_json(&out)["context"], "the build is stale");
 }
+
+#[test]
+fn a_hermes_payload_reaches_its_hooks_as_it_came() {
+    // Another agent's fields are read into the names hooks know; Hermes's own payload is not
+    // touched (a `prompt` stays a `prompt`, no `user_message` appears).
+    let env = TestEnv::new();
+    let seen = env.path("seen.json");
+    let hook = env.script("look.sh", &format!("cat > '{}'", seen.display()));
+    env.config(&format!(
+        "hooks:\n  pre_llm_call:\n    - command: {}\n",
+        hook.display()
+    ));
+    env.approve("pre_llm_call", &hook.display().to_string());
+    let out = env.run("pre_llm_call", r#"{"session_id": "s", "prompt": "p"}"#);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(got["extra"], json!({"prompt": "p"}), "{got}");
+}

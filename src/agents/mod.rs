@@ -146,7 +146,11 @@ impl Agent {
 
     /// Turns the agent's payload into the shape the engine reads (in place): fields the agent
     /// names its own way are added under the names hooks know, nothing is removed.
+    /// Hermes's own payload is taken as it is (its hooks get it byte for byte as Hermes would).
     pub fn normalise(self, event: &str, input: &mut Map<String, Value>) {
+        if self.is_hermes() {
+            return;
+        }
         common_normalise(input);
         (self.contract().normalise)(event, input);
     }
