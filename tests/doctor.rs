@@ -692,3 +692,95 @@ fn a_pre_tool_call_hook_slower_than_hermes_waits_for_a_callback_is_a_warning() {
     assert_eq!(slow.len(), 1, "only the hook above 30 s: {found:?}");
     assert!(slow[0].1.contains("45s"), "{found:?}");
 }
+
+/// The warnings `plugin_findings` gives for Hermes's callback bound.
+fn over_the_bound(env: &TestEnv) -> Vec<String> {
+    plugin_findings(env)
+        .into_iter()
+        .filter(|(l, m)| l == "warning" && m.contains("hook_callback_timeout"))
+        .map(|(_, m)| m)
+        .collect()
+}
+
+#[test]
+fn a_config_guard_slower_than_hermes_waits_for_its_callback_is_a_warning() {
+    // Newer Hermes registers each config hook as a plugin callback and bounds every
+    // `pre_tool_call` callback by `plugins.hook_callback_timeout` (hermes_cli/plugins_dispatch.py,
+    // `invoke_hook` / `_resolve_hook_callback_timeout`: default 30, `<= 0` off, at most 600).
+    let env = TestEnv::new();
+    let hooks = "hooks:\n  pre_tool_call:\n    - command: slow.sh\n    - command: quick.sh\n      timeout: 25\n  post_tool_call:\n    - command: after.sh\n";
+    env.config(hooks);
+    let found = over_the_bound(&env);
+    assert_eq!(found.len(), 1, "only the default 60 s guard: {found:?}");
+    assert!(
+        found[0].contains("(60s)") && found[0].contains("the 30s"),
+        "{found:?}"
+    );
+    for (setting, expected) in [
+        ("0", None),
+        ("120", None),
+        ("'45'", Some("the 45s")),
+        ("10.5", Some("the 10.5s")),
+        ("-3", Some("the 30s")),
+        ("soon", Some("the 30s")),
+        ("null", Some("the 30s")),
+    ] {
+        env.config(&format!(
+            "plugins:\n  hook_callback_timeout: {setting}\n{hooks}"
+        ));
+        let found = over_the_bound(&env);
+        match expected {
+            None => assert!(found.is_empty(), "{setting}: {found:?}"),
+            Some(bound) => {
+                let slow = if setting == "10.5" { 2 } else { 1 };
+                assert_eq!(found.len(), slow, "{setting}: {found:?}");
+                assert!(found[0].contains(bound), "{setting}: {found:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn doctor_and_test_say_when_a_config_hook_relies_on_exit_2_outside_pre_tool_call() {
+    // Hermes counts exit 2 from a shell hook only on pre_tool_call (`_BLOCKING_EVENTS`,
+    // agent/shell_hooks.py); on pre_verify it is a failed hook and its stdout is read.
+    let env = TestEnv::new();
+    env.script("gate.sh", "cat >/dev/null; echo 'tests fail' >&2; exit 2");
+    env.config("hooks:\n  pre_verify:\n    - command: ~/.hermes/agent-hooks/gate.sh\n");
+    env.approve("pre_verify", "~/.hermes/agent-hooks/gate.sh");
+    let advice = "Hermes reads exit 2 from a config hook only on pre_tool_call";
+    let out = doctor(&env, &["--json"]);
+    assert!(
+        findings(&out)
+            .iter()
+            .any(|(l, c, m)| l == "warning" && c == "smoke" && m.contains(advice)),
+        "{:#?}",
+        findings(&out)
+    );
+    let out = env
+        .cmd()
+        .args(["test", "pre_verify", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["status"], "failed", "{doc}");
+    assert!(
+        doc["hooks"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(advice)),
+        "{doc}"
+    );
+    assert_eq!(doc["directive"], serde_json::json!({}), "no gate: {doc}");
+    // On pre_tool_call exit 2 is the block it means, with no such advice.
+    env.config("hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/gate.sh\n      timeout: 10\n");
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/gate.sh");
+    let out = env
+        .cmd()
+        .args(["test", "pre_tool_call", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["directive"]["action"], "block", "{doc}");
+    assert!(!doc.to_string().contains(advice), "{doc}");
+}

@@ -269,3 +269,37 @@ pub(crate) fn enabled(config: &Path) -> Option<bool> {
             .is_some_and(|names| names.iter().any(|n| n == NAME)),
     )
 }
+
+/// How long newer Hermes waits for one `pre_tool_call` callback (a shell hook, the bridge, this
+/// plugin) before it blocks the call, as `_resolve_hook_callback_timeout` in
+/// `hermes_cli/plugins_dispatch.py` reads `plugins.hook_callback_timeout`: 30 s when the key is
+/// absent, null, not a number or negative, at most 600 s; 0 (`None` here) switches the bound off.
+pub(crate) fn callback_bound(config: &Path) -> Option<std::time::Duration> {
+    #[derive(Deserialize, Default)]
+    struct Config {
+        #[serde(default)]
+        plugins: Option<serde_json::Value>,
+    }
+    const DEFAULT: f64 = 30.0;
+    const MAX: f64 = 600.0;
+    let raw = read(config)
+        .ok()
+        .flatten()
+        .and_then(|text| crate::config::yaml::parse::<Option<Config>>(&text).ok())
+        .flatten()
+        .and_then(|c| c.plugins)
+        .and_then(|p| p.get("hook_callback_timeout").cloned());
+    // Python's float() of the value; what it refuses is the default.
+    let seconds = match raw {
+        Some(serde_json::Value::Number(n)) => n.as_f64().unwrap_or(DEFAULT),
+        Some(serde_json::Value::Bool(b)) => f64::from(u8::from(b)),
+        Some(serde_json::Value::String(s)) => s.trim().replace('_', "").parse().unwrap_or(DEFAULT),
+        _ => DEFAULT,
+    };
+    let seconds = if seconds.is_nan() || seconds < 0.0 {
+        DEFAULT
+    } else {
+        seconds.min(MAX)
+    };
+    (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds))
+}

@@ -51,6 +51,9 @@ pub(crate) struct Hook<'a> {
 /// The default timeouts, written out so people see the setting.
 const HOOK_MD_TIMEOUT_MS: u32 = 30_000;
 const CONFIG_TIMEOUT_S: u32 = 60;
+/// A config `pre_tool_call` hook's: under the 30 s newer Hermes waits for the callback, so that
+/// the hook's own deadline (and `fail_closed`) decides a hang, not Hermes's bound.
+const CONFIG_GUARD_TIMEOUT_S: u32 = 25;
 
 impl Hook<'_> {
     /// The event name a HOOK.md trigger uses (the Agent Hooks name when there is one).
@@ -329,7 +332,12 @@ impl Hook<'_> {
             first = "      ";
         }
         let _ = writeln!(out, "{first}command: {}", yaml_string(command));
-        let _ = writeln!(out, "      timeout: {CONFIG_TIMEOUT_S}");
+        let timeout = if self.called.event.name() == "pre_tool_call" {
+            CONFIG_GUARD_TIMEOUT_S
+        } else {
+            CONFIG_TIMEOUT_S
+        };
+        let _ = writeln!(out, "      timeout: {timeout}");
         if self.effects().contains(Effects::BLOCK) {
             let _ = writeln!(
                 out,
@@ -383,7 +391,7 @@ mod tests {
             .config_entry("~/.hermes/agent-hooks/guard.sh");
         assert_eq!(
             entry,
-            "hooks:\n  pre_tool_call:\n    - matcher: \"terminal\"\n      command: \"~/.hermes/agent-hooks/guard.sh\"\n      timeout: 60\n      # fail_closed: true   # block when the hook cannot answer (crash, timeout)\n"
+            "hooks:\n  pre_tool_call:\n    - matcher: \"terminal\"\n      command: \"~/.hermes/agent-hooks/guard.sh\"\n      timeout: 25\n      # fail_closed: true   # block when the hook cannot answer (crash, timeout)\n"
         );
     }
 }

@@ -10,10 +10,6 @@ use super::{Finding, Level};
 use crate::agents::plugin::{self, Installed};
 use crate::config::{Effects, Event, HookSet, HookSpec, Source, SourceKind};
 
-/// Newer Hermes ends a `pre_tool_call` plugin callback after `plugins.hook_callback_timeout`
-/// (30 s by default) and blocks the call.
-pub(crate) const CALLBACK_BOUND: Duration = Duration::from_secs(30);
-
 /// Every finding about the plugin and the hooks it runs.
 pub(super) fn check(home: &Path, config: &Path, set: &HookSet, findings: &mut Vec<Finding>) {
     let folder = plugin::folder(home);
@@ -44,7 +40,7 @@ pub(super) fn check(home: &Path, config: &Path, set: &HookSet, findings: &mut Ve
     } else {
         bridged_rewrites(set, findings);
     }
-    slow_guards(set, findings);
+    slow_guards(config, set, findings);
 }
 
 /// The bridge left in config.yaml beside an enabled plugin: both run the Agent Hooks of its
@@ -172,25 +168,47 @@ fn bridged(set: &HookSet, event: Event) -> bool {
     })
 }
 
-/// Agent Hooks `pre_tool_call` hooks that may run longer than Hermes waits for a plugin
-/// callback. (Hermes's own config hooks have Hermes's 60 s default, and are Hermes's to bound.)
-fn slow_guards(set: &HookSet, findings: &mut Vec<Finding>) {
-    for hook in set.hooks.iter().filter(|h| {
-        h.source.kind() == SourceKind::AgentHooks
-            && h.event.name() == "pre_tool_call"
-            && h.timeout > CALLBACK_BOUND
-    }) {
+/// `pre_tool_call` hooks, of either source, whose timeout is longer than newer Hermes waits for
+/// one callback. Config hooks are such callbacks themselves (Hermes's default `timeout`, 60 s,
+/// is above the default bound); Agent Hooks reach Hermes through one (the bridge or the plugin).
+/// Past the bound Hermes blocks the call, and every call after it while that callback stays
+/// suppressed (60 s), whatever the hook's `timeout` and `fail_closed` say.
+fn slow_guards(config: &Path, set: &HookSet, findings: &mut Vec<Finding>) {
+    let Some(bound) = plugin::callback_bound(config) else {
+        return;
+    };
+    for hook in set
+        .hooks
+        .iter()
+        .filter(|h| h.event.name() == "pre_tool_call" && h.timeout > bound)
+    {
+        let fix = match hook.source.kind() {
+            SourceKind::Config => "set `timeout:` to that or less",
+            SourceKind::AgentHooks => "set `timeout:` (milliseconds) to that or less",
+            SourceKind::Gateway | SourceKind::Plugin => continue,
+        };
         findings.push(hook_finding(
             Level::Warning,
             hook,
             format!(
-                "its timeout ({}s) is above the {}s newer Hermes gives a pre_tool_call \
-                 callback (plugins.hook_callback_timeout): past it Hermes blocks the call \
-                 whatever the hook would answer",
-                hook.timeout.as_secs(),
-                CALLBACK_BOUND.as_secs()
+                "its timeout ({}) is above the {} newer Hermes waits for a pre_tool_call \
+                 callback (plugins.hook_callback_timeout): past it Hermes blocks the call, and \
+                 the calls after it for a minute, whatever the hook would answer; {fix}, or \
+                 raise that setting",
+                seconds(hook.timeout),
+                seconds(bound),
             ),
         ));
+    }
+}
+
+/// A duration as the messages say it: `60s`, `7.5s`.
+fn seconds(duration: Duration) -> String {
+    let secs = duration.as_secs_f64();
+    if secs.fract() == 0.0 {
+        format!("{secs:.0}s")
+    } else {
+        format!("{secs}s")
     }
 }
 
