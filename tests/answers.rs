@@ -409,3 +409,26 @@ fn matchers_pick_the_hooks_of_a_tool() {
         "no tool name never matches"
     );
 }
+
+#[test]
+fn an_empty_rewrite_is_no_answer() {
+    // agent/shell_hooks.py `_parse_response` takes a rewrite only when `args` is a non-empty
+    // dict (`if isinstance(args, dict) and args`): `{}` leaves the call as it is, like `{}`.
+    let env = TestEnv::new();
+    for answer in [
+        r#"{"action": "modify", "args": {}}"#,
+        r#"{"decision": "allow", "tool_input": {}}"#,
+    ] {
+        hooks(
+            &env,
+            "pre_tool_call",
+            &[&format!("cat >/dev/null; printf '{answer}'")],
+        );
+        let out = env.run("pre_tool_call", TERMINAL);
+        assert_eq!(code(&out), 0, "{answer}: {}", stderr(&out));
+        let line = json(&out);
+        assert!(line.get("action").is_none(), "{answer}: {line}");
+        assert!(line.get("args").is_none(), "{answer}: {line}");
+        assert_ne!(statuses(&line), ["modified"], "{answer}: {line}");
+    }
+}
