@@ -222,7 +222,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__doctor)
-            opts="-q -h -V --no-exec --strict --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-q -h -V --no-exec --strict --json --no-pager --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -256,7 +256,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__events)
-            opts="-q -h -V --json --agent --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact"
+            opts="-q -h -V --json --agent --no-pager --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version pre_tool_call pre-tool-call post_tool_call post-tool-call post-tool-call-failure pre_llm_call pre-agent-turn post_llm_call post-agent-turn pre_verify pre-agent-turn-stop on_session_start pre-session on_session_end post-session subagent_start pre-subagent subagent_stop post-subagent on_session_finalize on_session_reset pre_api_request post_api_request api_request_error pre_approval_request post_approval_response agent_loop_stopped gateway_platform_event kanban_task_blocked kanban_task_claimed kanban_task_completed on_interim_message on_kanban_dispatch_tick on_kanban_task_updated on_kanban_worker_exited on_kanban_worker_spawned on_kanban_worker_stale_claim on_room_member_activity on_skill_lifecycle on_stream_delta on_stream_end on_stream_start pre_command pre_gateway_dispatch pre_transcription transform_api_error_classification transform_llm_output transform_terminal_output transform_tool_result post-agent-turn-stop pre-context-compact post-context-compact PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit Stop SubagentStart SubagentStop SessionStart SessionEnd PreCompact"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,7 +538,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__list)
-            opts="-l -q -h -V --event --long --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-l -q -h -V --event --long --json --no-pager --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -576,7 +576,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__log)
-            opts="-n -q -h -V --audit-log --event --session --blocked --status --limit --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-n -q -h -V --audit-log --event --session --blocked --status --limit --json --no-pager --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -33,6 +33,7 @@ mod loop_guard;
 mod memo;
 mod new;
 mod output;
+mod pager;
 mod parity;
 mod payload;
 mod project;

@@ -48,6 +48,8 @@ pub(crate) struct DoctorArgs {
     /// Print the findings as one JSON document
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pager: super::pager::PagerArgs,
 }
 
 #[derive(Serialize)]
@@ -140,7 +142,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             summary,
         })?;
     } else {
-        printer.show(&human(&findings, &summary, shared::color(global), &paths))?;
+        super::pager::show_stdout(
+            args.pager,
+            printer,
+            &human(&findings, &summary, shared::color(global), &paths),
+        )?;
     }
     Ok(if failed {
         ExitStatus::Error

@@ -41,6 +41,8 @@ pub(crate) struct EventsArgs {
     #[arg(long, value_name = "AGENT", conflicts_with = "event",
           value_parser = clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::name)))]
     agent: Option<String>,
+    #[command(flatten)]
+    pager: super::pager::PagerArgs,
 }
 
 const LEGEND: &str = "Every name in a row works wherever an event is named: other names are the \
@@ -59,7 +61,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> 
         return detail(global, args, called, printer);
     }
     if let Some(agent) = &args.agent {
-        return agent_table(agent.parse::<Agent>()?, args.json, printer);
+        return agent_table(agent.parse::<Agent>()?, args, printer);
     }
     if args.json {
         #[derive(Serialize)]
@@ -96,7 +98,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> 
     for line in wrap_words(LEGEND, terminal_width()) {
         screen.line(line);
     }
-    printer.show(&screen)?;
+    super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)
 }
 
@@ -123,7 +125,8 @@ struct AgentRow {
 }
 
 /// `events --agent NAME`: the agent's own event names, in its order.
-fn agent_table(agent: Agent, json: bool, printer: &Printer) -> Result<ExitStatus> {
+fn agent_table(agent: Agent, args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
+    let json = args.json;
     let rows: Vec<AgentRow> = if agent.is_hermes() {
         Event::all()
             .filter_map(|event| {
@@ -196,7 +199,7 @@ fn agent_table(agent: Agent, json: bool, printer: &Printer) -> Result<ExitStatus
     for line in wrap_words(&legend, terminal_width()) {
         screen.line(line);
     }
-    printer.show(&screen)?;
+    super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)
 }
 
@@ -361,7 +364,7 @@ fn detail(
     for example in &examples {
         answer_lines(&mut screen, example);
     }
-    printer.show(&screen)?;
+    super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)
 }
 

@@ -30,6 +30,8 @@ pub(crate) struct ListArgs {
     /// Print one JSON document instead of the table
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pager: super::pager::PagerArgs,
 }
 
 /// One row, for both outputs. A new column is a field here, its value in [`hook_rows`] (the
@@ -147,7 +149,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
             loaded.paths.config.display()
         ));
         screen.line(shared::project_line(&loaded.paths));
-        printer.show(&screen)?;
+        super::pager::show_stdout(args.pager, printer, &screen)?;
         return Ok(status);
     }
     if args.long {
@@ -159,7 +161,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         for note in &notes {
             screen.line(note);
         }
-        printer.show(&screen)?;
+        super::pager::show_stdout(args.pager, printer, &screen)?;
         return Ok(status);
     }
     let headings: Vec<&str> = COLUMNS.iter().map(|(heading, _)| *heading).collect();
@@ -178,7 +180,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     for note in &notes {
         screen.line(note);
     }
-    printer.show(&screen)?;
+    super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(status)
 }
 

@@ -60,6 +60,8 @@ pub(crate) struct LogArgs {
     /// Print one JSON document ({"schema_version", "log", "rows": [...]})
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    pager: super::pager::PagerArgs,
 }
 
 /// One row: a hook's decision in one run.
@@ -147,7 +149,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Res
         printer.note(format!("no decisions in {} match", path.display()));
         return Ok(ExitStatus::Success);
     }
-    printer.show(&table(&rows, shared::color(global)))?;
+    super::pager::show_stdout(args.pager, printer, &table(&rows, shared::color(global)))?;
     Ok(ExitStatus::Success)
 }
 

@@ -96,7 +96,7 @@ impl Screen {
     }
 
     /// The finished text.
-    pub(super) fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 }

@@ -437,11 +437,21 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
 /// Runs the command with stdout on a pseudo-terminal `cols` columns wide (0: a terminal that
 /// reports no size), and returns what it printed there.
 pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
+    on_a_terminal_sized(env, args, (cols, 50), &[])
+}
+
+/// [`on_a_sized_terminal`] with `size` as (columns, rows) and `vars` set in the environment.
+pub fn on_a_terminal_sized(
+    env: &TestEnv,
+    args: &[&str],
+    (cols, rows): (u16, u16),
+    vars: &[(&str, &str)],
+) -> String {
     use rustix::termios::{OptionalActions, Winsize, tcgetattr, tcsetattr, tcsetwinsize};
     use std::io::Read as _;
     let (mut master, tty) = pty_pair();
     let size = Winsize {
-        ws_row: 50,
+        ws_row: rows,
         ws_col: cols,
         ws_xpixel: 0,
         ws_ypixel: 0,
@@ -454,6 +464,7 @@ pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
     let mut child = env
         .std_cmd()
         .args(args)
+        .envs(vars.iter().copied())
         .stdin(std::process::Stdio::null())
         .stdout(tty.try_clone().unwrap())
         .stderr(std::process::Stdio::null())
