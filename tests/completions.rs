@@ -88,6 +88,9 @@ fn bash_completes_subcommands_their_flags_and_fixed_values() {
     let offers = |words: &[&str]| bash_offers(&env, words);
     assert_eq!(offers(&["hermes-hooks", "ru"]), ["run"]);
     assert_eq!(offers(&["hermes-hooks", "comp"]), ["completions"]);
+    // A subcommand by its name; an alias once only it fits.
+    assert_eq!(offers(&["hermes-hooks", "re"]), ["revoke"]);
+    assert_eq!(offers(&["hermes-hooks", "rm"]), ["rm"]);
     let flags = offers(&["hermes-hooks", "doctor", "--"]);
     for flag in ["--strict", "--no-exec", "--json", "--hermes-home"] {
         assert!(flags.iter().any(|f| f == flag), "{flag} in {flags:?}");
@@ -242,6 +245,15 @@ fn a_hostile_hook_command_is_offered_as_one_quoted_word() {
     // Typed with an opening quote, the word still completes.
     let typed = bash_offers(&env, &["hermes-hooks", "approve", "'x $("]);
     assert_eq!(typed, offered);
+}
+
+#[test]
+fn a_hook_command_like_a_file_pattern_is_offered_as_written() {
+    let env = TestEnv::new();
+    env.config("hooks:\n  pre_tool_call:\n    - command: '*'\n");
+    // A file the quoted pattern `'*'` would match, were bash to expand it.
+    std::fs::write(env.work().join("'; touch pwned; '"), "").unwrap();
+    assert_eq!(bash_offers(&env, &["hermes-hooks", "approve", ""]), ["'*'"]);
 }
 
 #[test]

@@ -62,7 +62,7 @@ fn answer_for(shell: &OsStr) -> Option<ExitStatus> {
 /// The command line with the completers of values it has no fixed set for, reading the global
 /// flags among `typed` (the words before the one completed).
 fn completing(typed: &[OsString]) -> clap::Command {
-    let mut cmd = super::command();
+    let mut cmd = aliases_hidden(super::command());
     let with_event: Vec<String> = cmd
         .get_subcommands()
         .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "event"))
@@ -84,6 +84,27 @@ fn completing(typed: &[OsString]) -> clap::Command {
                 sub.mut_arg(id, |arg| arg.add(ArgValueCompleter::new(hooks)))
             });
         }
+    }
+    cmd
+}
+
+/// `cmd` with its subcommands' aliases completing only when no name does: the engine offers one
+/// spelling per subcommand, the first in sort order, so `re` would give `remove`, not `revoke`.
+fn aliases_hidden(mut cmd: clap::Command) -> clap::Command {
+    let subcommands: Vec<(String, Vec<String>)> = cmd
+        .get_subcommands()
+        .map(|sub| {
+            let names = sub.get_all_aliases().map(str::to_owned).collect();
+            (sub.get_name().to_owned(), names)
+        })
+        .collect();
+    for (name, aliases) in subcommands {
+        if aliases.is_empty() {
+            continue;
+        }
+        // clap takes names as `'static`; a completion answer is one short process.
+        let hidden = aliases.into_iter().map(|alias| &*alias.leak());
+        cmd = cmd.mut_subcommand(name, |sub| sub.visible_alias(None).aliases(hidden));
     }
     cmd
 }
