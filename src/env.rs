@@ -36,6 +36,13 @@ pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).
 pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
 
+/// A completion request: the shell whose script calls back (`COMPLETE=bash hermes-hooks -- ...`).
+pub(crate) const COMPLETE: &str = "COMPLETE";
+/// Set by the completion scripts: which word is being completed.
+pub(crate) const CLAP_COMPLETE_INDEX: &str = "_CLAP_COMPLETE_INDEX";
+/// Set by the completion scripts: the separator between candidates.
+pub(crate) const CLAP_IFS: &str = "_CLAP_IFS";
+
 /// The value of `name`, or `None` when it is unset or empty.
 #[allow(clippy::disallowed_methods)] // this module is the one reader of the environment
 pub(crate) fn var_os(name: &str) -> Option<OsString> {

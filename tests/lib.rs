@@ -15,6 +15,7 @@ mod agent_mode;
 mod answers;
 mod approve;
 mod audit;
+mod completions;
 mod config;
 mod consent;
 mod doctor;

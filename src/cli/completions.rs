@@ -1,16 +1,23 @@
-//! `completions <shell>`: the completion script for a shell, generated from the clap definition,
-//! so an installed binary can set up its own completions. Event names complete wherever an event
-//! is named (through [`EventName`], a parser that accepts any text and leaves judging it to the
-//! event table, so a near miss still gets its suggestion).
+//! `completions <shell>`: the script that sets up completion in a shell. The script calls this
+//! binary back for each completion (`COMPLETE=<shell> hermes-hooks -- <words>`, clap_complete's
+//! protocol), so what completes comes from the command-line definition, and for `approve` and
+//! `revoke` from the hooks `list` shows, read only then. Event names complete wherever an event
+//! is named; [`EventName`] accepts any text and leaves judging it to the event table, so a near
+//! miss still gets its suggestion. Every other call pays one environment lookup for this.
 
-use std::ffi::OsStr;
+mod shells;
+mod values;
+
+use std::ffi::{OsStr, OsString};
+use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::builder::{StringValueParser, TypedValueParser};
 use clap_complete::Shell;
+use clap_complete::engine::ArgValueCompleter;
 
-use crate::config::Event;
+use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
 
@@ -22,43 +29,88 @@ pub(crate) struct CompletionsArgs {
 }
 
 pub(crate) fn run(args: &CompletionsArgs, printer: &Printer) -> Result<ExitStatus> {
-    printer.raw(&script(args.shell))?;
+    printer.raw(&shells::registration(args.shell))?;
     Ok(ExitStatus::Success)
 }
 
-/// The completion script for `shell`.
-pub(crate) fn script(shell: Shell) -> Vec<u8> {
-    let mut cmd = super::command();
-    let name = cmd.get_name().to_owned();
-    let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut cmd, &name, &mut buf);
-    if shell == Shell::Bash {
-        buf = fix_bash(&buf, &name);
-    }
-    buf
+/// The answer to a completion request, `COMPLETE=<shell> hermes-hooks -- <words>`; `None` for
+/// every other call (a `COMPLETE` left in the environment of a plain call changes nothing).
+pub(super) fn answer() -> Option<ExitStatus> {
+    let shell = env::var_os(env::COMPLETE)?;
+    answer_for(&shell)
 }
 
-/// clap_complete writes a hyphenated program's subcommands under two spellings in its bash
-/// script (`hermes__hooks__subcmd__doctor` where they are found, `hermes__subcmd__hooks__subcmd__
-/// doctor` where their flags are offered), so nothing completes after a subcommand (clap issues
-/// 6421 and 6529). The second spelling is made the first.
-fn fix_bash(script: &[u8], name: &str) -> Vec<u8> {
-    let text = String::from_utf8_lossy(script);
-    let found = name.replace('-', "__");
-    let offered = name.replace('-', "__subcmd__");
-    if found == offered {
-        return script.to_vec();
+#[cold]
+fn answer_for(shell: &OsStr) -> Option<ExitStatus> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != "--" {
+        return None;
     }
-    text.replace(
-        &format!("{offered}__subcmd__"),
-        &format!("{found}__subcmd__"),
-    )
-    .replace(&format!("        {offered})"), &format!("        {found})"))
-    .into_bytes()
+    let shell = <Shell as clap::ValueEnum>::from_str(shell.to_str()?, false).ok()?;
+    let words: Vec<OsString> = args.collect();
+    let current_dir = std::env::current_dir().ok();
+    let printer = Printer::new(true);
+    let answered = shells::answer(shell, words, current_dir.as_deref())
+        .and_then(|answer| printer.raw(&answer));
+    Some(if answered.is_ok() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    })
+}
+
+/// The command line with the completers of values it has no fixed set for, reading the global
+/// flags among `typed` (the words before the one completed).
+fn completing(typed: &[OsString]) -> clap::Command {
+    let mut cmd = aliases_hidden(super::command());
+    let with_event: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "event"))
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    for name in with_event {
+        cmd = cmd.mut_subcommand(name, |sub| {
+            sub.mut_arg("event", |arg| {
+                arg.add(ArgValueCompleter::new(values::events))
+            })
+        });
+    }
+    if let Some(global) = values::typed_globals(typed) {
+        let global = Arc::new(global);
+        for (name, id, approved) in [("approve", "hook", false), ("revoke", "command", true)] {
+            let global = Arc::clone(&global);
+            let hooks = move |current: &OsStr| values::hooks(&global, current, approved);
+            cmd = cmd.mut_subcommand(name, |sub| {
+                sub.mut_arg(id, |arg| arg.add(ArgValueCompleter::new(hooks)))
+            });
+        }
+    }
+    cmd
+}
+
+/// `cmd` with its subcommands' aliases completing only when no name does: the engine offers one
+/// spelling per subcommand, the first in sort order, so `re` would give `remove`, not `revoke`.
+fn aliases_hidden(mut cmd: clap::Command) -> clap::Command {
+    let subcommands: Vec<(String, Vec<String>)> = cmd
+        .get_subcommands()
+        .map(|sub| {
+            let names = sub.get_all_aliases().map(str::to_owned).collect();
+            (sub.get_name().to_owned(), names)
+        })
+        .collect();
+    for (name, aliases) in subcommands {
+        if aliases.is_empty() {
+            continue;
+        }
+        // clap takes names as `'static`; a completion answer is one short process.
+        let hidden = aliases.into_iter().map(|alias| &*alias.leak());
+        cmd = cmd.mut_subcommand(name, |sub| sub.visible_alias(None).aliases(hidden));
+    }
+    cmd
 }
 
 /// An event name on the command line: any text is accepted here (the event table judges it and
-/// suggests a near miss); every name it takes (canonical, alias, Claude Code) is offered for completion.
+/// suggests a near miss); completion offers the names (see [`values::events`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EventName;
 
@@ -72,9 +124,5 @@ impl TypedValueParser for EventName {
         value: &OsStr,
     ) -> Result<String, clap::Error> {
         StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(Event::names().map(PossibleValue::new)))
     }
 }

@@ -222,6 +222,9 @@ pub(crate) enum Command {
 
 /// Parses the command line and runs the command.
 pub(crate) fn main() -> ExitStatus {
+    if let Some(status) = completions::answer() {
+        return status;
+    }
     if let Some(status) = shared::watch_mode() {
         return status;
     }

@@ -1,0 +1,93 @@
+//! The values completion offers where the command line has no fixed set: event names, and the
+//! hooks `approve` and `revoke` take, read from the hook set only while completing. A hook set that
+//! cannot be read completes nothing; completion itself never fails.
+
+use std::ffi::{OsStr, OsString};
+
+use clap::FromArgMatches as _;
+use clap_complete::engine::CompletionCandidate;
+
+use crate::agents::Agent;
+use crate::cli::{GlobalArgs, shared};
+use crate::config::Event;
+
+/// Event names starting with `current`: the canonical names first; the other spellings (Agent
+/// Hooks, Claude Code and the other agents' names) only when no canonical name starts so, or the
+/// word has a `-` (it is being written in Agent Hooks spelling).
+pub(super) fn events(current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(typed) = current.to_str() else {
+        return Vec::new();
+    };
+    let mut names: Vec<&'static str> = Event::all()
+        .map(Event::name)
+        .filter(|name| name.starts_with(typed))
+        .collect();
+    if names.is_empty() || typed.contains('-') {
+        let agents = Agent::ALL
+            .iter()
+            .flat_map(|agent| agent.events())
+            .filter(|own| own.table.is_some())
+            .map(|own| own.name);
+        for name in Event::names().chain(agents) {
+            if name.starts_with(typed) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names.into_iter().map(CompletionCandidate::new).collect()
+}
+
+/// The hooks starting with `current` by the name `list` shows: a config hook's command, an
+/// Agent Hooks hook's name; with `approved`, also every command the allowlist holds (what
+/// `revoke` takes).
+pub(super) fn hooks(
+    global: &GlobalArgs,
+    current: &OsStr,
+    approved: bool,
+) -> Vec<CompletionCandidate> {
+    let Some(typed) = current.to_str() else {
+        return Vec::new();
+    };
+    let Ok(paths) = global.paths() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(set) = crate::config::load(shared::options(&paths, None)) {
+        for hook in &set.hooks {
+            let name = if hook.agent().is_some() {
+                &hook.name
+            } else {
+                &hook.command
+            };
+            names.push(name.clone());
+        }
+    }
+    let allowlist = approved.then(|| crate::consent::store::read(&paths.allowlist));
+    if let Some(Ok(Some(list))) = allowlist {
+        let commands = list
+            .entries()
+            .filter_map(|entry| entry.get("command")?.as_str());
+        names.extend(commands.map(str::to_owned));
+    }
+    let mut offered: Vec<String> = Vec::new();
+    for name in names {
+        if name.starts_with(typed) && !offered.contains(&name) {
+            offered.push(name);
+        }
+    }
+    offered.into_iter().map(CompletionCandidate::new).collect()
+}
+
+/// The global flags among the words typed before the one completed (`--hermes-home`,
+/// `--project`...), so completion reads the hooks the finished command will; the defaults where
+/// the words cannot be read (`None` if not even those can).
+pub(super) fn typed_globals(typed: &[OsString]) -> Option<GlobalArgs> {
+    let read = |words: &[OsString]| {
+        let matches = crate::cli::command()
+            .ignore_errors(true)
+            .try_get_matches_from(words)
+            .ok()?;
+        GlobalArgs::from_arg_matches(&matches).ok()
+    };
+    read(typed).or_else(|| read(&[OsString::from("hermes-hooks")]))
+}
