@@ -576,7 +576,7 @@ _hermes__hooks() {
             return 0
             ;;
         hermes__hooks__subcmd__log)
-            opts="-n -q -h -V --audit-log --event --session --blocked --status --limit --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
+            opts="-n -q -h -V --audit-log --event --session --blocked --status --run --all --limit --json --hermes-home --config --user-hooks --project --accept-hooks --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -596,6 +596,10 @@ _hermes__hooks() {
                     ;;
                 --status)
                     COMPREPLY=($(compgen -W "ok blocked modified context gated not_matched unapproved changed not_run async failed timed_out spawn_failed invalid_output" -- "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --limit)

@@ -771,6 +771,7 @@ failed\t''
 timed_out\t''
 spawn_failed\t''
 invalid_output\t''"
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l run -d 'Show one decision whole: every hook of the run with this id (a prefix that names one)' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -s n -l limit -d 'Show the last N rows; 0 shows all' -r
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l hermes-home -d 'Hermes home: config.yaml and the allowlist [env: HERMES_HOME] [default: ~/.hermes]' -r -F
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l config -d 'Hermes config file [default: <hermes home>/config.yaml]' -r -F
@@ -780,6 +781,7 @@ complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l color 
 always\t'Always'
 never\t'Never'"
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l blocked -d 'Only hooks that blocked (or, on pre_verify, asked to keep working)'
+complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l all -d 'Also show hooks that did not run, or whose matcher passed over the call'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l json -d 'Print one JSON document ({"schema_version", "log", "rows": [...]})'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -l accept-hooks -d 'Approve unapproved or changed hooks on the spot (recording their sha256) and run them [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]'
 complete -c hermes-hooks -n "__fish_hermes_hooks_using_subcommand log" -s q -l quiet -d 'Print no warnings or notes on stderr (errors still show)'

@@ -200,12 +200,11 @@ mod tests {
         }
     }
 
+    /// Lines as read: their bytes, `None` for one too long.
+    type Read = Vec<Option<Vec<u8>>>;
+
     /// The lines of `text` read both ways with a cap of `max` bytes and chunks of `chunk`.
-    fn both_ways(
-        text: &[u8],
-        max: usize,
-        chunk: usize,
-    ) -> (Vec<Option<Vec<u8>>>, Vec<Option<Vec<u8>>>) {
+    fn both_ways(text: &[u8], max: usize, chunk: usize) -> (Read, Read) {
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(text).unwrap();
         file.rewind().unwrap();
