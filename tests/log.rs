@@ -476,3 +476,50 @@ fn log_memory_stays_bounded_whatever_the_log_size() {
         );
     }
 }
+
+#[test]
+fn a_long_listing_is_titled_once_and_never_splits_a_decision() {
+    let env = TestEnv::new();
+    let hook = |name: &str| {
+        format!(
+            r#"{{"name":"{name}","source":"config","command":"{name}.sh","sha256":null,"status":"ok","directive":{{}}}}"#
+        )
+    };
+    let hooks = [hook("h1"), hook("h2"), hook("h3")].join(",");
+    let text: String = (0..300)
+        .map(|n| {
+            format!(
+                r#"{{"time":"2026-11-20T10:00:00Z","run_id":"run{n:09}","event":"pre_tool_call","session_id":"s","exit":0,"directive":{{}},"hooks":[{hooks}]}}"#
+            ) + "\n"
+        })
+        .collect();
+    fs::write(env.path("audit.jsonl"), text).unwrap();
+    let out = log(&env, &["-n", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("TIME (UTC)")).count(),
+        1
+    );
+    let decisions: Vec<usize> = (0..lines.len())
+        .filter(|&at| lines[at].starts_with("2026-"))
+        .collect();
+    assert_eq!(decisions.len(), 300, "each decision once");
+    for at in decisions {
+        let under: Vec<&str> = lines[at + 1..at + 4]
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(under, ["h1", "h2", "h3"], "{}", lines[at]);
+    }
+
+    let out = log(&env, &["-n", "4"]);
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("run000000298")
+            && shown.contains("run000000299")
+            && !shown.contains("run000000297"),
+        "the last 4 rows: {shown}"
+    );
+}

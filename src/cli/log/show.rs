@@ -90,7 +90,7 @@ impl Human {
         if self.batch.is_empty() {
             return Ok(());
         }
-        let screen = render(&self.batch, self.color, self.width);
+        let screen = render(&self.batch, self.color, self.width, !self.shown);
         self.batch.clear();
         self.shown = true;
         self.out.show(&screen)
@@ -115,10 +115,12 @@ fn cell(text: &str, tone: Tone) -> Cell {
 const DECISION_TITLES: [&str; 6] = ["TIME (UTC)", "RUN", "EVENT", "SESSION", "DECISION", "TOOL"];
 const HOOK_TITLES: [&str; 4] = ["HOOK", "STATUS", "DIRECTIVE", "MESSAGE"];
 
-fn render(rows: &[Row], color: bool, width: Option<usize>) -> Screen {
-    let titles = |names: &[&str]| names.iter().map(|n| cell(n, Tone::Plain)).collect();
-    let mut decisions: Vec<Vec<Cell>> = vec![titles(&DECISION_TITLES)];
-    let mut hooks: Vec<Vec<Vec<Cell>>> = vec![vec![titles(&HOOK_TITLES)]];
+/// The lines of `rows`, under the column titles when `titled` (the first batch); later batches
+/// are aligned as if titled too, so their columns start where the titles do.
+fn render(rows: &[Row], color: bool, width: Option<usize>, titled: bool) -> Screen {
+    let heading = |names: &[&str]| names.iter().map(|n| cell(n, Tone::Plain)).collect();
+    let mut decisions: Vec<Vec<Cell>> = vec![heading(&DECISION_TITLES)];
+    let mut hooks: Vec<Vec<Vec<Cell>>> = vec![vec![heading(&HOOK_TITLES)]];
     for (at, row) in rows.iter().enumerate() {
         if at == 0 || rows[at - 1].group != row.group {
             decisions.push(decision_cells(row));
@@ -131,7 +133,8 @@ fn render(rows: &[Row], color: bool, width: Option<usize>) -> Screen {
     let decision_widths = widths(&decisions);
     let hook_widths = widths(&hooks.iter().flatten().cloned().collect::<Vec<_>>());
     let mut screen = Screen::new(color);
-    for (decision, hooks) in decisions.iter_mut().zip(&hooks) {
+    let skip = usize::from(!titled);
+    for (decision, hooks) in decisions.iter_mut().zip(&hooks).skip(skip) {
         if let Some(tool) = decision.last_mut() {
             let used: usize = decision_widths.iter().rev().skip(1).map(|w| w + GAP).sum();
             tool.0 = shorten(&tool.0, width.map(|w| w.saturating_sub(used)));
