@@ -242,8 +242,9 @@ fn log_says_how_to_turn_it_on() {
     assert_eq!(doc["rows"], serde_json::json!([]));
 
     std::fs::create_dir(env.path("audit.jsonl")).unwrap();
-    let out = log(&env, &[]);
+    let out = log(&env, &["--json"]);
     assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty(), "no half document");
     assert!(
         stderr(&out).contains("cannot read the audit log"),
         "{}",
@@ -284,8 +285,9 @@ TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
         stderr(&out)
     );
     assert!(out.stdout.is_empty());
-    let out = log(&env, &["--run", "zz"]);
+    let out = log(&env, &["--run", "zz", "--json"]);
     assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty(), "no half document");
     assert!(
         stderr(&out).contains("no decision in the log has a run id starting with \"zz\""),
         "{}",

@@ -159,17 +159,22 @@ pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Res
         all: args.all || args.run.is_some(),
         run: None,
     };
+    let log = Log(&path);
+    let exists = path.exists();
+    // What can fail before any output does: a document is never left half written by them.
+    if exists {
+        log.open()?;
+        if let Some(prefix) = &args.run {
+            filter.run = Some(resolve(&log, prefix, &filter)?);
+        }
+    }
     let mut sink = if args.json {
         Sink::Json(show::Json::new(printer.stream(), &path)?)
     } else {
         Sink::Human(show::Human::new(printer.stream(), shared::color(global)))
     };
-    let skipped = if path.exists() {
-        let log = Log(&path);
-        if let Some(prefix) = &args.run {
-            filter.run = Some(resolve(&log, prefix, &filter)?);
-            forward(&log, &filter, &mut sink)?
-        } else if args.limit == 0 {
+    let skipped = if exists {
+        if filter.run.is_some() || args.limit == 0 {
             forward(&log, &filter, &mut sink)?
         } else {
             let mut skipped = Skipped::default();
