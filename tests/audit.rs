@@ -36,8 +36,8 @@ fn each_run_appends_one_line_with_every_decision_and_no_payload() {
     let env = TestEnv::new();
     let command = guard(&env);
     let log = env.path("audit.jsonl");
-    let payload =
-        r#"{"tool_name": "terminal", "args": {"command": "rm -rf /"}, "session_id": "s1"}"#;
+    let payload = r#"{"tool_name": "terminal", "args": {"command": "rm -rf /", "workdir": "/secret-place"},
+        "session_id": "s1", "extra": {"note": "private words"}}"#;
     let out = env
         .cmd()
         .args(["run", "pre_tool_call", "--audit-log"])
@@ -72,9 +72,13 @@ fn each_run_appends_one_line_with_every_decision_and_no_payload() {
     assert_eq!(first["hooks"][1]["status"], "not_run");
     assert_eq!(lines[1]["exit"], 0);
     assert_eq!(lines[1]["hooks"][1]["status"], "unapproved");
+    assert_eq!(first["tool_command"], "rm -rf /", "what was decided on");
+    let text = fs::read_to_string(&log).unwrap();
     assert!(
-        !fs::read_to_string(&log).unwrap().contains("rm -rf"),
-        "no payload unless asked for"
+        first.get("payload").is_none()
+            && !text.contains("secret-place")
+            && !text.contains("private words"),
+        "no payload unless asked for: {text}"
     );
 }
 
@@ -150,4 +154,106 @@ fn concurrent_runs_never_interleave_their_lines() {
         assert!(child.wait().unwrap().success());
     }
     assert_eq!(lines(&log).len(), 20, "twenty whole JSON lines");
+}
+
+/// Each line's `run_id`.
+fn run_ids(log: &std::path::Path) -> Vec<String> {
+    lines(log)
+        .iter()
+        .map(|line| {
+            line["run_id"]
+                .as_str()
+                .expect("every line has a run_id")
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn every_run_gets_a_run_id_of_its_own() {
+    let env = TestEnv::new();
+    guard(&env);
+    let log = env.path("audit.jsonl");
+    for _ in 0..5 {
+        let out = env
+            .cmd()
+            .args(["run", "pre_tool_call", "--audit-log"])
+            .arg(&log)
+            .write_stdin(r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+    let ids = run_ids(&log);
+    assert_eq!(ids.len(), 5);
+    for id in &ids {
+        assert!(
+            id.len() == 12
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()),
+            "{id}"
+        );
+    }
+    let distinct: std::collections::BTreeSet<_> = ids.iter().collect();
+    assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn each_serve_request_gets_a_run_id_of_its_own() {
+    let env = TestEnv::new();
+    guard(&env);
+    let log = env.path("audit.jsonl");
+    let mut requests = String::new();
+    for id in 0..50 {
+        // An event without hooks: answered well within a millisecond.
+        let request = serde_json::json!({"id": id, "event": "on_session_start",
+            "payload": {"session_id": "s"}});
+        requests.push_str(&request.to_string());
+        requests.push('\n');
+    }
+    let out = env
+        .cmd()
+        .args(["serve", "--audit-log"])
+        .arg(&log)
+        .write_stdin(requests)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let ids = run_ids(&log);
+    assert_eq!(ids.len(), 50);
+    let distinct: std::collections::BTreeSet<_> = ids.iter().collect();
+    assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+}
+
+#[test]
+fn a_shell_call_logs_its_command_only_into_a_log_its_owner_alone_reads() {
+    let env = TestEnv::new();
+    guard(&env);
+    let log = env.path("audit.jsonl");
+    let run = |payload: &str| {
+        let out = env
+            .cmd()
+            .args(["run", "pre_tool_call", "--audit-log"])
+            .arg(&log)
+            .write_stdin(payload.to_owned())
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    };
+    let words = format!("echo {}", "word ".repeat(100));
+    run(&format!(
+        r#"{{"tool_name": "terminal", "args": {{"command": "{words}"}}}}"#
+    ));
+    run(r#"{"tool_name": "read_file", "args": {"path": "/etc/hosts", "command": "no"}}"#);
+    fs::set_permissions(&log, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    run(r#"{"tool_name": "terminal", "args": {"command": "ls -la"}}"#);
+
+    let lines = lines(&log);
+    let kept = lines[0]["tool_command"].as_str().unwrap();
+    assert_eq!(kept.chars().count(), 241, "{kept}");
+    assert!(words.starts_with(kept.trim_end_matches('…')) && kept.ends_with('…'));
+    assert!(lines[1].get("tool_command").is_none(), "{}", lines[1]);
+    assert!(lines[2].get("tool_command").is_none(), "{}", lines[2]);
+    assert!(!fs::read_to_string(&log).unwrap().contains("ls -la"));
 }

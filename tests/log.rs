@@ -1,5 +1,7 @@
-//! `log`: recent decisions from the audit log as a table or JSON, filtered by event, session,
-//! status and `--blocked`; what it says when no log is configured.
+//! `log`: recent decisions from the audit log as a table or JSON, each decision's hooks together
+//! under its run id, filtered by event, session, status, `--blocked` or `--run`; lines of older
+//! versions and hostile lines read without harm; memory bounded whatever the log's size; what it
+//! says when no log is configured.
 
 use std::fs;
 
@@ -8,10 +10,11 @@ use snapbox::{assert_data_eq, str};
 
 use crate::common::{TestEnv, code, redacted, stderr};
 
-/// A log of three runs (one of them a block), a torn line and a blank one.
-const LOG: &str = r#"{"time":"2026-11-20T10:00:00.123456Z","event":"pre_tool_call","session_id":"sess-1","tool_name":"terminal","exit":2,"directive":{"action":"block","message":"Force pushes are not allowed here"},"hooks":[{"name":"guard","source":"agent-hooks","command":"/p/.agents/hooks/guard/scripts/run","sha256":"ab","status":"blocked","directive":{"action":"block","message":"Force pushes are not allowed here"}},{"name":"later","source":"config","command":"later.sh","sha256":null,"status":"not_run","directive":{}}]}
+/// A log of three runs (one of them a block; the second from a version without run ids), a torn
+/// line and a blank one.
+const LOG: &str = r#"{"time":"2026-11-20T10:00:00.123456Z","run_id":"k3v9d2m1a7qe","event":"pre_tool_call","session_id":"sess-1","tool_name":"terminal","tool_command":"git push --force origin main","exit":2,"directive":{"action":"block","message":"Force pushes are not allowed here"},"hooks":[{"name":"guard","source":"agent-hooks","command":"/p/.agents/hooks/guard/scripts/run","sha256":"ab","status":"blocked","directive":{"action":"block","message":"Force pushes are not allowed here"}},{"name":"later","source":"config","command":"later.sh","sha256":null,"status":"not_run","directive":{}}]}
 {"time":"2026-11-20T10:00:05Z","event":"pre_tool_call","session_id":"sess-2","tool_name":"read_file","exit":0,"directive":{},"hooks":[{"name":"guard","source":"agent-hooks","command":"/p/.agents/hooks/guard/scripts/run","sha256":null,"status":"not_matched","directive":{}},{"name":"later","source":"config","command":"later.sh","sha256":null,"status":"unapproved","directive":{},"message":"not approved: run `hermes-hooks approve later.sh`"}]}
-{"time":"2026-11-20T10:01:00Z","event":"pre_llm_call","session_id":"sess-1","exit":0,"directive":{"context":"Uses tabs"},"hooks":[{"name":"ctx","source":"config","command":"ctx.sh","sha256":"cd","status":"context","directive":{"context":"Uses tabs"}}]}
+{"time":"2026-11-20T10:01:00Z","run_id":"k3v0aa11bb22","event":"pre_llm_call","session_id":"sess-1","exit":0,"directive":{"context":"Uses tabs"},"hooks":[{"name":"ctx","source":"config","command":"ctx.sh","sha256":"cd","status":"context","directive":{"context":"Uses tabs"}}]}
 {"time":"2026-11-20T10:0
 "#;
 
@@ -25,7 +28,7 @@ fn log(env: &TestEnv, args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-fn log_shows_recent_decisions_as_a_table() {
+fn log_shows_each_decision_with_its_run_id_and_tool_over_its_hooks() {
     let env = TestEnv::new();
     fs::write(env.path("audit.jsonl"), format!("{LOG}\n")).unwrap();
     let out = log(&env, &[]);
@@ -33,11 +36,14 @@ fn log_shows_recent_decisions_as_a_table() {
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           EVENT          SESSION  HOOK   STATUS      DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  pre_tool_call  sess-1   guard  blocked     block      Force pushes are not allowed here
-2026-11-20 10:00:00  pre_tool_call  sess-1   later  not_run     -
-2026-11-20 10:00:05  pre_tool_call  sess-2   later  unapproved  -          not approved: run `hermes-hooks approve later.sh`
-2026-11-20 10:01:00  pre_llm_call   sess-1   ctx    context     context    Uses tabs
+TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+  HOOK   STATUS      DIRECTIVE  MESSAGE
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+  guard  blocked     block      Force pushes are not allowed here
+2026-11-20 10:00:05  -             pre_tool_call  sess-2   ok        read_file
+  later  unapproved  -          not approved: run `hermes-hooks approve later.sh`
+2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   sess-1   context
+  ctx    context     context    Uses tabs
 
 "#]]
     );
@@ -51,8 +57,28 @@ TIME (UTC)           EVENT          SESSION  HOOK   STATUS      DIRECTIVE  MESSA
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           EVENT          SESSION  HOOK   STATUS   DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  pre_tool_call  sess-1   guard  blocked  block      Force pushes are not allowed here
+TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+  HOOK   STATUS   DIRECTIVE  MESSAGE
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+  guard  blocked  block      Force pushes are not allowed here
+
+"#]]
+    );
+
+    let out = log(&env, &["--all", "-n", "0"]);
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+  HOOK   STATUS       DIRECTIVE  MESSAGE
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+  guard  blocked      block      Force pushes are not allowed here
+  later  not_run      -
+2026-11-20 10:00:05  -             pre_tool_call  sess-2   ok        read_file
+  guard  not_matched  -
+  later  unapproved   -          not approved: run `hermes-hooks approve later.sh`
+2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   sess-1   context
+  ctx    context      context    Uses tabs
 
 "#]]
     );
@@ -83,15 +109,26 @@ fn log_filters_and_json() {
             })
             .collect()
     };
+    let all = rows(&[]);
     assert_eq!(
-        hooks(&rows(&[])),
+        hooks(&all),
+        ["guard:blocked", "later:unapproved", "ctx:context"],
+        "not_run and not_matched hooks stay out unless asked for"
+    );
+    assert_eq!(all[0]["run_id"], "k3v9d2m1a7qe");
+    assert_eq!(all[0]["tool_command"], "git push --force origin main");
+    assert_eq!(all[1]["run_id"], Value::Null, "a line of an older version");
+    assert_eq!(
+        hooks(&rows(&["--all"])),
         [
             "guard:blocked",
             "later:not_run",
+            "guard:not_matched",
             "later:unapproved",
             "ctx:context"
         ]
     );
+    assert_eq!(hooks(&rows(&["--status", "not_run"])), ["later:not_run"]);
     let blocked = rows(&["--blocked"]);
     assert_eq!(hooks(&blocked), ["guard:blocked"]);
     assert_eq!(blocked[0]["message"], "Force pushes are not allowed here");
@@ -108,7 +145,12 @@ fn log_filters_and_json() {
         ["guard:not_matched"]
     );
     assert_eq!(hooks(&rows(&["-n", "1"])), ["ctx:context"]);
-    assert_eq!(hooks(&rows(&["--limit", "0"])).len(), 4);
+    assert_eq!(
+        hooks(&rows(&["-n", "2"])),
+        ["later:unapproved", "ctx:context"]
+    );
+    assert_eq!(hooks(&rows(&["--limit", "0"])).len(), 3);
+    assert_eq!(hooks(&rows(&["--limit", "0", "--all"])).len(), 5);
 
     let out = log(&env, &["--status", "nope"]);
     assert_eq!(code(&out), 1);
@@ -157,6 +199,22 @@ fn log_reads_what_run_writes() {
     assert_eq!(rows[0]["command"], command.as_str());
     assert_eq!(rows[1]["status"], "ok");
     assert_eq!(doc["skipped_lines"], 0);
+    assert_eq!(rows[0]["tool_command"], "git push --force");
+    let id = rows[0]["run_id"].as_str().unwrap();
+    assert_ne!(Some(id), rows[1]["run_id"].as_str());
+
+    let out = env
+        .cmd()
+        .args(["log", "--run", &id[..6], "--audit-log"])
+        .arg(env.path("audit.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains(id) && shown.contains("terminal: git push --force") && !shown.contains("ls"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -184,11 +242,286 @@ fn log_says_how_to_turn_it_on() {
     assert_eq!(doc["rows"], serde_json::json!([]));
 
     std::fs::create_dir(env.path("audit.jsonl")).unwrap();
-    let out = log(&env, &[]);
+    let out = log(&env, &["--json"]);
     assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty(), "no half document");
     assert!(
         stderr(&out).contains("cannot read the audit log"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn run_shows_one_decision_whole_by_its_id_or_a_prefix_that_names_one() {
+    let env = TestEnv::new();
+    fs::write(env.path("audit.jsonl"), LOG).unwrap();
+    let out = log(&env, &["--run", "k3v9"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_data_eq!(
+        redacted(&env, &out.stdout),
+        str![[r#"
+TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+  HOOK   STATUS   DIRECTIVE  MESSAGE
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+  guard  blocked  block      Force pushes are not allowed here
+  later  not_run  -
+
+"#]]
+    );
+    let out = log(&env, &["--run", "k3v9d2m1a7qe", "--json", "-n", "1"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "the whole decision, whatever -n says: {doc}");
+    assert!(rows.iter().all(|row| row["run_id"] == "k3v9d2m1a7qe"));
+
+    let out = log(&env, &["--run", "k3v"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("2 decisions have a run id starting with \"k3v\"")
+            && stderr(&out).contains("k3v9d2m1a7qe")
+            && stderr(&out).contains("k3v0aa11bb22"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+    let out = log(&env, &["--run", "zz", "--json"]);
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty(), "no half document");
+    assert!(
+        stderr(&out).contains("no decision in the log has a run id starting with \"zz\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_hostile_line_is_shown_escaped_or_skipped_never_raw() {
+    let env = TestEnv::new();
+    let hook = r#"{"name":"h","source":"config","command":"h.sh","sha256":null,"status":"ok","directive":{}}"#;
+    let mut text = Vec::new();
+    for line in [
+        format!(
+            r#"{{"time":"2026-11-20T10:00:00Z","run_id":"\u001b[31mred","event":"pre_tool_call","session_id":"s","tool_name":"terminal","tool_command":"ls \u001b]0;title\u0007 \u202e","exit":0,"directive":{{}},"hooks":[{hook}]}}"#
+        ),
+        format!(
+            r#"{{"time":"2026-11-20T10:00:01Z","run_id":7,"event":"pre_tool_call","session_id":"s","agent":["x"],"tool_command":{{"a":1}},"exit":0,"directive":{{}},"hooks":[{hook}]}}"#
+        ),
+        format!(
+            r#"{{"time":"2026-11-20T10:00:02Z","event":"pre_tool_call","exit":999,"hooks":[{hook}]}}"#
+        ),
+        "[1,2]".to_owned(),
+        "null".to_owned(),
+        r#""text""#.to_owned(),
+    ] {
+        text.extend_from_slice(line.as_bytes());
+        text.push(b'\n');
+    }
+    text.extend_from_slice(b"{\"time\":\"\xff\xfe\"}\n\x1b[2J\n");
+    fs::write(env.path("audit.jsonl"), &text).unwrap();
+    for limit in ["20", "0"] {
+        let out = log(&env, &["-n", limit]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let shown = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(
+            !shown.contains('\u{1b}') && !shown.contains('\u{7}') && !shown.contains('\u{202e}'),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains("\\e[31mred") && shown.contains("ls \\e]0;title\\x07 \\u{202e}"),
+            "{shown}"
+        );
+        assert_eq!(
+            shown.lines().filter(|l| l.starts_with("  h ")).count(),
+            2,
+            "{shown}"
+        );
+        assert!(
+            stderr(&out).contains(
+                "6 line(s) are not audit entries and were skipped (line 3, 4, 5, 6, 7, ...)"
+            ),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!stderr(&out).contains('\u{1b}'));
+        let out = log(&env, &["-n", limit, "--json"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(!out.stdout.contains(&0x1b), "{:?}", out.stdout);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["rows"].as_array().unwrap().len(), 2);
+        assert_eq!(doc["rows"][0]["run_id"], "\u{1b}[31mred");
+        assert_eq!(doc["rows"][1]["run_id"], Value::Null);
+        assert_eq!(doc["skipped_lines"], 6);
+    }
+}
+
+#[test]
+fn the_tool_is_cut_between_words_to_fit_the_terminal() {
+    let env = TestEnv::new();
+    let command = format!("git commit --message {}", "many words here ".repeat(12));
+    fs::write(
+        env.path("audit.jsonl"),
+        format!(
+            r#"{{"time":"2026-11-20T10:00:00Z","run_id":"k3v9d2m1a7qe","event":"pre_tool_call","session_id":"s","tool_name":"terminal","tool_command":"{command}","exit":0,"directive":{{}},"hooks":[{{"name":"h","source":"config","command":"h.sh","sha256":null,"status":"ok","directive":{{}}}}]}}"#
+        ) + "\n",
+    )
+    .unwrap();
+    let path = env.path("audit.jsonl").display().to_string();
+    let shown = crate::common::on_a_sized_terminal(&env, &["log", "--audit-log", &path], 120);
+    let line = shown
+        .lines()
+        .find(|line| line.contains("k3v9d2m1a7qe"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        unicode_width::UnicodeWidthStr::width(line) <= 120,
+        "{line:?} is wider than the terminal"
+    );
+    let tool = line.split("terminal: ").nth(1).unwrap();
+    let kept = tool
+        .strip_suffix(" …")
+        .unwrap_or_else(|| panic!("{line:?}"));
+    assert!(
+        command.starts_with(&format!("{kept} ")),
+        "{kept:?} ends in a whole word"
+    );
+    assert!(kept.starts_with("git commit --message many"), "{kept:?}");
+}
+
+/// A field of a `/proc/<pid>/` file (`VmHWM` in `status`, `rchar` in `io`), as a number.
+fn proc_field(pid: u32, file: &str, field: &str) -> Option<u64> {
+    let text = fs::read_to_string(format!("/proc/{pid}/{file}")).ok()?;
+    let value = text.lines().find_map(|line| line.strip_prefix(field))?;
+    value
+        .trim_start_matches(':')
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The highest resident set size, in KiB, `child` had reached once it had read `read_at_least`
+/// bytes: the kernel's high-water mark (`VmHWM`, so a peak between two readings still counts),
+/// taken while it runs. `None` when the OS gives no such number, or the child was done before
+/// one was taken that late.
+fn peak_rss_kib(
+    mut child: std::process::Child,
+    read_at_least: u64,
+) -> (Option<u64>, std::process::ExitStatus) {
+    let pid = child.id();
+    let mut peak = None;
+    loop {
+        let hwm = proc_field(pid, "status", "VmHWM");
+        let read = proc_field(pid, "io", "rchar");
+        if let (Some(hwm), Some(read)) = (hwm, read)
+            && read >= read_at_least
+        {
+            peak = peak.max(Some(hwm));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (peak, status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn log_memory_stays_bounded_whatever_the_log_size() {
+    use std::io::Write as _;
+    let env = TestEnv::new();
+    let path = env.path("audit.jsonl");
+    let mut file = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+    let message = "a reason given at some length, as hooks do when they explain a block ".repeat(3);
+    let mut size = 0;
+    let mut n = 0_u64;
+    while size < 24 * 1024 * 1024 {
+        let line = format!(
+            r#"{{"time":"2026-11-20T10:00:00Z","run_id":"{n:012}","event":"pre_tool_call","session_id":"session-{n}","tool_name":"terminal","tool_command":"git status --short {n}","exit":2,"directive":{{"action":"block","message":"{message}"}},"hooks":[{{"name":"guard","source":"config","command":"/some/where/guard.sh","sha256":"{sha}","status":"blocked","directive":{{"action":"block","message":"{message}"}}}},{{"name":"later","source":"config","command":"later.sh","sha256":null,"status":"not_run","directive":{{}}}}]}}"#,
+            sha = "ab".repeat(32)
+        );
+        writeln!(file, "{line}").unwrap();
+        size += line.len() + 1;
+        n += 1;
+    }
+    file.flush().unwrap();
+    drop(file);
+    // Below the log's own size (holding it whole, let alone its rows, goes over).
+    let bound_kib = 20 * 1024;
+    for args in [
+        &["-n", "0"][..],
+        &["-n", "0", "--json", "--all"],
+        &["--run", "000000000001"],
+    ] {
+        let child = env
+            .std_cmd()
+            .arg("log")
+            .args(args)
+            .arg("--audit-log")
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (peak, status) = peak_rss_kib(child, size as u64 / 2);
+        assert!(status.success(), "{args:?}");
+        let Some(peak) = peak else {
+            println!(
+                "skipped: no peak memory of `log {args:?}` read once half the log was read \
+                 (no /proc VmHWM or rchar here)"
+            );
+            continue;
+        };
+        println!("log {args:?}: peak RSS {peak} KiB");
+        assert!(
+            peak < bound_kib,
+            "log {args:?} over a {size}-byte log took {peak} KiB at its peak"
+        );
+    }
+}
+
+#[test]
+fn a_long_listing_is_titled_once_and_never_splits_a_decision() {
+    let env = TestEnv::new();
+    let hook = |name: &str| {
+        format!(
+            r#"{{"name":"{name}","source":"config","command":"{name}.sh","sha256":null,"status":"ok","directive":{{}}}}"#
+        )
+    };
+    let hooks = [hook("h1"), hook("h2"), hook("h3")].join(",");
+    let text: String = (0..300)
+        .map(|n| {
+            format!(
+                r#"{{"time":"2026-11-20T10:00:00Z","run_id":"run{n:09}","event":"pre_tool_call","session_id":"s","exit":0,"directive":{{}},"hooks":[{hooks}]}}"#
+            ) + "\n"
+        })
+        .collect();
+    fs::write(env.path("audit.jsonl"), text).unwrap();
+    let out = log(&env, &["-n", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("TIME (UTC)")).count(),
+        1
+    );
+    let decisions: Vec<usize> = (0..lines.len())
+        .filter(|&at| lines[at].starts_with("2026-"))
+        .collect();
+    assert_eq!(decisions.len(), 300, "each decision once");
+    for at in decisions {
+        let under: Vec<&str> = lines[at + 1..at + 4]
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(under, ["h1", "h2", "h3"], "{}", lines[at]);
+    }
+
+    let out = log(&env, &["-n", "4"]);
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("run000000298")
+            && shown.contains("run000000299")
+            && !shown.contains("run000000297"),
+        "the last 4 rows: {shown}"
     );
 }

@@ -56,18 +56,34 @@ fn long_output_on_a_terminal_goes_through_the_pager_whole() {
     six_hooks(&env);
     let pager = fake_pager(&env);
     let via = pager.display().to_string();
+    let log = audit_log(&env, 30);
     for args in [
         &["events"][..],
         &["events", "pre_tool_call"],
         &["list", "--long"],
         &["doctor", "--no-exec"],
+        &["log"],
     ] {
-        let shown = on_a_terminal_sized(&env, args, SIZE, &[("PAGER", &via), ("LESS", "")]);
+        let shown = on_a_terminal_sized(
+            &env,
+            args,
+            SIZE,
+            &[
+                ("PAGER", &via),
+                ("LESS", ""),
+                ("HERMES_HOOKS_AUDIT_LOG", &log),
+            ],
+        );
         assert!(shown.contains("PAGED"), "{args:?}: {shown}");
         let text = paged(&pager).unwrap_or_default();
         let mut plain = args.to_vec();
         plain.push("--no-pager");
-        let direct = on_a_terminal_sized(&env, &plain, SIZE, &[("PAGER", &via)]);
+        let direct = on_a_terminal_sized(
+            &env,
+            &plain,
+            SIZE,
+            &[("PAGER", &via), ("HERMES_HOOKS_AUDIT_LOG", &log)],
+        );
         assert!(!direct.contains("PAGED"), "{plain:?}: {direct}");
         assert!(paged(&pager).is_none(), "{plain:?} paged");
         assert_eq!(
@@ -76,6 +92,21 @@ fn long_output_on_a_terminal_goes_through_the_pager_whole() {
             "{args:?}: the pager gets what the terminal would"
         );
     }
+}
+
+/// An audit log of `runs` decisions, written by `run`; its path.
+fn audit_log(env: &TestEnv, runs: usize) -> String {
+    let log = env.path("audit.jsonl").display().to_string();
+    for _ in 0..runs {
+        let out = env
+            .cmd()
+            .args(["run", "pre_tool_call", "--audit-log", &log])
+            .write_stdin(r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#)
+            .output()
+            .unwrap();
+        assert!(out.status.code().is_some_and(|c| c == 0), "{out:?}");
+    }
+    log
 }
 
 #[test]

@@ -484,9 +484,9 @@ fn audit(
         return;
     };
     let invocation = &prepared.invocation;
-    let time = crate::clock::now_iso();
+    let stamp = audit::Stamp::now();
     let mut line = AuditLine::new(
-        &time,
+        &stamp,
         event,
         &prepared.set.hooks,
         report,
@@ -495,6 +495,7 @@ fn audit(
     );
     line.errors = ErrorEntry::all(errors);
     line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
+    line.tool_command = audit::shell_command(invocation);
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }

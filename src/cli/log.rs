@@ -1,13 +1,17 @@
 //! `log`: the recent decisions from the audit log `run` appends to (`--audit-log`,
-//! `HERMES_HOOKS_AUDIT_LOG`), one row per hook that applied: time, event, session, hook, status,
-//! directive and message; filtered by event, session, status or `--blocked`. It answers "which
-//! hook blocked my tool call, and why".
+//! `HERMES_HOOKS_AUDIT_LOG`), one row per hook that applied, the hooks of one decision together
+//! under its run id, time, event, session, outcome and tool; filtered by event, session, status,
+//! `--blocked` or `--run ID`. It answers "which hook blocked my tool call, and why". The log is
+//! read from its end for the last rows, and streamed for all of them: memory stays bounded
+//! whatever its size.
+
+mod lines;
+mod show;
 
 use std::collections::VecDeque;
-use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use serde::Serialize;
@@ -17,16 +21,17 @@ use super::{GlobalArgs, shared};
 use crate::config::Event;
 use crate::env;
 use crate::exit::ExitStatus;
+use crate::output::Printer;
 use crate::output::audit::{Logged, LoggedHook};
-use crate::output::table::{Grid, Tone};
-use crate::output::{Printer, Screen};
 use crate::response::Status;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Rows are hooks that applied to a run, oldest first (hooks whose matcher \
-    passed over the call are left out unless --status not_matched asks for them). `run` writes \
-    the log only when given --audit-log FILE or HERMES_HOOKS_AUDIT_LOG=FILE."
+    after_help = "Rows are hooks that applied to a run, oldest first, grouped under the \
+    decision they belong to (its time, run id, event, session, outcome and tool). Hooks that \
+    did not run, or whose matcher passed over the call, are left out unless --all or --status \
+    asks for them. `run` writes the log only when given --audit-log FILE or \
+    HERMES_HOOKS_AUDIT_LOG=FILE."
 )]
 pub(crate) struct LogArgs {
     /// The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]
@@ -54,6 +59,12 @@ pub(crate) struct LogArgs {
         hide_possible_values = true
     )]
     status: Option<String>,
+    /// Show one decision whole: every hook of the run with this id (a prefix that names one)
+    #[arg(long, value_name = "ID")]
+    run: Option<String>,
+    /// Also show hooks that did not run, or whose matcher passed over the call
+    #[arg(long)]
+    all: bool,
     /// Show the last N rows; 0 shows all
     #[arg(short = 'n', long, value_name = "N", default_value_t = 20)]
     limit: usize,
@@ -68,10 +79,18 @@ pub(crate) struct LogArgs {
 #[derive(Serialize, Debug)]
 struct Row {
     time: String,
+    /// The id of the decision; null on lines of older versions.
+    run_id: Option<String>,
     event: String,
+    /// The agent that called, when it was not Hermes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<String>,
     session_id: Value,
     #[serde(skip_serializing_if = "Value::is_null")]
     tool_name: Value,
+    /// The command of a shell tool call, as the log keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_command: Option<String>,
     /// `run`'s exit code for the whole call.
     exit: Option<u8>,
     hook: String,
@@ -83,15 +102,41 @@ struct Row {
     directive: Option<String>,
     /// The directive's message, else the hook's warning or error.
     message: Option<String>,
+    /// The action of the whole call's directive.
+    #[serde(skip)]
+    outcome: Option<String>,
+    /// Which line of the log the row comes from (rows of one line are one decision).
+    #[serde(skip)]
+    group: u64,
 }
 
-/// `log --json`.
-#[derive(Serialize)]
-struct Document<'a> {
-    log: &'a Path,
-    rows: &'a VecDeque<Row>,
-    /// Lines that are not audit entries (torn writes, other content), skipped.
-    skipped_lines: usize,
+/// Lines that are not audit entries (torn writes, other content, lines too long to read).
+#[derive(Default)]
+struct Skipped {
+    count: usize,
+    /// The first few, as line numbers once known.
+    first: Vec<usize>,
+    /// Their offsets, while reading from the end (ascending).
+    offsets: Vec<u64>,
+}
+
+/// How many skipped lines the warning names.
+const SKIPPED_NAMED: usize = 5;
+
+impl Skipped {
+    fn at_line(&mut self, number: usize) {
+        self.count += 1;
+        if self.first.len() < SKIPPED_NAMED {
+            self.first.push(number);
+        }
+    }
+
+    /// A line found reading backward: the earliest few are kept.
+    fn at_offset(&mut self, offset: u64) {
+        self.count += 1;
+        self.offsets.insert(0, offset);
+        self.offsets.truncate(SKIPPED_NAMED);
+    }
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -108,49 +153,119 @@ pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Res
         );
     };
     let event = shared::optional_event(args.event.as_deref(), printer)?;
-    let filter = Filter {
+    let mut filter = Filter {
         event: event.map(Event::name),
         session: args.session.as_deref(),
         blocked: args.blocked,
         status: args.status.as_deref(),
+        all: args.all || args.run.is_some(),
+        run: None,
     };
-    let (rows, skipped) = if path.exists() {
-        read(&path, &filter, args.limit)?
+    let log = Log(&path);
+    let exists = path.exists();
+    // What can fail before any output does: a document is never left half written by them.
+    if exists {
+        log.open()?;
+        if let Some(prefix) = &args.run {
+            filter.run = Some(resolve(&log, prefix, &filter)?);
+        }
+    }
+    let mut sink = if args.json {
+        Sink::Json(show::Json::new(printer.stream(), &path)?)
+    } else {
+        let out = super::pager::Out::new(args.pager);
+        Sink::Human(show::Human::new(
+            printer.stream_to(Box::new(out)),
+            shared::color(global),
+        ))
+    };
+    let skipped = if exists {
+        if filter.run.is_some() || args.limit == 0 {
+            forward(&log, &filter, &mut sink)?
+        } else {
+            let mut skipped = Skipped::default();
+            let rows = backward(&log, &filter, args.limit, &mut skipped)?;
+            if !skipped.offsets.is_empty() {
+                skipped.first =
+                    lines::numbers(log.open()?, &skipped.offsets).map_err(log.error())?;
+            }
+            for row in rows {
+                sink.row(row)?;
+            }
+            skipped
+        }
     } else {
         printer.note(format!(
             "{} does not exist yet: `run` creates it on its first call with the log turned on",
             path.display()
         ));
-        (VecDeque::new(), Vec::new())
+        Skipped::default()
     };
-    if !skipped.is_empty() {
-        let first: Vec<String> = skipped.iter().take(5).map(ToString::to_string).collect();
-        printer.warn(format!(
-            "{}: {} line(s) are not audit entries and were skipped (line {}{})",
-            path.display(),
-            skipped.len(),
-            first.join(", "),
-            if skipped.len() > first.len() {
-                ", ..."
-            } else {
-                ""
-            }
-        ));
-    }
-    if args.json {
-        printer.document(&Document {
-            log: &path,
-            rows: &rows,
-            skipped_lines: skipped.len(),
-        })?;
-        return Ok(ExitStatus::Success);
-    }
-    if rows.is_empty() {
+    let shown = sink.finish(skipped.count)?;
+    warn_skipped(&path, &skipped, printer);
+    if !shown && !args.json {
         printer.note(format!("no decisions in {} match", path.display()));
-        return Ok(ExitStatus::Success);
     }
-    super::pager::show_stdout(args.pager, printer, &table(&rows, shared::color(global)))?;
     Ok(ExitStatus::Success)
+}
+
+fn warn_skipped(path: &Path, skipped: &Skipped, printer: &Printer) {
+    if skipped.count == 0 {
+        return;
+    }
+    let first: Vec<String> = skipped.first.iter().map(ToString::to_string).collect();
+    printer.warn(format!(
+        "{}: {} line(s) are not audit entries and were skipped (line {}{})",
+        path.display(),
+        skipped.count,
+        first.join(", "),
+        if skipped.count > first.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    ));
+}
+
+/// The audit log being read.
+struct Log<'a>(&'a Path);
+
+impl Log<'_> {
+    fn open(&self) -> Result<std::fs::File> {
+        crate::limits::open_regular(self.0).map_err(self.error())
+    }
+
+    /// What a failure to read it says.
+    fn error(&self) -> impl Fn(std::io::Error) -> anyhow::Error + '_ {
+        |err| {
+            anyhow::Error::new(err)
+                .context(format!("cannot read the audit log {}", self.0.display()))
+        }
+    }
+}
+
+/// Where rows go: a JSON document or the table, written as they come.
+enum Sink {
+    Json(show::Json),
+    Human(show::Human),
+}
+
+impl Sink {
+    fn row(&mut self, row: Row) -> Result<()> {
+        match self {
+            Self::Json(json) => json.row(&row)?,
+            Self::Human(human) => human.row(row)?,
+        }
+        Ok(())
+    }
+
+    /// Ends the output; says whether any row was shown.
+    fn finish(self, skipped: usize) -> Result<bool> {
+        Ok(match self {
+            Self::Json(json) => json.finish(skipped)?,
+            Self::Human(human) => human.finish()?,
+        })
+    }
 }
 
 /// Which rows to keep.
@@ -159,6 +274,10 @@ struct Filter<'a> {
     session: Option<&'a str>,
     blocked: bool,
     status: Option<&'a str>,
+    /// Hooks that did not run or did not match too.
+    all: bool,
+    /// Only the decision with this id.
+    run: Option<String>,
 }
 
 impl Filter<'_> {
@@ -167,6 +286,10 @@ impl Filter<'_> {
             && self
                 .session
                 .is_none_or(|session| line.session_id.as_str() == Some(session))
+            && self
+                .run
+                .as_deref()
+                .is_none_or(|id| line.run_id.as_str() == Some(id))
     }
 
     fn keeps_hook(&self, hook: &LoggedHook) -> bool {
@@ -175,58 +298,128 @@ impl Filter<'_> {
         }
         match self.status {
             Some(status) => hook.status == status,
-            None => hook.status != Status::NotMatched.as_str(),
+            None => {
+                self.all
+                    || (hook.status != Status::NotMatched.as_str()
+                        && hook.status != Status::NotRun.as_str())
+            }
         }
     }
 }
 
-/// Reads the log line by line, keeping the last `limit` matching rows (all when 0); returns them
-/// with the numbers of the lines that were not audit entries.
-fn read(path: &Path, filter: &Filter<'_>, limit: usize) -> Result<(VecDeque<Row>, Vec<usize>)> {
-    let file = crate::limits::open_regular(path)
-        .with_context(|| format!("cannot read the audit log {}", path.display()))?;
-    let mut rows = VecDeque::new();
-    let mut skipped = Vec::new();
-    let mut reader = BufReader::new(file);
-    let mut bytes = Vec::new();
-    let mut number = 0;
-    loop {
-        bytes.clear();
-        let read = reader
-            .read_until(b'\n', &mut bytes)
-            .with_context(|| format!("cannot read the audit log {}", path.display()))?;
-        if read == 0 {
+/// What one line of the log is.
+enum Parsed {
+    Blank,
+    Entry(Box<Logged>),
+    NotEntry,
+}
+
+fn parse(line: lines::Line<'_>) -> Parsed {
+    let lines::Line::Text(bytes) = line else {
+        return Parsed::NotEntry;
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Parsed::Blank;
+    }
+    match serde_json::from_slice::<Logged>(bytes) {
+        Ok(logged) if !logged.event.is_empty() => Parsed::Entry(Box::new(logged)),
+        _ => Parsed::NotEntry,
+    }
+}
+
+/// Streams every kept row of the log to `sink`, from the start.
+fn forward(log: &Log<'_>, filter: &Filter<'_>, sink: &mut Sink) -> Result<Skipped> {
+    let mut reader = lines::Forward::new(log.open()?);
+    let mut skipped = Skipped::default();
+    while let Some(line) = reader.next_line().map_err(log.error())? {
+        match parse(line) {
+            Parsed::NotEntry => skipped.at_line(reader.number),
+            Parsed::Entry(logged) if filter.keeps_run(&logged) => {
+                for row in rows(&logged, filter, reader.number as u64) {
+                    sink.row(row)?;
+                }
+            }
+            Parsed::Blank | Parsed::Entry(_) => {}
+        }
+    }
+    Ok(skipped)
+}
+
+/// The last `limit` kept rows, read from the end of the log (as far back as it takes).
+fn backward(
+    log: &Log<'_>,
+    filter: &Filter<'_>,
+    limit: usize,
+    skipped: &mut Skipped,
+) -> Result<VecDeque<Row>> {
+    let mut reader = lines::Backward::new(log.open()?).map_err(log.error())?;
+    let mut kept = VecDeque::new();
+    while kept.len() < limit {
+        let Some((offset, line)) = reader.next_line().map_err(log.error())? else {
             break;
+        };
+        match parse(line) {
+            Parsed::NotEntry => skipped.at_offset(offset),
+            Parsed::Entry(logged) if filter.keeps_run(&logged) => {
+                for row in rows(&logged, filter, offset).rev() {
+                    if kept.len() == limit {
+                        break;
+                    }
+                    kept.push_front(row);
+                }
+            }
+            Parsed::Blank | Parsed::Entry(_) => {}
         }
-        number += 1;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let Ok(line) = serde_json::from_slice::<Logged>(&bytes) else {
-            skipped.push(number);
+    }
+    Ok(kept)
+}
+
+/// The one run id `prefix` starts (among decisions `filter` keeps), or an error naming why not.
+fn resolve(log: &Log<'_>, prefix: &str, filter: &Filter<'_>) -> Result<String> {
+    let mut reader = lines::Forward::new(log.open()?);
+    let mut found: Vec<String> = Vec::new();
+    while let Some(line) = reader.next_line().map_err(log.error())? {
+        let Parsed::Entry(logged) = parse(line) else {
             continue;
         };
-        if line.event.is_empty() {
-            skipped.push(number);
+        let Some(id) = logged.run_id.as_str() else {
             continue;
-        }
-        if !filter.keeps_run(&line) {
-            continue;
-        }
-        for hook in &line.hooks {
-            if !filter.keeps_hook(hook) {
-                continue;
-            }
-            rows.push_back(row(&line, hook));
-            if limit > 0 && rows.len() > limit {
-                rows.pop_front();
-            }
+        };
+        if id.starts_with(prefix)
+            && filter.keeps_run(&logged)
+            && !found.iter().any(|known| known == id)
+            && found.len() <= SKIPPED_NAMED
+        {
+            found.push(id.to_owned());
         }
     }
-    Ok((rows, skipped))
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(anyhow::anyhow!(
+            "no decision in the log has a run id starting with {prefix:?}"
+        )),
+        many => Err(anyhow::anyhow!(
+            "{} decisions have a run id starting with {prefix:?} ({}{}); give more of it",
+            if many.len() > SKIPPED_NAMED {
+                "more than 5".to_owned()
+            } else {
+                many.len().to_string()
+            },
+            many.iter()
+                .take(SKIPPED_NAMED)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if many.len() > SKIPPED_NAMED {
+                ", ..."
+            } else {
+                ""
+            }
+        )),
+    }
 }
 
-/// The `action` of a directive object (`context` has none: it is named by its key).
+/// The action of a directive object (`context` has none: it is named by its key).
 fn action(directive: &Value) -> Option<&str> {
     directive
         .get("action")
@@ -234,7 +427,19 @@ fn action(directive: &Value) -> Option<&str> {
         .or_else(|| directive.get("context").is_some().then_some("context"))
 }
 
-fn row(line: &Logged, hook: &LoggedHook) -> Row {
+/// The kept rows of `line`, which is decision `group`.
+fn rows<'a>(
+    line: &'a Logged,
+    filter: &'a Filter<'_>,
+    group: u64,
+) -> impl DoubleEndedIterator<Item = Row> + 'a {
+    line.hooks
+        .iter()
+        .filter(|hook| filter.keeps_hook(hook))
+        .map(move |hook| row(line, hook, group))
+}
+
+fn row(line: &Logged, hook: &LoggedHook, group: u64) -> Row {
     let said = hook
         .directive
         .get("message")
@@ -243,9 +448,12 @@ fn row(line: &Logged, hook: &LoggedHook) -> Row {
         .map(str::to_owned);
     Row {
         time: line.time.clone(),
+        run_id: line.run_id.as_str().map(str::to_owned),
         event: line.event.clone(),
+        agent: line.agent.as_str().map(str::to_owned),
         session_id: line.session_id.clone(),
         tool_name: line.tool_name.clone(),
+        tool_command: line.tool_command.as_str().map(str::to_owned),
         exit: line.exit,
         hook: hook.name.clone(),
         source: hook.source.clone(),
@@ -254,52 +462,7 @@ fn row(line: &Logged, hook: &LoggedHook) -> Row {
         status: hook.status.clone(),
         directive: action(&hook.directive).map(str::to_owned),
         message: said.or_else(|| hook.message.clone()),
+        outcome: action(&line.directive).map(str::to_owned),
+        group,
     }
-}
-
-/// `2026-11-24T09:00:32.090227Z` as `2026-11-24 09:00:32`.
-fn short_time(time: &str) -> String {
-    let whole = time.split('.').next().unwrap_or(time).trim_end_matches('Z');
-    whole.replacen('T', " ", 1)
-}
-
-fn table(rows: &VecDeque<Row>, color: bool) -> Screen {
-    let mut grid = Grid::new(
-        &[
-            "TIME (UTC)",
-            "EVENT",
-            "SESSION",
-            "HOOK",
-            "STATUS",
-            "DIRECTIVE",
-            "MESSAGE",
-        ],
-        color,
-    )
-    .breakable(&[6]);
-    for row in rows {
-        let session = match &row.session_id {
-            Value::String(text) if !text.is_empty() => text.clone(),
-            Value::String(_) | Value::Null => "-".to_owned(),
-            other => other.to_string(),
-        };
-        let tone = match row.status.as_str() {
-            "blocked" | "gated" => Tone::Notice,
-            "failed" | "timed_out" | "spawn_failed" | "invalid_output" | "changed"
-            | "unapproved" => Tone::Bad,
-            _ => Tone::Plain,
-        };
-        grid.row(&[
-            (&short_time(&row.time), Tone::Plain),
-            (&row.event, Tone::Plain),
-            (&session, Tone::Plain),
-            (&row.hook, Tone::Plain),
-            (&row.status, tone),
-            (row.directive.as_deref().unwrap_or("-"), Tone::Plain),
-            (row.message.as_deref().unwrap_or(""), Tone::Plain),
-        ]);
-    }
-    let mut screen = Screen::new(color);
-    screen.table(grid);
-    screen
 }

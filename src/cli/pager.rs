@@ -55,35 +55,33 @@ pub(crate) fn show_stdout(args: PagerArgs, printer: &Printer, screen: &Screen) -
     printer.show(screen)
 }
 
-/// Where output whose length is not known before it is written goes: stdout, or the pager when
-/// paging is on (the pager quits at once when it all fits). [`Out::finish`] waits for the pager.
-#[allow(dead_code)] // the log streams into it
+/// Where output whose length is not known before it is written goes: held back while it fits on
+/// the terminal, then the pager once it is taller (with what was held back); stdout when paging
+/// is off. Dropping it writes what is still held back, or waits for the pager.
 pub(crate) enum Out {
     /// Straight to stdout.
     Stdout(io::Stdout),
+    /// Held back until it is taller than the terminal (`columns`, `rows`).
+    Held {
+        text: Vec<u8>,
+        columns: usize,
+        rows: usize,
+    },
     /// Into the pager.
     Pager(Pager),
 }
 
-#[allow(dead_code)]
 impl Out {
     /// The destination for `args`.
     pub(crate) fn new(args: PagerArgs) -> Self {
-        pageable(args)
-            .and_then(|_| stdout_terminal())
-            .and_then(spawn)
-            .map_or_else(|| Self::Stdout(io::stdout()), Self::Pager)
-    }
-
-    /// Ends the output: flushes it, and waits for the pager to be closed.
-    pub(crate) fn finish(self) -> io::Result<()> {
-        match self {
-            Self::Stdout(mut out) => out.flush(),
-            Self::Pager(pager) => {
-                pager.finish_with(b"");
-                Ok(())
-            }
-        }
+        pageable(args).map_or_else(
+            || Self::Stdout(io::stdout()),
+            |(columns, rows)| Self::Held {
+                text: Vec::new(),
+                columns,
+                rows,
+            },
+        )
     }
 }
 
@@ -91,6 +89,22 @@ impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Self::Stdout(out) => out.write(buf),
+            Self::Held {
+                text,
+                columns,
+                rows,
+            } => {
+                text.extend_from_slice(buf);
+                if height(&String::from_utf8_lossy(text), *columns) > *rows {
+                    let held = std::mem::take(text);
+                    *self = match stdout_terminal().and_then(spawn) {
+                        Some(pager) => Self::Pager(pager),
+                        None => Self::Stdout(io::stdout()),
+                    };
+                    self.write_all(&held)?;
+                }
+                Ok(buf.len())
+            }
             // A pager the person quit no longer reads; what is left is dropped, not an error.
             Self::Pager(pager) => {
                 let failed = pager
@@ -108,12 +122,24 @@ impl Write for Out {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Self::Stdout(out) => out.flush(),
+            Self::Held { .. } => Ok(()),
             Self::Pager(pager) => {
                 if let Some(stdin) = pager.stdin.as_mut() {
                     let _ = stdin.flush();
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+impl Drop for Out {
+    /// What fitted on the terminal is written as it is.
+    fn drop(&mut self) {
+        if let Self::Held { text, .. } = self {
+            let mut out = io::stdout().lock();
+            let _ = out.write_all(text);
+            let _ = out.flush();
         }
     }
 }
@@ -125,18 +151,19 @@ pub(crate) struct Pager {
 }
 
 impl Pager {
-    /// Writes `rest`, closes the pipe and waits for the person to leave the pager (an interrupt
-    /// meanwhile is the pager's, not a reason to leave it behind on the terminal). False when
-    /// nothing could be written.
+    /// Writes `rest`, then ends as [`Drop`] does. False when it could not all be written.
     fn finish_with(mut self, rest: &[u8]) -> bool {
-        let written = match self.stdin.take() {
-            Some(mut stdin) => {
-                let ok = stdin.write_all(rest).is_ok();
-                drop(stdin);
-                ok
-            }
-            None => true,
-        };
+        self.stdin
+            .take()
+            .is_some_and(|mut stdin| stdin.write_all(rest).is_ok())
+    }
+}
+
+impl Drop for Pager {
+    /// Closes the pipe and waits for the person to leave the pager: an interrupt meanwhile is
+    /// the pager's to handle, not a reason to leave it behind on the terminal.
+    fn drop(&mut self) {
+        drop(self.stdin.take());
         let interrupted = Arc::new(AtomicBool::new(false));
         let held: Vec<_> = [signal_hook::consts::SIGINT, signal_hook::consts::SIGQUIT]
             .into_iter()
@@ -146,7 +173,6 @@ impl Pager {
         for id in held {
             signal_hook::low_level::unregister(id);
         }
-        written
     }
 }
 

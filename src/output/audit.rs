@@ -1,18 +1,21 @@
-//! The decision audit log: one JSON line per `run` (time, event, session, and for each hook its
-//! command, script sha256, status and directive), appended with a single write so that lines of
-//! concurrent runs never interleave. The payload is left out unless asked for.
+//! The decision audit log: one JSON line per `run` or `serve` request (time, run id, event,
+//! session, and for each hook its command, script sha256, status and directive), appended with a
+//! single write so that lines of concurrent runs never interleave. The payload is left out unless
+//! asked for.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write as _};
 use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::json::DirectiveKeys;
 use crate::config::{Event, HookSpec};
-use crate::payload::HermesWire;
+use crate::payload::{HermesWire, Invocation};
 use crate::runner::RunReport;
 
 /// One line of the log.
@@ -20,6 +23,8 @@ use crate::runner::RunReport;
 pub(crate) struct AuditLine<'a> {
     /// When the run ended (UTC, RFC 3339).
     pub time: &'a str,
+    /// Names this decision: unique per `run` call or `serve` request.
+    pub run_id: &'a str,
     /// Canonical event name.
     pub event: &'a str,
     /// The agent that called, when it was not Hermes (`run --agent`); `exit` and `directive`
@@ -31,6 +36,10 @@ pub(crate) struct AuditLine<'a> {
     /// The tool, on tool events.
     #[serde(skip_serializing_if = "Value::is_null")]
     pub tool_name: &'a Value,
+    /// The command of a shell tool call (at most [`TOOL_COMMAND_MAX`] characters), so the log
+    /// says what was decided on; like the payload, never written into a log others can read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_command: Option<String>,
     /// `run`'s exit code.
     pub exit: u8,
     /// The aggregated directive, as `run` printed it.
@@ -68,7 +77,7 @@ pub(crate) struct AuditHook<'a> {
 impl<'a> AuditLine<'a> {
     /// The line for `report`, whose hooks index `hooks`.
     pub(crate) fn new(
-        time: &'a str,
+        stamp: &'a Stamp,
         event: Event,
         hooks: &'a [HookSpec],
         report: &'a RunReport,
@@ -76,11 +85,13 @@ impl<'a> AuditLine<'a> {
         exit: u8,
     ) -> Self {
         Self {
-            time,
+            time: &stamp.time,
+            run_id: &stamp.run_id,
             event: event.name(),
             agent: None,
             session_id: session.0,
             tool_name: session.1,
+            tool_command: None,
             exit,
             directive: DirectiveKeys::of(report.directive.as_ref()),
             errors: Vec::new(),
@@ -103,6 +114,98 @@ impl<'a> AuditLine<'a> {
             payload: None,
         }
     }
+}
+
+/// The longest shell command a line keeps, in characters (the rest is cut, `…` marking it).
+pub(crate) const TOOL_COMMAND_MAX: usize = 240;
+
+/// `command`, cut to [`TOOL_COMMAND_MAX`] characters.
+pub(crate) fn tool_command(command: &str) -> String {
+    match command.char_indices().nth(TOOL_COMMAND_MAX) {
+        Some((at, _)) => format!("{}…", &command[..at]),
+        None => command.to_owned(),
+    }
+}
+
+/// The command of a shell tool call, cut by [`tool_command`]; `None` for any other call.
+pub(crate) fn shell_command(invocation: &Invocation) -> Option<String> {
+    if invocation.tool_class != Some("shell") {
+        return None;
+    }
+    let command = invocation.tool_input.as_ref()?.get("command")?.as_str()?;
+    Some(tool_command(command))
+}
+
+/// When a decision was taken and the id that names it.
+pub(crate) struct Stamp {
+    /// UTC, as [`crate::clock::iso_utc`] writes it.
+    pub time: String,
+    /// [`run_id`] of the same instant.
+    pub run_id: String,
+}
+
+impl Stamp {
+    /// Now: one reading of the clock gives both.
+    pub(crate) fn now() -> Self {
+        let now = SystemTime::now();
+        Self {
+            time: crate::clock::iso_utc(now),
+            run_id: run_id(now),
+        }
+    }
+}
+
+/// The last millisecond an id of this process was made for.
+static LAST_MILLIS: AtomicU64 = AtomicU64::new(0);
+
+/// Bits of the process id in an id (Linux's `pid_max` is at most 2^22).
+const PID_BITS: u32 = 22;
+/// Bits of an id: 12 characters of 5 bits.
+const ID_BITS: u32 = 60;
+const ID_MASK: u64 = (1 << ID_BITS) - 1;
+
+/// A 12-character id, unique per call in this process and across live processes: the
+/// millisecond of `now` (made to grow strictly within the process, so a `serve` answering two
+/// requests in one millisecond gives them two ids) and the process id, which no other live
+/// process has. The millisecond wraps after about 8.7 years. The 60 bits are mixed by a
+/// bijection, so ids of consecutive calls differ from their first character.
+pub(crate) fn run_id(now: SystemTime) -> String {
+    let clock = now
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let previous = LAST_MILLIS
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+            Some(clock.max(last.saturating_add(1)))
+        })
+        .unwrap_or(clock);
+    let millis = clock.max(previous.saturating_add(1));
+    let pid = u64::from(
+        rustix::process::getpid()
+            .as_raw_nonzero()
+            .get()
+            .unsigned_abs(),
+    );
+    let raw = ((millis << PID_BITS) | (pid & ((1 << PID_BITS) - 1))) & ID_MASK;
+    encode(mix(raw))
+}
+
+/// A bijection of 60-bit numbers that spreads every input bit over the whole output.
+const fn mix(mut x: u64) -> u64 {
+    x ^= x >> 29;
+    x = x.wrapping_mul(0x0bf5_8476_d1ce_4e5b) & ID_MASK;
+    x ^= x >> 31;
+    x = x.wrapping_mul(0x094d_049b_b133_111b) & ID_MASK;
+    x ^= x >> 30;
+    x
+}
+
+/// `x`'s 60 bits as 12 characters of `0-9a-v`.
+fn encode(x: u64) -> String {
+    const DIGITS: &[u8; 32] = b"0123456789abcdefghijklmnopqrstuv";
+    (0..ID_BITS / 5)
+        .rev()
+        .map(|i| char::from(DIGITS[usize::try_from((x >> (i * 5)) & 31).unwrap_or(0)]))
+        .collect()
 }
 
 /// How a line went into the log.
@@ -135,9 +238,12 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Append
         ));
     }
     let mut appended = Appended::Whole;
-    if line.payload.is_some() && meta.permissions().mode() & 0o077 != 0 {
-        line.payload = None;
-        appended = Appended::WithoutPayload;
+    if meta.permissions().mode() & 0o077 != 0 {
+        line.tool_command = None;
+        if line.payload.is_some() {
+            line.payload = None;
+            appended = Appended::WithoutPayload;
+        }
     }
     let mut bytes = serde_json::to_vec(&*line).map_err(io::Error::other)?;
     bytes.push(b'\n');
@@ -158,9 +264,13 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Append
 #[serde(default)]
 pub(crate) struct Logged {
     pub time: String,
+    /// A string on lines of this version; anything else is shown as no id.
+    pub run_id: Value,
     pub event: String,
+    pub agent: Value,
     pub session_id: Value,
     pub tool_name: Value,
+    pub tool_command: Value,
     pub exit: Option<u8>,
     pub directive: Value,
     pub hooks: Vec<LoggedHook>,

@@ -87,6 +87,22 @@ impl Printer {
         write_stdout(screen.as_str())
     }
 
+    /// Stdout for output written a piece at a time, as it is made (`log` over a whole audit
+    /// log): human pieces as [`Screen`]s, JSON as text [`json::to_line`] made. Buffered; the
+    /// caller ends it with [`Stream::finish`].
+    #[allow(clippy::unused_self)]
+    pub(crate) fn stream(&self) -> Stream {
+        self.stream_to(Box::new(io::stdout().lock()))
+    }
+
+    /// [`Self::stream`] into `out` (a pager) instead of stdout.
+    #[allow(clippy::unused_self)]
+    pub(crate) fn stream_to(&self, out: Box<dyn io::Write>) -> Stream {
+        Stream {
+            out: io::BufWriter::with_capacity(64 * 1024, out),
+        }
+    }
+
     /// Writes human output on stderr (a review shown before a question), always.
     #[allow(clippy::unused_self)]
     pub(crate) fn show_on_stderr(&self, screen: &Screen) {
@@ -139,6 +155,29 @@ impl Printer {
     #[allow(clippy::unused_self)]
     pub(crate) fn agent_message(&self, message: &str) {
         talk(&sanitize::lines(message));
+    }
+}
+
+/// See [`Printer::stream`].
+pub(crate) struct Stream {
+    out: io::BufWriter<Box<dyn io::Write>>,
+}
+
+impl Stream {
+    /// Writes the next piece of human output.
+    pub(crate) fn show(&mut self, screen: &Screen) -> io::Result<()> {
+        self.out.write_all(screen.as_str().as_bytes())
+    }
+
+    /// Writes the next piece of a JSON document, made by [`json::to_line`] (terminal-safe) or
+    /// by the caller from its punctuation.
+    pub(crate) fn json_text(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())
+    }
+
+    /// Writes out what is left.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -1,0 +1,293 @@
+//! `log`'s output, written as rows come so that a log of any size goes out in bounded memory:
+//! the JSON document row by row, and for people each decision as a line (time, run id, event,
+//! session, outcome, tool) with its hooks indented under it, columns aligned over a batch of
+//! rows.
+
+use std::io;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::Row;
+use crate::output::json::{self, SCHEMA_VERSION};
+use crate::output::sanitize;
+use crate::output::table::{Tone, terminal_width};
+use crate::output::{Screen, Stream, shown_width};
+
+/// Rows aligned together, at most (a decision is never split between two batches).
+const BATCH: usize = 256;
+/// Spaces between columns.
+const GAP: usize = 2;
+/// What hook lines are indented by.
+const INDENT: &str = "  ";
+
+/// `log --json`: `{"schema_version", "log", "rows": [...], "skipped_lines"}`, a row at a time.
+pub(super) struct Json {
+    out: Stream,
+    rows: usize,
+}
+
+impl Json {
+    pub(super) fn new(mut out: Stream, log: &Path) -> io::Result<Self> {
+        out.json_text(&format!(
+            "{{\"schema_version\":{SCHEMA_VERSION},\"log\":{},\"rows\":[",
+            json::to_line(&log.to_string_lossy())
+        ))?;
+        Ok(Self { out, rows: 0 })
+    }
+
+    pub(super) fn row(&mut self, row: &Row) -> io::Result<()> {
+        if self.rows > 0 {
+            self.out.json_text(",")?;
+        }
+        self.rows += 1;
+        self.out.json_text(&json::to_line(row))
+    }
+
+    /// Ends the document; says whether it has rows.
+    pub(super) fn finish(mut self, skipped: usize) -> io::Result<bool> {
+        self.out
+            .json_text(&format!("],\"skipped_lines\":{skipped}}}\n"))?;
+        self.out.finish()?;
+        Ok(self.rows > 0)
+    }
+}
+
+/// The table for people.
+pub(super) struct Human {
+    out: Stream,
+    color: bool,
+    width: Option<usize>,
+    batch: Vec<Row>,
+    shown: bool,
+}
+
+impl Human {
+    pub(super) fn new(out: Stream, color: bool) -> Self {
+        Self {
+            out,
+            color,
+            width: terminal_width(),
+            batch: Vec::new(),
+            shown: false,
+        }
+    }
+
+    pub(super) fn row(&mut self, row: Row) -> io::Result<()> {
+        if self.batch.len() >= BATCH
+            && self
+                .batch
+                .last()
+                .is_some_and(|last| last.group != row.group)
+        {
+            self.flush()?;
+        }
+        self.batch.push(row);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let screen = render(&self.batch, self.color, self.width, !self.shown);
+        self.batch.clear();
+        self.shown = true;
+        self.out.show(&screen)
+    }
+
+    /// Writes what is left; says whether anything was shown.
+    pub(super) fn finish(mut self) -> io::Result<bool> {
+        self.flush()?;
+        self.out.finish()?;
+        Ok(self.shown)
+    }
+}
+
+/// One cell: sanitised text, its colour.
+type Cell = (String, Tone);
+
+fn cell(text: &str, tone: Tone) -> Cell {
+    (sanitize::line(text).into_owned(), tone)
+}
+
+/// The column titles of a decision line, and of a hook line under it.
+const DECISION_TITLES: [&str; 6] = ["TIME (UTC)", "RUN", "EVENT", "SESSION", "DECISION", "TOOL"];
+const HOOK_TITLES: [&str; 4] = ["HOOK", "STATUS", "DIRECTIVE", "MESSAGE"];
+
+/// The lines of `rows`, under the column titles when `titled` (the first batch); later batches
+/// are aligned as if titled too, so their columns start where the titles do.
+fn render(rows: &[Row], color: bool, width: Option<usize>, titled: bool) -> Screen {
+    let heading = |names: &[&str]| names.iter().map(|n| cell(n, Tone::Plain)).collect();
+    let mut decisions: Vec<Vec<Cell>> = vec![heading(&DECISION_TITLES)];
+    let mut hooks: Vec<Vec<Vec<Cell>>> = vec![vec![heading(&HOOK_TITLES)]];
+    for (at, row) in rows.iter().enumerate() {
+        if at == 0 || rows[at - 1].group != row.group {
+            decisions.push(decision_cells(row));
+            hooks.push(Vec::new());
+        }
+        if let Some(last) = hooks.last_mut() {
+            last.push(hook_cells(row));
+        }
+    }
+    let decision_widths = widths(&decisions);
+    let hook_widths = widths(&hooks.iter().flatten().cloned().collect::<Vec<_>>());
+    let mut screen = Screen::new(color);
+    let skip = usize::from(!titled);
+    for (decision, hooks) in decisions.iter_mut().zip(&hooks).skip(skip) {
+        if let Some(tool) = decision.last_mut() {
+            let used: usize = decision_widths.iter().rev().skip(1).map(|w| w + GAP).sum();
+            tool.0 = shorten(&tool.0, width.map(|w| w.saturating_sub(used)));
+        }
+        line(&mut screen, "", decision, &decision_widths);
+        for hook in hooks {
+            line(&mut screen, INDENT, hook, &hook_widths);
+        }
+    }
+    screen
+}
+
+/// The widest cell of each column.
+fn widths(lines: &[Vec<Cell>]) -> Vec<usize> {
+    let columns = lines.iter().map(Vec::len).max().unwrap_or(0);
+    (0..columns)
+        .map(|column| {
+            lines
+                .iter()
+                .filter_map(|cells| cells.get(column))
+                .map(|(text, _)| shown_width(text))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Writes `cells` after `indent`, each but the last padded to its column's width.
+fn line(screen: &mut Screen, indent: &str, cells: &[Cell], widths: &[usize]) {
+    let last = cells
+        .iter()
+        .rposition(|(text, _)| !text.is_empty())
+        .unwrap_or(0);
+    screen.text(indent);
+    for (column, (text, tone)) in cells.iter().enumerate().take(last + 1) {
+        screen.paint(text, *tone);
+        if column < last {
+            let width = widths.get(column).copied().unwrap_or(0);
+            screen.text(" ".repeat(width.saturating_sub(shown_width(text)) + GAP));
+        }
+    }
+    screen.end();
+}
+
+fn decision_cells(row: &Row) -> Vec<Cell> {
+    let session = match &row.session_id {
+        Value::String(text) if !text.is_empty() => text.clone(),
+        Value::String(_) | Value::Null => "-".to_owned(),
+        other => other.to_string(),
+    };
+    let event = match &row.agent {
+        Some(agent) => format!("{} ({agent})", row.event),
+        None => row.event.clone(),
+    };
+    let (outcome, tone) = outcome(row);
+    vec![
+        cell(&short_time(&row.time), Tone::Plain),
+        cell(row.run_id.as_deref().unwrap_or("-"), Tone::Plain),
+        cell(&event, Tone::Plain),
+        cell(&session, Tone::Plain),
+        cell(&outcome, tone),
+        cell(&tool(row), Tone::Plain),
+    ]
+}
+
+/// What the call came to: its directive's action, else what its exit code says.
+fn outcome(row: &Row) -> (String, Tone) {
+    match (row.outcome.as_deref(), row.exit) {
+        (Some("block"), _) => ("block".to_owned(), Tone::Notice),
+        (Some(action), _) => (action.to_owned(), Tone::Plain),
+        (None, Some(0)) => ("ok".to_owned(), Tone::Plain),
+        (None, Some(1)) => ("error".to_owned(), Tone::Bad),
+        (None, Some(code)) if code > 128 => ("interrupted".to_owned(), Tone::Bad),
+        (None, Some(code)) => (format!("exit {code}"), Tone::Bad),
+        (None, None) => ("-".to_owned(), Tone::Plain),
+    }
+}
+
+/// The tool and, for a shell tool, its command.
+fn tool(row: &Row) -> String {
+    let name = match &row.tool_name {
+        Value::String(name) => name.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match &row.tool_command {
+        Some(command) if name.is_empty() => command.clone(),
+        Some(command) => format!("{name}: {command}"),
+        None => name,
+    }
+}
+
+fn hook_cells(row: &Row) -> Vec<Cell> {
+    let tone = match row.status.as_str() {
+        "blocked" | "gated" => Tone::Notice,
+        "failed" | "timed_out" | "spawn_failed" | "invalid_output" | "changed" | "unapproved" => {
+            Tone::Bad
+        }
+        _ => Tone::Plain,
+    };
+    vec![
+        cell(&row.hook, Tone::Plain),
+        cell(&row.status, tone),
+        cell(row.directive.as_deref().unwrap_or("-"), Tone::Plain),
+        cell(row.message.as_deref().unwrap_or(""), Tone::Plain),
+    ]
+}
+
+/// `text` cut between words to fit `width` (`None`: no limit), `…` marking the cut; a first
+/// word wider than that is kept whole.
+fn shorten(text: &str, width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return text.to_owned();
+    };
+    if shown_width(text) <= width {
+        return text.to_owned();
+    }
+    let mut kept = String::new();
+    for word in text.split(' ') {
+        let next = if kept.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{kept} {word}")
+        };
+        if !kept.is_empty() && shown_width(&next) + 2 > width {
+            break;
+        }
+        kept = next;
+    }
+    format!("{} …", kept.trim_end())
+}
+
+/// `2026-11-24T09:00:32.090227Z` as `2026-11-24 09:00:32`.
+fn short_time(time: &str) -> String {
+    let whole = time.split('.').next().unwrap_or(time).trim_end_matches('Z');
+    whole.replacen('T', " ", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn a_long_command_is_cut_between_words() {
+        assert_eq!(
+            shorten("git push --force origin main", Some(20)),
+            "git push --force …"
+        );
+        assert_eq!(shorten("git push", Some(20)), "git push");
+        assert_eq!(
+            shorten("averyveryverylongword rest", Some(8)),
+            "averyveryverylongword …"
+        );
+        assert_eq!(shorten("git push --force", None), "git push --force");
+    }
+}
