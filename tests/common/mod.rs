@@ -437,6 +437,13 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
 /// Runs the command with stdout on a pseudo-terminal `cols` columns wide (0: a terminal that
 /// reports no size), and returns what it printed there.
 pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
+    let mut cmd = env.std_cmd();
+    cmd.args(args);
+    command_on_a_sized_terminal(cmd, cols)
+}
+
+/// [`on_a_sized_terminal`] for a command set up by the caller (another HOME, another directory).
+pub fn command_on_a_sized_terminal(mut cmd: std::process::Command, cols: u16) -> String {
     use rustix::termios::{OptionalActions, Winsize, tcgetattr, tcsetattr, tcsetwinsize};
     use std::io::Read as _;
     let (mut master, tty) = pty_pair();
@@ -451,14 +458,14 @@ pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
     let mut modes = tcgetattr(&tty).unwrap();
     modes.output_modes = rustix::termios::OutputModes::empty();
     tcsetattr(&tty, OptionalActions::Now, &modes).unwrap();
-    let mut child = env
-        .std_cmd()
-        .args(args)
+    let mut child = cmd
         .stdin(std::process::Stdio::null())
         .stdout(tty.try_clone().unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    // The command keeps its copy of the terminal until it is dropped.
+    drop(cmd);
     drop(tty);
     let mut shown = Vec::new();
     let mut buf = [0_u8; 4096];
