@@ -4,7 +4,12 @@
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 
-use crate::common::{TestEnv, command_on_a_sized_terminal, on_a_sized_terminal};
+use crate::common::{
+    TestEnv, command_on_a_sized_terminal, on_a_sized_terminal, on_a_sized_terminal_asked,
+};
+
+/// The question `approve` asks.
+const PROMPT: &str = "Approve? [y]es [n]o [a]ll [q]uit [v]iew script [d]iff (default: no)";
 
 /// A project hook with a long name and a config hook with a long path, so no table fits in 60
 /// columns.
@@ -176,17 +181,26 @@ impl Alice {
         .unwrap();
         let app = home.join("src/app");
         std::fs::create_dir_all(app.join(".git")).unwrap();
-        let folder = |trigger: &str, tool: &str| {
-            format!("description: a guard\ntrigger: {trigger}\nmatcher:\n  tool: {tool}\n")
+        let folder = |name: &str, trigger: &str, tool: &str| {
+            format!(
+                "name: {name}\ndescription: a guard\ntrigger: {trigger}\nmatcher:\n  tool: {tool}\n"
+            )
         };
         let project = app.join(".agents/hooks");
-        let front = folder("pre-tool-call", "terminal|execute_code");
-        env.hook_md(&project, "block-rm-rf", &front, "cat >/dev/null");
-        let front = folder("pre-tool-call", "write_file|patch");
-        env.hook_md(&project, "no-secrets", &front, "cat >/dev/null");
-        let front = folder("post-tool-call", "write_file|patch");
         let user = home.join(".config/agents/hooks");
-        env.hook_md(&user, "secrets-scan", &front, "cat >/dev/null");
+        for (level, name, trigger, tool) in [
+            (
+                &project,
+                "block-rm-rf",
+                "pre-tool-call",
+                "terminal|execute_code",
+            ),
+            (&project, "no-secrets", "pre-tool-call", "write_file|patch"),
+            (&user, "secrets-scan", "post-tool-call", "write_file|patch"),
+        ] {
+            let front = folder(name, trigger, tool);
+            env.hook_md(level, name, &front, "cat >/dev/null");
+        }
         let alice = Self { home, app, guard };
         for hook in ["block-rm-rf", "~/.hermes/agent-hooks/guard.sh"] {
             let out = alice
@@ -471,4 +485,36 @@ fn a_path_is_shortened_only_to_what_it_truly_is() {
     assert!(shown.contains(&format!(" {lint} ")), "{shown}");
     // Shortened, and still escaped.
     assert!(shown.contains(" ci/check\\e[8m.sh "), "{shown}");
+}
+
+#[test]
+fn the_hook_under_review_is_shown_without_splitting_a_path() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let home = alice.home.display().to_string();
+    // Config hooks only (the HOOK.md folders belong to the project, not read from here).
+    let (shown, out) = on_a_sized_terminal_asked(
+        &env,
+        &["approve", "--color", "never"],
+        &[("HOME", home.as_str())],
+        80,
+        &[(PROMPT, b"q\r")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let review: Vec<&str> = shown.lines().take_while(|l| !l.contains(PROMPT)).collect();
+    for line in &review {
+        assert!(line.chars().count() <= 80, "{line:?} in\n{shown}");
+    }
+    assert!(
+        review
+            .iter()
+            .any(|l| l.ends_with("declared at ~/.hermes/config.yaml:5")),
+        "{shown}"
+    );
+    assert!(
+        review
+            .iter()
+            .any(|l| l.ends_with("script:   ~/.hermes/agent-hooks/audit-writes.sh")),
+        "{shown}"
+    );
 }

@@ -504,6 +504,62 @@ mod tests {
     }
 
     #[test]
+    fn a_table_that_does_not_fit_says_what_repeats_then_shortens_then_wraps_alternations() {
+        let table = |width| {
+            let mut grid = Grid::new(&["NAME", "SOURCE", "MATCHER", "STATE"], false)
+                .with_width(Some(width))
+                .alternations(&[2])
+                .said_once(&[1, 3], "Every row")
+                .legend("Sources: short.");
+            for (name, scope) in [("first-guard", "project"), ("second-guard", "user")] {
+                grid.row(&[
+                    (name, Tone::Plain),
+                    (&format!("agent-hooks ({scope})"), Tone::Plain),
+                    ("terminal|execute_code", Tone::Plain),
+                    ("ok", Tone::Good),
+                ]);
+                grid.short(1, scope);
+            }
+            grid.render()
+        };
+        assert!(
+            table(80).starts_with("NAME          SOURCE  "),
+            "{}",
+            table(80)
+        );
+        assert!(!table(80).contains("Every row"), "{}", table(80));
+        let said = table(60);
+        assert_eq!(
+            said,
+            "NAME          SOURCE                 MATCHER\n\
+             first-guard   agent-hooks (project)  terminal|execute_code\n\
+             second-guard  agent-hooks (user)     terminal|execute_code\n\
+             Every row: state ok.\n"
+        );
+        let short = table(45);
+        assert_eq!(
+            short,
+            "NAME          SOURCE   MATCHER\n\
+             first-guard   project  terminal|execute_code\n\
+             second-guard  user     terminal|execute_code\n\
+             Every row: state ok.\n\
+             Sources: short.\n"
+        );
+        // Wrapped after a `|`, never inside an alternative.
+        let wrapped = table(38);
+        assert!(
+            wrapped.contains("first-guard   project  terminal|\n")
+                && wrapped.contains("  execute_code\n"),
+            "{wrapped}"
+        );
+        assert!(
+            table(30).starts_with("name:    first-guard\n"),
+            "{}",
+            table(30)
+        );
+    }
+
+    #[test]
     fn words_wrap_whole() {
         assert_eq!(
             crate::text::wrap_words("a /very/long/path here", Some(6)),

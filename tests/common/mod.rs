@@ -329,9 +329,39 @@ pub fn on_a_terminal_typed_ahead(
     typed_ahead: &[u8],
     steps: &[(&str, &[u8])],
 ) -> (String, Output) {
+    asked_on_a_terminal(env, args, vars, typed_ahead, steps, 0)
+}
+
+/// [`on_a_terminal_with`] on a terminal `cols` columns wide.
+pub fn on_a_sized_terminal_asked(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    cols: u16,
+    steps: &[(&str, &[u8])],
+) -> (String, Output) {
+    asked_on_a_terminal(env, args, vars, b"", steps, cols)
+}
+
+/// [`on_a_terminal_typed_ahead`] on a terminal `cols` columns wide (0: one that reports no size).
+fn asked_on_a_terminal(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    typed_ahead: &[u8],
+    steps: &[(&str, &[u8])],
+    cols: u16,
+) -> (String, Output) {
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
     let (mut master, tty) = pty_pair();
+    let size = rustix::termios::Winsize {
+        ws_row: 50,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    rustix::termios::tcsetwinsize(&tty, size).unwrap();
     master.write_all(typed_ahead).unwrap();
     let child = env
         .std_cmd()
