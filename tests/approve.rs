@@ -23,6 +23,12 @@ fn two_hooks(env: &TestEnv) -> (String, String) {
     (a, b)
 }
 
+/// How the summary shows a script under the home: `~/...`.
+fn as_shown(env: &TestEnv, path: &str) -> String {
+    let home = env.home().display().to_string();
+    path.replacen(&home, "~", 1)
+}
+
 #[test]
 fn yes_approves_every_pending_hook_with_its_pin() {
     let env = TestEnv::new();
@@ -31,11 +37,17 @@ fn yes_approves_every_pending_hook_with_its_pin() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
-        text.contains(&format!("approved  pre_tool_call  {a}  (sha256:")),
+        text.contains(&format!(
+            "approved  pre_tool_call  {}  (sha256:",
+            as_shown(&env, &a)
+        )),
         "{text}"
     );
     assert!(
-        text.contains(&format!("approved  on_session_start  {b}")),
+        text.contains(&format!(
+            "approved  on_session_start  {}",
+            as_shown(&env, &b)
+        )),
         "{text}"
     );
     assert!(
@@ -165,8 +177,13 @@ fn asks_on_a_terminal() {
     );
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(
-        summary.contains(&format!("approved  pre_tool_call  {a}  (sha256:"))
-            && summary.contains(&format!("declined  on_session_start  {b}")),
+        summary.contains(&format!(
+            "approved  pre_tool_call  {}  (sha256:",
+            as_shown(&env, &a)
+        )) && summary.contains(&format!(
+            "declined  on_session_start  {}",
+            as_shown(&env, &b)
+        )),
         "the summary names every hook: {summary}"
     );
 }
@@ -194,7 +211,10 @@ fn typing_ahead_never_approves_a_hook_nobody_saw() {
     assert_eq!(commands, [a], "{b} was answered before it was shown");
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(
-        summary.contains(&format!("declined  on_session_start  {b}\n")),
+        summary.contains(&format!(
+            "declined  on_session_start  {}\n",
+            as_shown(&env, &b)
+        )),
         "{summary}"
     );
 }
@@ -235,12 +255,16 @@ fn q_stops_the_review() {
     assert!(!env.allowlist_path().exists());
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(
-        summary.contains(&format!("declined  pre_tool_call  {a}\n")),
+        summary.contains(&format!(
+            "declined  pre_tool_call  {}\n",
+            as_shown(&env, &a)
+        )),
         "{summary}"
     );
     assert!(
         summary.contains(&format!(
-            "declined  on_session_start  {b}: not reviewed: the review was stopped"
+            "declined  on_session_start  {}: not reviewed: the review was stopped",
+            as_shown(&env, &b)
         )),
         "{summary}"
     );

@@ -39,8 +39,8 @@ fn a_sound_config_passes() {
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-pre_tool_call  ~/.hermes/agent-hooks/ok.sh  ([ROOT]/home/.hermes/config.yaml:3)
-  ok       [ROOT]/home/.hermes/agent-hooks/ok.sh exists and can run
+pre_tool_call  ~/.hermes/agent-hooks/ok.sh  (~/.hermes/config.yaml:3)
+  ok       ~/.hermes/agent-hooks/ok.sh exists and can run
   ok       approved [..]Z, pinned to sha256:[..]
   ok       smoke run answered nothing (go on) in [..] ms
 
@@ -246,7 +246,7 @@ fn a_broken_config_or_allowlist_is_an_error() {
     let out = doctor(&env, &[]);
     assert_eq!(code(&out), 1);
     assert!(
-        redacted(&env, &out.stdout).contains("error    [ROOT]/home/.hermes/config.yaml:3:1: "),
+        redacted(&env, &out.stdout).contains("error    ~/.hermes/config.yaml:3:1: "),
         "{}",
         redacted(&env, &out.stdout)
     );

@@ -26,10 +26,10 @@ fn paged(pager: &std::path::Path) -> Option<String> {
     text
 }
 
-/// Six approved hooks, so that `list --long` and `doctor` are taller than the terminal.
-fn six_hooks(env: &TestEnv) {
+/// Ten approved hooks, so that `list --long` and `doctor` are taller than the terminal.
+fn ten_hooks(env: &TestEnv) {
     let mut yaml = String::from("hooks:\n  pre_tool_call:\n");
-    for i in 0..6 {
+    for i in 0..10 {
         let hook = env.script(&format!("guard{i}.sh"), "cat >/dev/null; printf '{}'");
         writeln!(yaml, "    - command: {}\n      timeout: 10", hook.display()).unwrap();
         env.approve("pre_tool_call", &hook.display().to_string());
@@ -53,7 +53,7 @@ fn untimed(text: &str) -> String {
 #[test]
 fn long_output_on_a_terminal_goes_through_the_pager_whole() {
     let env = TestEnv::new();
-    six_hooks(&env);
+    ten_hooks(&env);
     let pager = fake_pager(&env);
     let via = pager.display().to_string();
     let log = audit_log(&env, 30);
@@ -62,7 +62,7 @@ fn long_output_on_a_terminal_goes_through_the_pager_whole() {
         &["events", "pre_tool_call"],
         &["list", "--long"],
         &["doctor", "--no-exec"],
-        &["log"],
+        &["log", "-n", "0"],
     ] {
         let shown = on_a_terminal_sized(
             &env,

@@ -1,7 +1,15 @@
 //! Tables on a real terminal (a pseudo-terminal of a given width): a name or path is never split,
 //! a table that cannot fit becomes records, and a terminal that reports no size is not wrapped.
 
-use crate::common::{TestEnv, on_a_sized_terminal};
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::PathBuf;
+
+use crate::common::{
+    TestEnv, command_on_a_sized_terminal, on_a_sized_terminal, on_a_sized_terminal_asked,
+};
+
+/// The question `approve` asks.
+const PROMPT: &str = "Approve? [y]es [n]o [a]ll [q]uit [v]iew script [d]iff (default: no)";
 
 /// A project hook with a long name and a config hook with a long path, so no table fits in 60
 /// columns.
@@ -140,4 +148,373 @@ fn text_is_wrapped_by_the_width_it_is_shown_at() {
     for line in shown.lines().filter(|l| l.contains(shown_word)) {
         assert!(line.chars().count() <= 60, "{line:?} in\n{shown}");
     }
+}
+
+/// A person's hooks under a home like `/home/alice`: two config hooks in
+/// `~/.hermes/agent-hooks` (one declared by its absolute path), two HOOK.md folders in a project
+/// at `~/src/app` and one in `~/.config/agents/hooks`; two of the five approved.
+struct Alice {
+    home: PathBuf,
+    app: PathBuf,
+    /// The config hook declared by its absolute path.
+    guard: PathBuf,
+}
+
+impl Alice {
+    fn new(env: &TestEnv) -> Self {
+        let home = env.path("home/alice");
+        let hooks = home.join(".hermes/agent-hooks");
+        std::fs::create_dir_all(&hooks).unwrap();
+        let guard = hooks.join("guard.sh");
+        for script in [&guard, &hooks.join("audit-writes.sh")] {
+            std::fs::write(script, "#!/bin/sh\ncat >/dev/null\n").unwrap();
+            std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::write(
+            home.join(".hermes/config.yaml"),
+            format!(
+                "hooks:\n  pre_tool_call:\n    - command: {}\n      matcher: terminal|execute_code\n    \
+                 - command: ~/.hermes/agent-hooks/audit-writes.sh\n      matcher: write_file|patch\n",
+                guard.display()
+            ),
+        )
+        .unwrap();
+        let app = home.join("src/app");
+        std::fs::create_dir_all(app.join(".git")).unwrap();
+        let folder = |name: &str, trigger: &str, tool: &str| {
+            format!(
+                "name: {name}\ndescription: a guard\ntrigger: {trigger}\nmatcher:\n  tool: {tool}\n"
+            )
+        };
+        let project = app.join(".agents/hooks");
+        let user = home.join(".config/agents/hooks");
+        for (level, name, trigger, tool) in [
+            (
+                &project,
+                "block-rm-rf",
+                "pre-tool-call",
+                "terminal|execute_code",
+            ),
+            (&project, "no-secrets", "pre-tool-call", "write_file|patch"),
+            (&user, "secrets-scan", "post-tool-call", "write_file|patch"),
+        ] {
+            let front = folder(name, trigger, tool);
+            env.hook_md(level, name, &front, "cat >/dev/null");
+        }
+        let alice = Self { home, app, guard };
+        for hook in ["block-rm-rf", "~/.hermes/agent-hooks/guard.sh"] {
+            let out = alice
+                .cmd(env, &["approve", "--yes", hook])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        alice
+    }
+
+    /// The command with this HOME, in the project.
+    fn cmd(&self, env: &TestEnv, args: &[&str]) -> std::process::Command {
+        let mut cmd = env.std_cmd();
+        cmd.env("HOME", &self.home)
+            .current_dir(&self.app)
+            .args(args);
+        cmd
+    }
+
+    /// What `args` print on a terminal `cols` wide.
+    fn shown(&self, env: &TestEnv, args: &[&str], cols: u16) -> String {
+        command_on_a_sized_terminal(self.cmd(env, args), cols)
+    }
+}
+
+/// Every word of the table, split at `|`, is one of `whole` (so nothing was split), and no line
+/// is wider than `cols`.
+fn assert_whole_words(shown: &str, cols: usize, whole: &[&str]) {
+    for line in shown.lines() {
+        assert!(line.chars().count() <= cols, "{line:?} in\n{shown}");
+        let parts = line.split_whitespace().flat_map(|w| w.split('|'));
+        for part in parts.filter(|p| !p.is_empty()) {
+            assert!(whole.contains(&part), "{part:?} is not whole in\n{shown}");
+        }
+    }
+}
+
+/// What the table of [`Alice`]'s hooks holds, word by word.
+const ALICE_WORDS: &[&str] = &[
+    "EVENT",
+    "SOURCE",
+    "HOOK",
+    "MATCHER",
+    "TIMEOUT",
+    "CONSENT",
+    "SCRIPT",
+    "event:",
+    "source:",
+    "hook:",
+    "matcher:",
+    "timeout:",
+    "consent:",
+    "script:",
+    "pre_tool_call",
+    "post_tool_call",
+    "config",
+    "agent-hooks",
+    "(project)",
+    "(user)",
+    "project",
+    "user",
+    "~/.hermes/agent-hooks/guard.sh",
+    "~/.hermes/agent-hooks/audit-writes.sh",
+    "block-rm-rf",
+    "no-secrets",
+    "secrets-scan",
+    "terminal",
+    "execute_code",
+    "write_file",
+    "patch",
+    "60s",
+    "30s",
+    "approved",
+    "unapproved",
+    "ok",
+];
+
+/// The table (or records) of `list`, without the lines under it.
+fn table_of(shown: &str) -> String {
+    let mut table = String::new();
+    for line in shown.lines() {
+        if line.starts_with("Every hook:") || line.starts_with("Sources:") {
+            continue;
+        }
+        if line.starts_with("Project:") {
+            break;
+        }
+        table.push_str(line);
+        table.push('\n');
+    }
+    table
+}
+
+#[test]
+fn five_hooks_under_the_home_are_a_table_at_100_columns_with_nothing_split() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    for cols in [100, 120] {
+        let shown = alice.shown(&env, &["list", "--color", "never"], cols);
+        assert!(shown.starts_with("EVENT "), "a table at {cols}: {shown}");
+        assert!(
+            !shown.lines().any(|l| l.starts_with("hook:")),
+            "no records at {cols}: {shown}"
+        );
+        assert_whole_words(&table_of(&shown), usize::from(cols), ALICE_WORDS);
+        // Each hook on a line of its own, the path whole, as `approve` takes it.
+        for hook in [
+            "~/.hermes/agent-hooks/guard.sh ",
+            "~/.hermes/agent-hooks/audit-writes.sh ",
+            "block-rm-rf ",
+            "no-secrets ",
+            "secrets-scan ",
+        ] {
+            assert_eq!(shown.matches(hook).count(), 1, "{hook} at {cols}: {shown}");
+        }
+        assert!(shown.contains("Project: ~/src/app\n"), "{shown}");
+    }
+    // Where the table truly does not fit, records, still with every word whole.
+    let narrow = alice.shown(&env, &["list", "--color", "never"], 80);
+    assert!(
+        narrow.contains("hook:    ~/.hermes/agent-hooks/guard.sh\n"),
+        "{narrow}"
+    );
+    assert_whole_words(&table_of(&narrow), 80, ALICE_WORDS);
+}
+
+#[test]
+fn what_every_hook_shares_is_said_once_when_the_table_would_not_fit() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let out = alice.cmd(&env, &["approve", "--yes"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = alice.shown(&env, &["list", "--color", "never"], 100);
+    assert!(shown.starts_with("EVENT "), "{shown}");
+    assert!(
+        shown.contains("Every hook: consent approved, script ok.\n"),
+        "{shown}"
+    );
+    let heading = shown.lines().next().unwrap_or_default();
+    assert!(
+        !heading.contains("CONSENT") && !heading.contains("SCRIPT"),
+        "{shown}"
+    );
+    // Where everything fits, every column stays.
+    let wide = alice.shown(&env, &["list", "--color", "never"], 200);
+    assert!(
+        wide.lines().next().unwrap_or_default().contains("CONSENT"),
+        "{wide}"
+    );
+    assert!(!wide.contains("Every hook"), "{wide}");
+}
+
+#[test]
+fn a_path_list_shows_is_one_approve_and_revoke_take() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let shown = alice.shown(&env, &["list", "--color", "never"], 100);
+    let word = shown
+        .split_whitespace()
+        .find(|w| w.ends_with("guard.sh"))
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(word, "~/.hermes/agent-hooks/guard.sh", "{shown}");
+    let out = alice.cmd(&env, &["revoke", &word]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = alice
+        .cmd(&env, &["approve", "--yes", &word])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn json_and_long_keep_whole_paths() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let guard = alice.guard.display().to_string();
+    let out = alice.cmd(&env, &["list", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["command"], guard.as_str(), "{doc}");
+    assert_eq!(doc["hooks"][0]["script"], guard.as_str(), "{doc}");
+    assert_eq!(
+        doc["project_root"],
+        alice.app.display().to_string().as_str(),
+        "{doc}"
+    );
+    let long = alice.shown(&env, &["list", "--long", "--color", "never"], 100);
+    assert!(long.contains(&format!("  {guard}\n")), "{long}");
+    let config = alice.home.join(".hermes/config.yaml");
+    assert!(
+        long.contains(&format!("declared at:  {}:3\n", config.display())),
+        "{long}"
+    );
+}
+
+#[test]
+fn doctor_and_the_approve_summary_fit_without_splitting_a_path() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let home = alice.home.display().to_string();
+    for cols in [80, 100, 120] {
+        let shown = alice.shown(&env, &["doctor", "--no-exec", "--color", "never"], cols);
+        for line in shown.lines() {
+            assert!(
+                line.chars().count() <= usize::from(cols),
+                "{line:?} in\n{shown}"
+            );
+        }
+        for path in [
+            "~/.hermes/agent-hooks/guard.sh",
+            "~/.config/agents/hooks/secrets-scan/scripts/run",
+            ".agents/hooks/no-secrets/scripts/run",
+            "(~/.hermes/config.yaml:3)",
+        ] {
+            assert!(shown.contains(path), "{path} whole at {cols}: {shown}");
+        }
+        assert!(!shown.contains(&home), "{shown}");
+    }
+    let summary = alice.shown(&env, &["approve", "--yes", "--color", "never"], 80);
+    for line in summary.lines() {
+        assert!(line.chars().count() <= 80, "{line:?} in\n{summary}");
+    }
+    for path in [
+        "approved  pre_tool_call  ~/.hermes/agent-hooks/audit-writes.sh",
+        "~/.config/agents/hooks/secrets-scan/scripts/run",
+        "approved  pre_tool_call  .agents/hooks/no-secrets/scripts/run",
+    ] {
+        assert!(summary.contains(path), "{path} in\n{summary}");
+    }
+}
+
+#[test]
+fn a_path_is_shortened_only_to_what_it_truly_is() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    // A folder named `~` in the project, and a symlink out of it: their short forms would
+    // read as the home, and as a file of the project.
+    let tilde = alice.app.join("~/.hermes/agent-hooks");
+    std::fs::create_dir_all(&tilde).unwrap();
+    let elsewhere = env.path("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, alice.app.join("tools")).unwrap();
+    let mut yaml = String::from("hooks:\n  on_session_start:\n");
+    for script in [
+        tilde.join("guard.sh"),
+        alice.app.join("tools/lint.sh"),
+        alice.app.join("ci/check\u{1b}[8m.sh"),
+    ] {
+        if let Some(dir) = script.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        let command = script.display().to_string().replace('\u{1b}', "\\e");
+        yaml.push_str("    - command: \"");
+        yaml.push_str(&command);
+        yaml.push_str("\"\n");
+    }
+    std::fs::write(alice.home.join(".hermes/config.yaml"), yaml).unwrap();
+    let shown = alice.shown(&env, &["list", "--color", "never"], 250);
+    assert!(
+        shown.contains(" ~/src/app/~/.hermes/agent-hooks/guard.sh "),
+        "{shown}"
+    );
+    let lint = alice.app.join("tools/lint.sh").display().to_string();
+    assert!(shown.contains(&format!(" {lint} ")), "{shown}");
+    // Shortened, and still escaped.
+    assert!(shown.contains(" ci/check\\e[8m.sh "), "{shown}");
+}
+
+#[test]
+fn the_hook_under_review_is_shown_without_splitting_a_path() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let home = alice.home.display().to_string();
+    // Config hooks only (the HOOK.md folders belong to the project, not read from here).
+    let (shown, out) = on_a_sized_terminal_asked(
+        &env,
+        &["approve", "--color", "never"],
+        &[("HOME", home.as_str())],
+        80,
+        &[(PROMPT, b"q\r")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let review: Vec<&str> = shown.lines().take_while(|l| !l.contains(PROMPT)).collect();
+    for line in &review {
+        assert!(line.chars().count() <= 80, "{line:?} in\n{shown}");
+    }
+    assert!(
+        review
+            .iter()
+            .any(|l| l.ends_with("declared at ~/.hermes/config.yaml:5")),
+        "{shown}"
+    );
+    assert!(
+        review
+            .iter()
+            .any(|l| l.ends_with("script:   ~/.hermes/agent-hooks/audit-writes.sh")),
+        "{shown}"
+    );
 }

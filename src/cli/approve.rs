@@ -23,8 +23,9 @@ use crate::consent::{
 };
 use crate::exit::ExitStatus;
 use crate::limits;
-use crate::output::table::terminal_width;
-use crate::output::{Printer, Screen, shown_width, wrap_shown};
+use crate::output::short_path::Shortener;
+use crate::output::table::{stderr_width, terminal_width};
+use crate::output::{Printer, Screen, shown_width};
 
 /// Lines of the script shown for review.
 const PREVIEW_LINES: usize = 12;
@@ -151,16 +152,18 @@ pub(crate) fn run(
              without asking"
         );
     }
+    let short = Shortener::new(loaded.paths.project.as_deref());
     let reviewer = Reviewer {
         allowlist: &loaded.paths.allowlist,
         color: shared::color_stderr(global),
         printer,
+        short: &short,
     };
     reviewer.review_all(&pending, !asks, &loaded.paths.home, &mut outcome)?;
     if args.json {
         printer.document(&outcome)?;
     } else {
-        printer.show(&summary(&outcome))?;
+        printer.show(&summary(&outcome, &short))?;
         printer.note(counts(&outcome));
     }
     Ok(if outcome.skipped.is_empty() {
@@ -170,8 +173,9 @@ pub(crate) fn run(
     })
 }
 
-/// One line per hook: approved, declined or skipped, and why.
-fn summary(outcome: &Outcome) -> Screen {
+/// One line per hook: approved, declined or skipped, and why; on a narrow terminal wrapped
+/// between words, paths as a person reads them.
+fn summary(outcome: &Outcome, short: &Shortener) -> Screen {
     const INDENT: &str = "          ";
     let width = terminal_width();
     let mut screen = Screen::new(false);
@@ -182,7 +186,8 @@ fn summary(outcome: &Outcome) -> Screen {
     ];
     for (verb, decisions) in groups {
         for decision in decisions {
-            let head = format!("{verb}  {}  {}", decision.event, decision.command);
+            let command = short.text(&decision.command);
+            let head = format!("{verb}  {}  {command}", decision.event);
             let tail = match (verb, &decision.reason) {
                 ("approved", _) => format!(
                     "({})",
@@ -194,17 +199,17 @@ fn summary(outcome: &Outcome) -> Screen {
             let separator = if verb == "approved" { "  " } else { ": " };
             let whole = format!("{head}{separator}{tail}");
             let fits = width.is_none_or(|w| shown_width(&whole) <= w);
-            if tail.is_empty() {
-                screen.line(head);
-            } else if fits {
-                screen.line(whole);
+            if fits {
+                screen.line(if tail.is_empty() { head } else { whole });
+            } else if tail.is_empty() {
+                screen.wrapped(&head, width, 0, INDENT);
             } else {
                 // On a narrow terminal the reason goes below, wrapped between words.
-                screen.line(format_args!("{head}{}", separator.trim_end()));
-                let room = width.map(|w| w.saturating_sub(INDENT.len()));
-                for line in wrap_shown(&tail, room) {
-                    screen.text(INDENT).line(line);
-                }
+                let head = format!("{head}{}", separator.trim_end());
+                screen.wrapped(&head, width, 0, INDENT);
+                screen
+                    .text(INDENT)
+                    .wrapped(&tail, width, INDENT.len(), INDENT);
             }
         }
     }
@@ -232,6 +237,7 @@ struct Reviewer<'a> {
     allowlist: &'a std::path::Path,
     color: bool,
     printer: &'a Printer,
+    short: &'a Shortener,
 }
 
 impl Reviewer<'_> {
@@ -320,18 +326,30 @@ impl Reviewer<'_> {
 
     /// What is shown about `hook` before the question.
     fn review(&self, hook: &HookSpec, assessment: &Assessment, diff: Option<&str>) -> Screen {
+        const INDENT: &str = "            ";
         let mut review = Screen::new(self.color);
-        review.blank().line(format_args!(
-            "{}  {}  {}  declared at {}",
+        let width = stderr_width();
+        let origin = self.short.text(&hook.origin.to_string());
+        let heading = format!(
+            "{}  {}  {}  declared at {origin}",
             hook.event,
             hook.source.as_str(),
             hook.name,
-            hook.origin
-        ));
-        review.line(format_args!("  command:  {}", hook.command));
+        );
+        review.blank().wrapped(&heading, width, 0, "  ");
+        // The command exactly as declared: it is what is approved.
+        review
+            .text("  command:  ")
+            .wrapped(&hook.command, width, INDENT.len(), INDENT);
         review.line(format_args!("  state:    {}", assessment.state.as_str()));
         if let Some(script) = &assessment.script {
-            review.line(format_args!("  script:   {}", script.display()));
+            let script = script.display().to_string();
+            review.text("  script:   ").wrapped(
+                &self.short.path(&script),
+                width,
+                INDENT.len(),
+                INDENT,
+            );
         }
         match &assessment.sha256 {
             Some(now) => review.line(format_args!("  sha256:   {now}")),

@@ -16,8 +16,9 @@ use crate::checks::wiring::Place;
 use crate::checks::{self, Checkup, Finding, Level};
 use crate::env;
 use crate::exit::ExitStatus;
+use crate::output::short_path::Shortener;
 use crate::output::table::{Tone, terminal_width};
-use crate::output::{Printer, Screen, wrap_shown};
+use crate::output::{Printer, Screen};
 use crate::paths::Paths;
 
 #[derive(Args, Debug)]
@@ -211,26 +212,16 @@ fn accept_hooks_hint(awaiting: usize) -> String {
 /// Where a finding's text starts, after its level.
 const INDENT: &str = "           ";
 
-/// Adds `text` wrapped between words to the terminal's width: the current line has `taken`
-/// columns used already, and further lines start at `indent`.
-fn wrapped(screen: &mut Screen, text: &str, width: Option<usize>, taken: usize, indent: &str) {
-    let room = width.map(|w| w.saturating_sub(taken.max(indent.len())));
-    for (index, line) in wrap_shown(text, room).iter().enumerate() {
-        if index > 0 {
-            screen.text(indent);
-        }
-        screen.line(line);
-    }
-}
-
 /// Lines of a changed script's diff shown under its finding.
 const DIFF_LINES: usize = 40;
 
 fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) -> Screen {
     let mut screen = Screen::new(color);
     let width = terminal_width();
+    let short = Shortener::new(paths.project.as_deref());
     if findings.is_empty() {
-        screen.line(format_args!("No hooks in {}.", paths.config.display()));
+        let config = paths.config.display().to_string();
+        screen.line(format_args!("No hooks in {}.", short.path(&config)));
     }
     let mut last: Option<(Option<&str>, Option<&str>)> = None;
     for f in findings {
@@ -242,7 +233,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
                 f.hook.as_deref().unwrap_or_default(),
                 f.at
             );
-            wrapped(&mut screen, &heading, width, 0, "  ");
+            screen.wrapped(&short.text(&heading), width, 0, "  ");
         }
         last = Some(key);
         let (word, tone) = match f.level {
@@ -253,7 +244,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
         };
         if f.hook.is_some() {
             screen.text("  ").paint(word, tone).text("  ");
-            wrapped(&mut screen, &f.message, width, INDENT.len(), INDENT);
+            screen.wrapped(&short.text(&f.message), width, INDENT.len(), INDENT);
             if let Some(diff) = &f.diff {
                 let more = screen.diff(diff, INDENT, DIFF_LINES);
                 if more > 0 {
@@ -265,7 +256,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
         } else {
             screen.paint(word, tone).text("  ");
             let text = format!("{}: {}", f.at, f.message);
-            wrapped(&mut screen, &text, width, INDENT.len(), INDENT);
+            screen.wrapped(&short.text(&text), width, INDENT.len(), INDENT);
         }
     }
     let notes = match summary.notes {
@@ -273,7 +264,7 @@ fn human(findings: &[Finding], summary: &Summary, color: bool, paths: &Paths) ->
         n => format!(", {n} note(s)"),
     };
     screen.blank();
-    wrapped(&mut screen, &shared::project_line(paths), width, 0, "  ");
+    screen.wrapped(&short.text(&shared::project_line(paths)), width, 0, "  ");
     screen.line(format_args!(
         "{} error(s), {} warning(s){notes}, {} ok",
         summary.errors, summary.warnings, summary.ok

@@ -15,6 +15,7 @@ use crate::consent::store::Allowlist;
 use crate::consent::{Assessment, Bypass, ConsentState, assess, changes_since_approval};
 use crate::exit::ExitStatus;
 use crate::output::json::WarningLine;
+use crate::output::short_path::Shortener;
 use crate::output::table::{Grid, Tone};
 use crate::output::{Printer, Screen};
 
@@ -44,6 +45,9 @@ struct Row<'a> {
     scope: Option<&'static str>,
     name: &'a str,
     command: &'a str,
+    /// The command as a person reads it (a path under the home as `~/...`), for the table.
+    #[serde(skip)]
+    shown_command: Option<String>,
     matcher: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pattern: Option<&'a str>,
@@ -164,24 +168,55 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         super::pager::show_stdout(args.pager, printer, &screen)?;
         return Ok(status);
     }
+    let short = Shortener::new(loaded.paths.project.as_deref());
+    for row in &mut rows {
+        row.shown_command = shown_command(row, &short);
+    }
+    screen.table(table(&rows, shared::color(global)));
+    screen
+        .blank()
+        .line(short.text(&shared::project_line(&loaded.paths)));
+    for note in &notes {
+        screen.line(short.text(note));
+    }
+    super::pager::show_stdout(args.pager, printer, &screen)?;
+    Ok(status)
+}
+
+/// The table of `rows`. When it does not fit, what every hook has in common (but its name and
+/// matcher) is said once under it, and sources are named by their scope alone.
+fn table(rows: &[Row<'_>], color: bool) -> Grid {
     let headings: Vec<&str> = COLUMNS.iter().map(|(heading, _)| *heading).collect();
-    let matcher = headings.iter().position(|h| *h == "MATCHER");
-    let mut out = Grid::new(&headings, shared::color(global)).breakable(&Vec::from_iter(matcher));
-    for row in &rows {
+    let at = |name: &str| headings.iter().position(|h| *h == name);
+    let common: Vec<usize> = (0..headings.len())
+        .filter(|&column| Some(column) != at("HOOK") && Some(column) != at("MATCHER"))
+        .collect();
+    let mut grid = Grid::new(&headings, color)
+        .alternations(&Vec::from_iter(at("MATCHER")))
+        .said_once(&common, "Every hook")
+        .legend(
+            "Sources: user and project are Agent Hooks folders; managed is the managed config.",
+        );
+    for row in rows {
         let cells: Vec<(String, Tone)> = COLUMNS.iter().map(|(_, cell)| cell(row)).collect();
         let cells: Vec<(&str, Tone)> = cells
             .iter()
             .map(|(text, tone)| (text.as_str(), *tone))
             .collect();
-        out.row(&cells);
+        grid.row(&cells);
+        if let (Some(column), Some(scope)) = (at("SOURCE"), row.scope) {
+            grid.short(column, scope);
+        }
     }
-    screen.table(out);
-    screen.blank().line(shared::project_line(&loaded.paths));
-    for note in &notes {
-        screen.line(note);
-    }
-    super::pager::show_stdout(args.pager, printer, &screen)?;
-    Ok(status)
+    grid
+}
+
+/// A config hook's command when it is one path that reads shorter (`~/...`), which `approve`
+/// and `revoke` take as they take the command.
+fn shown_command(row: &Row<'_>, short: &Shortener) -> Option<String> {
+    let whole = row.source == "config" && !row.command.contains(char::is_whitespace);
+    let shown = short.path(row.command);
+    (whole && shown != row.command).then(|| shown.into_owned())
 }
 
 /// The `--json` document.
@@ -286,6 +321,7 @@ fn hook_rows<'a>(
                 }),
                 name: &hook.name,
                 command: &hook.command,
+                shown_command: None,
                 matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
                 pattern: hook
                     .agent()
@@ -421,7 +457,7 @@ const COLUMNS: &[Column] = &[
     ("SOURCE", |row| (source_label(row), Tone::Plain)),
     ("HOOK", |row| {
         let hook = if row.source == "config" {
-            row.command
+            row.shown_command.as_deref().unwrap_or(row.command)
         } else {
             row.name
         };

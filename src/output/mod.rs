@@ -6,6 +6,7 @@ pub(crate) mod audit;
 pub(crate) mod json;
 pub(crate) mod sanitize;
 pub(crate) mod screen;
+pub(crate) mod short_path;
 pub(crate) mod table;
 
 use std::fmt::{Display, Write as _};

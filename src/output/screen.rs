@@ -84,6 +84,31 @@ impl Screen {
         lines.len().saturating_sub(max)
     }
 
+    /// Adds `text` wrapped between words to `width` (`None`: one line), the spaces between words
+    /// kept within a line: the current line has `taken` columns used already, and further lines
+    /// start at `indent`. A word too wide for
+    /// the room after the indent gets a line of its own from the first column, so the terminal
+    /// does not split it.
+    pub(crate) fn wrapped(
+        &mut self,
+        text: &str,
+        width: Option<usize>,
+        taken: usize,
+        indent: &str,
+    ) -> &mut Self {
+        let room = width.map(|w| w.saturating_sub(taken.max(indent.len())));
+        for (index, line) in wrap_spaced(&sanitize::line(text), room).iter().enumerate() {
+            let too_wide = room.is_some_and(|room| line.width() > room);
+            if too_wide && index == 0 && taken > 0 {
+                self.end();
+            } else if index > 0 && !too_wide {
+                self.text(indent);
+            }
+            self.line(line);
+        }
+        self
+    }
+
     /// Adds a table (its cells were sanitised when they were added).
     pub(crate) fn table(&mut self, grid: Grid) -> &mut Self {
         self.text.push_str(&grid.render());
@@ -105,6 +130,34 @@ impl Screen {
 /// words, each word measured as it is shown (an escape takes the room of what it spells).
 pub(crate) fn wrap_shown(text: &str, width: Option<usize>) -> Vec<String> {
     wrap_words(&sanitize::line(text), width)
+}
+
+/// `text` in lines of at most `width` columns broken only between words, keeping the spaces
+/// between the words of a line (a word longer than the width gets a line of its own, whole).
+fn wrap_spaced(text: &str, width: Option<usize>) -> Vec<String> {
+    let Some(width) = width else {
+        return vec![text.to_owned()];
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut spaces = 0;
+    for (index, word) in text.split(' ').enumerate() {
+        if index > 0 {
+            spaces += 1;
+        }
+        if word.is_empty() {
+            continue;
+        }
+        let gap = std::mem::take(&mut spaces);
+        if !line.is_empty() && line.width() + gap + word.width() > width {
+            lines.push(std::mem::take(&mut line));
+        } else if !line.is_empty() || lines.is_empty() {
+            line.push_str(&" ".repeat(gap));
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
 }
 
 /// The columns `text` takes as [`Screen::text`] shows it.

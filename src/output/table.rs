@@ -1,8 +1,9 @@
 //! Tables for people: plain columns (easy to read, to `grep` and to `awk`), colour only when asked.
 //! A [`Grid`] takes cells only as text it sanitises itself. On a terminal a table fits its width
 //! without ever splitting a word (a path a user pastes into `approve` stays whole): columns wrap
-//! only between words, and when even that does not fit, each row is shown as a record, one
-//! `key: value` line per column.
+//! only between words, and when even that does not fit, the table first says once what every row
+//! has in common and uses the short forms of its cells (when it has any); only then is each row
+//! shown as a record, one `key: value` line per column.
 
 use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets};
 use unicode_width::UnicodeWidthStr as _;
@@ -47,12 +48,25 @@ impl Tone {
 }
 
 /// A table whose cells are sanitised as they are added.
+#[derive(Clone)]
 pub(crate) struct Grid {
     header: Vec<String>,
     /// Columns whose words may be split when nothing else fits (patterns, prose); the others
     /// (names, paths, commands) are never split.
     breakable: Vec<usize>,
+    /// Columns of alternations (`terminal|execute_code`), wrapped after a `|` but never inside
+    /// an alternative.
+    alternations: Vec<usize>,
     rows: Vec<Vec<(String, Tone)>>,
+    /// Each row's short forms of its cells, for a table that does not fit otherwise.
+    short: Vec<Vec<Option<String>>>,
+    /// What the short forms mean, said under a table that uses them.
+    legend: Option<String>,
+    /// Columns left out of a table that does not fit when every row has the same value there,
+    /// and what the line that says those values once starts with (`Every hook`).
+    said_once: Option<(Vec<usize>, String)>,
+    /// Lines under the table (what was said once, the legend).
+    notes: Vec<String>,
     color: bool,
     width: Option<usize>,
 }
@@ -64,7 +78,12 @@ impl Grid {
         Self {
             header: header.iter().map(|h| (*h).to_owned()).collect(),
             breakable: Vec::new(),
+            alternations: Vec::new(),
             rows: Vec::new(),
+            short: Vec::new(),
+            legend: None,
+            said_once: None,
+            notes: Vec::new(),
             color,
             width: terminal_width(),
         }
@@ -84,6 +103,25 @@ impl Grid {
         self
     }
 
+    /// Lets `columns`, which hold alternations (`write_file|patch`), wrap after a `|`.
+    pub(crate) fn alternations(mut self, columns: &[usize]) -> Self {
+        self.alternations = columns.to_vec();
+        self
+    }
+
+    /// When the table does not fit, leaves out those of `columns` whose value is the same in
+    /// every row, and says them once under it in a line that starts with `lead`.
+    pub(crate) fn said_once(mut self, columns: &[usize], lead: &str) -> Self {
+        self.said_once = Some((columns.to_vec(), lead.to_owned()));
+        self
+    }
+
+    /// What the short forms of cells mean, said under a table that uses them.
+    pub(crate) fn legend(mut self, legend: &str) -> Self {
+        self.legend = Some(legend.to_owned());
+        self
+    }
+
     /// Adds a row of cells, each in the colour of its tone (when the table is styled at all).
     pub(crate) fn row(&mut self, cells: &[(&str, Tone)]) {
         self.rows.push(
@@ -92,20 +130,123 @@ impl Grid {
                 .map(|(text, tone)| (super::sanitize::line(text).into_owned(), *tone))
                 .collect(),
         );
+        self.short.push(vec![None; cells.len()]);
+    }
+
+    /// Gives the last row's cell in `column` a short form, used when the table does not fit
+    /// otherwise (sanitised like the cell).
+    pub(crate) fn short(&mut self, column: usize, text: &str) {
+        if let Some(cell) = self.short.last_mut().and_then(|row| row.get_mut(column)) {
+            *cell = Some(super::sanitize::line(text).into_owned());
+        }
     }
 
     /// The table as text: columns two spaces apart, trailing spaces trimmed, a final newline.
+    /// On a terminal it is the first of these that fits: the table whole; with what every row
+    /// has in common said once under it; with short forms too; then each of those with its
+    /// cells wrapped between words. Else records.
     pub(super) fn render(self) -> String {
         let Some(width) = self.width else {
             return self.table(None);
         };
-        if self.natural_width() <= width {
-            return self.table(None);
+        let layouts = self.layouts();
+        if let Some(grid) = layouts.iter().find(|grid| grid.natural_width() <= width) {
+            return grid.clone().table(None);
         }
-        if self.narrowest_width(width) <= width {
-            return self.table(Some(width));
+        if let Some(grid) = layouts
+            .iter()
+            .find(|grid| grid.narrowest_width(width) <= width)
+        {
+            return grid.clone().table(Some(width));
         }
         self.records()
+    }
+
+    /// This table, then the narrower forms of it that are worth trying.
+    fn layouts(&self) -> Vec<Self> {
+        let mut layouts = vec![self.clone()];
+        let same = self.same_in_every_row();
+        if !same.is_empty() {
+            let lead = self
+                .said_once
+                .as_ref()
+                .map_or("", |(_, lead)| lead.as_str());
+            let said: Vec<String> = same
+                .iter()
+                .map(|&column| {
+                    let key = self.header[column].to_lowercase();
+                    format!("{key} {}", self.rows[0][column].0)
+                })
+                .collect();
+            let mut grid = self.without(&same);
+            grid.notes.push(format!("{lead}: {}.", said.join(", ")));
+            layouts.push(grid);
+        }
+        if self.short.iter().flatten().any(Option::is_some) {
+            let mut grid = layouts.last().unwrap_or(self).clone();
+            for (row, short) in grid.rows.iter_mut().zip(&grid.short) {
+                for (cell, short) in row.iter_mut().zip(short) {
+                    if let Some(short) = short {
+                        cell.0.clone_from(short);
+                    }
+                }
+            }
+            grid.notes.extend(self.legend.clone());
+            layouts.push(grid);
+        }
+        layouts
+    }
+
+    /// The columns that may be said once whose cells are all the same (in two rows or more).
+    fn same_in_every_row(&self) -> Vec<usize> {
+        let Some((columns, _)) = &self.said_once else {
+            return Vec::new();
+        };
+        if self.rows.len() < 2 {
+            return Vec::new();
+        }
+        columns
+            .iter()
+            .copied()
+            .filter(|&column| {
+                let first = self.rows[0].get(column).map(|(text, _)| text);
+                self.rows
+                    .iter()
+                    .all(|row| row.get(column).map(|(text, _)| text) == first)
+            })
+            .collect()
+    }
+
+    /// This table without `dropped` columns.
+    fn without(&self, dropped: &[usize]) -> Self {
+        let kept = |column: &usize| !dropped.contains(column);
+        let renumber = |columns: &[usize]| -> Vec<usize> {
+            columns
+                .iter()
+                .filter(|c| kept(c))
+                .map(|c| c - dropped.iter().filter(|d| *d < c).count())
+                .collect()
+        };
+        Self {
+            header: kept_columns(&self.header, dropped),
+            breakable: renumber(&self.breakable),
+            alternations: renumber(&self.alternations),
+            rows: self
+                .rows
+                .iter()
+                .map(|row| kept_columns(row, dropped))
+                .collect(),
+            short: self
+                .short
+                .iter()
+                .map(|row| kept_columns(row, dropped))
+                .collect(),
+            legend: self.legend.clone(),
+            said_once: None,
+            notes: self.notes.clone(),
+            color: self.color,
+            width: self.width,
+        }
     }
 
     /// Each column's widths: the widest cell, and its widest word (the narrowest it can wrap to
@@ -118,8 +259,14 @@ impl Grid {
                         .iter()
                         .filter_map(|row| row.get(column).map(|(text, _)| text.as_str())),
                 );
+                let alternation = self.alternations.contains(&column);
                 cells.fold((0, 0), |(whole, word), text| {
-                    let longest = text.split(' ').map(str::width).max().unwrap_or(0);
+                    let longest = text
+                        .split(' ')
+                        .flat_map(|word| alternatives(word, alternation))
+                        .map(str::width)
+                        .max()
+                        .unwrap_or(0);
                     (whole.max(text.width()), word.max(longest))
                 })
             })
@@ -223,8 +370,15 @@ impl Grid {
                 table.set_content_arrangement(ContentArrangement::Disabled);
             }
         }
+        let widths = width.map(|width| self.fitted(width));
         for row in self.rows {
-            table.add_row(row.into_iter().map(|(text, tone)| {
+            table.add_row(row.into_iter().enumerate().map(|(column, (text, tone))| {
+                let text = match &widths {
+                    Some(widths) if self.alternations.contains(&column) => {
+                        wrap_alternations(&text, widths[column])
+                    }
+                    _ => text,
+                };
                 let cell = Cell::new(text);
                 match tone.color() {
                     Some(color) => cell.fg(color),
@@ -241,6 +395,10 @@ impl Grid {
         }
         let mut text = table.trim_fmt();
         text.push('\n');
+        for note in &self.notes {
+            text.push_str(note);
+            text.push('\n');
+        }
         text
     }
 
@@ -270,9 +428,61 @@ impl Grid {
     }
 }
 
+/// `cells` without the `dropped` columns.
+fn kept_columns<T: Clone>(cells: &[T], dropped: &[usize]) -> Vec<T> {
+    cells
+        .iter()
+        .enumerate()
+        .filter(|(column, _)| !dropped.contains(column))
+        .map(|(_, cell)| cell.clone())
+        .collect()
+}
+
+/// The parts of `word` that a line may end between: after each `|` when it is an alternation.
+fn alternatives(word: &str, alternation: bool) -> Vec<&str> {
+    if alternation {
+        word.split_inclusive('|').collect()
+    } else {
+        vec![word]
+    }
+}
+
+/// `text` in lines of at most `width` columns, broken between words and after a `|`, never
+/// inside an alternative.
+fn wrap_alternations(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        for (index, part) in word.split_inclusive('|').enumerate() {
+            let joint = if index == 0 && !line.is_empty() {
+                " "
+            } else {
+                ""
+            };
+            if !line.is_empty() && line.width() + joint.len() + part.width() > width {
+                lines.push(std::mem::take(&mut line));
+            } else {
+                line.push_str(joint);
+            }
+            line.push_str(part);
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
 /// The width of the terminal stdout is; `None` when it is not one or reports no size.
 pub(crate) fn terminal_width() -> Option<usize> {
-    let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    width_of(std::io::stdout())
+}
+
+/// The width of the terminal stderr is; `None` when it is not one or reports no size.
+pub(crate) fn stderr_width() -> Option<usize> {
+    width_of(std::io::stderr())
+}
+
+fn width_of(stream: impl std::os::fd::AsFd) -> Option<usize> {
+    let size = rustix::termios::tcgetwinsize(stream).ok()?;
     (size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
@@ -291,6 +501,62 @@ mod tests {
             ("a few words that may wrap between them", Tone::Plain),
         ]);
         grid
+    }
+
+    #[test]
+    fn a_table_that_does_not_fit_says_what_repeats_then_shortens_then_wraps_alternations() {
+        let table = |width| {
+            let mut grid = Grid::new(&["NAME", "SOURCE", "MATCHER", "STATE"], false)
+                .with_width(Some(width))
+                .alternations(&[2])
+                .said_once(&[1, 3], "Every row")
+                .legend("Sources: short.");
+            for (name, scope) in [("first-guard", "project"), ("second-guard", "user")] {
+                grid.row(&[
+                    (name, Tone::Plain),
+                    (&format!("agent-hooks ({scope})"), Tone::Plain),
+                    ("terminal|execute_code", Tone::Plain),
+                    ("ok", Tone::Good),
+                ]);
+                grid.short(1, scope);
+            }
+            grid.render()
+        };
+        assert!(
+            table(80).starts_with("NAME          SOURCE  "),
+            "{}",
+            table(80)
+        );
+        assert!(!table(80).contains("Every row"), "{}", table(80));
+        let said = table(60);
+        assert_eq!(
+            said,
+            "NAME          SOURCE                 MATCHER\n\
+             first-guard   agent-hooks (project)  terminal|execute_code\n\
+             second-guard  agent-hooks (user)     terminal|execute_code\n\
+             Every row: state ok.\n"
+        );
+        let short = table(45);
+        assert_eq!(
+            short,
+            "NAME          SOURCE   MATCHER\n\
+             first-guard   project  terminal|execute_code\n\
+             second-guard  user     terminal|execute_code\n\
+             Every row: state ok.\n\
+             Sources: short.\n"
+        );
+        // Wrapped after a `|`, never inside an alternative.
+        let wrapped = table(38);
+        assert!(
+            wrapped.contains("first-guard   project  terminal|\n")
+                && wrapped.contains("  execute_code\n"),
+            "{wrapped}"
+        );
+        assert!(
+            table(30).starts_with("name:    first-guard\n"),
+            "{}",
+            table(30)
+        );
     }
 
     #[test]

@@ -329,9 +329,39 @@ pub fn on_a_terminal_typed_ahead(
     typed_ahead: &[u8],
     steps: &[(&str, &[u8])],
 ) -> (String, Output) {
+    asked_on_a_terminal(env, args, vars, typed_ahead, steps, 0)
+}
+
+/// [`on_a_terminal_with`] on a terminal `cols` columns wide.
+pub fn on_a_sized_terminal_asked(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    cols: u16,
+    steps: &[(&str, &[u8])],
+) -> (String, Output) {
+    asked_on_a_terminal(env, args, vars, b"", steps, cols)
+}
+
+/// [`on_a_terminal_typed_ahead`] on a terminal `cols` columns wide (0: one that reports no size).
+fn asked_on_a_terminal(
+    env: &TestEnv,
+    args: &[&str],
+    vars: &[(&str, &str)],
+    typed_ahead: &[u8],
+    steps: &[(&str, &[u8])],
+    cols: u16,
+) -> (String, Output) {
     use std::io::{Read as _, Write as _};
     use std::sync::{Arc, Mutex};
     let (mut master, tty) = pty_pair();
+    let size = rustix::termios::Winsize {
+        ws_row: 50,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    rustix::termios::tcsetwinsize(&tty, size).unwrap();
     master.write_all(typed_ahead).unwrap();
     let child = env
         .std_cmd()
@@ -437,16 +467,30 @@ pub fn bounded(env: &TestEnv, args: &[&str], stdin: &str) -> Output {
 /// Runs the command with stdout on a pseudo-terminal `cols` columns wide (0: a terminal that
 /// reports no size), and returns what it printed there.
 pub fn on_a_sized_terminal(env: &TestEnv, args: &[&str], cols: u16) -> String {
-    on_a_terminal_sized(env, args, (cols, 50), &[])
+    let mut cmd = env.std_cmd();
+    cmd.args(args);
+    command_on_a_sized_terminal(cmd, cols)
 }
 
 /// [`on_a_sized_terminal`] with `size` as (columns, rows) and `vars` set in the environment.
 pub fn on_a_terminal_sized(
     env: &TestEnv,
     args: &[&str],
-    (cols, rows): (u16, u16),
+    size: (u16, u16),
     vars: &[(&str, &str)],
 ) -> String {
+    let mut cmd = env.std_cmd();
+    cmd.args(args).envs(vars.iter().copied());
+    command_on_a_terminal(cmd, size)
+}
+
+/// [`on_a_sized_terminal`] for a command set up by the caller (another HOME, another directory).
+pub fn command_on_a_sized_terminal(cmd: std::process::Command, cols: u16) -> String {
+    command_on_a_terminal(cmd, (cols, 50))
+}
+
+/// Runs `cmd` with stdout on a pseudo-terminal of `(cols, rows)`; what it printed there.
+fn command_on_a_terminal(mut cmd: std::process::Command, (cols, rows): (u16, u16)) -> String {
     use rustix::termios::{OptionalActions, Winsize, tcgetattr, tcsetattr, tcsetwinsize};
     use std::io::Read as _;
     let (mut master, tty) = pty_pair();
@@ -461,15 +505,14 @@ pub fn on_a_terminal_sized(
     let mut modes = tcgetattr(&tty).unwrap();
     modes.output_modes = rustix::termios::OutputModes::empty();
     tcsetattr(&tty, OptionalActions::Now, &modes).unwrap();
-    let mut child = env
-        .std_cmd()
-        .args(args)
-        .envs(vars.iter().copied())
+    let mut child = cmd
         .stdin(std::process::Stdio::null())
         .stdout(tty.try_clone().unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    // The command keeps its copy of the terminal until it is dropped.
+    drop(cmd);
     drop(tty);
     let mut shown = Vec::new();
     let mut buf = [0_u8; 4096];
