@@ -395,9 +395,12 @@ impl Grid {
         }
         let mut text = table.trim_fmt();
         text.push('\n');
+        // Notes wrap between words at the terminal's width.
         for note in &self.notes {
-            text.push_str(note);
-            text.push('\n');
+            for line in crate::text::wrap_words(note, self.width) {
+                text.push_str(&line);
+                text.push('\n');
+            }
         }
         text
     }
@@ -501,6 +504,27 @@ mod tests {
             ("a few words that may wrap between them", Tone::Plain),
         ]);
         grid
+    }
+
+    #[test]
+    fn what_is_said_under_a_table_wraps_between_words_at_the_width() {
+        let mut grid = Grid::new(&["NAME", "SOURCE"], false)
+            .with_width(Some(30))
+            .said_once(&[1], "Every row")
+            .legend("Sources: user and project are Agent Hooks folders.");
+        for (name, scope) in [("first-guard", "project"), ("second", "user")] {
+            grid.row(&[
+                (name, Tone::Plain),
+                (&format!("agent-hooks ({scope}) and more"), Tone::Plain),
+            ]);
+            grid.short(1, scope);
+        }
+        let text = grid.render();
+        assert!(text.contains("Sources: user and project are\n"), "{text}");
+        assert!(
+            text.lines().all(|line| line.chars().count() <= 30),
+            "{text}"
+        );
     }
 
     #[test]
