@@ -13,6 +13,7 @@ use crate::output::json::{self, SCHEMA_VERSION};
 use crate::output::sanitize;
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Screen, Stream, shown_width};
+use crate::text::wrap_words;
 
 /// Rows aligned together, at most (a decision is never split between two batches).
 const BATCH: usize = 256;
@@ -20,6 +21,11 @@ const BATCH: usize = 256;
 const GAP: usize = 2;
 /// What hook lines are indented by.
 const INDENT: &str = "  ";
+/// What starts the line of a tool that does not fit on its decision's line, and its next lines.
+const TOOL_LEAD: &str = "tool: ";
+const TOOL_HANG: &str = "      ";
+/// The narrowest a wrapped text is made.
+const MIN_ROOM: usize = 20;
 
 /// `log --json`: `{"schema_version", "log", "rows": [...], "skipped_lines"}`, a row at a time.
 pub(super) struct Json {
@@ -135,16 +141,69 @@ fn render(rows: &[Row], color: bool, width: Option<usize>, titled: bool) -> Scre
     let mut screen = Screen::new(color);
     let skip = usize::from(!titled);
     for (decision, hooks) in decisions.iter_mut().zip(&hooks).skip(skip) {
-        if let Some(tool) = decision.last_mut() {
-            let used: usize = decision_widths.iter().rev().skip(1).map(|w| w + GAP).sum();
-            tool.0 = shorten(&tool.0, width.map(|w| w.saturating_sub(used)));
+        let tool = decision.pop().unwrap_or((String::new(), Tone::Plain));
+        let used: usize = decision_widths.iter().rev().skip(1).map(|w| w + GAP).sum();
+        match width {
+            // What was decided on is shown whole: under the line when it does not fit on it.
+            Some(width) if used + shown_width(&tool.0) > width => {
+                line(&mut screen, "", decision, &decision_widths);
+                let room = width.saturating_sub(INDENT.len() + TOOL_LEAD.len());
+                let mut lead = TOOL_LEAD;
+                for part in wrap_words(&tool.0, Some(room.max(MIN_ROOM))) {
+                    screen.text(INDENT).text(lead).line(part);
+                    lead = TOOL_HANG;
+                }
+            }
+            _ => {
+                decision.push(tool);
+                line(&mut screen, "", decision, &decision_widths);
+            }
         }
-        line(&mut screen, "", decision, &decision_widths);
         for hook in hooks {
-            line(&mut screen, INDENT, hook, &hook_widths);
+            hook_line(&mut screen, hook, &hook_widths, width);
         }
     }
     screen
+}
+
+/// A hook's line; a message too long for the terminal wraps between words, under its column
+/// when there is room there, else on lines of its own.
+fn hook_line(screen: &mut Screen, cells: &[Cell], widths: &[usize], width: Option<usize>) {
+    let Some(((message, tone), rest)) = cells.split_last() else {
+        return;
+    };
+    let start = INDENT.len()
+        + widths
+            .iter()
+            .take(rest.len())
+            .map(|w| w + GAP)
+            .sum::<usize>();
+    let Some(width) = width.filter(|w| start + shown_width(message) > *w) else {
+        line(screen, INDENT, cells, widths);
+        return;
+    };
+    let room = width.saturating_sub(start);
+    let (parts, pad) = if room >= MIN_ROOM {
+        (wrap_words(message, Some(room)), start)
+    } else {
+        let mut bare = rest.to_vec();
+        bare.push((String::new(), Tone::Plain));
+        line(screen, INDENT, &bare, widths);
+        let pad = 2 * INDENT.len();
+        (
+            wrap_words(message, Some(width.saturating_sub(pad).max(MIN_ROOM))),
+            pad,
+        )
+    };
+    for (at, part) in parts.iter().enumerate() {
+        if at == 0 && pad == start {
+            let mut first = rest.to_vec();
+            first.push((part.clone(), *tone));
+            line(screen, INDENT, &first, widths);
+        } else {
+            screen.text(" ".repeat(pad)).paint(part, *tone).end();
+        }
+    }
 }
 
 /// The widest cell of each column.
@@ -243,51 +302,8 @@ fn hook_cells(row: &Row) -> Vec<Cell> {
     ]
 }
 
-/// `text` cut between words to fit `width` (`None`: no limit), `…` marking the cut; a first
-/// word wider than that is kept whole.
-fn shorten(text: &str, width: Option<usize>) -> String {
-    let Some(width) = width else {
-        return text.to_owned();
-    };
-    if shown_width(text) <= width {
-        return text.to_owned();
-    }
-    let mut kept = String::new();
-    for word in text.split(' ') {
-        let next = if kept.is_empty() {
-            word.to_owned()
-        } else {
-            format!("{kept} {word}")
-        };
-        if !kept.is_empty() && shown_width(&next) + 2 > width {
-            break;
-        }
-        kept = next;
-    }
-    format!("{} …", kept.trim_end())
-}
-
 /// `2026-11-24T09:00:32.090227Z` as `2026-11-24 09:00:32`.
 fn short_time(time: &str) -> String {
     let whole = time.split('.').next().unwrap_or(time).trim_end_matches('Z');
     whole.replacen('T', " ", 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shorten;
-
-    #[test]
-    fn a_long_command_is_cut_between_words() {
-        assert_eq!(
-            shorten("git push --force origin main", Some(20)),
-            "git push --force …"
-        );
-        assert_eq!(shorten("git push", Some(20)), "git push");
-        assert_eq!(
-            shorten("averyveryverylongword rest", Some(8)),
-            "averyveryverylongword …"
-        );
-        assert_eq!(shorten("git push --force", None), "git push --force");
-    }
 }
