@@ -369,6 +369,10 @@ fn the_readme_install_line_sets_up_completion_on_a_fresh_home() {
     // A new interactive shell of that user, on a terminal, without the bash-completion package.
     let rcfile = home.join(".bashrc");
     let shell = format!("bash --noprofile --rcfile {} -i", rcfile.display());
+    if Command::new("tmux").arg("-V").output().is_err() {
+        crate::common::say_skipped("tmux is not installed: the interactive shell is not tried");
+        return;
+    }
     let tmux = Tmux::start(&env, &home, &shell);
     tmux.shows("");
     tmux.keys(&["hermes-hooks ru", "Tab"]);
