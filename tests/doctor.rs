@@ -784,3 +784,27 @@ fn doctor_and_test_say_when_a_config_hook_relies_on_exit_2_outside_pre_tool_call
     assert_eq!(doc["directive"]["action"], "block", "{doc}");
     assert!(!doc.to_string().contains(advice), "{doc}");
 }
+
+#[test]
+fn a_config_yaml_kept_elsewhere_through_a_symlink_is_read_for_the_plugin_checks() {
+    let env = TestEnv::new();
+    env.cmd().args(["install", "hermes"]).assert().success();
+    let kept = env.path("dotfiles-config.yaml");
+    std::fs::write(
+        &kept,
+        "plugins:\n  enabled: [hermes-hooks]\n  hook_callback_timeout: 90\nhooks:\n  pre_tool_call:\n    - command: slow.sh\n",
+    )
+    .unwrap();
+    let config = env.hermes_home().join("config.yaml");
+    let _ = std::fs::remove_file(&config);
+    std::os::unix::fs::symlink(&kept, &config).unwrap();
+    let found = plugin_findings(&env);
+    assert!(
+        plugin_has(&found, "ok", "plugins.enabled lists"),
+        "{found:?}"
+    );
+    assert!(
+        over_the_bound(&env).is_empty(),
+        "the 90 s setting is read: {found:?}"
+    );
+}

@@ -256,7 +256,7 @@ pub(crate) fn enabled(config: &Path) -> Option<bool> {
         #[serde(default)]
         enabled: Option<Vec<String>>,
     }
-    let text = match read(config) {
+    let text = match read_config(config) {
         Ok(Some(text)) => text,
         Ok(None) => return Some(false),
         Err(_) => return None,
@@ -268,6 +268,16 @@ pub(crate) fn enabled(config: &Path) -> Option<bool> {
             .and_then(|p| p.enabled)
             .is_some_and(|names| names.iter().any(|n| n == NAME)),
     )
+}
+
+/// Hermes's config.yaml as Hermes reads it: through a symlink (a config kept with one's
+/// dotfiles), a regular file only, bounded; `None` when there is none.
+fn read_config(config: &Path) -> io::Result<Option<String>> {
+    match crate::limits::read(config, crate::limits::CONFIG_MAX) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err),
+    }
 }
 
 /// How long newer Hermes waits for one `pre_tool_call` callback (a shell hook, the bridge, this
@@ -282,7 +292,7 @@ pub(crate) fn callback_bound(config: &Path) -> Option<std::time::Duration> {
     }
     const DEFAULT: f64 = 30.0;
     const MAX: f64 = 600.0;
-    let raw = read(config)
+    let raw = read_config(config)
         .ok()
         .flatten()
         .and_then(|text| crate::config::yaml::parse::<Option<Config>>(&text).ok())
