@@ -86,7 +86,9 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("ListMcpResourcesTool", None),
     ("ReadMcpResourceTool", None),
     ("ReadMcpResourceDirTool", None),
-    ("REPL", None),
+    // JavaScript whose `sh()` and `Bash()` run shell commands (each of which reaches hooks
+    // again as `Bash`); its `code` is the command hooks read.
+    ("REPL", Some(ToolClass::Shell)),
     ("ReportFindings", None),
     ("ScheduleWakeup", None),
     ("SendMessage", None),

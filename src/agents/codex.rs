@@ -38,14 +38,15 @@ static EVENTS: &[AgentEvent] = &[
 
 /// The names hooks see in `tool_name`. Every shell tool (`exec_command`, `shell_command`,
 /// `shell`, `local_shell`) is reported as `Bash`; `apply_patch` adds, changes and deletes files
-/// and also answers the matchers `Edit` and `Write` in Codex's own wiring. `write_stdin` and the
-/// hosted `web_search` never reach a hook; they are listed so a matcher naming them is known.
+/// and also answers the matchers `Edit` and `Write` in Codex's own wiring. `write_stdin` (typing
+/// into a terminal `exec_command` opened: a `shell` route) and the hosted `web_search` never
+/// reach a hook; they are listed so a matcher naming them is known.
 static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("Bash", Some(ToolClass::Shell)),
     ("apply_patch", Some(ToolClass::Edit)),
     ("view_image", Some(ToolClass::Read)),
     ("web_search", Some(ToolClass::Web)),
-    ("write_stdin", None),
+    ("write_stdin", Some(ToolClass::Shell)),
     ("update_plan", None),
     ("request_user_input", None),
     ("tool_search", None),
@@ -59,8 +60,11 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("close_agent", None),
 ];
 
-/// Codex's payload already has `tool_name`, `tool_input` and `cwd`.
-fn normalise(_event: &str, _input: &mut Map<String, Value>) {}
+/// Codex's payload already has `tool_name`, `tool_input` and `cwd`; a `Bash` call that opens a
+/// terminal gets `tool_input.tty` (read from the transcript: the payload does not say it).
+fn normalise(event: &str, input: &mut Map<String, Value>) {
+    super::codex_tty::mark(event, input);
+}
 
 /// Codex refuses a deny or a `decision: block` whose reason is blank, and then lets the call
 /// run: a blank reason is filled in before any agent's answer is rendered
@@ -331,6 +335,10 @@ mod tests {
             Some(ToolClass::Edit)
         );
         assert_eq!(Agent::Codex.tool_class("view_image"), Some(ToolClass::Read));
+        assert_eq!(
+            Agent::Codex.tool_class("write_stdin"),
+            Some(ToolClass::Shell)
+        );
         assert_eq!(Agent::Codex.tool_class("get_goal"), None);
     }
 

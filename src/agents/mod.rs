@@ -5,11 +5,13 @@
 
 mod claude_code;
 mod codex;
+mod codex_tty;
 mod cursor;
 mod gemini;
 mod hermes;
 pub(crate) mod plugin;
 pub(crate) mod settings;
+mod shell_text;
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +24,9 @@ use crate::config::event::Resolved;
 use crate::config::event::UnknownEvent;
 use crate::exit::ExitStatus;
 use crate::response::Directive;
+
+pub(crate) use codex_tty::{BLOCKED as UNSEEN_TERMINAL, opens_unseen_terminal};
+pub(crate) use shell_text::{Exposed, restore};
 
 /// An agent that fires hooks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -145,28 +150,32 @@ impl Agent {
     }
 
     /// Turns the agent's payload into the shape the engine reads (in place): fields the agent
-    /// names its own way are added under the names hooks know, nothing is removed.
+    /// names its own way are added under the names hooks know, nothing is removed; the text a
+    /// `shell`-class tool runs is `tool_input.command` (what was added for that is returned, so
+    /// a rewrite can be put back with [`restore`]).
     /// Hermes's own payload is taken as it is (its hooks get it byte for byte as Hermes would).
-    pub fn normalise(self, event: &str, input: &mut Map<String, Value>) {
+    pub fn normalise(self, event: &str, input: &mut Map<String, Value>) -> Option<Exposed> {
         if self.is_hermes() {
-            return;
+            return None;
         }
         common_normalise(input);
         (self.contract().normalise)(event, input);
+        shell_text::expose(input)
     }
 
     /// The class of a tool called by this agent: its own tool of that name, else any agent's
-    /// (a hand-written wiring may send another agent's names).
+    /// (a hand-written wiring may send another agent's names), else a tool of an agent that
+    /// speaks one of these contracts (Factory Droid, GitHub Copilot CLI, Augment).
     pub fn tool_class(self, tool: &str) -> Option<ToolClass> {
-        let find = |agent: Self| {
-            agent
-                .tools()
+        let find = |tools: &[(&str, Option<ToolClass>)]| {
+            tools
                 .iter()
                 .find(|(name, _)| *name == tool)
                 .map(|(_, class)| *class)
         };
-        find(self)
-            .or_else(|| Self::ALL.into_iter().find_map(find))
+        find(self.tools())
+            .or_else(|| Self::ALL.into_iter().find_map(|agent| find(agent.tools())))
+            .or_else(|| find(KIN_TOOLS))
             .flatten()
     }
 
@@ -204,6 +213,18 @@ impl fmt::Display for Agent {
         f.write_str(self.name())
     }
 }
+
+/// The tools of agents that send Claude Code's payloads (or close to them) to hooks, so a
+/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, GitHub Copilot
+/// CLI's `bash` (and the input its shell sessions take), Augment's processes. docs/agents.md
+/// says where each name was read.
+static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
+    ("Execute", Some(ToolClass::Shell)),
+    ("bash", Some(ToolClass::Shell)),
+    ("write_bash", Some(ToolClass::Shell)),
+    ("launch-process", Some(ToolClass::Shell)),
+    ("write-process", Some(ToolClass::Shell)),
+];
 
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]

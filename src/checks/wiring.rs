@@ -98,6 +98,9 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
             wired.push(agent);
             findings.append(&mut silenced);
             coverage(agent, places, &routed, &mut findings);
+            if agent == Agent::Codex {
+                findings.extend(codex_terminals(places, set));
+            }
         }
     }
     if set
@@ -288,6 +291,66 @@ fn coverage(
             ),
         ));
     }
+}
+
+/// Codex lets the model type into a terminal it opened (`exec_command` with `tty: true`, then
+/// `write_stdin`), and no hook sees what is typed: where a hook watches Codex's shell calls,
+/// that route is a warning, unless a Codex `config.toml` switches terminals off
+/// (`[features] unified_exec_tty = false`), which is then said.
+fn codex_terminals(places: &[Place], set: &HookSet) -> Option<Finding> {
+    let watched = set.hooks.iter().any(|hook| {
+        hook.event.name() == "pre_tool_call"
+            && hook.matcher.as_ref().is_none_or(|matcher| {
+                matcher.matches(Some("Bash"))
+                    || (hook.agent().is_some() && matcher.matches(Some(ToolClass::Shell.as_str())))
+            })
+    });
+    if !watched {
+        return None;
+    }
+    let files: Vec<PathBuf> = places
+        .iter()
+        .filter(|p| p.agent == Agent::Codex)
+        .map(|p| p.folder.join("config.toml"))
+        .collect();
+    if let Some(off) = files.iter().find(|file| terminals_off(file)) {
+        return Some(Finding::file(
+            Level::Ok,
+            "wiring",
+            off,
+            "Codex's terminals are off (unified_exec_tty = false): every shell command it runs \
+             reaches the hooks as Bash"
+                .to_owned(),
+        ));
+    }
+    let at: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    Some(Finding::file(
+        Level::Warning,
+        "wiring",
+        Path::new(&at.join(", ")),
+        "Codex lets the model type commands into a terminal it opened (exec_command with tty, \
+         then write_stdin), and no hook sees what is typed there, so a shell guard does not see \
+         those commands; hermes-hooks blocks the call that opens one while a guard watches, \
+         when Codex's transcript can be read (not with --ephemeral). `[features]` \
+         `unified_exec_tty = false` in Codex's config.toml closes the route in Codex itself"
+            .to_owned(),
+    ))
+}
+
+/// Whether a Codex `config.toml` says `[features] unified_exec_tty = false`.
+fn terminals_off(file: &Path) -> bool {
+    let Ok(bytes) = crate::limits::read(file, 4 * 1024 * 1024) else {
+        return false;
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return false;
+    };
+    text.parse::<toml_edit::DocumentMut>().is_ok_and(|doc| {
+        doc.get("features")
+            .and_then(|features| features.get("unified_exec_tty"))
+            .and_then(toml_edit::Item::as_bool)
+            == Some(false)
+    })
 }
 
 /// Warns about tool matchers that match no tool name (and, for Agent Hooks, no class) of any

@@ -137,16 +137,28 @@ pub(crate) fn answer(
         Ok(None) => return Answer::nothing(None).rendered(agent, request.name, None),
         Err(unknown) => (Err(unknown), Allowances::default()),
     };
+    // What normalising added for hooks (a shell command under another key), to put back.
+    let mut exposed = None;
     let input = || {
         input().map(|mut map| {
-            agent.normalise(request.name, &mut map);
+            exposed = agent.normalise(request.name, &mut map);
             map
         })
     };
     let event = resolved.as_ref().ok().map(|r| r.event);
-    let answer = decide(
+    let mut answer = decide(
         global, args, request, resolved, allow, input, source, printer,
     );
+    if let Some(exposed) = &exposed
+        && let Some(directive) = answer.directive.take()
+    {
+        let directive = crate::agents::restore(exposed, directive);
+        if let Directive::Block { message } = &directive {
+            answer.status = ExitStatus::Blocked;
+            answer.agent_message = Some(message.clone());
+        }
+        answer.directive = Some(directive);
+    }
     if agent.is_hermes() {
         answer
     } else {
@@ -370,6 +382,7 @@ fn execute(
         ));
     }
     undecided::close(&mut outcome, &errors, args.fail_closed());
+    unseen_terminal(&mut outcome, prepared);
     let report = &outcome.report;
     let status = outcome.status;
     if !request.dry_run {
@@ -403,6 +416,36 @@ fn execute(
         agent_message: agent_message(report),
         directive: report.directive.clone(),
         error: None,
+    }
+}
+
+/// A call that opens a terminal no hook will see the input of (Codex's `exec_command` with a
+/// tty) is blocked when a hook watched it: the guard could not check what is typed there later.
+/// A block or gate the hooks gave, or an answer cut short by a signal, stands.
+fn unseen_terminal(outcome: &mut outcome::Outcome, prepared: &Prepared) {
+    if outcome.interrupted.is_some()
+        || !crate::agents::opens_unseen_terminal(
+            prepared.agent,
+            prepared.invocation.tool_input.as_ref(),
+        )
+        || matches!(
+            outcome.report.directive,
+            Some(Directive::Block { .. } | Directive::Continue { .. })
+        )
+    {
+        return;
+    }
+    let watched = outcome.report.hooks.iter().any(|hook| {
+        !matches!(
+            hook.status,
+            Status::NotMatched | Status::Unapproved | Status::Changed
+        )
+    });
+    if watched {
+        outcome.report.directive = Some(Directive::Block {
+            message: crate::agents::UNSEEN_TERMINAL.to_owned(),
+        });
+        outcome.status = ExitStatus::Blocked;
     }
 }
 

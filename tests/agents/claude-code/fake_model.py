@@ -8,6 +8,8 @@ not stream), and appends every request it got, as one JSON line, to --log.
 The script of the conversation, for a request that offers the Bash tool:
   1. no tool result yet in the conversation: ask for Bash with --command;
   2. a tool result is there: give the final answer (--answer).
+With --calls (a JSON list of {"name", "input"}), the conversation asks for each call in turn, one
+per request (the Nth request after N-1 tool results asks for the Nth call), then answers.
 A request that offers no Bash tool (a side query) gets a short text answer.
 The server exits by itself after --lifetime seconds, whatever happens.
 """
@@ -28,36 +30,40 @@ def parse_args():
     p.add_argument("--log", required=True)
     p.add_argument("--command", default="rm -rf keep")
     p.add_argument("--answer", default="All done.")
+    p.add_argument("--calls", help="a JSON list of tool calls ({name, input}) asked for in turn")
     p.add_argument("--lifetime", type=float, default=300.0)
     return p.parse_args()
 
 
-def has_tool_result(messages):
+def tool_results(messages):
+    count = 0
     for message in messages:
         content = message.get("content")
         if isinstance(content, list):
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_result":
-                    return True
-    return False
+                    count += 1
+    return count
 
 
 def offers_bash(body):
-    return any(t.get("name") == "Bash" for t in body.get("tools") or [] if isinstance(t, dict))
+    """Whether the request is the main conversation's: it offers the shell (Bash, or REPL, which
+    takes Bash's place when it is switched on)."""
+    return any(t.get("name") in ("Bash", "REPL") for t in body.get("tools") or []
+               if isinstance(t, dict))
 
 
 def plan_reply(body, args):
     """The content blocks and stop reason this request gets."""
-    if offers_bash(body) and not has_tool_result(body.get("messages") or []):
+    calls = json.loads(args.calls) if args.calls else [
+        {"name": "Bash", "input": {"command": args.command,
+                                   "description": "Run the requested command"}}]
+    done = tool_results(body.get("messages") or [])
+    if offers_bash(body) and done < len(calls):
         with STATE["lock"]:
             STATE["tool_uses"] += 1
             n = STATE["tool_uses"]
-        tool = {
-            "type": "tool_use",
-            "id": "toolu_fake%04d" % n,
-            "name": "Bash",
-            "input": {"command": args.command, "description": "Run the requested command"},
-        }
+        tool = {"type": "tool_use", "id": "toolu_fake%04d" % n, **calls[done]}
         return [tool], "tool_use"
     if offers_bash(body):
         return [{"type": "text", "text": args.answer}], "end_turn"

@@ -90,17 +90,21 @@ class Run:
         env.update(self.extra_env)
         return env
 
-    def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP):
+    def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP,
+              calls=None, args=()):
+        """Runs the agent once; `calls` ({name, input} each) replaces the one Bash `command`,
+        `args` are added to the agent's command line."""
         log = self.root / "requests.jsonl"
         port_file = self.root / "port"
-        server = subprocess.Popen(
-            [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file), "--log", str(log),
-             "--command", command, "--lifetime", str(RUN_TIMEOUT + 30)],
-            stdin=subprocess.DEVNULL,
-        )
+        server_argv = [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file),
+                       "--log", str(log), "--command", command,
+                       "--lifetime", str(RUN_TIMEOUT + 30)]
+        if calls is not None:
+            server_argv += ["--calls", json.dumps(calls)]
+        server = subprocess.Popen(server_argv, stdin=subprocess.DEVNULL)
         try:
             port = wait_for_port(port_file)
-            argv = [CLAUDE, "-p", prompt]
+            argv = [CLAUDE, "-p", prompt, *args]
             if allowed_tools:
                 argv += ["--allowedTools", ",".join(allowed_tools)]
             self.result = subprocess.run(
@@ -123,9 +127,10 @@ class Run:
         return (self.proj / MARKER).exists()
 
     def main_requests(self):
-        """Requests of the main conversation (those that offer the Bash tool)."""
+        """Requests of the main conversation (those that offer the Bash tool, or REPL in its
+        place)."""
         return [b for b in self.requests if isinstance(b, dict)
-                and any(t.get("name") == "Bash" for t in b.get("tools") or [])]
+                and any(t.get("name") in ("Bash", "REPL") for t in b.get("tools") or [])]
 
     def tool_results(self):
         out = []

@@ -12,6 +12,7 @@ ends by itself after --lifetime seconds.
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -78,6 +79,19 @@ def message(text, index):
     }
 
 
+def last_session_id(body):
+    """The session id the last tool output names (a running `exec_command` reports one)."""
+    found = None
+    for item in body.get("input") or []:
+        if item.get("type") == "function_call_output":
+            output = item.get("output")
+            text = output if isinstance(output, str) else json.dumps(output)
+            match = re.search(r"session[ _]id[^0-9]{0,8}([0-9]+)", text, re.IGNORECASE)
+            if match:
+                found = int(match.group(1))
+    return found
+
+
 def next_item(script, body, index):
     calls = script.get("calls") or []
     done = calls_made(body)
@@ -85,6 +99,11 @@ def next_item(script, body, index):
         call = calls[done]
         if "shell" in call:
             return shell_call(body, call["shell"], index)
+        if "stdin" in call:
+            # Types into the shell the previous call left running (`exec_command` with a tty).
+            args = {"session_id": last_session_id(body) or 0, "chars": call["stdin"],
+                    "yield_time_ms": 1000}
+            return function_call("write_stdin", args, index)
         if "custom" in call:
             return custom_call(call["custom"], call.get("input", ""), index)
         return function_call(call["name"], call.get("arguments", {}), index)
