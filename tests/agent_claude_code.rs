@@ -188,3 +188,70 @@ fn claude_codes_events_without_a_counterpart_run_nothing_and_answer_nothing() {
     }
     assert!(!marker.exists());
 }
+
+fn repl_call(env: &TestEnv, code: &str) -> Value {
+    json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.work(),
+           "permission_mode": "default", "tool_name": "REPL",
+           "tool_input": {"code": code, "description": "tidy"}, "tool_use_id": "t1"})
+}
+
+fn shell_guard(env: &TestEnv, body: &str) {
+    env.hook_md(
+        &env.project_hooks(),
+        "shell-guard",
+        "name: shell-guard\ndescription: Guards the shell\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        body,
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn repl_code_reaches_a_shell_guard_as_the_command() {
+    let env = TestEnv::new();
+    shell_guard(
+        &env,
+        r#"grep -q '"command": *"o.x=sh(.rm -rf' && echo '{"decision": "block", "reason": "no rm"}'"#,
+    );
+    let got = answer(&claude(
+        &env,
+        "PreToolUse",
+        &repl_call(&env, "o.x=sh('rm -rf keep')"),
+    ));
+    assert_eq!(
+        got["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{got}"
+    );
+}
+
+#[test]
+fn a_shell_rewrite_of_repl_code_blocks_rather_than_run_as_javascript() {
+    let env = TestEnv::new();
+    shell_guard(
+        &env,
+        r#"cat >/dev/null; echo '{"action":"modify","args":{"command":"touch marker"}}'"#,
+    );
+    let got = answer(&claude(
+        &env,
+        "PreToolUse",
+        &repl_call(&env, "o.x=sh('rm -rf keep')"),
+    ));
+    assert_eq!(
+        got["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{got}"
+    );
+}
+
+#[test]
+fn a_rewrite_of_repl_leaves_its_input_in_its_own_keys() {
+    let env = TestEnv::new();
+    shell_guard(
+        &env,
+        r#"cat >/dev/null; echo '{"action":"modify","args":{"description":"looked at"}}'"#,
+    );
+    let got = answer(&claude(&env, "PreToolUse", &repl_call(&env, "o.x=sh('ls')")));
+    assert_eq!(
+        got["hookSpecificOutput"]["updatedInput"],
+        json!({"code": "o.x=sh('ls')", "description": "looked at"})
+    );
+}

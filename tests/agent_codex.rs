@@ -142,3 +142,88 @@ fn codex_events_beyond_the_table_are_accepted_and_answer_nothing() {
         assert!(out.stdout.is_empty(), "{event}: {:?}", out.stdout);
     }
 }
+
+/// A Codex session transcript holding one `exec_command` call, as Codex 0.169 writes it before
+/// the call's `PreToolUse` hook runs.
+fn transcript(env: &TestEnv, call: &str, arguments: &Value) -> String {
+    let line = json!({"timestamp": "2026-11-27T17:33:20.310Z", "type": "response_item",
+        "payload": {"type": "function_call", "id": "fc_1", "name": "exec_command",
+            "arguments": arguments.to_string(), "call_id": call}});
+    let path = env.path("rollout.jsonl");
+    std::fs::write(&path, format!("{line}\n")).unwrap();
+    path.display().to_string()
+}
+
+fn terminal_call(env: &TestEnv, tty: bool) -> String {
+    let transcript = transcript(env, "call_7", &json!({"cmd": "bash", "tty": tty}));
+    payload(
+        env,
+        "PreToolUse",
+        &json!({"tool_name": "Bash", "tool_input": {"command": "bash"}, "tool_use_id": "call_7",
+            "transcript_path": transcript}),
+    )
+}
+
+#[test]
+fn a_terminal_the_model_could_type_past_a_shell_guard_into_is_refused() {
+    let env = TestEnv::new();
+    let seen = env.path("seen.json");
+    guard(
+        &env,
+        "pre-tool-call",
+        "matcher:\n  tool: shell\n",
+        &format!("cat > {}", seen.display()),
+    );
+    let value = answer(&run(&env, "PreToolUse", &terminal_call(&env, true)));
+    assert_eq!(
+        value["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{value}"
+    );
+    assert!(
+        value["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("without tty"),
+        "{value}"
+    );
+    let seen: Value = serde_json::from_slice(&std::fs::read(&seen).unwrap()).unwrap();
+    assert_eq!(seen["tool_input"], json!({"command": "bash", "tty": true}));
+    // Without a tty the command is all there is to check: the guard's answer stands.
+    let out = run(&env, "PreToolUse", &terminal_call(&env, false));
+    assert_eq!((code(&out), out.stdout.is_empty()), (0, true), "{out:?}");
+}
+
+#[test]
+fn a_terminal_no_guard_watches_is_left_to_codex() {
+    let env = TestEnv::new();
+    guard(
+        &env,
+        "pre-tool-call",
+        "matcher:\n  tool: edit\n",
+        r#"cat >/dev/null; echo '{"decision": "block", "reason": "no edits"}'"#,
+    );
+    let out = run(&env, "PreToolUse", &terminal_call(&env, true));
+    assert_eq!((code(&out), out.stdout.is_empty()), (0, true), "{out:?}");
+}
+
+#[test]
+fn input_typed_into_a_shell_reaches_a_shell_guard_as_the_command() {
+    let env = TestEnv::new();
+    guard(
+        &env,
+        "pre-tool-call",
+        "matcher:\n  tool: shell\n",
+        r#"grep -q '"command": *"rm -rf' && echo '{"decision": "block", "reason": "typed rm"}'"#,
+    );
+    let typed = payload(
+        &env,
+        "PreToolUse",
+        &json!({"tool_name": "write_stdin", "tool_use_id": "call_2",
+            "tool_input": {"session_id": 3, "chars": "rm -rf keep\n"}}),
+    );
+    let value = answer(&run(&env, "PreToolUse", &typed));
+    assert_eq!(
+        value["hookSpecificOutput"]["permissionDecisionReason"], "typed rm",
+        "{value}"
+    );
+}

@@ -500,3 +500,25 @@ fn a_hermes_payload_reaches_its_hooks_as_it_came() {
     let got: Value = serde_json::from_slice(&fs::read(&seen).unwrap()).unwrap();
     assert_eq!(got["extra"], json!({"prompt": "p"}), "{got}");
 }
+
+#[test]
+fn the_shell_class_covers_the_shells_of_agents_that_speak_claude_codes_contract() {
+    let env = TestEnv::new();
+    shell_guard(&env);
+    let cwd = env.work().display().to_string();
+    // Factory Droid's `Execute`, GitHub Copilot CLI's `bash` and the input its shell sessions
+    // take, Augment's processes: wired by hand with Claude Code's contract.
+    for (tool, input) in [
+        ("Execute", json!({"command": "rm -rf keep"})),
+        ("bash", json!({"command": "rm -rf keep"})),
+        ("write_bash", json!({"sessionId": "1", "input": "rm -rf keep\n"})),
+        ("launch-process", json!({"command": "rm -rf keep", "wait": true})),
+        ("write-process", json!({"terminal_id": 1, "input_text": "rm -rf keep\n"})),
+    ] {
+        let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": cwd,
+            "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
+        .to_string();
+        let out = run_as(&env, "claude-code", "PreToolUse", &payload, &[]);
+        assert!(denied("claude-code", &out), "{tool}: {out:?}");
+    }
+}

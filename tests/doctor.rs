@@ -808,3 +808,34 @@ fn a_config_yaml_kept_elsewhere_through_a_symlink_is_read_for_the_plugin_checks(
         "the 90 s setting is read: {found:?}"
     );
 }
+
+#[test]
+fn codex_terminal_input_no_hook_sees_is_a_warning_until_codex_switches_terminals_off() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "codex"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    env.hook_md(
+        &env.project_hooks(),
+        "no-rm",
+        "name: no-rm\ndescription: d\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "cat >/dev/null",
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "warning", "no hook sees what is typed there"),
+        "{findings:?}"
+    );
+    let config = env.work().join(".codex").join("config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[features]\nunified_exec_tty = false\n");
+    std::fs::write(&config, text).unwrap();
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "ok", "Codex's terminals are off"),
+        "{findings:?}"
+    );
+    assert!(
+        !has(&findings, "warning", "no hook sees what is typed there"),
+        "{findings:?}"
+    );
+}

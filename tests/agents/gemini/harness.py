@@ -618,12 +618,65 @@ def hermes_checks():
     run.cleanup()
 
 
+# A hostile model: each way around a guard it may try. Every escape must be blocked, or shown to
+# the person running the agent.
+
+NO_RM = """\
+payload=$(cat)
+case "$payload" in *"rm -rf"*) echo '{"decision":"block","reason":"hostile-guard"}' ;; esac
+"""
+
+
+def hostile_checks():
+    # Where Gemini shows a person a hook's systemMessage in -p mode (the control).
+    holder, setup = native("BeforeTool", "sys.sh", "cat >/dev/null\necho '{\"systemMessage\":\"NATIVE-SYS-MSG\"}'\n")
+    run = run_with(holder, setup, {"command": "echo hi"})
+    note = "stdout" if "NATIVE-SYS-MSG" in run.stdout else "stderr" if "NATIVE-SYS-MSG" in run.stderr else "nowhere"
+    print(f"note: Gemini -p shows a BeforeTool systemMessage on {note}")
+    run.cleanup()
+
+    # 1. An empty nested .agents/hooks (made by an earlier call) and the command run from there
+    # (run_shell_command's dir_path).
+    holder = {}
+
+    def nested(run):
+        (run.home / ".hermes").mkdir(parents=True, exist_ok=True)
+        holder["hooks"] = hermes_hook(run, "no-rm", "pre_tool_call", NO_RM, "shell")
+        (run.project / "sub" / ".agents" / "hooks").mkdir(parents=True)
+
+    run = run_with(holder, nested, {"command": "rm -rf ../keep", "dir_path": "sub"})
+    report("hostile: an empty nested .agents/hooks and a command run from there (dir_path) do not "
+           "switch the project's shell guard off", run.survived(), run.detail())
+    run.cleanup()
+
+    # 2. The person fixes a typo in an approved guard: changed since approval, it does not run;
+    # the person is told, with the hook's name and `hermes-hooks approve`.
+    holder = {}
+
+    def edited(run):
+        (run.home / ".hermes").mkdir(parents=True, exist_ok=True)
+        holder["hooks"] = hermes_hook(run, "no-rm", "pre_tool_call", NO_RM, "shell")
+        with open(run.project / ".agents" / "hooks" / "no-rm" / "scripts" / "run", "a") as f:
+            f.write("# a typo, fixed\n")
+
+    run = run_with(holder, edited, DELETE)
+    shown = run.stdout + run.stderr
+    report("hostile: a guard edited since approval is named to the person (systemMessage with the "
+           "hook and `hermes-hooks approve`)",
+           run.survived() or ("no-rm" in shown and "hermes-hooks approve" in shown), run.detail())
+    run.cleanup()
+
+
 def main():
-    native_checks()
+    hostile = os.environ.get("AGENT_CHECKS") == "hostile"
+    if not hostile:
+        native_checks()
     if HERMES_HOOKS:
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
-        hermes_checks()
+        if not hostile:
+            hermes_checks()
+        hostile_checks()
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)
         sys.exit(1)
