@@ -4,8 +4,12 @@ use std::ffi::OsString;
 
 /// Hermes's home folder (config.yaml, the allowlist); default `~/.hermes`.
 pub(crate) const HERMES_HOME: &str = "HERMES_HOME";
-/// Consent bypass: approve unapproved or changed hooks on the spot (1/true/yes/on).
+/// Hermes's consent bypass (1/true/yes/on): approves unapproved or changed config hooks on the
+/// spot, never an Agent Hooks hook (Hermes's one-shot mode sets it for its own hooks).
 pub(crate) const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
+/// This tool's consent bypass (1/true/yes/on): approves unapproved or changed hooks of every
+/// source on the spot, as `--accept-hooks` does.
+pub(crate) const HERMES_HOOKS_ACCEPT: &str = "HERMES_HOOKS_ACCEPT";
 /// Safe mode: no hook runs (1/true/yes/on).
 pub(crate) const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
 /// The managed scope's folder (else `/etc/hermes`).

@@ -226,7 +226,7 @@ fn a_hooks_folder_another_user_planted_above_a_checkout_is_not_a_project() {
     let out = env
         .cmd()
         .current_dir(&checkout)
-        .env("HERMES_ACCEPT_HOOKS", "1")
+        .env("HERMES_HOOKS_ACCEPT", "1")
         .args(["run", "pre_tool_call"])
         .write_stdin(call().to_string())
         .output()

@@ -124,7 +124,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     };
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
-    let bypass = shared::bypass(global, &loaded.set).is_some();
+    let bypass = shared::bypass(global, &loaded.set);
     let overrides = crate::consent::Overrides::judge(&loaded.set, &list, bypass, &base);
     let managed = loaded.paths.managed.as_deref();
     let judge = Judge {
@@ -305,7 +305,7 @@ fn hook_rows<'a>(
                 &assessment,
                 script_state,
                 replaced_by.as_deref(),
-                judge.bypass,
+                crate::consent::bypass_for(judge.bypass, hook),
             );
             let diff = judge
                 .allowlist

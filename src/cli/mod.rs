@@ -140,7 +140,8 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them
-    /// [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]
+    /// [env: HERMES_HOOKS_ACCEPT=1] (Hermes's HERMES_ACCEPT_HOOKS=1 and hooks_auto_accept: true
+    /// approve config hooks only)
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub(crate) accept_hooks: bool,
     /// Colour in human output [env: NO_COLOR disables it]

@@ -98,12 +98,16 @@ pub(crate) fn read_allowlist(paths: &Paths, printer: &Printer) -> Allowlist {
     }
 }
 
-/// The active consent bypass, if any: the flag, then the environment, then the config.
+/// The active consent bypass, if any: this tool's (the flag, then `HERMES_HOOKS_ACCEPT`), which
+/// cover every hook, else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover config
+/// hooks only.
 pub(crate) fn bypass(global: &GlobalArgs, set: &HookSet) -> Option<Bypass> {
     if global.accept_hooks {
         Some(Bypass::Flag)
-    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+    } else if env::flag(env::HERMES_HOOKS_ACCEPT) {
         Some(Bypass::Env)
+    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+        Some(Bypass::HermesEnv)
     } else if set.auto_accept {
         Some(Bypass::Config)
     } else {
