@@ -35,6 +35,10 @@ pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 pub(crate) const PAGER: &str = "PAGER";
 /// Options for `less`; set to `FRX` for the pager when unset.
 pub(crate) const LESS: &str = "LESS";
+/// The project directory Claude Code names in a hook's environment.
+pub(crate) const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
+/// The project directory Gemini CLI names in a hook's environment.
+pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
 /// Claude Code's settings folder, instead of `~/.claude` (read by `install` and `doctor`).
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).

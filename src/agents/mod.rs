@@ -15,6 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
+use std::path::PathBuf;
 
 use crate::config::Effects;
 use crate::config::Event;
@@ -63,6 +64,31 @@ impl Agent {
     /// The name on the command line (`claude-code`).
     pub fn name(self) -> &'static str {
         self.contract().name
+    }
+
+    /// The environment variable in which the agent names its project directory for a hook
+    /// (the directory it was started in, which the model's `cd` does not move).
+    pub(crate) fn project_env(self) -> Option<&'static str> {
+        match self {
+            Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
+            Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
+            Self::Hermes | Self::Codex | Self::Cursor => None,
+        }
+    }
+
+    /// The project directory the agent names in the payload itself (Cursor's first workspace
+    /// root), with what named it.
+    pub(crate) fn project_in(self, input: &Map<String, Value>) -> Option<(PathBuf, &'static str)> {
+        match self {
+            Self::Cursor => input
+                .get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|roots| roots.first())
+                .and_then(Value::as_str)
+                .filter(|root| !root.is_empty())
+                .map(|root| (PathBuf::from(root), "workspace_roots")),
+            _ => None,
+        }
     }
 
     /// The name people know it by (`Claude Code`).

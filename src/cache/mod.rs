@@ -63,6 +63,7 @@ struct Key {
     dotenv: Option<PathBuf>,
     user_hooks: Option<PathBuf>,
     project_hooks: Option<PathBuf>,
+    nested_hooks: Vec<PathBuf>,
     event: Event,
 }
 
@@ -113,6 +114,7 @@ impl HookCache {
             dotenv: options.dotenv.map(Path::to_path_buf),
             user_hooks: options.user_hooks.map(Path::to_path_buf),
             project_hooks: options.project_hooks.map(Path::to_path_buf),
+            nested_hooks: options.nested_hooks.to_vec(),
             event,
         };
         if let Some(entry) = self.entries.get(&key)
@@ -284,6 +286,7 @@ impl Deps {
         for level in [options.user_hooks, options.project_hooks]
             .into_iter()
             .flatten()
+            .chain(options.nested_hooks.iter().map(PathBuf::as_path))
         {
             taking.level(level, &names);
         }
@@ -509,6 +512,7 @@ mod tests {
                     dotenv: None,
                     user_hooks: Some(&hooks),
                     project_hooks: None,
+                    nested_hooks: &[],
                     only: None,
                 },
                 Event::parse(event).unwrap().event,
@@ -630,6 +634,7 @@ mod tests {
                         dotenv: None,
                         user_hooks: Some(&hooks),
                         project_hooks: None,
+                        nested_hooks: &[],
                         only: None,
                     },
                     Event::parse("post_tool_call").unwrap().event,

@@ -89,6 +89,9 @@ pub(crate) struct Request<'a> {
     pub dry_run: bool,
     /// The directory the program runs in (a hook's default working directory).
     pub current_dir: &'a Path,
+    /// The project directory the calling agent names, and what named it: the project search
+    /// starts there whatever the payload's `cwd` says (SPEC 2).
+    pub project_dir: Option<(&'a Path, &'static str)>,
 }
 
 /// What `run` prints: one JSON line, and the status it exits with.
@@ -246,6 +249,8 @@ struct Prepared {
     allow: Allowances,
     /// The agent that called.
     agent: Agent,
+    /// The project root whose hooks were loaded, and what it was found from.
+    project: (Option<PathBuf>, crate::paths::ProjectFrom),
 }
 
 fn prepare(
@@ -262,15 +267,39 @@ fn prepare(
         Ok(input) => (input, None),
         Err(err) => (serde_json::Map::new(), Some(err)),
     };
-    // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
+    // The project is the agent's when it names one (the model moves the working directory);
+    // else the payload's `cwd` (or `work_dir`) when that is a directory.
     let start = payload::project_start(&input, request.current_dir);
+    let named = request
+        .project_dir
+        .map(|(dir, by)| (dir.to_path_buf(), by))
+        .or_else(|| request.agent.project_in(&input))
+        .filter(|(dir, by)| {
+            let usable = dir.is_absolute() && dir.is_dir();
+            if !usable {
+                printer.warn(format!(
+                    "the agent's project directory {} ({by}) is not a directory; the project is \
+                     searched from {} instead",
+                    dir.display(),
+                    start.display()
+                ));
+            }
+            usable
+        });
     let names_profile = input.get("profile").is_some_and(|p| !p.is_null());
     let mut invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
     invocation.tool_class = invocation
         .tool_name()
         .and_then(|tool| request.agent.tool_class(tool))
         .map(ToolClass::as_str);
-    let paths = global.paths_from(&start)?;
+    let paths = match &named {
+        Some((root, named_by)) => global.paths_for(&crate::paths::Start::Agent {
+            root,
+            named_by,
+            cwd: Some(&start),
+        })?,
+        None => global.paths_from(&start)?,
+    };
     if !names_profile {
         // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
         let user_home = crate::paths::home_dir();
@@ -279,6 +308,7 @@ fn prepare(
     let set = source.hooks(&paths, event, printer)?;
     Ok(Prepared {
         set,
+        project: (paths.project, paths.project_from),
         home: paths.home,
         invocation,
         allowlist: paths.allowlist,
@@ -496,6 +526,12 @@ fn audit(
     line.errors = ErrorEntry::all(errors);
     line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
     line.tool_command = audit::shell_command(invocation);
+    line.project = prepared
+        .project
+        .0
+        .as_deref()
+        .map(|p| p.display().to_string());
+    line.project_from = Some(prepared.project.1.to_string());
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }

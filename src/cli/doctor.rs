@@ -68,6 +68,8 @@ struct Report<'a> {
     /// The nearest project found and skipped because another user owns a folder on the way.
     #[serde(skip_serializing_if = "Option::is_none")]
     project_skipped: Option<shared::SkippedProject>,
+    /// What the project was found from.
+    project_from: String,
     findings: &'a [Finding],
     summary: Summary,
 }
@@ -139,6 +141,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
                 .project_skipped
                 .as_ref()
                 .map(shared::SkippedProject::new),
+            project_from: paths.project_from.to_string(),
             findings: &findings,
             summary,
         })?;

@@ -164,7 +164,15 @@ impl GlobalArgs {
         &self,
         start: &std::path::Path,
     ) -> anyhow::Result<crate::paths::Paths> {
-        crate::paths::Paths::resolve(
+        self.paths_for(&crate::paths::Start::Dir(start))
+    }
+
+    /// [`Self::paths`], with the project found from `start`.
+    pub(crate) fn paths_for(
+        &self,
+        start: &crate::paths::Start<'_>,
+    ) -> anyhow::Result<crate::paths::Paths> {
+        crate::paths::Paths::resolve_for(
             &crate::paths::Locations {
                 hermes_home: self.hermes_home.as_deref(),
                 config: self.config.as_deref(),

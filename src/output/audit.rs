@@ -40,6 +40,12 @@ pub(crate) struct AuditLine<'a> {
     /// says what was decided on; like the payload, never written into a log others can read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_command: Option<String>,
+    /// The project root whose hooks were loaded (`None`: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// What the project was found from (the agent's project directory, a directory, the flag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_from: Option<String>,
     /// `run`'s exit code.
     pub exit: u8,
     /// The aggregated directive, as `run` printed it.
@@ -92,6 +98,8 @@ impl<'a> AuditLine<'a> {
             session_id: session.0,
             tool_name: session.1,
             tool_command: None,
+            project: None,
+            project_from: None,
             exit,
             directive: DirectiveKeys::of(report.directive.as_ref()),
             errors: Vec::new(),
