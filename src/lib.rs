@@ -34,6 +34,7 @@ mod consent;
 mod env;
 mod exec;
 mod exit;
+mod fault;
 mod limits;
 mod loop_guard;
 mod matcher;

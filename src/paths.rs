@@ -221,7 +221,7 @@ fn nested_below(top: &Path, start: &Path) -> Vec<PathBuf> {
     let mut nested: Vec<PathBuf> = start
         .ancestors()
         .take_while(|dir| *dir != top)
-        .filter(|dir| dir.join(".agents").join("hooks").is_dir())
+        .filter(|dir| has_hooks(dir))
         .filter(|dir| {
             let me = *me.get_or_insert_with(crate::owner::current);
             foreign_on_the_way(dir, &start, me).is_none()
@@ -306,7 +306,7 @@ pub(crate) fn find_project(start: &Path) -> Found {
         if dir.parent().is_none() || home.as_deref() == Some(dir) {
             break;
         }
-        if dir.join(".agents").join("hooks").is_dir() {
+        if has_hooks(dir) {
             let me = *me.get_or_insert_with(crate::owner::current);
             match foreign_on_the_way(dir, &start, me) {
                 None => {
@@ -328,6 +328,19 @@ pub(crate) fn find_project(start: &Path) -> Found {
         }
     }
     found
+}
+
+/// Whether `dir` has `.agents/hooks`. A folder that cannot be looked into (permission denied,
+/// an I/O error) counts as having it, so the load reads it and says why it cannot: an error
+/// while looking for hooks is never "no hooks".
+fn has_hooks(dir: &Path) -> bool {
+    match std::fs::metadata(dir.join(".agents").join("hooks")) {
+        Ok(meta) => meta.is_dir(),
+        Err(err) => !matches!(
+            err.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+        ),
+    }
 }
 
 /// The first folder another user owns among `root`'s `.agents/hooks`, its `.agents`, `root`

@@ -340,6 +340,9 @@ impl Taking<'_> {
             return;
         }
         let Ok(entries) = std::fs::read_dir(level) else {
+            // What is in it cannot be followed (and the load says why it could not read it):
+            // read it again on every use rather than keep what this load made of it.
+            self.deps.racy = true;
             return;
         };
         // The loader reads HOOK.md through the open hooks folder, but names the scripts from
@@ -353,10 +356,11 @@ impl Taking<'_> {
                     &std::path::absolute(level).unwrap_or_else(|_| level.to_path_buf()),
                 )
             });
-        for entry in entries
-            .filter_map(Result::ok)
-            .take(crate::limits::HOOK_ENTRIES_MAX)
-        {
+        for entry in entries.take(crate::limits::HOOK_ENTRIES_MAX) {
+            let Ok(entry) = entry else {
+                self.deps.racy = true;
+                break;
+            };
             let folder = entry.path();
             if !self.path(&folder, true, Role::Folder(&names.folder)) {
                 continue;

@@ -62,16 +62,21 @@ pub(crate) fn load_level(
     only: Option<Event>,
     warnings: &mut Vec<Warning>,
 ) -> Level {
-    let entries = match fs::read_dir(dir) {
+    // Every error while looking for hooks is said (a skipped entry, which the load turns into
+    // an error naming the folder): a folder that could not be read is never "no hooks".
+    let mut cannot = |what: &str, err: &std::io::Error| {
+        warnings.push(warning(
+            dir,
+            None,
+            WarningKind::SkippedEntry,
+            format!("cannot {what} the hooks folder: {err}"),
+        ));
+    };
+    let entries = match crate::fault::check().and_then(|()| fs::read_dir(dir)) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Level::default(),
         Err(err) => {
-            warnings.push(warning(
-                dir,
-                None,
-                WarningKind::SkippedEntry,
-                format!("cannot read the hooks folder: {err}"),
-            ));
+            cannot("read", &err);
             return Level::default();
         }
     };
@@ -80,27 +85,51 @@ pub(crate) fn load_level(
     // every command read without end.
     // Each HOOK.md is looked up relative to the open hooks folder: one short lookup each, and
     // its stat (taken here) serves the read.
-    let Ok(level) = rustix::fs::open(
-        dir,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    ) else {
-        return Level::default();
+    let opened = crate::fault::check().and_then(|()| {
+        rustix::fs::open(
+            dir,
+            rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .map_err(std::io::Error::from)
+    });
+    let level = match opened {
+        Ok(level) => level,
+        Err(err) => {
+            cannot("open", &err);
+            return Level::default();
+        }
     };
-    let mut folders: Vec<(PathBuf, Option<rustix::fs::Stat>)> = entries
-        .filter_map(Result::ok)
-        .take(crate::limits::HOOK_ENTRIES_MAX)
-        .filter_map(|entry| {
-            let manifest = Path::new(&entry.file_name()).join("HOOK.md");
-            match crate::limits::stat_in(level.as_fd(), &manifest) {
-                Ok(stat) => Some((entry.path(), Some(stat))),
-                Err(_) if crate::limits::exists_in(level.as_fd(), &manifest) => {
-                    Some((entry.path(), None))
-                }
-                Err(_) => None,
+    let mut folders: Vec<(PathBuf, Option<rustix::fs::Stat>)> = Vec::new();
+    for entry in entries.take(crate::limits::HOOK_ENTRIES_MAX) {
+        let entry = match crate::fault::check().and(entry) {
+            Ok(entry) => entry,
+            Err(err) => {
+                // The hooks read so far still run; the folder is named as not read whole.
+                cannot("list", &err);
+                break;
             }
-        })
-        .collect();
+        };
+        let manifest = Path::new(&entry.file_name()).join("HOOK.md");
+        match crate::limits::stat_in(level.as_fd(), &manifest) {
+            Ok(stat) => folders.push((entry.path(), Some(stat))),
+            // No HOOK.md (or a plain file, not a folder): not a hook folder, unless a HOOK.md
+            // is there all the same (a dangling symlink), which the read reports.
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) && matches!(
+                    crate::limits::exists_in(level.as_fd(), &manifest),
+                    Ok(false)
+                ) => {}
+            // A HOOK.md that cannot be statted, or a folder that cannot be looked into: the
+            // read says why.
+            Err(_) => folders.push((entry.path(), None)),
+        }
+    }
     // All in one folder: by name is by path.
     folders.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     if folders.len() > crate::limits::HOOK_FOLDERS_MAX {

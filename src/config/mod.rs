@@ -10,6 +10,9 @@ mod memo;
 pub(crate) mod sources;
 pub(crate) mod yaml;
 
+#[cfg(test)]
+mod faults;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
