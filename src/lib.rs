@@ -54,6 +54,7 @@ mod script_word;
 mod statefile;
 mod synthetic;
 mod text;
+mod told;
 mod undecided;
 
 mod cli;

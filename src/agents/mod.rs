@@ -91,6 +91,40 @@ impl Agent {
         }
     }
 
+    /// The key of the agent's answer whose text the agent shows to the person (not the model),
+    /// on every event; `None` where it has none.
+    pub(crate) fn notice_key(self) -> Option<&'static str> {
+        match self {
+            Self::ClaudeCode | Self::Codex | Self::Gemini => Some("systemMessage"),
+            Self::Hermes | Self::Cursor => None,
+        }
+    }
+
+    /// `rendered` with `notice` for the person added where the agent shows it (see
+    /// [`Self::notice_key`]): into its JSON answer, or as the whole answer where it would have
+    /// printed nothing. An answer that is not a JSON object (a block by exit code, plain text
+    /// context) is left as it is; the notice is on stderr anyway.
+    pub(crate) fn with_notice(self, mut rendered: Rendered, notice: &str) -> Rendered {
+        let Some(key) = self.notice_key() else {
+            return rendered;
+        };
+        let mut object = match rendered.stdout.as_deref() {
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => object,
+                _ => return rendered,
+            },
+            None if rendered.exit == ExitStatus::Success => Map::new(),
+            None => return rendered,
+        };
+        let text = match object.get(key).and_then(Value::as_str) {
+            Some(before) if !before.is_empty() => format!("{before}\n{notice}"),
+            _ => notice.to_owned(),
+        };
+        object.insert(key.to_owned(), Value::from(text));
+        rendered.stdout = Some(Value::Object(object).to_string());
+        rendered
+    }
+
     /// The name people know it by (`Claude Code`).
     pub fn title(self) -> &'static str {
         self.contract().title

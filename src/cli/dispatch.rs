@@ -107,6 +107,9 @@ pub(crate) struct Answer {
     pub directive: Option<Directive>,
     /// Why nothing could be decided (exit 1: failing open).
     pub error: Option<String>,
+    /// For the person, in an agent's mode: guards that stopped guarding (said once per
+    /// session), put where the agent shows it.
+    pub notice: Option<String>,
 }
 
 impl Answer {
@@ -118,6 +121,7 @@ impl Answer {
             agent_message: None,
             directive: None,
             error: None,
+            notice: None,
         }
     }
 }
@@ -174,6 +178,10 @@ impl Answer {
             directive: self.directive.as_ref(),
             error: self.error.as_deref().filter(|_| self.directive.is_none()),
         });
+        let rendered = match self.notice.as_deref() {
+            Some(notice) => agent.with_notice(rendered, notice),
+            None => rendered,
+        };
         let agent_message = match rendered.exit {
             ExitStatus::Blocked => rendered.stderr,
             // A runner error was said on stderr already.
@@ -413,6 +421,7 @@ fn execute(
             agent_message: None,
             directive: None,
             error: None,
+            notice: None,
         };
     }
     for warning in &outcome.warnings {
@@ -433,7 +442,33 @@ fn execute(
         agent_message: agent_message(report),
         directive: report.directive.clone(),
         error: None,
+        notice: notice(request, prepared, report, &errors, printer),
     }
+}
+
+/// In an agent's mode, what the person must hear about guards that did not check this call
+/// (once per session and guard; see [`crate::told`]).
+fn notice(
+    request: &Request<'_>,
+    prepared: &Prepared,
+    report: &RunReport,
+    errors: &[RunnerError],
+    printer: &Printer,
+) -> Option<String> {
+    if request.agent.is_hermes() || request.dry_run {
+        return None;
+    }
+    let told = crate::told::of_decision(&prepared.set.hooks, report, errors);
+    if told.is_empty() {
+        return None;
+    }
+    let session = prepared.invocation.session_id.as_str().unwrap_or("");
+    let state = prepared.home.join(crate::told::STATE_FILE);
+    let (said, problem) = crate::told::once(&state, session, told, std::time::SystemTime::now());
+    if let Some(problem) = problem {
+        printer.warn(problem);
+    }
+    said
 }
 
 /// The block or gate message, for a caller that reads stderr.
@@ -483,6 +518,7 @@ fn unreadable(
         status: outcome.status,
         agent_message: agent_message(report),
         directive: report.directive.clone(),
+        notice: notice(request, prepared, report, &errors, printer),
         error: Some(why),
     }
 }
@@ -586,6 +622,7 @@ fn refuse(
     Answer {
         directive: block.cloned(),
         error,
+        notice: None,
         line: Some(to_line(&ErrorLine {
             event,
             error: &text,
