@@ -24,7 +24,7 @@ fn the_plugin_hands_hermes_every_answer_and_leaves_no_server_behind() {
         .arg(env.hermes_home().join("plugins/hermes-hooks"))
         .env("HOME", env.home())
         .env("HERMES_HOME", env.hermes_home())
-        .env("HERMES_ACCEPT_HOOKS", "1")
+        .env("HERMES_HOOKS_ACCEPT", "1")
         .env("HERMES_MANAGED_DIR", env.path("no-managed"))
         .env_remove("HERMES_HOOKS_BIN")
         .env_remove("HERMES_HOOKS_FAIL_CLOSED")
