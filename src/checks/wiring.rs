@@ -1,14 +1,16 @@
 //! The wiring checks of `doctor`: every agent's user and project settings that call
 //! `hermes-hooks run` (without the `--agent` their contract needs, for another agent, through a
 //! program that is not there, for an event the agent does not have, with a timeout below the
-//! hooks', events left out), and tool matchers that match no tool of any wired agent.
+//! hooks', events left out), every setting of a wired agent that switches its hooks off (in any
+//! settings file it reads, its managed file included), and tool matchers that match no tool of
+//! any wired agent.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Finding, Level};
-use crate::agents::settings::{self, Handler, Route, Settings};
+use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wiring};
 use crate::agents::{Agent, ToolClass};
 use crate::config::{Event, HookSet, SourceKind};
 
@@ -45,7 +47,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                 let handlers = match Settings::open(&path, file.format, None)
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|s| {
-                        for (line, message) in s.switched_off(wiring) {
+                        for (line, message) in s.switched_off(wiring, Layer::Person) {
                             silenced.push(finding(Level::Error, &path, Some(line), message));
                         }
                         s.handlers(agent, wiring.shape)
@@ -93,11 +95,25 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                     }
                 }
             }
+            for file in wiring.switch_files {
+                let path = place.folder.join(file.name);
+                silenced.extend(switches(wiring, &path, file.format, Layer::Person));
+            }
+        }
+        let mut managed: Vec<PathBuf> = Vec::new();
+        for file in wiring.managed {
+            let path = file.resolve();
+            if !managed.contains(&path) {
+                silenced.extend(switches(wiring, &path, file.format, Layer::Managed));
+                managed.push(path);
+            }
         }
         if any {
             wired.push(agent);
+            // Switched off, the wiring is not "ok": the errors say why nothing runs.
+            let off = !silenced.is_empty();
             findings.append(&mut silenced);
-            coverage(agent, places, &routed, &mut findings);
+            coverage(agent, places, &routed, off, &mut findings);
         }
     }
     if set
@@ -109,6 +125,20 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
     }
     matchers(set, &wired, &mut findings);
     findings
+}
+
+/// The errors for what switches the agent's hooks off in the settings file at `path` (none
+/// when it does not exist or cannot be read: the agent reads nothing from it either).
+fn switches(wiring: &Wiring, path: &Path, format: Format, layer: Layer) -> Vec<Finding> {
+    if !path.is_file() {
+        return Vec::new();
+    }
+    Settings::open(path, format, None)
+        .map(|s| s.switched_off(wiring, layer))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(line, message)| finding(Level::Error, path, Some(line), message))
+        .collect()
 }
 
 /// What is wrong with one entry that calls `hermes-hooks run`.
@@ -239,6 +269,7 @@ fn coverage(
     agent: Agent,
     places: &[Place],
     routed: &HashMap<String, Vec<String>>,
+    switched_off: bool,
     findings: &mut Vec<Finding>,
 ) {
     let missing: Vec<&str> = agent
@@ -254,15 +285,18 @@ fn coverage(
         .collect();
     let at = folders.join(", ");
     if missing.is_empty() {
-        findings.push(Finding::file(
-            Level::Ok,
-            "wiring",
-            Path::new(&at),
-            format!(
-                "{} is wired to hermes-hooks for every event it has a counterpart of",
-                agent.title()
-            ),
-        ));
+        // Switched off, nothing runs: the errors before this say what to remove.
+        if !switched_off {
+            findings.push(Finding::file(
+                Level::Ok,
+                "wiring",
+                Path::new(&at),
+                format!(
+                    "{} is wired to hermes-hooks for every event it has a counterpart of",
+                    agent.title()
+                ),
+            ));
+        }
     } else {
         findings.push(Finding::file(
             Level::Warning,
