@@ -695,6 +695,52 @@ fn a_codex_or_gemini_system_setting_that_switches_hooks_off_is_an_error() {
     );
 }
 
+#[test]
+fn an_agent_wired_at_both_levels_is_one_finding_with_the_command_that_fixes_it() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--also"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    let twice: Vec<_> = findings
+        .iter()
+        .filter(|f| f["message"].as_str().unwrap().contains("twice"))
+        .collect();
+    assert_eq!(
+        twice.len(),
+        1,
+        "one finding, not one per event: {findings:?}"
+    );
+    let message = twice[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`hermes-hooks uninstall claude-code --user`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("PreToolUse") && message.contains("Stop"),
+        "{message}"
+    );
+    assert_eq!(twice[0]["level"], "warning");
+    // The command it names puts it right.
+    let out = env
+        .cmd()
+        .args(["uninstall", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(findings.iter().all(|f| f["level"] == "ok"), "{findings:?}");
+}
+
 /// The `plugin` findings of `doctor --json --no-exec`, as (level, message).
 fn plugin_findings(env: &TestEnv) -> Vec<(String, String)> {
     findings(&doctor(env, &["--json", "--no-exec"]))

@@ -180,7 +180,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         let dir_env = wiring.user_dir_env.and_then(env::var_os).map(PathBuf::from);
         if let Some(home) = &home {
             let folder = wiring.folder(&Scope::User, home, dir_env);
-            places.push(Place { agent, folder });
+            places.push(Place {
+                agent,
+                folder,
+                user: true,
+            });
         }
         if let (Some(root), Some(home)) = (&project, &home) {
             let folder = wiring.folder(&Scope::Project(root.clone()), home, None);
@@ -188,7 +192,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
                 .iter()
                 .any(|p| p.agent == agent && p.folder == folder)
             {
-                places.push(Place { agent, folder });
+                places.push(Place {
+                    agent,
+                    folder,
+                    user: false,
+                });
             }
         }
     }

@@ -217,6 +217,25 @@ impl Wiring {
         }
     }
 
+    /// The first settings file in `folder` whose hooks run `hermes-hooks run` (for any agent,
+    /// or none): the agent is wired there. A file that cannot be read counts as not wired.
+    pub(crate) fn wired_in(&self, agent: Agent, folder: &Path) -> Option<PathBuf> {
+        self.files.iter().find_map(|file| {
+            let path = folder.join(file.name);
+            if !path.is_file() {
+                return None;
+            }
+            let handlers = Settings::open(&path, file.format, None)
+                .ok()?
+                .handlers(agent, self.shape)
+                .ok()?;
+            handlers
+                .iter()
+                .any(|h| route(&h.command).is_some())
+                .then_some(path)
+        })
+    }
+
     /// What the agent needs beyond the file, for `scope`.
     pub(crate) fn needs(&self, scope: &Scope) -> &'static [&'static str] {
         match scope {
