@@ -39,7 +39,7 @@ pub(crate) struct AuditLine<'a> {
     /// The command of a shell tool call (its head and tail when long) and its sha256, so the
     /// log says what was decided on; like the payload, never written into a log others can read.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub tool_command: Option<ToolCommand>,
+    pub tool_command: Option<KeptCommand>,
     /// `run`'s exit code.
     pub exit: u8,
     /// The aggregated directive, as `run` printed it.
@@ -125,19 +125,21 @@ pub(crate) const TOOL_COMMAND_GAP: &str = " … ";
 
 /// A shell call's command as a line keeps it.
 #[derive(Serialize, Debug, PartialEq, Eq)]
-pub(crate) struct ToolCommand {
+pub(crate) struct KeptCommand {
     /// The command whole, or its head and tail around [`TOOL_COMMAND_GAP`].
-    pub tool_command: String,
+    #[serde(rename = "tool_command")]
+    pub text: String,
     /// The sha256 of the whole command (its UTF-8 bytes), cut or not.
-    pub tool_command_sha256: String,
+    #[serde(rename = "tool_command_sha256")]
+    pub sha256: String,
     /// The whole command's length in characters, only when it was cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_command_chars: Option<usize>,
+    #[serde(rename = "tool_command_chars", skip_serializing_if = "Option::is_none")]
+    pub chars: Option<usize>,
 }
 
 /// `command` as a line keeps it: whole up to [`TOOL_COMMAND_HEAD`] + [`TOOL_COMMAND_TAIL`]
 /// characters, else the first and the last of those.
-pub(crate) fn tool_command(command: &str) -> ToolCommand {
+pub(crate) fn tool_command(command: &str) -> KeptCommand {
     use sha2::{Digest as _, Sha256};
     let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(command.as_bytes()));
     let chars = command.chars().count();
@@ -157,15 +159,15 @@ pub(crate) fn tool_command(command: &str) -> ToolCommand {
             Some(chars),
         )
     };
-    ToolCommand {
-        tool_command: kept,
-        tool_command_sha256: sha256,
-        tool_command_chars: cut,
+    KeptCommand {
+        text: kept,
+        sha256,
+        chars: cut,
     }
 }
 
 /// The command of a shell tool call, kept by [`tool_command`]; `None` for any other call.
-pub(crate) fn shell_command(invocation: &Invocation) -> Option<ToolCommand> {
+pub(crate) fn shell_command(invocation: &Invocation) -> Option<KeptCommand> {
     if invocation.tool_class != Some("shell") {
         return None;
     }
@@ -336,15 +338,15 @@ mod tests {
     fn a_long_command_keeps_its_head_and_its_tail_and_the_whole_ones_digest() {
         let short = "é".repeat(240);
         let kept = tool_command(&short);
-        assert_eq!(kept.tool_command, short);
-        assert_eq!(kept.tool_command_chars, None);
+        assert_eq!(kept.text, short);
+        assert_eq!(kept.chars, None);
         let long = format!("{}{}{}", "a".repeat(120), "é".repeat(500), "z".repeat(119));
         let kept = tool_command(&long);
         let expected = format!("{}{TOOL_COMMAND_GAP}é{}", "a".repeat(120), "z".repeat(119));
-        assert_eq!(kept.tool_command, expected);
-        assert_eq!(kept.tool_command_chars, Some(739));
+        assert_eq!(kept.text, expected);
+        assert_eq!(kept.chars, Some(739));
         assert_eq!(
-            tool_command("").tool_command_sha256,
+            tool_command("").sha256,
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
     }
