@@ -43,6 +43,9 @@ pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).
 pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
+/// Gemini CLI's system settings file, instead of `/etc/gemini-cli/settings.json` (read by
+/// `doctor`, for settings that switch hooks off).
+pub(crate) const GEMINI_CLI_SYSTEM_SETTINGS_PATH: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
 
 /// A completion request: the shell whose script calls back (`COMPLETE=bash hermes-hooks -- ...`).
 pub(crate) const COMPLETE: &str = "COMPLETE";

@@ -10,6 +10,7 @@ mod gemini;
 mod hermes;
 pub(crate) mod plugin;
 pub(crate) mod settings;
+mod switches;
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,6 +11,7 @@ mod doctor;
 mod events;
 mod install;
 mod install_hermes;
+mod install_twice;
 mod list;
 mod log;
 mod new;

@@ -1,6 +1,7 @@
 //! Agent Hooks folders: `<level>/<name>/HOOK.md` with YAML frontmatter, checked with messages that
 //! name the file and line, and each hook's entry script (`scripts/run`, `run.sh` or `run.py`).
-//! A HOOK.md that cannot be read as a hook is skipped with a warning (which `doctor` reports as an
+//! A HOOK.md that cannot be read as a hook (or names one with a leading `-`, which a command
+//! line would read as an option) is skipped with a warning (which `doctor` reports as an
 //! error); softer problems are warnings and the hook still loads.
 
 use std::fs;
@@ -395,7 +396,7 @@ impl Reader<'_> {
                 ),
             ));
         }
-        let name = self.name(raw.name.as_ref(), folder_name);
+        let name = self.name(raw.name.as_ref(), folder_name)?;
         self.description(raw.description.as_ref());
         let timeout = self.timeout(raw.timeout.as_ref());
         let priority = self.priority(raw.priority.as_ref());
@@ -436,13 +437,21 @@ impl Reader<'_> {
         })
     }
 
-    fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> String {
+    /// The hook's name: the one declared, else its folder's. `None` (skipped, with the reason)
+    /// for a name that begins with `-`.
+    fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> Option<String> {
         let Some((Loose::Str(name), at)) = raw.map(|r| (&r.value, r.referenced)) else {
+            if self.flag_like(1, folder_name) {
+                return None;
+            }
             self.soft(1, format!("no name; using the folder name '{folder_name}'"));
-            return folder_name.to_owned();
+            return Some(folder_name.to_owned());
         };
         let line = at.line() + 1;
         let name = name.trim();
+        if self.flag_like(line, if name.is_empty() { folder_name } else { name }) {
+            return None;
+        }
         if name.is_empty() || name.chars().count() > 64 {
             self.soft(line, "name must be 1 to 64 characters".to_owned());
         } else if !is_spec_name(name) {
@@ -456,11 +465,28 @@ impl Reader<'_> {
                 format!("name '{name}' should equal its folder name '{folder_name}'"),
             );
         }
-        if name.is_empty() {
+        Some(if name.is_empty() {
             folder_name.to_owned()
         } else {
             name.to_owned()
+        })
+    }
+
+    /// Skips a hook whose name begins with `-`: on a command line it reads as an option, and
+    /// `approve --yes` (offered by completion, or typed) approves every hook.
+    fn flag_like(&mut self, line: u64, name: &str) -> bool {
+        if !name.starts_with('-') {
+            return false;
         }
+        self.skip(
+            Some(line),
+            &format!(
+                "the name '{name}' begins with '-', so `approve` and `revoke` would read it as an \
+                 option (`approve --yes` approves every hook); give the hook a name that begins \
+                 with a letter or digit (and its folder the same name)"
+            ),
+        );
+        true
     }
 
     fn description(&mut self, raw: Option<&Spanned<Loose>>) {

@@ -125,6 +125,11 @@ impl TestEnv {
         }
         // A managed scope only when a test writes one (never the machine's /etc/hermes).
         cmd.env("HERMES_MANAGED_DIR", self.managed_dir());
+        // Nor the machine's Gemini system settings (a test writes them there when it needs them).
+        cmd.env(
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            self.dir.path().join("gemini-system-settings.json"),
+        );
         // Whole scripts and diffs that `approve` pages go straight to the terminal.
         cmd.env("PAGER", "cat");
         cmd.env("HOME", self.home()).current_dir(self.work());
