@@ -84,7 +84,7 @@ pub(crate) fn of_decision(
 pub(crate) fn once(
     path: &Path,
     session: &str,
-    told: Vec<Told>,
+    told: &[Told],
     now: SystemTime,
 ) -> (Option<String>, Option<StateError>) {
     if told.is_empty() {
@@ -99,7 +99,7 @@ pub(crate) fn once(
         })
     };
     if session.is_empty() {
-        return (join(&told), None);
+        return (join(told), None);
     }
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     let result = statefile::locked(KIND, path, || {
@@ -131,7 +131,7 @@ pub(crate) fn once(
     });
     match result {
         Ok(new) => (join(&new), None),
-        Err(err) => (join(&told), Some(err)),
+        Err(err) => (join(told), Some(err)),
     }
 }
 
@@ -173,17 +173,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("told.json");
         let now = SystemTime::now();
-        let first = once(&path, "s", vec![told("a"), told("b")], now);
+        let first = once(&path, "s", &[told("a"), told("b")], now);
         assert_eq!(first.0.as_deref(), Some("about a\nabout b"));
-        let again = once(&path, "s", vec![told("a"), told("c")], now);
+        let again = once(&path, "s", &[told("a"), told("c")], now);
         assert_eq!(again.0.as_deref(), Some("about c"));
-        assert_eq!(once(&path, "s", vec![told("a")], now).0, None);
+        assert_eq!(once(&path, "s", &[told("a")], now).0, None);
         assert_eq!(
-            once(&path, "t", vec![told("a")], now).0.as_deref(),
+            once(&path, "t", &[told("a")], now).0.as_deref(),
             Some("about a")
         );
         assert_eq!(
-            once(&path, "", vec![told("a")], now).0.as_deref(),
+            once(&path, "", &[told("a")], now).0.as_deref(),
             Some("about a")
         );
     }
@@ -193,7 +193,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("told.json");
         std::fs::write(&path, "not json").unwrap();
-        let (said, problem) = once(&path, "s", vec![told("a")], SystemTime::now());
+        let (said, problem) = once(&path, "s", &[told("a")], SystemTime::now());
         assert_eq!(said.as_deref(), Some("about a"));
         assert!(problem.is_some());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json");

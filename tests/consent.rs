@@ -406,7 +406,7 @@ fn a_missing_tilde_script_says_tilde_is_home_not_the_hermes_home() {
 fn hermes_switches_never_approve_an_agent_hooks_hook() {
     let env = TestEnv::new();
     let marker = env.path("sneaky-ran");
-    let sneaky = env.hook_md(
+    env.hook_md(
         &env.project_hooks(),
         "sneaky",
         "name: sneaky\ndescription: Arrives with a pull\ntrigger: pre-tool-call\n",
@@ -467,37 +467,28 @@ fn hermes_switches_never_approve_an_agent_hooks_hook() {
             line["action"], "block",
             "{how}: the edited fail_closed guard blocks: {line}"
         );
-        let names: Vec<(String, String)> = line["hooks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| {
-                (
-                    h["name"].as_str().unwrap().to_owned(),
-                    h["status"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
-        assert!(
-            names.contains(&("typo-guard".to_owned(), "changed".to_owned())),
+        let status = |name: &str| {
+            line["hooks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|h| h["name"] == name)
+                .map(|h| h["status"].clone())
+        };
+        assert_eq!(
+            status("typo-guard"),
+            Some("changed".into()),
             "{how}: {line}"
         );
-        assert!(
-            names.contains(&("sneaky".to_owned(), "unapproved".to_owned())),
-            "{how}: {line}"
-        );
+        assert_eq!(status("sneaky"), Some("unapproved".into()), "{how}: {line}");
         assert!(
             config_marker.exists(),
             "{how}: Hermes's switch still approves config hooks"
         );
-        let commands: Vec<String> = env
-            .approvals()
-            .iter()
-            .map(|a| a["command"].as_str().unwrap().to_owned())
-            .collect();
+        let approvals = Value::from(env.approvals()).to_string();
         assert!(
-            !commands.iter().any(|c| c.contains("sneaky")),
-            "{how}: the allowlist gained an approval nobody gave: {commands:?}"
+            !approvals.contains("sneaky"),
+            "{how}: the allowlist gained an approval nobody gave: {approvals}"
         );
         assert_eq!(
             pin(&env)[..pinned.len()],
@@ -506,7 +497,12 @@ fn hermes_switches_never_approve_an_agent_hooks_hook() {
         );
         fs::remove_file(&config_marker).unwrap();
     }
-    // `doctor` says a bypass is on, wherever it is set.
+    doctor_warns_of_hermes_switches(&env);
+    the_tools_own_switch_covers_every_source(&env, call, &marker);
+}
+
+/// `doctor` says a bypass is on, wherever it is set (here the variable and the config key).
+fn doctor_warns_of_hermes_switches(env: &TestEnv) {
     let out = env
         .cmd()
         .env("HERMES_ACCEPT_HOOKS", "1")
@@ -526,7 +522,10 @@ fn hermes_switches_never_approve_an_agent_hooks_hook() {
         "the variable and hooks_auto_accept: {doc}"
     );
     assert!(bypasses.iter().all(|f| f["level"] == "warning"), "{doc}");
-    // The tool's own switch is a person's choice for every source.
+}
+
+/// The tool's own switch is a person's choice for every source.
+fn the_tools_own_switch_covers_every_source(env: &TestEnv, call: &str, marker: &std::path::Path) {
     let out = env
         .cmd()
         .env("HERMES_HOOKS_ACCEPT", "1")
@@ -539,5 +538,4 @@ fn hermes_switches_never_approve_an_agent_hooks_hook() {
         "HERMES_HOOKS_ACCEPT runs it: {}",
         stderr(&out)
     );
-    assert!(sneaky.exists());
 }

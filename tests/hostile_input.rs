@@ -345,10 +345,13 @@ fn too_many_open_files_never_makes_a_guard_vanish() {
                 .arg(format!("--nofile={limit}"))
                 .arg(&program)
                 .args(["run", "pre_tool_call"])
-                .current_dir(env.work())
-                .env_clear()
-                .envs(cmd.get_envs().filter_map(|(k, v)| Some((k, v?))))
-                .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+                .current_dir(env.work());
+            for (name, value) in cmd.get_envs() {
+                match value {
+                    Some(value) => limited.env(name, value),
+                    None => limited.env_remove(name),
+                };
+            }
             if fail_closed {
                 limited.arg("--fail-closed");
             }

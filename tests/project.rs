@@ -525,9 +525,13 @@ fn the_models_cd_never_switches_a_project_guard_off() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(added.exists(), "a nested project's approved hook is added");
 
-    // The same through `serve`, with the project the caller names.
-    let request = json!({"id": 1, "event": "pre_tool_call", "project_dir": &work,
-        "payload": {"tool_name": "terminal", "cwd": &empty,
+    serve_keeps_the_named_project(&env, &empty);
+}
+
+/// The same through `serve`, with the project the caller names.
+fn serve_keeps_the_named_project(env: &TestEnv, cwd: &Path) {
+    let request = json!({"id": 1, "event": "pre_tool_call", "project_dir": env.work(),
+        "payload": {"tool_name": "terminal", "cwd": cwd,
                     "tool_input": {"command": "rm -rf ../victim"}}});
     let out = env
         .cmd()

@@ -464,7 +464,7 @@ fn notice(
     }
     let session = prepared.invocation.session_id.as_str().unwrap_or("");
     let state = prepared.home.join(crate::told::STATE_FILE);
-    let (said, problem) = crate::told::once(&state, session, told, std::time::SystemTime::now());
+    let (said, problem) = crate::told::once(&state, session, &told, std::time::SystemTime::now());
     if let Some(problem) = problem {
         printer.warn(problem);
     }
