@@ -211,8 +211,17 @@ struct Refused {
     error: String,
 }
 
-/// The keys a request may have.
-const KEYS: [&str; 6] = ["id", "event", "payload", "dry_run", "agent", "sources"];
+/// The keys a request may have. `project_dir`, the project directory the calling agent names
+/// (the Hermes plugin sends the session's), is taken and not yet read.
+const KEYS: [&str; 7] = [
+    "id",
+    "event",
+    "payload",
+    "dry_run",
+    "agent",
+    "sources",
+    "project_dir",
+];
 
 /// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine). The
 /// payload is read as deep as `run` reads it, one level below the request.
