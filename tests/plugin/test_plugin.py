@@ -644,6 +644,9 @@ def test_every_request_names_the_sessions_launch_directory_as_the_project(module
 
 def main():
     global BINARY
+    # Every folder the tests make is under the scratch home, which goes with it.
+    tempfile.tempdir = os.path.join(HOME, "tmp")
+    os.makedirs(tempfile.tempdir, exist_ok=True)
     write_hooks()
     logging.basicConfig(level=logging.WARNING)
     module, ctx = load()
