@@ -4,8 +4,12 @@ use std::ffi::OsString;
 
 /// Hermes's home folder (config.yaml, the allowlist); default `~/.hermes`.
 pub(crate) const HERMES_HOME: &str = "HERMES_HOME";
-/// Consent bypass: approve unapproved or changed hooks on the spot (1/true/yes/on).
+/// Hermes's consent bypass (1/true/yes/on): approves unapproved or changed config hooks on the
+/// spot, never an Agent Hooks hook (Hermes's one-shot mode sets it for its own hooks).
 pub(crate) const HERMES_ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
+/// This tool's consent bypass (1/true/yes/on): approves unapproved or changed hooks of every
+/// source on the spot, as `--accept-hooks` does.
+pub(crate) const HERMES_HOOKS_ACCEPT: &str = "HERMES_HOOKS_ACCEPT";
 /// Safe mode: no hook runs (1/true/yes/on).
 pub(crate) const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
 /// The managed scope's folder (else `/etc/hermes`).
@@ -31,10 +35,17 @@ pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
 pub(crate) const PAGER: &str = "PAGER";
 /// Options for `less`; set to `FRX` for the pager when unset.
 pub(crate) const LESS: &str = "LESS";
+/// The project directory Claude Code names in a hook's environment.
+pub(crate) const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
+/// The project directory Gemini CLI names in a hook's environment.
+pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
 /// Claude Code's settings folder, instead of `~/.claude` (read by `install` and `doctor`).
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).
 pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
+/// Gemini CLI's system settings file, instead of `/etc/gemini-cli/settings.json` (read by
+/// `doctor`, for settings that switch hooks off).
+pub(crate) const GEMINI_CLI_SYSTEM_SETTINGS_PATH: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
 
 /// A completion request: the shell whose script calls back (`COMPLETE=bash hermes-hooks -- ...`).
 pub(crate) const COMPLETE: &str = "COMPLETE";

@@ -34,6 +34,7 @@ mod consent;
 mod env;
 mod exec;
 mod exit;
+mod fault;
 mod limits;
 mod loop_guard;
 mod matcher;
@@ -53,6 +54,7 @@ mod script_word;
 mod statefile;
 mod synthetic;
 mod text;
+mod told;
 mod undecided;
 
 mod cli;

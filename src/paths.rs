@@ -41,6 +41,11 @@ pub(crate) struct Paths {
     pub project_skipped: Option<Skipped>,
     /// Project-level Agent Hooks: `<project root>/.agents/hooks`.
     pub project_hooks: Option<PathBuf>,
+    /// The hooks folders of nested projects between the agent's project and the directory the
+    /// call runs in, outermost first: they add hooks and never replace the project's.
+    pub nested_hooks: Vec<PathBuf>,
+    /// Where the project search started from, for `list`, `doctor` and the audit log.
+    pub project_from: ProjectFrom,
     /// The Hermes home was named (`--hermes-home`, `HERMES_HOME`) rather than the default.
     pub home_named: bool,
     /// The managed config (`$HERMES_MANAGED_DIR/config.yaml`, else `/etc/hermes/config.yaml`),
@@ -52,8 +57,8 @@ pub(crate) struct Paths {
 
 impl Paths {
     /// Resolves the locations from the flags, then the environment, then the defaults; the
-    /// project root is searched from `start` (see [`find_project`]).
-    pub(crate) fn resolve(flags: &Locations<'_>, start: &Path) -> Result<Self> {
+    /// project is found from `start` (see [`find_project_for`]).
+    pub(crate) fn resolve_for(flags: &Locations<'_>, start: &Start<'_>) -> Result<Self> {
         let home_named = flags.hermes_home.is_some() || env::var_os(env::HERMES_HOME).is_some();
         let home = match flags.hermes_home {
             Some(dir) => dir.to_path_buf(),
@@ -79,14 +84,22 @@ impl Paths {
                 .map(|base| base.join("agents").join("hooks")),
         };
         // A project named with `--project` is trusted as named.
-        let found = flags.project.map_or_else(
-            || find_project(start),
-            |dir| Found {
-                root: Some(dir.to_path_buf()),
-                skipped: None,
-            },
-        );
+        let (found, project_from) = match flags.project {
+            Some(dir) => (
+                Found {
+                    root: Some(dir.to_path_buf()),
+                    ..Found::default()
+                },
+                ProjectFrom::Flag,
+            ),
+            None => find_project_for(start),
+        };
         let (project, project_skipped) = (found.root, found.skipped);
+        let nested_hooks = found
+            .nested
+            .iter()
+            .map(|dir| dir.join(".agents").join("hooks"))
+            .collect();
         let project_hooks = project.as_deref().map(|root| {
             // Named from the current directory when it is the root, as people read it.
             let base = if std::env::current_dir().is_ok_and(|cwd| cwd == root) {
@@ -105,10 +118,55 @@ impl Paths {
             project,
             project_skipped,
             project_hooks,
+            nested_hooks,
+            project_from,
             home_named,
             managed: managed_dir().map(|dir| dir.join("config.yaml")),
             dotenv,
         })
+    }
+}
+
+/// Where the project search starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Start<'a> {
+    /// From a directory: the current one, or a payload's `cwd` when the caller names no project.
+    Dir(&'a Path),
+    /// From the project directory the calling agent names (`CLAUDE_PROJECT_DIR`, a workspace
+    /// root, the Hermes session's launch directory), with the directory the call runs in, which
+    /// may only add the hooks of nested projects below it.
+    Agent {
+        /// The agent's project directory.
+        root: &'a Path,
+        /// What named it (`CLAUDE_PROJECT_DIR`, `workspace_roots`, ...).
+        named_by: &'static str,
+        /// The call's working directory (the payload's `cwd`).
+        cwd: Option<&'a Path>,
+    },
+}
+
+/// What the project search started from, as `list`, `doctor` and the audit log say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ProjectFrom {
+    /// `--project DIR`.
+    Flag,
+    /// A directory: the current one or the payload's `cwd`.
+    Dir(PathBuf),
+    /// The directory the agent names, by what named it.
+    Agent(PathBuf, &'static str),
+}
+
+impl std::fmt::Display for ProjectFrom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Flag => f.write_str("named with --project"),
+            Self::Dir(dir) => write!(f, "the nearest .agents/hooks from {}", dir.display()),
+            Self::Agent(dir, by) => write!(
+                f,
+                "the agent's project {} ({by}), whatever directory the call runs in",
+                dir.display()
+            ),
+        }
     }
 }
 
@@ -119,6 +177,59 @@ pub(crate) struct Found {
     pub root: Option<PathBuf>,
     /// The nearest project that was not taken because another user owns a folder on the way.
     pub skipped: Option<Skipped>,
+    /// Folders with `.agents/hooks` below the root, on the way to the call's working directory
+    /// (outermost first): nested projects, whose hooks are added to the root's.
+    pub nested: Vec<PathBuf>,
+}
+
+/// The project for a call. From a directory, the nearest project ([`find_project`]). From an
+/// agent's project directory, the project found from there, whatever directory the call runs
+/// in: the model moves the agent's working directory (`cd` between shell calls) and can make
+/// folders, so neither may take a guard away. A working directory below the project (or below
+/// the agent's directory, when it has no hooks of its own) adds the hooks of each folder with
+/// `.agents/hooks` on the way down to it (owned as [`find_project`] requires; a `.git` there
+/// ends nothing), and one outside it adds none.
+pub(crate) fn find_project_for(start: &Start<'_>) -> (Found, ProjectFrom) {
+    match *start {
+        Start::Dir(dir) => (find_project(dir), ProjectFrom::Dir(dir.to_path_buf())),
+        Start::Agent {
+            root,
+            named_by,
+            cwd,
+        } => {
+            let mut found = find_project(root);
+            if let Some(cwd) = cwd {
+                let top = found.root.clone().unwrap_or_else(|| root.to_path_buf());
+                found.nested = nested_below(&top, cwd);
+            }
+            (found, ProjectFrom::Agent(root.to_path_buf(), named_by))
+        }
+    }
+}
+
+/// The folders strictly below `top`, down to `start` included, that have `.agents/hooks` and
+/// that no other user owns (nor any folder between them and `start`), outermost first.
+fn nested_below(top: &Path, start: &Path) -> Vec<PathBuf> {
+    let (Ok(top), Ok(start)) = (std::path::absolute(top), std::path::absolute(start)) else {
+        return Vec::new();
+    };
+    let (top, start) = (normalized(&top), normalized(&start));
+    if start == top || !start.starts_with(&top) {
+        return Vec::new();
+    }
+    let mut me = None;
+    let mut nested: Vec<PathBuf> = start
+        .ancestors()
+        .take_while(|dir| *dir != top)
+        .filter(|dir| has_hooks(dir))
+        .filter(|dir| {
+            let me = *me.get_or_insert_with(crate::owner::current);
+            foreign_on_the_way(dir, &start, me).is_none()
+        })
+        .map(Path::to_path_buf)
+        .collect();
+    nested.reverse();
+    nested
 }
 
 /// A project the walk did not take: a folder on the way to its hooks is owned by another user
@@ -195,7 +306,7 @@ pub(crate) fn find_project(start: &Path) -> Found {
         if dir.parent().is_none() || home.as_deref() == Some(dir) {
             break;
         }
-        if dir.join(".agents").join("hooks").is_dir() {
+        if has_hooks(dir) {
             let me = *me.get_or_insert_with(crate::owner::current);
             match foreign_on_the_way(dir, &start, me) {
                 None => {
@@ -217,6 +328,19 @@ pub(crate) fn find_project(start: &Path) -> Found {
         }
     }
     found
+}
+
+/// Whether `dir` has `.agents/hooks`. A folder that cannot be looked into (permission denied,
+/// an I/O error) counts as having it, so the load reads it and says why it cannot: an error
+/// while looking for hooks is never "no hooks".
+fn has_hooks(dir: &Path) -> bool {
+    match std::fs::metadata(dir.join(".agents").join("hooks")) {
+        Ok(meta) => meta.is_dir(),
+        Err(err) => !matches!(
+            err.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+        ),
+    }
 }
 
 /// The first folder another user owns among `root`'s `.agents/hooks`, its `.agents`, `root`

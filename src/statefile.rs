@@ -19,6 +19,8 @@ pub enum FileKind {
     Allowlist,
     /// The quality-gate loop guard's counts.
     GateState,
+    /// What was said to a person about guards that did not run, per session.
+    ToldState,
 }
 
 impl fmt::Display for FileKind {
@@ -26,6 +28,7 @@ impl fmt::Display for FileKind {
         f.write_str(match self {
             Self::Allowlist => "allowlist",
             Self::GateState => "loop guard state file",
+            Self::ToldState => "told-guards state file",
         })
     }
 }

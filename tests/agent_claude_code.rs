@@ -249,7 +249,11 @@ fn a_rewrite_of_repl_leaves_its_input_in_its_own_keys() {
         &env,
         r#"cat >/dev/null; echo '{"action":"modify","args":{"description":"looked at"}}'"#,
     );
-    let got = answer(&claude(&env, "PreToolUse", &repl_call(&env, "o.x=sh('ls')")));
+    let got = answer(&claude(
+        &env,
+        "PreToolUse",
+        &repl_call(&env, "o.x=sh('ls')"),
+    ));
     assert_eq!(
         got["hookSpecificOutput"]["updatedInput"],
         json!({"code": "o.x=sh('ls')", "description": "looked at"})

@@ -270,6 +270,56 @@ fn broken_hook_files_are_skipped_with_file_and_line_and_the_rest_loads() {
 }
 
 #[test]
+fn a_hook_named_like_an_option_does_not_load_and_run_says_it_could_not_be_loaded() {
+    // `approve --yes` approves every hook: a hook may not be named so that typing its name
+    // does that. Declared or taken from its folder, such a name is a hook that cannot be
+    // loaded, and the runner knows it: an error in the answer, a block under --fail-closed.
+    let env = TestEnv::new();
+    let level = env.project_hooks();
+    env.hook_md(
+        &level,
+        "flag",
+        &fm("--yes", "pre-tool-call", "fail_closed: true\n"),
+        "cat >/dev/null; exit 2",
+    );
+    env.hook_md(
+        &level,
+        "-x",
+        "description: d\ntrigger: pre-tool-call\n",
+        "cat >/dev/null",
+    );
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    unread_files_are_named(&out, &["-x", "flag"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains(".agents/hooks/flag/HOOK.md:2: the name '--yes' begins with '-'"),
+        "{err}"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"].as_array().unwrap().len(), 0, "{doc}");
+    let payload = r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#;
+    let out = env.run("pre_tool_call", payload);
+    let answer = json(&out);
+    let errors = answer["errors"].as_array().unwrap();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["file"].as_str().unwrap().ends_with("flag/HOOK.md")),
+        "{answer}"
+    );
+    let out = env
+        .cmd()
+        .args(["run", "--fail-closed", "pre_tool_call"])
+        .write_stdin(payload)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
 fn entry_scripts_and_interpreters() {
     let env = TestEnv::new();
     let level = env.project_hooks();

@@ -511,14 +511,80 @@ fn the_shell_class_covers_the_shells_of_agents_that_speak_claude_codes_contract(
     for (tool, input) in [
         ("Execute", json!({"command": "rm -rf keep"})),
         ("bash", json!({"command": "rm -rf keep"})),
-        ("write_bash", json!({"sessionId": "1", "input": "rm -rf keep\n"})),
-        ("launch-process", json!({"command": "rm -rf keep", "wait": true})),
-        ("write-process", json!({"terminal_id": 1, "input_text": "rm -rf keep\n"})),
+        (
+            "write_bash",
+            json!({"sessionId": "1", "input": "rm -rf keep\n"}),
+        ),
+        (
+            "launch-process",
+            json!({"command": "rm -rf keep", "wait": true}),
+        ),
+        (
+            "write-process",
+            json!({"terminal_id": 1, "input_text": "rm -rf keep\n"}),
+        ),
     ] {
         let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": cwd,
             "tool_name": tool, "tool_input": input, "tool_use_id": "t1"})
         .to_string();
         let out = run_as(&env, "claude-code", "PreToolUse", &payload, &[]);
         assert!(denied("claude-code", &out), "{tool}: {out:?}");
+    }
+}
+
+/// A person sees a guard that stopped guarding (SPEC 9): someone fixes a typo in an approved
+/// guard, and at the next call the agent's message to the person (its `systemMessage`) names
+/// the guard and `hermes-hooks approve`, once per session and guard. The model is never told
+/// to approve anything.
+#[test]
+fn an_edited_guard_is_told_to_the_person_once_per_session() {
+    let env = TestEnv::new();
+    let guard = env.hook_md(
+        &env.project_hooks(),
+        "no-deletes",
+        "name: no-deletes\ndescription: Refuses deletes\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "grep -q 'rm -rf' && { echo 'deletes are not allowed' >&2; exit 2; }; exit 0",
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    fs::write(
+        &guard,
+        "#!/bin/sh\n# fixed a typo\ngrep -q 'rm -rf' && { echo 'deletes are not allowed' >&2; exit 2; }; exit 0\n",
+    )
+    .unwrap();
+    for (agent, event, payload) in shell_calls(&env, "rm -rf ../victim") {
+        if agent == "cursor" {
+            continue; // no message for the person in Cursor's answer (docs/agents.md)
+        }
+        let call = |session: &str| {
+            let mut payload: Value = serde_json::from_str(&payload).unwrap();
+            payload["session_id"] = Value::from(format!("{agent}-{session}"));
+            let out = env
+                .cmd()
+                .args(["run", "--agent", agent, event])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap();
+            assert_eq!(code(&out), 0, "{agent}: {}", stderr(&out));
+            serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null)
+        };
+        let first = call("one");
+        let message = first["systemMessage"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("no-deletes") && message.contains("hermes-hooks approve"),
+            "{agent}: the person is told: {first}"
+        );
+        let for_model = first.to_string().replace(message, "");
+        assert!(!for_model.contains("approve"), "{agent}: {first}");
+        let second = call("one");
+        assert!(
+            second["systemMessage"].is_null(),
+            "{agent}: once per session: {second}"
+        );
+        let other = call("two");
+        assert!(
+            other["systemMessage"].is_string(),
+            "{agent}: each session: {other}"
+        );
     }
 }

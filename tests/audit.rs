@@ -241,7 +241,8 @@ fn a_shell_call_logs_its_command_only_into_a_log_its_owner_alone_reads() {
             .unwrap();
         assert_eq!(code(&out), 0, "{}", stderr(&out));
     };
-    let words = format!("echo {}", "word ".repeat(100));
+    // A harmless head, and what the call really does at its end.
+    let words = format!("echo {}; rm -rf ~/work", "word ".repeat(100));
     run(&format!(
         r#"{{"tool_name": "terminal", "args": {{"command": "{words}"}}}}"#
     ));
@@ -251,8 +252,34 @@ fn a_shell_call_logs_its_command_only_into_a_log_its_owner_alone_reads() {
 
     let lines = lines(&log);
     let kept = lines[0]["tool_command"].as_str().unwrap();
-    assert_eq!(kept.chars().count(), 241, "{kept}");
-    assert!(words.starts_with(kept.trim_end_matches('…')) && kept.ends_with('…'));
+    let (head, tail) = kept.split_once(" … ").unwrap();
+    assert_eq!((head.len(), tail.len()), (120, 120), "{kept}");
+    assert!(words.starts_with(head), "{kept}");
+    assert!(
+        tail.ends_with("; rm -rf ~/work"),
+        "the tail is kept: {kept}"
+    );
+    assert_eq!(lines[0]["tool_command_chars"], words.len());
+    fs::write(env.path("command"), &words).unwrap();
+    let digest = hermes_hooks::sha256_file(&env.path("command")).unwrap();
+    assert_eq!(lines[0]["tool_command_sha256"], digest);
+    // `log` shows both ends, and says what was left out.
+    let out = env
+        .cmd()
+        .args(["log", "--audit-log"])
+        .arg(&log)
+        .args(["--all", "-n", "0"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("rm -rf ~/work"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "{} characters, the middle left out; sha256 {digest}",
+            words.len()
+        )),
+        "{shown}"
+    );
     assert!(lines[1].get("tool_command").is_none(), "{}", lines[1]);
     assert!(lines[2].get("tool_command").is_none(), "{}", lines[2]);
     assert!(!fs::read_to_string(&log).unwrap().contains("ls -la"));

@@ -202,6 +202,32 @@ fn approve_and_revoke_complete_the_hooks_list_shows() {
 }
 
 #[test]
+fn a_word_that_reads_as_an_option_is_never_offered_for_approve_or_revoke() {
+    // Completing `approve <TAB>` to `--yes` would approve every hook.
+    let env = TestEnv::new();
+    hook_set(&env);
+    env.config("hooks:\n  pre_tool_call:\n    - command: --yes\n    - command: -a\n");
+    env.hook_md(
+        &env.user_hooks(),
+        "yes",
+        "name: --yes\ndescription: d\ntrigger: pre-tool-call\n",
+        "exit 0",
+    );
+    env.approve("pre_tool_call", "--all");
+    assert_eq!(
+        bash_offers(&env, &["hermes-hooks", "approve", ""]),
+        ["no-secrets"],
+        "the other hooks are still offered"
+    );
+    let mut revoke = bash_offers(&env, &["hermes-hooks", "revoke", ""]);
+    revoke.sort();
+    assert_eq!(revoke, ["'~/.hermes/agent-hooks/old.sh'", "no-secrets"]);
+    // `revoke` has no flag `--all`: only a hook could complete to it.
+    let flags = bash_offers(&env, &["hermes-hooks", "revoke", "--al"]);
+    assert!(!flags.iter().any(|w| w.contains("--all")), "{flags:?}");
+}
+
+#[test]
 fn a_config_that_cannot_be_read_completes_the_other_hooks() {
     let env = TestEnv::new();
     hook_set(&env);

@@ -5,7 +5,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::process::Stdio;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::{TestEnv, code, json, statuses, stderr};
 
@@ -42,7 +42,7 @@ fn unapproved_hooks_do_not_run_and_say_how_to_approve() {
 
 #[test]
 fn every_bypass_approves_and_records_the_hash() {
-    for bypass in ["flag", "env", "config"] {
+    for bypass in ["flag", "env", "hermes-env", "config"] {
         let env = TestEnv::new();
         let (command, marker) = marker_hook(&env);
         let mut cmd = env.cmd();
@@ -52,6 +52,9 @@ fn every_bypass_approves_and_records_the_hash() {
                 cmd.arg("--accept-hooks");
             }
             "env" => {
+                cmd.env("HERMES_HOOKS_ACCEPT", "yes");
+            }
+            "hermes-env" => {
                 cmd.env("HERMES_ACCEPT_HOOKS", "yes");
             }
             _ => env.config(&format!(
@@ -393,4 +396,146 @@ fn a_missing_tilde_script_says_tilde_is_home_not_the_hermes_home() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert!(stderr(&out).contains("exit status 1: 1 hook could not be approved"));
+}
+
+/// Hermes's own switches (`HERMES_ACCEPT_HOOKS`, which `hermes -z` and `hermes --accept-hooks`
+/// export for Hermes's shell hooks, and `hooks_auto_accept`) approve config hooks only: an Agent
+/// Hooks hook that arrived with a pull neither runs nor gets approved, and an approved guard
+/// someone edited is not re-approved at its new content. The tool's own switches still do.
+#[test]
+fn hermes_switches_never_approve_an_agent_hooks_hook() {
+    let env = TestEnv::new();
+    let marker = env.path("sneaky-ran");
+    env.hook_md(
+        &env.project_hooks(),
+        "sneaky",
+        "name: sneaky\ndescription: Arrives with a pull\ntrigger: pre-tool-call\n",
+        &format!("touch {}", marker.display()),
+    );
+    let guard = env.hook_md(
+        &env.project_hooks(),
+        "typo-guard",
+        "name: typo-guard\ndescription: Blocks\ntrigger: pre-tool-call\nfail_closed: true\n",
+        "echo '{\"decision\":\"block\",\"reason\":\"no\"}'",
+    );
+    let approved = env
+        .cmd()
+        .args(["approve", "typo-guard", "--yes"])
+        .output()
+        .unwrap();
+    assert!(approved.status.success(), "{}", stderr(&approved));
+    let pin = |env: &TestEnv| {
+        env.approvals()
+            .iter()
+            .map(|a| a["script_sha256"].as_str().unwrap_or("").to_owned())
+            .collect::<Vec<_>>()
+    };
+    let pinned = pin(&env);
+    // The person fixes a typo in the guard.
+    fs::write(
+        &guard,
+        "#!/bin/sh\necho '{\"decision\":\"block\",\"reason\":\"no!\"}'\n",
+    )
+    .unwrap();
+    let config_marker = env.path("config-ran");
+    let config_hook = env.script("mine.sh", &format!("touch {}", config_marker.display()));
+    env.config(&format!(
+        "hooks_auto_accept: true\nhooks:\n  pre_tool_call:\n    - command: {}\n",
+        config_hook.display()
+    ));
+    let call = r#"{"tool_name":"terminal","tool_input":{"command":"ls"}}"#;
+    for (how, serve) in [("run", false), ("serve", true)] {
+        let mut cmd = env.cmd();
+        cmd.env("HERMES_ACCEPT_HOOKS", "1");
+        let out = if serve {
+            let request = format!(r#"{{"id":1,"event":"pre_tool_call","payload":{call}}}"#);
+            cmd.arg("serve").write_stdin(request).output().unwrap()
+        } else {
+            cmd.args(["run", "pre_tool_call"])
+                .write_stdin(call)
+                .output()
+                .unwrap()
+        };
+        let line: Value =
+            serde_json::from_slice(out.stdout.split(|b| *b == b'\n').next().unwrap_or_default())
+                .unwrap();
+        assert!(
+            !marker.exists(),
+            "{how}: an unreviewed project hook ran: {line}"
+        );
+        assert_eq!(
+            line["action"], "block",
+            "{how}: the edited fail_closed guard blocks: {line}"
+        );
+        let status = |name: &str| {
+            line["hooks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|h| h["name"] == name)
+                .map(|h| h["status"].clone())
+        };
+        assert_eq!(
+            status("typo-guard"),
+            Some("changed".into()),
+            "{how}: {line}"
+        );
+        assert_eq!(status("sneaky"), Some("unapproved".into()), "{how}: {line}");
+        assert!(
+            config_marker.exists(),
+            "{how}: Hermes's switch still approves config hooks"
+        );
+        let approvals = Value::from(env.approvals()).to_string();
+        assert!(
+            !approvals.contains("sneaky"),
+            "{how}: the allowlist gained an approval nobody gave: {approvals}"
+        );
+        assert_eq!(
+            pin(&env)[..pinned.len()],
+            pinned[..],
+            "{how}: the edited guard was re-approved at its new content"
+        );
+        fs::remove_file(&config_marker).unwrap();
+    }
+    doctor_warns_of_hermes_switches(&env);
+    the_tools_own_switch_covers_every_source(&env, call, &marker);
+}
+
+/// `doctor` says a bypass is on, wherever it is set (here the variable and the config key).
+fn doctor_warns_of_hermes_switches(env: &TestEnv) {
+    let out = env
+        .cmd()
+        .env("HERMES_ACCEPT_HOOKS", "1")
+        .args(["doctor", "--json", "--no-exec"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bypasses: Vec<&Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "bypass")
+        .collect();
+    assert_eq!(
+        bypasses.len(),
+        2,
+        "the variable and hooks_auto_accept: {doc}"
+    );
+    assert!(bypasses.iter().all(|f| f["level"] == "warning"), "{doc}");
+}
+
+/// The tool's own switch is a person's choice for every source.
+fn the_tools_own_switch_covers_every_source(env: &TestEnv, call: &str, marker: &std::path::Path) {
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_ACCEPT", "1")
+        .args(["run", "pre_tool_call"])
+        .write_stdin(call)
+        .output()
+        .unwrap();
+    assert!(
+        marker.exists(),
+        "HERMES_HOOKS_ACCEPT runs it: {}",
+        stderr(&out)
+    );
 }

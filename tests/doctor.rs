@@ -600,6 +600,147 @@ fn a_gemini_project_that_switches_hooks_off_is_an_error_where_gemini_is_wired() 
     );
 }
 
+#[test]
+fn a_setting_that_switches_claude_codes_hooks_off_is_an_error_naming_the_file_and_the_key() {
+    // The guard is wired in the user's settings; each file Claude Code reads can switch every
+    // hook off, the user's included, and doctor must not call that wiring ok.
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(!has(&findings, "error", "disableAllHooks"), "{findings:?}");
+    assert!(has(&findings, "ok", "Claude Code is wired"), "{findings:?}");
+    let user = env.home().join(".claude/settings.json");
+    for file in [".claude/settings.json", ".claude/settings.local.json"] {
+        let path = settings(
+            &env,
+            file,
+            "{\n  \"model\": \"x\",\n  \"disableAllHooks\": true\n}\n",
+        );
+        let findings = wiring_findings(&env, true);
+        let error = findings
+            .iter()
+            .find(|f| {
+                f["level"] == "error" && f["message"].as_str().unwrap().contains("disableAllHooks")
+            })
+            .unwrap_or_else(|| panic!("{file}: {findings:?}"));
+        assert_eq!(
+            error["at"],
+            format!("{}:3", path.display()),
+            "names the file and line: {error}"
+        );
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("remove \"disableAllHooks\": true"),
+            "{error}"
+        );
+        assert!(
+            !has(&findings, "ok", "Claude Code is wired"),
+            "{findings:?}"
+        );
+        let out = env.cmd().args(["doctor", "--no-exec"]).output().unwrap();
+        assert_eq!(
+            code(&out),
+            1,
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    // In the user's own file too.
+    let text = std::fs::read_to_string(&user).unwrap();
+    std::fs::write(&user, text.replacen('{', "{\"disableAllHooks\": true,", 1)).unwrap();
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "error", "disableAllHooks is true"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn a_codex_or_gemini_system_setting_that_switches_hooks_off_is_an_error() {
+    let env = TestEnv::new();
+    for agent in ["codex", "gemini"] {
+        let out = env.cmd().args(["install", agent]).output().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+    assert!(
+        wiring_findings(&env, true)
+            .iter()
+            .all(|f| f["level"] != "error"),
+        "nothing switched off yet"
+    );
+    let codex = env.work().join(".codex/config.toml");
+    let wired = std::fs::read_to_string(&codex).unwrap();
+    std::fs::write(&codex, format!("{wired}\n[features]\nhooks = false\n")).unwrap();
+    std::fs::write(
+        env.path("gemini-system-settings.json"),
+        "{\"hooksConfig\": {\"enabled\": false}}",
+    )
+    .unwrap();
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "error", "the Codex feature `hooks` is false"),
+        "{findings:?}"
+    );
+    assert!(
+        has(&findings, "error", "hooksConfig.enabled is false"),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn an_agent_wired_at_both_levels_is_one_finding_with_the_command_that_fixes_it() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--also"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    let twice: Vec<_> = findings
+        .iter()
+        .filter(|f| f["message"].as_str().unwrap().contains("twice"))
+        .collect();
+    assert_eq!(
+        twice.len(),
+        1,
+        "one finding, not one per event: {findings:?}"
+    );
+    let message = twice[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`hermes-hooks uninstall claude-code --user`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("PreToolUse") && message.contains("Stop"),
+        "{message}"
+    );
+    assert_eq!(twice[0]["level"], "warning");
+    // The command it names puts it right.
+    let out = env
+        .cmd()
+        .args(["uninstall", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(findings.iter().all(|f| f["level"] == "ok"), "{findings:?}");
+}
+
 /// The `plugin` findings of `doctor --json --no-exec`, as (level, message).
 fn plugin_findings(env: &TestEnv) -> Vec<(String, String)> {
     findings(&doctor(env, &["--json", "--no-exec"]))

@@ -1,7 +1,11 @@
 //! The Hermes plugin without Hermes: `tests/plugin/test_plugin.py` loads the `__init__.py` that
 //! `install hermes` writes with a fake `ctx`, and checks what it registers, each answer it hands
-//! Hermes, the pool of servers, failing open or closed without the binary, and that no server
-//! outlives the interpreter (even a killed one). Skipped where there is no python3.
+//! Hermes, the pool of servers, failing open or closed without the binary, that no server
+//! outlives the interpreter (even a killed one), that nothing it is handed (an argument nested
+//! past any recursion limit, a value json cannot write, a server that dies mid-request, a bug)
+//! makes it raise into Hermes or fail open where a `fail_closed` guard could apply, that its
+//! servers never get Hermes's consent switch, that a fallback binary is said, and that every
+//! request names the session's project. Skipped where there is no python3.
 
 use std::path::Path;
 use std::process::Command;
@@ -24,10 +28,13 @@ fn the_plugin_hands_hermes_every_answer_and_leaves_no_server_behind() {
         .arg(env.hermes_home().join("plugins/hermes-hooks"))
         .env("HOME", env.home())
         .env("HERMES_HOME", env.hermes_home())
+        // Hermes's one-shot mode sets it; the plugin's servers must not see it (the hooks the
+        // checks run are approved by the checks themselves).
         .env("HERMES_ACCEPT_HOOKS", "1")
         .env("HERMES_MANAGED_DIR", env.path("no-managed"))
         .env_remove("HERMES_HOOKS_BIN")
         .env_remove("HERMES_HOOKS_FAIL_CLOSED")
+        .env_remove("HERMES_HOOKS_ACCEPT")
         .env_remove("TERMINAL_CWD")
         .current_dir(env.work());
     let out = python.output().unwrap();
@@ -40,7 +47,7 @@ fn the_plugin_hands_hermes_every_answer_and_leaves_no_server_behind() {
     assert!(!shown.contains("FAILED"), "{shown}");
     assert_eq!(
         shown.matches("\nok ").count() + usize::from(shown.starts_with("ok ")),
-        11,
+        27,
         "{shown}"
     );
 }

@@ -311,3 +311,77 @@ proptest! {
         }
     }
 }
+
+/// Too few file descriptors to read the hooks folder: the guard is not silently gone. Whatever
+/// the limit, `run --fail-closed` with a `fail_closed` guard never answers "no hooks, go on";
+/// it blocks, and without `--fail-closed` the answer names the folder in `errors`.
+#[test]
+fn too_many_open_files_never_makes_a_guard_vanish() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        crate::common::say_skipped("prlimit (util-linux) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "guard",
+        "name: guard\ndescription: Blocks\ntrigger: pre-tool-call\nfail_closed: true\n",
+        "cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"guarded\"}'",
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let mut answered_errors = false;
+    for limit in 4..=12 {
+        for fail_closed in [true, false] {
+            // The environment of every test command, under `prlimit`.
+            let cmd = env.std_cmd();
+            let program = cmd.get_program().to_owned();
+            let mut limited = std::process::Command::new("prlimit");
+            limited
+                .arg(format!("--nofile={limit}"))
+                .arg(&program)
+                .args(["run", "pre_tool_call"])
+                .current_dir(env.work());
+            for (name, value) in cmd.get_envs() {
+                match value {
+                    Some(value) => limited.env(name, value),
+                    None => limited.env_remove(name),
+                };
+            }
+            if fail_closed {
+                limited.arg("--fail-closed");
+            }
+            let out = assert_cmd::Command::from_std(limited)
+                .write_stdin(r#"{"tool_name":"terminal","tool_input":{"command":"ls"}}"#)
+                .output()
+                .unwrap();
+            let said = format!(
+                "nofile={limit} fail_closed={fail_closed}: exit {}, stdout {}, stderr {}",
+                code(&out),
+                String::from_utf8_lossy(&out.stdout),
+                stderr(&out)
+            );
+            if code(&out) == 127 {
+                continue; // the dynamic loader itself had no descriptor left
+            }
+            let line: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            if fail_closed {
+                assert_eq!(code(&out), 2, "{said}");
+            } else if line["action"] != "block" {
+                assert!(
+                    line["errors"].to_string().contains(".agents/hooks"),
+                    "{said}"
+                );
+                answered_errors = true;
+            }
+        }
+    }
+    assert!(
+        answered_errors,
+        "some limit must leave the folder unreadable"
+    );
+}

@@ -409,7 +409,7 @@ fn user_settings_name_this_binary_and_project_settings_name_it_bare() {
             .all(|(e, c, _)| *c == format!("{} run --agent cursor {e}", exe.display())),
         "{user:?}"
     );
-    let out = wire(&env, &["install", "cursor"]);
+    let out = wire(&env, &["install", "cursor", "--also"]);
     assert_eq!(code(&out), 0);
     let project = commands(&env.work().join(".cursor/hooks.json"));
     assert!(
@@ -422,6 +422,46 @@ fn user_settings_name_this_binary_and_project_settings_name_it_bare() {
         text.starts_with("{\n  \"version\": 1,\n  \"hooks\": {"),
         "{text}"
     );
+}
+
+#[test]
+fn wiring_an_agent_at_its_other_level_too_is_refused_unless_asked_for() {
+    // Both levels wired: the agent runs every hook twice on each call.
+    for (agent, file, _) in agents() {
+        let env = TestEnv::new();
+        ok(&wire(&env, &["install", agent, "--user", "--json"]));
+        let user = env.home().join(file);
+        let project = env.work().join(file);
+        for args in [&["install", agent][..], &["install", agent, "--dry-run"]] {
+            let out = wire(&env, args);
+            assert_eq!(code(&out), 1, "{agent} {args:?}");
+            let err = stderr(&out);
+            for said in [
+                user.display().to_string().as_str(),
+                "run every hook twice",
+                &format!("hermes-hooks uninstall {agent} --user"),
+                "--also",
+            ] {
+                assert!(err.contains(said), "{agent}: {said:?} in {err}");
+            }
+            assert!(!project.exists(), "{agent}: nothing written");
+        }
+        ok(&wire(&env, &["install", agent, "--also", "--json"]));
+        assert!(project.exists());
+        // The reverse: the project is wired, the user's settings are not.
+        let env = TestEnv::new();
+        ok(&wire(&env, &["install", agent, "--json"]));
+        let out = wire(&env, &["install", agent, "--user"]);
+        assert_eq!(code(&out), 1, "{agent}");
+        assert!(
+            stderr(&out).contains(&format!("hermes-hooks uninstall {agent} --project")),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!env.home().join(file).exists());
+        // Installing again where it is wired changes nothing and is not refused.
+        ok(&wire(&env, &["install", agent, "--json"]));
+    }
 }
 
 #[test]

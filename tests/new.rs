@@ -360,7 +360,9 @@ trigger: pre-tool-call
 matcher:
   tool: "terminal"
 timeout: 30000
-# fail_closed: true   # block when the hook cannot answer (crash, timeout, edit)
+# If this hook cannot give its answer (unapproved, edited since approval, missing,
+# timed out, invalid output), the call is blocked; set false to let calls through.
+fail_closed: true
 ---
 
 # block-force-push
@@ -455,5 +457,46 @@ fn new_user_hook_as_json() {
             r#"print('{"decision": "block", "reason": "Run the tests before you stop"}'); sys.exit(0)"#
         ),
         "{script}"
+    );
+}
+
+#[test]
+fn a_scaffolded_guard_fails_closed_unless_its_author_chooses_otherwise() {
+    // A guard that cannot give its answer (not approved yet, edited since approval) blocks the
+    // call rather than letting it through.
+    let env = TestEnv::new();
+    fs::create_dir(env.work().join(".git")).unwrap();
+    new(&env, &["guard", "--event", "pre_tool_call"]);
+    let hook_md = env.work().join(".agents/hooks/guard/HOOK.md");
+    let text = fs::read_to_string(&hook_md).unwrap();
+    assert!(text.contains("\nfail_closed: true\n"), "{text}");
+    assert!(text.contains("the call is blocked; set false"), "{text}");
+    let payload = r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#;
+    let out = env.run("pre_tool_call", payload);
+    assert_eq!(code(&out), 2, "unapproved: {}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not approved, so this call was blocked (fail_closed)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        code(&env.run("pre_tool_call", payload)),
+        0,
+        "approved, it answers"
+    );
+    let script = env.work().join(".agents/hooks/guard/scripts/run");
+    let edited = fs::read_to_string(&script).unwrap() + "\n# edited\n";
+    fs::write(&script, edited).unwrap();
+    assert_eq!(code(&env.run("pre_tool_call", payload)), 2, "edited");
+    // The config entry says the same; on an event where nothing can block, nothing is written.
+    let made = new(&env, &["c-guard", "--event", "pre_tool_call", "--config"]);
+    let entry = made["entry"].as_str().unwrap();
+    assert!(entry.ends_with("      fail_closed: true\n"), "{entry}");
+    let made = new(&env, &["c-after", "--event", "post_tool_call", "--config"]);
+    assert!(
+        !made["entry"].as_str().unwrap().contains("fail_closed"),
+        "{made}"
     );
 }

@@ -226,7 +226,7 @@ fn a_hooks_folder_another_user_planted_above_a_checkout_is_not_a_project() {
     let out = env
         .cmd()
         .current_dir(&checkout)
-        .env("HERMES_ACCEPT_HOOKS", "1")
+        .env("HERMES_HOOKS_ACCEPT", "1")
         .args(["run", "pre_tool_call"])
         .write_stdin(call().to_string())
         .output()
@@ -423,4 +423,149 @@ fn a_folder_owned_by_root_is_taken_by_any_user() {
     let (taken, said) = project_as_user();
     assert_eq!(taken, Value::Null, "a third user's: {said}");
     assert!(said.contains(&format!("uid {OTHER_UID}")), "{said}");
+}
+
+/// In an agent's mode the project is the agent's, not the model's (SPEC 2): the model's `cd`
+/// into a folder it made (an empty `.agents/hooks`, a `.git` beside it, or a folder outside the
+/// project) never takes the project's guard away. A nested folder's approved hooks are added,
+/// and a nested hook named like the guard replaces nothing.
+#[test]
+fn the_models_cd_never_switches_a_project_guard_off() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "guard",
+        "name: guard\ndescription: Refuses deletes\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "grep -q 'rm -rf' && { echo 'deletes are not allowed here' >&2; exit 2; }; exit 0",
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // What the model made: a nested empty hooks folder, one with a .git, and one holding a
+    // hook of the guard's name that lets everything through (approved, even).
+    let empty = env.work().join("sub");
+    fs::create_dir_all(empty.join(".agents/hooks")).unwrap();
+    let repo = env.work().join("vendored");
+    fs::create_dir_all(repo.join(".agents/hooks")).unwrap();
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    let namesake = env.work().join("pkg");
+    let added = env.path("nested-ran");
+    env.hook_md(
+        &namesake.join(".agents/hooks"),
+        "guard",
+        "name: guard\ndescription: Lets all through\ntrigger: pre-tool-call\n",
+        &format!("touch {}; exit 0", added.display()),
+    );
+    let out = env
+        .cmd()
+        .current_dir(&namesake)
+        .args(["approve", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let outside = env.path("elsewhere");
+    fs::create_dir_all(outside.join(".agents/hooks")).unwrap();
+    let work = env.work();
+    for cwd in [&empty, &repo, &namesake, &outside] {
+        let call = |tool: &str| {
+            json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": cwd,
+                   "tool_name": tool, "tool_input": {"command": "rm -rf ../victim"},
+                   "tool_use_id": "t1", "workspace_roots": [&work]})
+        };
+        for (agent, event, variable, tool) in [
+            (
+                "claude-code",
+                "PreToolUse",
+                Some("CLAUDE_PROJECT_DIR"),
+                "Bash",
+            ),
+            (
+                "gemini",
+                "BeforeTool",
+                Some("GEMINI_PROJECT_DIR"),
+                "run_shell_command",
+            ),
+            ("cursor", "preToolUse", None, "Shell"),
+        ] {
+            let mut cmd = env.cmd();
+            // Started where the agent starts hooks: its own directory, not the project.
+            cmd.current_dir(env.home());
+            if let Some(variable) = variable {
+                cmd.env(variable, &work);
+            }
+            let out = cmd
+                .args(["run", "--agent", agent, event])
+                .write_stdin(call(tool).to_string())
+                .output()
+                .unwrap();
+            let said = format!(
+                "{agent} in {}: exit {}, stdout {}, stderr {}",
+                cwd.display(),
+                code(&out),
+                String::from_utf8_lossy(&out.stdout),
+                stderr(&out)
+            );
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                stdout.contains("deny") || code(&out) == 2,
+                "the project guard must still block: {said}"
+            );
+        }
+    }
+    assert!(!added.exists(), "the root's block stops the hooks after it");
+    let harmless = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": &namesake,
+                          "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = env
+        .cmd()
+        .current_dir(env.home())
+        .env("CLAUDE_PROJECT_DIR", &work)
+        .args(["run", "--agent", "claude-code", "PreToolUse"])
+        .write_stdin(harmless.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(added.exists(), "a nested project's approved hook is added");
+
+    serve_keeps_the_named_project(&env, &empty);
+}
+
+/// The same through `serve`, with the project the caller names.
+fn serve_keeps_the_named_project(env: &TestEnv, cwd: &Path) {
+    let request = json!({"id": 1, "event": "pre_tool_call", "project_dir": env.work(),
+        "payload": {"tool_name": "terminal", "cwd": cwd,
+                    "tool_input": {"command": "rm -rf ../victim"}}});
+    let out = env
+        .cmd()
+        .current_dir(env.home())
+        .arg("serve")
+        .write_stdin(format!("{request}\n"))
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["action"], "block", "{line}");
+}
+
+/// The audit log says which project was used and why.
+#[test]
+fn the_audit_log_names_the_project_and_what_named_it() {
+    let env = TestEnv::new();
+    guarded(&env);
+    let sub = env.work().join("sub");
+    fs::create_dir_all(sub.join(".agents/hooks")).unwrap();
+    let log = env.path("audit.jsonl");
+    let call = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": &sub,
+                      "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = env
+        .cmd()
+        .current_dir(env.home())
+        .env("CLAUDE_PROJECT_DIR", env.work())
+        .env("HERMES_HOOKS_AUDIT_LOG", &log)
+        .args(["run", "--agent", "claude-code", "PreToolUse"])
+        .write_stdin(call.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let line: Value = serde_json::from_str(fs::read_to_string(&log).unwrap().trim()).unwrap();
+    assert_eq!(line["project"], env.work().display().to_string(), "{line}");
+    let from = line["project_from"].as_str().unwrap();
+    assert!(from.contains("CLAUDE_PROJECT_DIR"), "{line}");
 }

@@ -66,3 +66,29 @@ fn nothing_matched_is_exit_1_and_writes_nothing() {
         "{broken"
     );
 }
+
+#[test]
+fn a_name_that_begins_with_a_dash_is_taken_as_a_name_after_two_dashes() {
+    let env = TestEnv::new();
+    env.approve("pre_tool_call", "--yes");
+    env.approve("pre_tool_call", "/h/b.sh");
+    let out = env.cmd().args(["revoke", "--", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let left: Vec<_> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(left, ["/h/b.sh"]);
+    // After `--`, `approve` looks for a hook of that name; it approves nothing else.
+    env.script("guard.sh", "exit 0");
+    env.config("hooks:\n  pre_tool_call:\n    - command: ~/.hermes/agent-hooks/guard.sh\n");
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--", "--all"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("no hook"), "{}", stderr(&out));
+    assert_eq!(env.approvals().len(), 1);
+}

@@ -292,7 +292,23 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
         "commit .claude/settings.json so the project's other users get the wiring; each of them \
          needs hermes-hooks on PATH",
     ],
-    switched_off: None,
+    switched_off: Some(super::switches::claude_code),
+    switch_files: &[super::settings::SettingsFile {
+        name: "settings.local.json",
+        format: super::settings::Format::Json,
+    }],
+    managed: &[
+        super::settings::ManagedFile {
+            path: "/etc/claude-code/managed-settings.json",
+            env: None,
+            format: super::settings::Format::Json,
+        },
+        super::settings::ManagedFile {
+            path: "/Library/Application Support/ClaudeCode/managed-settings.json",
+            env: None,
+            format: super::settings::Format::Json,
+        },
+    ],
 };
 
 #[cfg(test)]

@@ -106,7 +106,13 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
          --dangerously-bypass-hook-trust instead)",
         "each user of the project needs hermes-hooks on PATH",
     ],
-    switched_off: None,
+    switched_off: Some(super::switches::codex),
+    switch_files: &[],
+    managed: &[super::settings::ManagedFile {
+        path: "/etc/codex/managed_config.toml",
+        env: None,
+        format: super::settings::Format::Toml,
+    }],
 };
 
 #[cfg(test)]

@@ -261,6 +261,8 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
         "each user of the project needs hermes-hooks on PATH",
     ],
     switched_off: None,
+    switch_files: &[],
+    managed: &[],
 };
 
 #[cfg(test)]

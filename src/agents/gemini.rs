@@ -153,46 +153,21 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
          reads the change at its next start and warns once about the new project hooks",
         "each user of the project needs hermes-hooks on PATH",
     ],
-    switched_off: Some(switched_off),
+    switched_off: Some(super::switches::gemini),
+    switch_files: &[],
+    managed: &[
+        super::settings::ManagedFile {
+            path: "/etc/gemini-cli/settings.json",
+            env: Some(crate::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
+            format: super::settings::Format::JsonWithComments,
+        },
+        super::settings::ManagedFile {
+            path: "/Library/Application Support/GeminiCli/settings.json",
+            env: Some(crate::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
+            format: super::settings::Format::JsonWithComments,
+        },
+    ],
 };
-
-/// `hooksConfig.enabled: false` (no hook runs, the user's included) and a hermes-hooks command
-/// listed in `hooksConfig.disabled`, each with its line.
-fn switched_off(root: &super::settings::json::Node, text: &str) -> Vec<(usize, String)> {
-    use super::settings::json::{Kind, line_column};
-    let Some(config) = root.get("hooksConfig") else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    if let Some(enabled) = config.get("enabled")
-        && matches!(enabled.kind, Kind::Bool(false))
-    {
-        found.push((
-            line_column(text, enabled.start).0,
-            "hooksConfig.enabled is false: Gemini CLI runs no hook where this file applies, \
-             the user's included, so no hermes-hooks guard guards it there"
-                .to_owned(),
-        ));
-    }
-    for entry in config
-        .get("disabled")
-        .and_then(super::settings::json::Node::elements)
-        .unwrap_or_default()
-    {
-        if let Kind::String(name) = &entry.kind
-            && name.contains("hermes-hooks")
-        {
-            found.push((
-                line_column(text, entry.start).0,
-                format!(
-                    "hooksConfig.disabled lists '{name}': Gemini CLI skips that hook, so its \
-                     guards do not run"
-                ),
-            ));
-        }
-    }
-    found
-}
 
 #[cfg(test)]
 mod tests {

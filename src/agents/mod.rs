@@ -12,11 +12,13 @@ mod hermes;
 pub(crate) mod plugin;
 pub(crate) mod settings;
 mod shell_text;
+mod switches;
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
+use std::path::PathBuf;
 
 use crate::config::Effects;
 use crate::config::Event;
@@ -68,6 +70,65 @@ impl Agent {
     /// The name on the command line (`claude-code`).
     pub fn name(self) -> &'static str {
         self.contract().name
+    }
+
+    /// The environment variable in which the agent names its project directory for a hook
+    /// (the directory it was started in, which the model's `cd` does not move).
+    pub(crate) fn project_env(self) -> Option<&'static str> {
+        match self {
+            Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
+            Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
+            Self::Hermes | Self::Codex | Self::Cursor => None,
+        }
+    }
+
+    /// The project directory the agent names in the payload itself (Cursor's first workspace
+    /// root), with what named it.
+    pub(crate) fn project_in(self, input: &Map<String, Value>) -> Option<(PathBuf, &'static str)> {
+        match self {
+            Self::Cursor => input
+                .get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|roots| roots.first())
+                .and_then(Value::as_str)
+                .filter(|root| !root.is_empty())
+                .map(|root| (PathBuf::from(root), "workspace_roots")),
+            _ => None,
+        }
+    }
+
+    /// The key of the agent's answer whose text the agent shows to the person (not the model),
+    /// on every event; `None` where it has none.
+    pub(crate) fn notice_key(self) -> Option<&'static str> {
+        match self {
+            Self::ClaudeCode | Self::Codex | Self::Gemini => Some("systemMessage"),
+            Self::Hermes | Self::Cursor => None,
+        }
+    }
+
+    /// `rendered` with `notice` for the person added where the agent shows it (see
+    /// [`Self::notice_key`]): into its JSON answer, or as the whole answer where it would have
+    /// printed nothing. An answer that is not a JSON object (a block by exit code, plain text
+    /// context) is left as it is; the notice is on stderr anyway.
+    pub(crate) fn with_notice(self, mut rendered: Rendered, notice: &str) -> Rendered {
+        let Some(key) = self.notice_key() else {
+            return rendered;
+        };
+        let mut object = match rendered.stdout.as_deref() {
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => object,
+                _ => return rendered,
+            },
+            None if rendered.exit == ExitStatus::Success => Map::new(),
+            None => return rendered,
+        };
+        let text = match object.get(key).and_then(Value::as_str) {
+            Some(before) if !before.is_empty() => format!("{before}\n{notice}"),
+            _ => notice.to_owned(),
+        };
+        object.insert(key.to_owned(), Value::from(text));
+        rendered.stdout = Some(Value::Object(object).to_string());
+        rendered
     }
 
     /// The name people know it by (`Claude Code`).

@@ -54,6 +54,11 @@ const CONFIG_TIMEOUT_S: u32 = 60;
 /// A config `pre_tool_call` hook's: under the 30 s newer Hermes waits for the callback, so that
 /// the hook's own deadline (and `fail_closed`) decides a hang, not Hermes's bound.
 const CONFIG_GUARD_TIMEOUT_S: u32 = 25;
+/// What `fail_closed: true` means, written above it in a scaffold.
+const FAIL_CLOSED_COMMENT: [&str; 2] = [
+    "If this hook cannot give its answer (unapproved, edited since approval, missing,",
+    "timed out, invalid output), the call is blocked; set false to let calls through.",
+];
 
 impl Hook<'_> {
     /// The event name a HOOK.md trigger uses (the Agent Hooks name when there is one).
@@ -196,15 +201,43 @@ impl Hook<'_> {
                 let _ = writeln!(out, "{c}     {}", self.snippet(answer));
             }
         }
-        if self.can_stop() {
+        if self.fails_closed() {
+            let declared = match self.source {
+                SourceKind::Config => "its hooks: entry",
+                _ => "its HOOK.md",
+            };
+            let _ = writeln!(out, "{c}");
+            let text = format!(
+                "fail_closed: true in {declared}: if this hook cannot give its answer (a crash, \
+                 a timeout, output that is not an answer, an edit not approved yet), the call \
+                 is blocked."
+            );
+            for line in wrap_words(&text, Some(88)) {
+                let _ = writeln!(out, "{c} {line}");
+            }
+        } else if self.can_stop() {
             let _ = writeln!(out, "{c}");
             let _ = writeln!(
                 out,
-                "{c} A crash, a timeout or other output lets the agent go on (fail open), unless \
-                 the hook"
+                "{c} A crash, a timeout or other output lets the agent go on (fail open)."
             );
-            let _ = writeln!(out, "{c} sets fail_closed: true.");
         }
+        out
+    }
+
+    /// Whether the scaffold fails closed: wherever a hook of its source can block, so a guard
+    /// that cannot answer stops the call unless the person chooses otherwise.
+    fn fails_closed(&self) -> bool {
+        self.effects().contains(Effects::BLOCK)
+    }
+
+    /// `fail_closed: true` with the comment that says what it means, each line after `indent`.
+    fn fail_closed(indent: &str) -> String {
+        let mut out = String::new();
+        for line in FAIL_CLOSED_COMMENT {
+            let _ = writeln!(out, "{indent}# {line}");
+        }
+        let _ = writeln!(out, "{indent}fail_closed: true");
         out
     }
 
@@ -291,11 +324,8 @@ impl Hook<'_> {
             let _ = writeln!(out, "matcher:\n  tool: {}", yaml_string(matcher));
         }
         let _ = writeln!(out, "timeout: {HOOK_MD_TIMEOUT_MS}");
-        if self.can_stop() {
-            let _ = writeln!(
-                out,
-                "# fail_closed: true   # block when the hook cannot answer (crash, timeout, edit)"
-            );
+        if self.fails_closed() {
+            out.push_str(&Self::fail_closed(""));
         }
         out.push_str("---\n\n");
         let _ = writeln!(out, "# {}\n", self.name);
@@ -338,11 +368,8 @@ impl Hook<'_> {
             CONFIG_TIMEOUT_S
         };
         let _ = writeln!(out, "      timeout: {timeout}");
-        if self.effects().contains(Effects::BLOCK) {
-            let _ = writeln!(
-                out,
-                "      # fail_closed: true   # block when the hook cannot answer (crash, timeout)"
-            );
+        if self.fails_closed() {
+            out.push_str(&Self::fail_closed("      "));
         }
         out
     }
@@ -391,7 +418,7 @@ mod tests {
             .config_entry("~/.hermes/agent-hooks/guard.sh");
         assert_eq!(
             entry,
-            "hooks:\n  pre_tool_call:\n    - matcher: \"terminal\"\n      command: \"~/.hermes/agent-hooks/guard.sh\"\n      timeout: 25\n      # fail_closed: true   # block when the hook cannot answer (crash, timeout)\n"
+            "hooks:\n  pre_tool_call:\n    - matcher: \"terminal\"\n      command: \"~/.hermes/agent-hooks/guard.sh\"\n      timeout: 25\n      # If this hook cannot give its answer (unapproved, edited since approval, missing,\n      # timed out, invalid output), the call is blocked; set false to let calls through.\n      fail_closed: true\n"
         );
     }
 }

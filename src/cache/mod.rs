@@ -63,6 +63,7 @@ struct Key {
     dotenv: Option<PathBuf>,
     user_hooks: Option<PathBuf>,
     project_hooks: Option<PathBuf>,
+    nested_hooks: Vec<PathBuf>,
     event: Event,
 }
 
@@ -113,6 +114,7 @@ impl HookCache {
             dotenv: options.dotenv.map(Path::to_path_buf),
             user_hooks: options.user_hooks.map(Path::to_path_buf),
             project_hooks: options.project_hooks.map(Path::to_path_buf),
+            nested_hooks: options.nested_hooks.to_vec(),
             event,
         };
         if let Some(entry) = self.entries.get(&key)
@@ -284,6 +286,7 @@ impl Deps {
         for level in [options.user_hooks, options.project_hooks]
             .into_iter()
             .flatten()
+            .chain(options.nested_hooks.iter().map(PathBuf::as_path))
         {
             taking.level(level, &names);
         }
@@ -337,6 +340,9 @@ impl Taking<'_> {
             return;
         }
         let Ok(entries) = std::fs::read_dir(level) else {
+            // What is in it cannot be followed (and the load says why it could not read it):
+            // read it again on every use rather than keep what this load made of it.
+            self.deps.racy = true;
             return;
         };
         // The loader reads HOOK.md through the open hooks folder, but names the scripts from
@@ -350,10 +356,11 @@ impl Taking<'_> {
                     &std::path::absolute(level).unwrap_or_else(|_| level.to_path_buf()),
                 )
             });
-        for entry in entries
-            .filter_map(Result::ok)
-            .take(crate::limits::HOOK_ENTRIES_MAX)
-        {
+        for entry in entries.take(crate::limits::HOOK_ENTRIES_MAX) {
+            let Ok(entry) = entry else {
+                self.deps.racy = true;
+                break;
+            };
             let folder = entry.path();
             if !self.path(&folder, true, Role::Folder(&names.folder)) {
                 continue;
@@ -509,6 +516,7 @@ mod tests {
                     dotenv: None,
                     user_hooks: Some(&hooks),
                     project_hooks: None,
+                    nested_hooks: &[],
                     only: None,
                 },
                 Event::parse(event).unwrap().event,
@@ -630,6 +638,7 @@ mod tests {
                         dotenv: None,
                         user_hooks: Some(&hooks),
                         project_hooks: None,
+                        nested_hooks: &[],
                         only: None,
                     },
                     Event::parse("post_tool_call").unwrap().event,

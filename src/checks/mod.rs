@@ -18,7 +18,7 @@ use crate::config::{Event, HookSet, HookSpec, LoadOptions, Mended, SourceKind, W
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
 use crate::consent::{
-    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess,
+    Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess, bypass_for,
     changes_since_approval, nothing_to_pin,
 };
 
@@ -119,10 +119,56 @@ pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
             Allowlist::default()
         }
     };
+    bypass_switches(checkup, &mut findings);
     hooks(checkup, &list, &mut findings);
     in_process::check(checkup.home, &mut findings);
     hermes_plugin::check(checkup.home, checkup.config, checkup.set, &mut findings);
     findings
+}
+
+/// A consent bypass left on where every run sees it (the environment, config.yaml) approves on
+/// the spot whatever arrives with the next pull: worth a warning, whichever it is. The flag is
+/// a choice made for one command and is not reported.
+fn bypass_switches(checkup: &Checkup<'_>, findings: &mut Vec<Finding>) {
+    let environment = Path::new("environment");
+    if crate::env::flag(crate::env::HERMES_HOOKS_ACCEPT) {
+        findings.push(Finding::file(
+            Level::Warning,
+            "bypass",
+            environment,
+            format!(
+                "{} is set: every `run` approves and runs any unapproved or changed hook, of \
+                 every source, without review; unset it outside a throwaway CI runner",
+                Bypass::Env
+            ),
+        ));
+    }
+    if crate::env::flag(crate::env::HERMES_ACCEPT_HOOKS) {
+        findings.push(Finding::file(
+            Level::Warning,
+            "bypass",
+            environment,
+            format!(
+                "{} is set (Hermes's one-shot mode and --accept-hooks set it): every `run` \
+                 approves and runs any unapproved or changed config hook without review (Agent \
+                 Hooks hooks still need approval)",
+                Bypass::HermesEnv
+            ),
+        ));
+    }
+    if checkup.set.auto_accept {
+        findings.push(Finding::file(
+            Level::Warning,
+            "bypass",
+            checkup.config,
+            format!(
+                "{} approves and runs any unapproved or changed config hook without review \
+                 (Agent Hooks hooks still need approval); remove it to review hooks with \
+                 `hermes-hooks approve`",
+                Bypass::Config
+            ),
+        ));
+    }
 }
 
 /// The parse memos that did not say what config.yaml says (see `config::memo`): an error
@@ -204,8 +250,7 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
 
 fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
     let Checkup { set, base, .. } = *checkup;
-    let smoke_all = checkup.bypass.is_some();
-    let overrides = Overrides::judge(set, list, smoke_all, base);
+    let overrides = Overrides::judge(set, list, checkup.bypass, base);
     let mut order: Vec<usize> = (0..set.hooks.len()).collect();
     order.sort_by_key(|i| set.hooks[*i].event);
     let mut seen: HashMap<(&str, &str), &HookSpec> = HashMap::new();
@@ -263,14 +308,14 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
         let (level, message) = consent_finding(hook, &assessment, checkup);
         let diff = changes_since_approval(&assessment, checkup.allowlist);
         let mut consent = finding(level, "consent", message, diff);
-        consent.awaits_approval =
-            checkup.bypass.is_none() && bypass_runs(hook, &assessment, checkup.home);
+        let bypass = bypass_for(checkup.bypass, hook);
+        consent.awaits_approval = bypass.is_none() && bypass_runs(hook, &assessment, checkup.home);
         findings.push(consent);
         if let Some((level, message)) = drift(&assessment) {
             findings.push(finding(level, "drift", message, None));
         }
-        let may_smoke =
-            assessment.state.may_run() || (smoke_all && assessment.state != ConsentState::Changed);
+        let may_smoke = assessment.state.may_run()
+            || (bypass.is_some() && assessment.state != ConsentState::Changed);
         if checkup.smoke && may_smoke && script == ScriptState::Ok {
             let (level, message) = smoke::run(hook, &gate, base);
             findings.push(finding(level, "smoke", message, None));
@@ -329,7 +374,7 @@ fn consent_finding(
     assessment: &Assessment,
     checkup: &Checkup<'_>,
 ) -> (Level, String) {
-    let bypass = checkup.bypass;
+    let bypass = bypass_for(checkup.bypass, hook);
     let approve = approve_hint(hook);
     if assessment.state == ConsentState::Unapproved && !bypass_runs(hook, assessment, checkup.home)
     {

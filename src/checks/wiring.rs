@@ -1,14 +1,16 @@
 //! The wiring checks of `doctor`: every agent's user and project settings that call
 //! `hermes-hooks run` (without the `--agent` their contract needs, for another agent, through a
 //! program that is not there, for an event the agent does not have, with a timeout below the
-//! hooks', events left out), and tool matchers that match no tool of any wired agent.
+//! hooks', events left out), every setting of a wired agent that switches its hooks off (in any
+//! settings file it reads, its managed file included), and tool matchers that match no tool of
+//! any wired agent.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Finding, Level};
-use crate::agents::settings::{self, Handler, Route, Settings};
+use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wiring};
 use crate::agents::{Agent, ToolClass};
 use crate::config::{Event, HookSet, SourceKind};
 
@@ -18,6 +20,8 @@ pub(crate) struct Place {
     pub agent: Agent,
     /// Its settings folder (user, or a project's).
     pub folder: PathBuf,
+    /// Whether it is the user's folder.
+    pub user: bool,
 }
 
 /// Whether a bare program name is found on the search path (`which`).
@@ -32,7 +36,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
         let Some(wiring) = agent.wiring() else {
             continue;
         };
-        let mut routed: HashMap<String, Vec<String>> = HashMap::new();
+        let mut routed: HashMap<String, Vec<Routed>> = HashMap::new();
         let mut any = false;
         // Settings that switch the agent's hooks off: errors once the agent is wired at all.
         let mut silenced: Vec<Finding> = Vec::new();
@@ -45,7 +49,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                 let handlers = match Settings::open(&path, file.format, None)
                     .map_err(|e| format!("{e:#}"))
                     .and_then(|s| {
-                        for (line, message) in s.switched_off(wiring) {
+                        for (line, message) in s.switched_off(wiring, Layer::Person) {
                             silenced.push(finding(Level::Error, &path, Some(line), message));
                         }
                         s.handlers(agent, wiring.shape)
@@ -89,18 +93,33 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                         routed
                             .entry(handler.event.clone())
                             .or_default()
-                            .push(location(&path, at));
+                            .push(Routed {
+                                at: location(&path, at),
+                                file: path.clone(),
+                                user: place.user,
+                            });
                     }
                 }
+            }
+            for file in wiring.switch_files {
+                let path = place.folder.join(file.name);
+                silenced.extend(switches(wiring, &path, file.format, Layer::Person));
+            }
+        }
+        let mut managed: Vec<PathBuf> = Vec::new();
+        for file in wiring.managed {
+            let path = file.resolve();
+            if !managed.contains(&path) {
+                silenced.extend(switches(wiring, &path, file.format, Layer::Managed));
+                managed.push(path);
             }
         }
         if any {
             wired.push(agent);
+            // Switched off, the wiring is not "ok": the errors say why nothing runs.
+            let off = !silenced.is_empty();
             findings.append(&mut silenced);
-            coverage(agent, places, &routed, &mut findings);
-            if agent == Agent::Codex {
-                findings.extend(codex_terminals(places, set));
-            }
+            coverage(agent, places, &routed, off, &mut findings);
         }
     }
     if set
@@ -110,8 +129,31 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
     {
         wired.push(Agent::Hermes);
     }
-    matchers(set, &wired, &mut findings);
+    tools(set, places, &wired, &mut findings);
     findings
+}
+
+/// What the wired agents' tools leave unguarded: matchers that meet none of them, and a route to
+/// the shell no hook sees.
+fn tools(set: &HookSet, places: &[Place], wired: &[Agent], findings: &mut Vec<Finding>) {
+    matchers(set, wired, findings);
+    if wired.contains(&Agent::Codex) {
+        findings.extend(codex_terminals(places, set));
+    }
+}
+
+/// The errors for what switches the agent's hooks off in the settings file at `path` (none
+/// when it does not exist or cannot be read: the agent reads nothing from it either).
+fn switches(wiring: &Wiring, path: &Path, format: Format, layer: Layer) -> Vec<Finding> {
+    if !path.is_file() {
+        return Vec::new();
+    }
+    Settings::open(path, format, None)
+        .map(|s| s.switched_off(wiring, layer))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(line, message)| finding(Level::Error, path, Some(line), message))
+        .collect()
 }
 
 /// What is wrong with one entry that calls `hermes-hooks run`.
@@ -237,11 +279,21 @@ fn binary_problem(binary: &str, on_path: Lookup<'_>) -> Option<String> {
     })
 }
 
+/// One entry that routes an event of the agent to this tool.
+struct Routed {
+    /// `file:line`.
+    at: String,
+    file: PathBuf,
+    /// In the user's settings (else a project's).
+    user: bool,
+}
+
 /// Warns about events of `agent` no settings route, and events routed more than once.
 fn coverage(
     agent: Agent,
     places: &[Place],
-    routed: &HashMap<String, Vec<String>>,
+    routed: &HashMap<String, Vec<Routed>>,
+    switched_off: bool,
     findings: &mut Vec<Finding>,
 ) {
     let missing: Vec<&str> = agent
@@ -257,15 +309,18 @@ fn coverage(
         .collect();
     let at = folders.join(", ");
     if missing.is_empty() {
-        findings.push(Finding::file(
-            Level::Ok,
-            "wiring",
-            Path::new(&at),
-            format!(
-                "{} is wired to hermes-hooks for every event it has a counterpart of",
-                agent.title()
-            ),
-        ));
+        // Switched off, nothing runs: the errors before this say what to remove.
+        if !switched_off {
+            findings.push(Finding::file(
+                Level::Ok,
+                "wiring",
+                Path::new(&at),
+                format!(
+                    "{} is wired to hermes-hooks for every event it has a counterpart of",
+                    agent.title()
+                ),
+            ));
+        }
     } else {
         findings.push(Finding::file(
             Level::Warning,
@@ -280,16 +335,8 @@ fn coverage(
             ),
         ));
     }
-    for (event, places) in routed.iter().filter(|(_, p)| p.len() > 1) {
-        findings.push(Finding::file(
-            Level::Warning,
-            "wiring",
-            Path::new(&places.join(", ")),
-            format!(
-                "{} runs hermes-hooks more than once on {event}: every hook runs more than once",
-                agent.title()
-            ),
-        ));
+    if let Some(twice) = twice(agent, routed) {
+        findings.push(twice);
     }
 }
 
@@ -351,6 +398,69 @@ fn terminals_off(file: &Path) -> bool {
             .and_then(toml_edit::Item::as_bool)
             == Some(false)
     })
+}
+
+/// One warning for every event routed more than once: at both levels (the command that removes
+/// one wiring), or within one level (the entries to remove).
+fn twice(agent: Agent, routed: &HashMap<String, Vec<Routed>>) -> Option<Finding> {
+    let mut events: Vec<&str> = routed
+        .iter()
+        .filter(|(_, r)| r.len() > 1)
+        .map(|(event, _)| event.as_str())
+        .collect();
+    if events.is_empty() {
+        return None;
+    }
+    events.sort_by_key(|name| agent.events().iter().position(|e| e.name == *name));
+    let entries: Vec<&Routed> = events.iter().flat_map(|e| &routed[*e]).collect();
+    let mut files: Vec<&Path> = Vec::new();
+    for entry in &entries {
+        if !files.contains(&entry.file.as_path()) {
+            files.push(&entry.file);
+        }
+    }
+    let title = agent.title();
+    let both = entries.iter().any(|r| r.user) && entries.iter().any(|r| !r.user);
+    let (at, message) = if both {
+        let of = |user: bool| {
+            entries
+                .iter()
+                .find(|r| r.user == user)
+                .map(|r| r.file.display().to_string())
+                .unwrap_or_default()
+        };
+        (
+            format!("{}, {}", of(true), of(false)),
+            format!(
+                "{title} is wired to hermes-hooks in the user's settings and in the project's: \
+                 every hook runs twice on each call ({}); keep one: `hermes-hooks uninstall {} \
+                 --user` removes the user's wiring (`--project` the project's)",
+                events.join(", "),
+                agent.name()
+            ),
+        )
+    } else {
+        let lines: Vec<&str> = entries.iter().map(|r| r.at.as_str()).collect();
+        (
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            format!(
+                "{title} runs hermes-hooks more than once on {}: every hook runs more than once \
+                 on each call; remove the extra entries ({})",
+                events.join(", "),
+                lines.join(", ")
+            ),
+        )
+    };
+    Some(Finding::file(
+        Level::Warning,
+        "wiring",
+        Path::new(&at),
+        message,
+    ))
 }
 
 /// Warns about tool matchers that match no tool name (and, for Agent Hooks, no class) of any

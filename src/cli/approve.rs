@@ -35,8 +35,8 @@ const DIFF_LINES: usize = 40;
 #[derive(Args, Debug)]
 pub(crate) struct ApproveArgs {
     /// The hook to approve, approved already or not: its command as declared, its script's path,
-    /// or an Agent Hooks name as `list` shows it [default: every hook that is unapproved, changed
-    /// or unpinned]
+    /// or an Agent Hooks name as `list` shows it (after `--` when it begins with `-`) [default:
+    /// every hook that is unapproved, changed or unpinned]
     #[arg(value_name = "HOOK")]
     hook: Option<String>,
     /// Only hooks of this event (any of its names)

@@ -89,6 +89,9 @@ pub(crate) struct Request<'a> {
     pub dry_run: bool,
     /// The directory the program runs in (a hook's default working directory).
     pub current_dir: &'a Path,
+    /// The project directory the calling agent names, and what named it: the project search
+    /// starts there whatever the payload's `cwd` says (SPEC 2).
+    pub project_dir: Option<(&'a Path, &'static str)>,
 }
 
 /// What `run` prints: one JSON line, and the status it exits with.
@@ -104,6 +107,9 @@ pub(crate) struct Answer {
     pub directive: Option<Directive>,
     /// Why nothing could be decided (exit 1: failing open).
     pub error: Option<String>,
+    /// For the person, in an agent's mode: guards that stopped guarding (said once per
+    /// session), put where the agent shows it.
+    pub notice: Option<String>,
 }
 
 impl Answer {
@@ -115,6 +121,7 @@ impl Answer {
             agent_message: None,
             directive: None,
             error: None,
+            notice: None,
         }
     }
 }
@@ -183,6 +190,10 @@ impl Answer {
             directive: self.directive.as_ref(),
             error: self.error.as_deref().filter(|_| self.directive.is_none()),
         });
+        let rendered = match self.notice.as_deref() {
+            Some(notice) => agent.with_notice(rendered, notice),
+            None => rendered,
+        };
         let agent_message = match rendered.exit {
             ExitStatus::Blocked => rendered.stderr,
             // A runner error was said on stderr already.
@@ -258,6 +269,8 @@ struct Prepared {
     allow: Allowances,
     /// The agent that called.
     agent: Agent,
+    /// The project root whose hooks were loaded, and what it was found from.
+    project: (Option<PathBuf>, crate::paths::ProjectFrom),
 }
 
 fn prepare(
@@ -274,15 +287,39 @@ fn prepare(
         Ok(input) => (input, None),
         Err(err) => (serde_json::Map::new(), Some(err)),
     };
-    // The project is the payload's: its `cwd` (or `work_dir`) when that is a directory.
+    // The project is the agent's when it names one (the model moves the working directory);
+    // else the payload's `cwd` (or `work_dir`) when that is a directory.
     let start = payload::project_start(&input, request.current_dir);
+    let named = request
+        .project_dir
+        .map(|(dir, by)| (dir.to_path_buf(), by))
+        .or_else(|| request.agent.project_in(&input))
+        .filter(|(dir, by)| {
+            let usable = dir.is_absolute() && dir.is_dir();
+            if !usable {
+                printer.warn(format!(
+                    "the agent's project directory {} ({by}) is not a directory; the project is \
+                     searched from {} instead",
+                    dir.display(),
+                    start.display()
+                ));
+            }
+            usable
+        });
     let names_profile = input.get("profile").is_some_and(|p| !p.is_null());
     let mut invocation = Invocation::from_input(input, &request.current_dir.to_string_lossy());
     invocation.tool_class = invocation
         .tool_name()
         .and_then(|tool| request.agent.tool_class(tool))
         .map(ToolClass::as_str);
-    let paths = global.paths_from(&start)?;
+    let paths = match &named {
+        Some((root, named_by)) => global.paths_for(&crate::paths::Start::Agent {
+            root,
+            named_by,
+            cwd: Some(&start),
+        })?,
+        None => global.paths_from(&start)?,
+    };
     if !names_profile {
         // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
         let user_home = crate::paths::home_dir();
@@ -291,6 +328,7 @@ fn prepare(
     let set = source.hooks(&paths, event, printer)?;
     Ok(Prepared {
         set,
+        project: (paths.project, paths.project_from),
         home: paths.home,
         invocation,
         allowlist: paths.allowlist,
@@ -396,6 +434,7 @@ fn execute(
             agent_message: None,
             directive: None,
             error: None,
+            notice: None,
         };
     }
     for warning in &outcome.warnings {
@@ -416,6 +455,7 @@ fn execute(
         agent_message: agent_message(report),
         directive: report.directive.clone(),
         error: None,
+        notice: notice(request, prepared, report, &errors, printer),
     }
 }
 
@@ -447,6 +487,31 @@ fn unseen_terminal(outcome: &mut outcome::Outcome, prepared: &Prepared) {
         });
         outcome.status = ExitStatus::Blocked;
     }
+}
+
+/// In an agent's mode, what the person must hear about guards that did not check this call
+/// (once per session and guard; see [`crate::told`]).
+fn notice(
+    request: &Request<'_>,
+    prepared: &Prepared,
+    report: &RunReport,
+    errors: &[RunnerError],
+    printer: &Printer,
+) -> Option<String> {
+    if request.agent.is_hermes() || request.dry_run {
+        return None;
+    }
+    let told = crate::told::of_decision(&prepared.set.hooks, report, errors);
+    if told.is_empty() {
+        return None;
+    }
+    let session = prepared.invocation.session_id.as_str().unwrap_or("");
+    let state = prepared.home.join(crate::told::STATE_FILE);
+    let (said, problem) = crate::told::once(&state, session, &told, std::time::SystemTime::now());
+    if let Some(problem) = problem {
+        printer.warn(problem);
+    }
+    said
 }
 
 /// The block or gate message, for a caller that reads stderr.
@@ -496,6 +561,7 @@ fn unreadable(
         status: outcome.status,
         agent_message: agent_message(report),
         directive: report.directive.clone(),
+        notice: notice(request, prepared, report, &errors, printer),
         error: Some(why),
     }
 }
@@ -539,6 +605,12 @@ fn audit(
     line.errors = ErrorEntry::all(errors);
     line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
     line.tool_command = audit::shell_command(invocation);
+    line.project = prepared
+        .project
+        .0
+        .as_deref()
+        .map(|p| p.display().to_string());
+    line.project_from = Some(prepared.project.1.to_string());
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }
@@ -593,6 +665,7 @@ fn refuse(
     Answer {
         directive: block.cloned(),
         error,
+        notice: None,
         line: Some(to_line(&ErrorLine {
             event,
             error: &text,

@@ -29,7 +29,11 @@ use crate::paths::Paths;
     (replaced), a named Hermes home that does not exist, a project skipped because another user \
     owns it, an agent's settings that run `hermes-hooks run` without the --agent its contract \
     needs (or another agent's), through a program that is not there (not on PATH), or for an \
-    event the agent does not have. Warnings: an agent wired for some of its events only, an \
+    event the agent does not have, a setting in any settings file a wired agent reads that \
+    switches its hooks off (Claude Code `disableAllHooks`, or the managed \
+    `allowManagedHooksOnly`; Gemini `hooksConfig.enabled: false`; Codex `hooks = false` under \
+    [features]). Warnings: an agent wired at both the user and the project level (every hook \
+    would run twice), an agent wired for some of its events only, an \
     agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
     class) of any wired agent, an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
@@ -68,6 +72,8 @@ struct Report<'a> {
     /// The nearest project found and skipped because another user owns a folder on the way.
     #[serde(skip_serializing_if = "Option::is_none")]
     project_skipped: Option<shared::SkippedProject>,
+    /// What the project was found from.
+    project_from: String,
     findings: &'a [Finding],
     summary: Summary,
 }
@@ -139,6 +145,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
                 .project_skipped
                 .as_ref()
                 .map(shared::SkippedProject::new),
+            project_from: paths.project_from.to_string(),
             findings: &findings,
             summary,
         })?;
@@ -176,7 +183,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         let dir_env = wiring.user_dir_env.and_then(env::var_os).map(PathBuf::from);
         if let Some(home) = &home {
             let folder = wiring.folder(&Scope::User, home, dir_env);
-            places.push(Place { agent, folder });
+            places.push(Place {
+                agent,
+                folder,
+                user: true,
+            });
         }
         if let (Some(root), Some(home)) = (&project, &home) {
             let folder = wiring.folder(&Scope::Project(root.clone()), home, None);
@@ -184,7 +195,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
                 .iter()
                 .any(|p| p.agent == agent && p.folder == folder)
             {
-                places.push(Place { agent, folder });
+                places.push(Place {
+                    agent,
+                    folder,
+                    user: false,
+                });
             }
         }
     }

@@ -33,7 +33,11 @@ user settings it is this program's absolute path. Each event's timeout is set 5s
 longest timeout of the hooks that would run for it (at least the 60s default), in the agent's \
 unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not parse, or a \
 symlink from a project to a file outside it, is refused. The file as it was is kept as \
-<file>.hermes-hooks.bak. Installing twice changes nothing.\n\nhermes: the plugin \
+<file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOne wiring per agent and person: \
+where the agent is already wired at the other level (its user settings when installing into a \
+project's, or the reverse), every hook would run twice on each call, so install refuses (exit 1) \
+and names that file and the `hermes-hooks uninstall <agent> --user` (or `--project`) that removes \
+it; --also wires both anyway.\n\nhermes: the plugin \
 (plugin.yaml and __init__.py, which run the Agent Hooks inside Hermes with every effect Hermes \
 allows a plugin) is written into <hermes home>/plugins/hermes-hooks/, naming this program's \
 absolute path; Hermes loads it once `hermes plugins enable hermes-hooks` lists it.";
@@ -67,6 +71,10 @@ pub(crate) struct WiringArgs {
 pub(crate) struct InstallArgs {
     #[command(flatten)]
     pub(super) wiring: WiringArgs,
+    /// Wire the agent here even though its other level (the user's settings, or the project's)
+    /// is wired already: every hook then runs twice on each call
+    #[arg(long)]
+    also: bool,
 }
 
 /// Which of the two commands.
@@ -114,14 +122,16 @@ pub(crate) fn run(
     args: &InstallArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    apply(global, &args.wiring, Mode::Install, printer)
+    apply(global, &args.wiring, Mode::Install, args.also, printer)
 }
 
 /// Installs or uninstalls, and reports.
+/// `also`: install even where the agent's other level is wired already.
 pub(super) fn apply(
     global: &GlobalArgs,
     args: &WiringArgs,
     mode: Mode,
+    also: bool,
     printer: &Printer,
 ) -> Result<ExitStatus> {
     let agent: Agent = args.agent.parse()?;
@@ -137,6 +147,14 @@ pub(super) fn apply(
     };
     let cwd = shared::current_dir()?;
     let scope = scope_of(args, &cwd, printer)?;
+    if mode == Mode::Install && !also {
+        let home = paths::home_dir();
+        let folder_of = |s: &Scope| {
+            home.as_ref()
+                .map(|home| wiring.folder(s, home, user_dir(wiring)))
+        };
+        super::install_twice::refuse_second(agent, wiring, &scope, &folder_of, &cwd, printer)?;
+    }
     let mut opened = open_all(wiring, &scope)?;
     let binary = binary_word(&scope)?;
     let (index, plan, timeouts) = match mode {

@@ -97,6 +97,8 @@ struct Listing<'a> {
     /// The nearest project found and skipped because another user owns a folder on the way.
     #[serde(skip_serializing_if = "Option::is_none")]
     project_skipped: Option<shared::SkippedProject>,
+    /// What the project was found from.
+    project_from: String,
     hooks: Vec<Row<'a>>,
     warnings: Vec<WarningLine<'a>>,
     /// Files whose hooks could not be read at all (their hooks are not listed).
@@ -124,7 +126,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     };
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
-    let bypass = shared::bypass(global, &loaded.set).is_some();
+    let bypass = shared::bypass(global, &loaded.set);
     let overrides = crate::consent::Overrides::judge(&loaded.set, &list, bypass, &base);
     let managed = loaded.paths.managed.as_deref();
     let judge = Judge {
@@ -239,6 +241,7 @@ fn listing<'a>(loaded: &'a shared::Loaded, rows: Vec<Row<'a>>) -> Listing<'a> {
             .project_skipped
             .as_ref()
             .map(shared::SkippedProject::new),
+        project_from: loaded.paths.project_from.to_string(),
         hooks: rows,
         warnings: loaded.set.warnings.iter().map(WarningLine::new).collect(),
         errors: loaded
@@ -305,7 +308,7 @@ fn hook_rows<'a>(
                 &assessment,
                 script_state,
                 replaced_by.as_deref(),
-                judge.bypass,
+                crate::consent::bypass_for(judge.bypass, hook),
             );
             let diff = judge
                 .allowlist

@@ -88,9 +88,15 @@ struct Row {
     session_id: Value,
     #[serde(skip_serializing_if = "Value::is_null")]
     tool_name: Value,
-    /// The command of a shell tool call, as the log keeps it.
+    /// The command of a shell tool call, as the log keeps it (a long one: its head and tail).
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_command: Option<String>,
+    /// The sha256 of the whole command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_command_sha256: Option<String>,
+    /// The whole command's length in characters, when the log kept only its head and tail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_command_chars: Option<u64>,
     /// `run`'s exit code for the whole call.
     exit: Option<u8>,
     hook: String,
@@ -454,6 +460,8 @@ fn row(line: &Logged, hook: &LoggedHook, group: u64) -> Row {
         session_id: line.session_id.clone(),
         tool_name: line.tool_name.clone(),
         tool_command: line.tool_command.as_str().map(str::to_owned),
+        tool_command_sha256: line.tool_command_sha256.as_str().map(str::to_owned),
+        tool_command_chars: line.tool_command_chars.as_u64(),
         exit: line.exit,
         hook: hook.name.clone(),
         source: hook.source.clone(),

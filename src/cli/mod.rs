@@ -11,6 +11,7 @@ mod doctor;
 mod events;
 mod install;
 mod install_hermes;
+mod install_twice;
 mod list;
 mod log;
 mod new;
@@ -140,7 +141,8 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub(crate) project: Option<PathBuf>,
     /// Approve unapproved or changed hooks on the spot (recording their sha256) and run them
-    /// [env: HERMES_ACCEPT_HOOKS=1] [config: hooks_auto_accept: true]
+    /// [env: HERMES_HOOKS_ACCEPT=1] (Hermes's HERMES_ACCEPT_HOOKS=1 and hooks_auto_accept: true
+    /// approve config hooks only)
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub(crate) accept_hooks: bool,
     /// Colour in human output [env: NO_COLOR disables it]
@@ -163,7 +165,15 @@ impl GlobalArgs {
         &self,
         start: &std::path::Path,
     ) -> anyhow::Result<crate::paths::Paths> {
-        crate::paths::Paths::resolve(
+        self.paths_for(&crate::paths::Start::Dir(start))
+    }
+
+    /// [`Self::paths`], with the project found from `start`.
+    pub(crate) fn paths_for(
+        &self,
+        start: &crate::paths::Start<'_>,
+    ) -> anyhow::Result<crate::paths::Paths> {
+        crate::paths::Paths::resolve_for(
             &crate::paths::Locations {
                 hermes_home: self.hermes_home.as_deref(),
                 config: self.config.as_deref(),

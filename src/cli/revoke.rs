@@ -16,7 +16,7 @@ use crate::paths::Paths;
 #[derive(Args, Debug)]
 pub(crate) struct RevokeArgs {
     /// The hook: its command exactly as approved, its script's path, or an Agent Hooks name as
-    /// `list` shows it
+    /// `list` shows it (after `--` when it begins with `-`)
     #[arg(value_name = "HOOK")]
     command: String,
     /// Only the approval for this event (any of its names)

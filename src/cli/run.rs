@@ -67,11 +67,16 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         .agent
         .as_deref()
         .map_or(Ok(Agent::Hermes), str::parse::<Agent>)?;
+    // The project the agent names in the hook's environment (`CLAUDE_PROJECT_DIR`, ...).
+    let project_dir = agent
+        .project_env()
+        .and_then(|name| crate::env::var_os(name).map(|dir| (std::path::PathBuf::from(dir), name)));
     let request = Request {
         agent,
         name: &args.event,
         dry_run: args.dry_run,
         current_dir: &current_dir,
+        project_dir: project_dir.as_ref().map(|(dir, by)| (dir.as_path(), *by)),
     };
     let answered = dispatch::answer(
         global,

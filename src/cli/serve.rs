@@ -151,6 +151,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                         name: &request.event,
                         dry_run: request.dry_run,
                         current_dir: &current_dir,
+                        project_dir: request
+                            .project_dir
+                            .as_deref()
+                            .map(|dir| (dir, "the request's project_dir")),
                     },
                     || {
                         request.payload.map_err(|err| {
@@ -202,6 +206,9 @@ struct Parsed {
     agent: Agent,
     /// The sources to run (`None`: all).
     sources: Option<Sources>,
+    /// The project directory the calling agent names (the plugin: the Hermes session's launch
+    /// directory): the project search starts there, whatever the payload's `cwd` says.
+    project_dir: Option<PathBuf>,
 }
 
 /// The answer to a line that is not a request.
@@ -212,7 +219,15 @@ struct Refused {
 }
 
 /// The keys a request may have.
-const KEYS: [&str; 6] = ["id", "event", "payload", "dry_run", "agent", "sources"];
+const KEYS: [&str; 7] = [
+    "id",
+    "event",
+    "payload",
+    "dry_run",
+    "agent",
+    "sources",
+    "project_dir",
+];
 
 /// Reads a request line as `json.loads` would (`NaN` and the like in a payload are fine). The
 /// payload is read as deep as `run` reads it, one level below the request.
@@ -339,6 +354,19 @@ fn request(
         None | Some(Value::Null) => None,
         Some(value) => Some(sources(value).map_err(|error| refused(&id, error))?),
     };
+    let project_dir = match object.remove("project_dir") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(dir)) => Some(PathBuf::from(dir)),
+        Some(other) => {
+            return Err(refused(
+                &id,
+                format!(
+                    "\"project_dir\" must be a directory's path, not {}",
+                    crate::payload::json_kind(&other)
+                ),
+            ));
+        }
+    };
     let payload = match (bad_payload, object.remove("payload")) {
         (Some(err), _) => Err(err),
         (None, None) => Ok(Map::new()),
@@ -352,6 +380,7 @@ fn request(
         dry_run,
         agent,
         sources,
+        project_dir,
     })
 }
 

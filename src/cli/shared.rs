@@ -83,6 +83,7 @@ pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
         dotenv: Some(&paths.dotenv),
         user_hooks: paths.user_hooks.as_deref(),
         project_hooks: paths.project_hooks.as_deref(),
+        nested_hooks: &paths.nested_hooks,
         only,
     }
 }
@@ -98,12 +99,16 @@ pub(crate) fn read_allowlist(paths: &Paths, printer: &Printer) -> Allowlist {
     }
 }
 
-/// The active consent bypass, if any: the flag, then the environment, then the config.
+/// The active consent bypass, if any: this tool's (the flag, then `HERMES_HOOKS_ACCEPT`), which
+/// cover every hook, else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover config
+/// hooks only.
 pub(crate) fn bypass(global: &GlobalArgs, set: &HookSet) -> Option<Bypass> {
     if global.accept_hooks {
         Some(Bypass::Flag)
-    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+    } else if env::flag(env::HERMES_HOOKS_ACCEPT) {
         Some(Bypass::Env)
+    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
+        Some(Bypass::HermesEnv)
     } else if set.auto_accept {
         Some(Bypass::Config)
     } else {
@@ -212,6 +217,9 @@ pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> 
 /// The project root as `list` and `doctor` show it, and the project skipped on the way.
 pub(crate) fn project_line(paths: &Paths) -> String {
     let mut line = match &paths.project {
+        Some(root) if paths.project_from == crate::paths::ProjectFrom::Flag => {
+            format!("Project: {} (named with --project)", root.display())
+        }
         Some(root) => format!("Project: {}", root.display()),
         None if paths.project_skipped.is_some() => "Project: none".to_owned(),
         None => "Project: none (no .agents/hooks from here up to the repository root)".to_owned(),

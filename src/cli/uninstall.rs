@@ -29,5 +29,5 @@ pub(crate) fn run(
     args: &UninstallArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    apply(global, &args.wiring, Mode::Uninstall, printer)
+    apply(global, &args.wiring, Mode::Uninstall, false, printer)
 }

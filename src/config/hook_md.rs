@@ -1,6 +1,7 @@
 //! Agent Hooks folders: `<level>/<name>/HOOK.md` with YAML frontmatter, checked with messages that
 //! name the file and line, and each hook's entry script (`scripts/run`, `run.sh` or `run.py`).
-//! A HOOK.md that cannot be read as a hook is skipped with a warning (which `doctor` reports as an
+//! A HOOK.md that cannot be read as a hook (or names one with a leading `-`, which a command
+//! line would read as an option) is skipped with a warning (which `doctor` reports as an
 //! error); softer problems are warnings and the hook still loads.
 
 use std::fs;
@@ -62,16 +63,21 @@ pub(crate) fn load_level(
     only: Option<Event>,
     warnings: &mut Vec<Warning>,
 ) -> Level {
-    let entries = match fs::read_dir(dir) {
+    // Every error while looking for hooks is said (a skipped entry, which the load turns into
+    // an error naming the folder): a folder that could not be read is never "no hooks".
+    let mut cannot = |what: &str, err: &std::io::Error| {
+        warnings.push(warning(
+            dir,
+            None,
+            WarningKind::SkippedEntry,
+            format!("cannot {what} the hooks folder: {err}"),
+        ));
+    };
+    let entries = match crate::fault::check().and_then(|()| fs::read_dir(dir)) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Level::default(),
         Err(err) => {
-            warnings.push(warning(
-                dir,
-                None,
-                WarningKind::SkippedEntry,
-                format!("cannot read the hooks folder: {err}"),
-            ));
+            cannot("read", &err);
             return Level::default();
         }
     };
@@ -80,27 +86,51 @@ pub(crate) fn load_level(
     // every command read without end.
     // Each HOOK.md is looked up relative to the open hooks folder: one short lookup each, and
     // its stat (taken here) serves the read.
-    let Ok(level) = rustix::fs::open(
-        dir,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    ) else {
-        return Level::default();
+    let opened = crate::fault::check().and_then(|()| {
+        rustix::fs::open(
+            dir,
+            rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .map_err(std::io::Error::from)
+    });
+    let level = match opened {
+        Ok(level) => level,
+        Err(err) => {
+            cannot("open", &err);
+            return Level::default();
+        }
     };
-    let mut folders: Vec<(PathBuf, Option<rustix::fs::Stat>)> = entries
-        .filter_map(Result::ok)
-        .take(crate::limits::HOOK_ENTRIES_MAX)
-        .filter_map(|entry| {
-            let manifest = Path::new(&entry.file_name()).join("HOOK.md");
-            match crate::limits::stat_in(level.as_fd(), &manifest) {
-                Ok(stat) => Some((entry.path(), Some(stat))),
-                Err(_) if crate::limits::exists_in(level.as_fd(), &manifest) => {
-                    Some((entry.path(), None))
-                }
-                Err(_) => None,
+    let mut folders: Vec<(PathBuf, Option<rustix::fs::Stat>)> = Vec::new();
+    for entry in entries.take(crate::limits::HOOK_ENTRIES_MAX) {
+        let entry = match crate::fault::check().and(entry) {
+            Ok(entry) => entry,
+            Err(err) => {
+                // The hooks read so far still run; the folder is named as not read whole.
+                cannot("list", &err);
+                break;
             }
-        })
-        .collect();
+        };
+        let manifest = Path::new(&entry.file_name()).join("HOOK.md");
+        match crate::limits::stat_in(level.as_fd(), &manifest) {
+            Ok(stat) => folders.push((entry.path(), Some(stat))),
+            // No HOOK.md (or a plain file, not a folder): not a hook folder, unless a HOOK.md
+            // is there all the same (a dangling symlink), which the read reports.
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) && matches!(
+                    crate::limits::exists_in(level.as_fd(), &manifest),
+                    Ok(false)
+                ) => {}
+            // A HOOK.md that cannot be statted, or a folder that cannot be looked into: the
+            // read says why.
+            Err(_) => folders.push((entry.path(), None)),
+        }
+    }
     // All in one folder: by name is by path.
     folders.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     if folders.len() > crate::limits::HOOK_FOLDERS_MAX {
@@ -366,7 +396,7 @@ impl Reader<'_> {
                 ),
             ));
         }
-        let name = self.name(raw.name.as_ref(), folder_name);
+        let name = self.name(raw.name.as_ref(), folder_name)?;
         self.description(raw.description.as_ref());
         let timeout = self.timeout(raw.timeout.as_ref());
         let priority = self.priority(raw.priority.as_ref());
@@ -407,13 +437,21 @@ impl Reader<'_> {
         })
     }
 
-    fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> String {
+    /// The hook's name: the one declared, else its folder's. `None` (skipped, with the reason)
+    /// for a name that begins with `-`.
+    fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> Option<String> {
         let Some((Loose::Str(name), at)) = raw.map(|r| (&r.value, r.referenced)) else {
+            if self.flag_like(1, folder_name) {
+                return None;
+            }
             self.soft(1, format!("no name; using the folder name '{folder_name}'"));
-            return folder_name.to_owned();
+            return Some(folder_name.to_owned());
         };
         let line = at.line() + 1;
         let name = name.trim();
+        if self.flag_like(line, if name.is_empty() { folder_name } else { name }) {
+            return None;
+        }
         if name.is_empty() || name.chars().count() > 64 {
             self.soft(line, "name must be 1 to 64 characters".to_owned());
         } else if !is_spec_name(name) {
@@ -427,11 +465,28 @@ impl Reader<'_> {
                 format!("name '{name}' should equal its folder name '{folder_name}'"),
             );
         }
-        if name.is_empty() {
+        Some(if name.is_empty() {
             folder_name.to_owned()
         } else {
             name.to_owned()
+        })
+    }
+
+    /// Skips a hook whose name begins with `-`: on a command line it reads as an option, and
+    /// `approve --yes` (offered by completion, or typed) approves every hook.
+    fn flag_like(&mut self, line: u64, name: &str) -> bool {
+        if !name.starts_with('-') {
+            return false;
         }
+        self.skip(
+            Some(line),
+            &format!(
+                "the name '{name}' begins with '-', so `approve` and `revoke` would read it as an \
+                 option (`approve --yes` approves every hook); give the hook a name that begins \
+                 with a letter or digit (and its folder the same name)"
+            ),
+        );
+        true
     }
 
     fn description(&mut self, raw: Option<&Spanned<Loose>>) {

@@ -10,6 +10,9 @@ mod memo;
 pub(crate) mod sources;
 pub(crate) mod yaml;
 
+#[cfg(test)]
+mod faults;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -406,6 +409,9 @@ pub struct LoadOptions<'a> {
     pub user_hooks: Option<&'a Path>,
     /// The project-level Agent Hooks folder.
     pub project_hooks: Option<&'a Path>,
+    /// The hooks folders of nested projects below it (outermost first), which add hooks and
+    /// never replace one.
+    pub nested_hooks: &'a [PathBuf],
     /// Load only this event's hooks (and check only their entries); `None` loads everything.
     pub only: Option<Event>,
 }
@@ -439,12 +445,22 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     };
     let user = level(options.user_hooks, Scope::User);
     let project = level(options.project_hooks, Scope::Project);
+    let nested: Vec<_> = options
+        .nested_hooks
+        .iter()
+        .map(|dir| level(Some(dir), Scope::Project))
+        .collect();
     errors.extend(unreadable_manifests(&warnings[from_config..]));
     let mut hooks = config.hooks;
     let users = hooks.len()..hooks.len() + user.hooks.len();
     hooks.extend(user.hooks);
     let projects = hooks.len()..hooks.len() + project.hooks.len();
     hooks.extend(project.hooks);
+    // A nested project's hooks come last and replace nothing: a folder the model can make
+    // never takes a guard away.
+    for nested in nested {
+        hooks.extend(nested.hooks);
+    }
     let mut replacements = Vec::new();
     let mut namesakes = Vec::new();
     for u in users {

@@ -72,8 +72,7 @@ impl ConfigFiles<'_> {
 impl HookSet {
     /// The hooks of `sources` only, with the replacements between them, and the warnings and
     /// load errors of those sources (the others are their runner's to report). The consent
-    /// bypass of config.yaml (`hooks_auto_accept`) still counts: it is Hermes's setting for
-    /// every hook.
+    /// bypass of config.yaml (`hooks_auto_accept`) is kept, and still covers config hooks only.
     #[must_use]
     pub fn only(&self, sources: Sources, files: &ConfigFiles<'_>) -> Self {
         let mut index = vec![None; self.hooks.len()];

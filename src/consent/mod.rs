@@ -18,22 +18,42 @@ use crate::config::{HookSpec, Source};
 pub(crate) use overrides::Overrides;
 use store::{Allowlist, Approval, StoreError};
 
-/// Why unapproved or changed hooks may run anyway.
+/// Why unapproved or changed hooks may run anyway, and which hooks that covers: this tool's own
+/// switches cover every source; Hermes's switches cover the hooks Hermes itself would run, the
+/// config hooks, and never an Agent Hooks hook (`hermes -z` sets Hermes's for its own hooks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bypass {
     /// `--accept-hooks`.
     Flag,
-    /// `HERMES_ACCEPT_HOOKS`.
+    /// `HERMES_HOOKS_ACCEPT`.
     Env,
-    /// `hooks_auto_accept: true` in config.yaml.
+    /// `HERMES_ACCEPT_HOOKS`: Hermes's own, config hooks only.
+    HermesEnv,
+    /// `hooks_auto_accept: true` in config.yaml: Hermes's own, config hooks only.
     Config,
+}
+
+impl Bypass {
+    /// Whether this bypass approves `hook` on the spot.
+    pub(crate) fn covers(self, hook: &HookSpec) -> bool {
+        match self {
+            Self::Flag | Self::Env => true,
+            Self::HermesEnv | Self::Config => matches!(hook.source, Source::Config),
+        }
+    }
+}
+
+/// The bypass of `bypass` that applies to `hook`, if any.
+pub(crate) fn bypass_for(bypass: Option<Bypass>, hook: &HookSpec) -> Option<Bypass> {
+    bypass.filter(|b| b.covers(hook))
 }
 
 impl fmt::Display for Bypass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Self::Flag => "--accept-hooks",
-            Self::Env => "HERMES_ACCEPT_HOOKS",
+            Self::Env => "HERMES_HOOKS_ACCEPT",
+            Self::HermesEnv => "HERMES_ACCEPT_HOOKS",
             Self::Config => "hooks_auto_accept: true",
         })
     }
@@ -153,10 +173,16 @@ pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessme
 }
 
 /// Whether `hook` would run if it were started now, judged against `list`: approved (or, with
-/// `bypass`, approved on the spot) with a script that can be read and pinned.
-pub(crate) fn would_run(list: &Allowlist, hook: &HookSpec, bypass: bool, base: &Path) -> bool {
+/// a `bypass` that covers it, approved on the spot) with a script that can be read and pinned.
+pub(crate) fn would_run(
+    list: &Allowlist,
+    hook: &HookSpec,
+    bypass: Option<Bypass>,
+    base: &Path,
+) -> bool {
     let assessment = assess(list, hook, base);
-    assessment.sha256.is_some() && (assessment.state.may_run() || bypass)
+    assessment.sha256.is_some()
+        && (assessment.state.may_run() || bypass_for(bypass, hook).is_some())
 }
 
 /// The file the consent pin of `hook` covers: an Agent Hook's entry script, or the script a
@@ -285,7 +311,7 @@ impl ConsentGate {
     /// Whether `hook` would run if it were started now: approved (or approved on the spot by a
     /// bypass) with a script that can be read and pinned. Reads, never writes.
     pub(crate) fn would_run(&self, hook: &HookSpec, base: &Path) -> bool {
-        would_run(&self.snapshot().list, hook, self.bypass.is_some(), base)
+        would_run(&self.snapshot().list, hook, self.bypass, base)
     }
 
     /// The Hermes home: the allowlist's folder.
@@ -350,9 +376,9 @@ impl ConsentGate {
         }
     }
 
-    /// Approves on the spot when a bypass is active; `None` when there is none.
+    /// Approves on the spot when a bypass that covers `hook` is active; `None` when there is none.
     fn approve_now(&self, hook: &HookSpec, assessment: &Assessment, was: &str) -> Option<Verdict> {
-        let bypass = self.bypass?;
+        let bypass = bypass_for(self.bypass, hook)?;
         let what = format!("{} '{}'", hook.event.name(), hook.command);
         if !self.record {
             return Some(Verdict::Run {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::store::Allowlist;
-use super::{ConsentState, assess, would_run};
+use super::{Bypass, ConsentState, assess, would_run};
 use crate::config::HookSet;
 
 /// Which user hooks project hooks of their name replace, judged by consent as `run` judges them,
@@ -17,9 +17,14 @@ pub(crate) struct Overrides {
 }
 
 impl Overrides {
-    /// Judges every replacement of `set` against `list` (`bypass`: unapproved hooks count as
-    /// approved).
-    pub(crate) fn judge(set: &HookSet, list: &Allowlist, bypass: bool, base: &Path) -> Self {
+    /// Judges every replacement of `set` against `list` (`bypass`: unapproved hooks it covers
+    /// count as approved).
+    pub(crate) fn judge(
+        set: &HookSet,
+        list: &Allowlist,
+        bypass: Option<Bypass>,
+        base: &Path,
+    ) -> Self {
         let replaced = set.replaced(|hook| would_run(list, hook, bypass, base));
         let mut namesakes = Vec::new();
         for r in &set.replacements {

@@ -36,10 +36,16 @@ pub(crate) struct AuditLine<'a> {
     /// The tool, on tool events.
     #[serde(skip_serializing_if = "Value::is_null")]
     pub tool_name: &'a Value,
-    /// The command of a shell tool call (at most [`TOOL_COMMAND_MAX`] characters), so the log
-    /// says what was decided on; like the payload, never written into a log others can read.
+    /// The command of a shell tool call (its head and tail when long) and its sha256, so the
+    /// log says what was decided on; like the payload, never written into a log others can read.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub tool_command: Option<KeptCommand>,
+    /// The project root whose hooks were loaded (`None`: none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_command: Option<String>,
+    pub project: Option<String>,
+    /// What the project was found from (the agent's project directory, a directory, the flag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_from: Option<String>,
     /// `run`'s exit code.
     pub exit: u8,
     /// The aggregated directive, as `run` printed it.
@@ -92,6 +98,8 @@ impl<'a> AuditLine<'a> {
             session_id: session.0,
             tool_name: session.1,
             tool_command: None,
+            project: None,
+            project_from: None,
             exit,
             directive: DirectiveKeys::of(report.directive.as_ref()),
             errors: Vec::new(),
@@ -116,19 +124,58 @@ impl<'a> AuditLine<'a> {
     }
 }
 
-/// The longest shell command a line keeps, in characters (the rest is cut, `…` marking it).
-pub(crate) const TOOL_COMMAND_MAX: usize = 240;
+/// The characters of a long shell command kept from its start, and from its end: a harmful
+/// tail cannot hide behind a harmless head (a command of at most both is kept whole).
+pub(crate) const TOOL_COMMAND_HEAD: usize = 120;
+pub(crate) const TOOL_COMMAND_TAIL: usize = 120;
+/// What stands for the characters left out between the head and the tail.
+pub(crate) const TOOL_COMMAND_GAP: &str = " … ";
 
-/// `command`, cut to [`TOOL_COMMAND_MAX`] characters.
-pub(crate) fn tool_command(command: &str) -> String {
-    match command.char_indices().nth(TOOL_COMMAND_MAX) {
-        Some((at, _)) => format!("{}…", &command[..at]),
-        None => command.to_owned(),
+/// A shell call's command as a line keeps it.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub(crate) struct KeptCommand {
+    /// The command whole, or its head and tail around [`TOOL_COMMAND_GAP`].
+    #[serde(rename = "tool_command")]
+    pub text: String,
+    /// The sha256 of the whole command (its UTF-8 bytes), cut or not.
+    #[serde(rename = "tool_command_sha256")]
+    pub sha256: String,
+    /// The whole command's length in characters, only when it was cut.
+    #[serde(rename = "tool_command_chars", skip_serializing_if = "Option::is_none")]
+    pub chars: Option<usize>,
+}
+
+/// `command` as a line keeps it: whole up to [`TOOL_COMMAND_HEAD`] + [`TOOL_COMMAND_TAIL`]
+/// characters, else the first and the last of those.
+pub(crate) fn tool_command(command: &str) -> KeptCommand {
+    use sha2::{Digest as _, Sha256};
+    let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(command.as_bytes()));
+    let chars = command.chars().count();
+    let (kept, cut) = if chars <= TOOL_COMMAND_HEAD + TOOL_COMMAND_TAIL {
+        (command.to_owned(), None)
+    } else {
+        let head = command
+            .char_indices()
+            .nth(TOOL_COMMAND_HEAD)
+            .map_or(command.len(), |(at, _)| at);
+        let tail = command
+            .char_indices()
+            .nth(chars - TOOL_COMMAND_TAIL)
+            .map_or(command.len(), |(at, _)| at);
+        (
+            format!("{}{TOOL_COMMAND_GAP}{}", &command[..head], &command[tail..]),
+            Some(chars),
+        )
+    };
+    KeptCommand {
+        text: kept,
+        sha256,
+        chars: cut,
     }
 }
 
-/// The command of a shell tool call, cut by [`tool_command`]; `None` for any other call.
-pub(crate) fn shell_command(invocation: &Invocation) -> Option<String> {
+/// The command of a shell tool call, kept by [`tool_command`]; `None` for any other call.
+pub(crate) fn shell_command(invocation: &Invocation) -> Option<KeptCommand> {
     if invocation.tool_class != Some("shell") {
         return None;
     }
@@ -271,6 +318,8 @@ pub(crate) struct Logged {
     pub session_id: Value,
     pub tool_name: Value,
     pub tool_command: Value,
+    pub tool_command_sha256: Value,
+    pub tool_command_chars: Value,
     pub exit: Option<u8>,
     pub directive: Value,
     pub hooks: Vec<LoggedHook>,
@@ -287,4 +336,26 @@ pub(crate) struct LoggedHook {
     pub status: String,
     pub directive: Value,
     pub message: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TOOL_COMMAND_GAP, tool_command};
+
+    #[test]
+    fn a_long_command_keeps_its_head_and_its_tail_and_the_whole_ones_digest() {
+        let short = "é".repeat(240);
+        let kept = tool_command(&short);
+        assert_eq!(kept.text, short);
+        assert_eq!(kept.chars, None);
+        let long = format!("{}{}{}", "a".repeat(120), "é".repeat(500), "z".repeat(119));
+        let kept = tool_command(&long);
+        let expected = format!("{}{TOOL_COMMAND_GAP}é{}", "a".repeat(120), "z".repeat(119));
+        assert_eq!(kept.text, expected);
+        assert_eq!(kept.chars, Some(739));
+        assert_eq!(
+            tool_command("").sha256,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
 }

@@ -14,9 +14,12 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 11] = [
+const TOOL_ENV: [&str; 14] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
+    "HERMES_HOOKS_ACCEPT",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
     "HERMES_SAFE_MODE",
     "HERMES_HOOKS_AUDIT_LOG",
     "HERMES_HOOKS_AUDIT_PAYLOAD",
@@ -122,6 +125,11 @@ impl TestEnv {
         }
         // A managed scope only when a test writes one (never the machine's /etc/hermes).
         cmd.env("HERMES_MANAGED_DIR", self.managed_dir());
+        // Nor the machine's Gemini system settings (a test writes them there when it needs them).
+        cmd.env(
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            self.dir.path().join("gemini-system-settings.json"),
+        );
         // Whole scripts and diffs that `approve` pages go straight to the terminal.
         cmd.env("PAGER", "cat");
         cmd.env("HOME", self.home()).current_dir(self.work());

@@ -9,12 +9,14 @@ Binds 127.0.0.1 on a free port (written to the port file once listening) and ans
      "final": "All done."}
 
 Each round is one assistant message asking for those tool calls (all of a round at once, so the
-agent may run them in parallel). The answer depends only on the conversation the request
-carries: the number of assistant messages with tool calls in it says which round is next, and
-once every round is used the model answers with the final text. A request without tools (a side
-call, such as a title) gets a short text. Streaming requests get the same answer as server-sent
-events. Every request is appended to the log as one JSON line (time, method, path, body), so a
-check can read what the model was sent and when. The server exits by itself after the lifetime.
+agent may run them in parallel). A call may give its arguments as JSON text (`"raw"`) instead, for
+arguments Python's json could not write (nested 1,000 levels deep). The answer depends only on the
+conversation the request carries: the number of assistant messages with tool calls in it says
+which round is next, and once every round is used the model answers with the final text. A request
+without tools (a side call, such as a title) gets a short text. Streaming requests get the same
+answer as server-sent events. Every request is appended to the log as one JSON line (time, method,
+path, body), so a check can read what the model was sent and when. The server exits by itself
+after the lifetime.
 """
 
 import argparse
@@ -55,7 +57,7 @@ def answer(body, script):
             {
                 "id": f"call_{done}_{i}",
                 "type": "function",
-                "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                "function": {"name": c["name"], "arguments": c.get("raw") or json.dumps(c["arguments"])},
             }
             for i, c in enumerate(rounds[done])
         ]

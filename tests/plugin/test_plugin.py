@@ -1,9 +1,11 @@
 """The Hermes plugin, driven without Hermes: its __init__.py is loaded with a fake `ctx` that
 records what it registers, and fed events the way Hermes calls them.
 
-Usage: python3 test_plugin.py <plugin folder>   (HOME and HERMES_HOME: a scratch home whose
-hooks the tests write; the folder is what `hermes-hooks install hermes` wrote)
-Exit 0 when every test passes; each failure is printed.
+Usage: python3 test_plugin.py <plugin folder> [name filter...]   (HOME and HERMES_HOME: a
+scratch home whose hooks the tests write and approve with the binary the plugin was installed
+with; the folder is what `hermes-hooks install hermes` wrote)
+Tests that need hooks of their own (a fail_closed guard, an unapproved hook) run the plugin in a
+child interpreter with a home of its own. Exit 0 when every test passes; each failure is printed.
 """
 
 import importlib.util
@@ -56,8 +58,8 @@ def load(path=None, name="hermes_hooks_plugin"):
     return module, ctx
 
 
-def hook(name, trigger, body, extra=""):
-    folder = os.path.join(USER_HOOKS, name)
+def hook(name, trigger, body, extra="", hooks=None):
+    folder = os.path.join(hooks or USER_HOOKS, name)
     os.makedirs(os.path.join(folder, "scripts"), exist_ok=True)
     with open(os.path.join(folder, "HOOK.md"), "w") as f:
         f.write("---\nname: %s\ndescription: d\ntrigger: %s\n%s---\n" % (name, trigger, extra))
@@ -235,8 +237,8 @@ print(json.dumps({{"mw": mw, "pre": ctx.h["pre_tool_call"](**kw),
 """
 
 
-def without_binary():
-    """A copy of the plugin whose installed path is gone, and an environment without the binary."""
+def plugin_copy(binary):
+    """A copy of the plugin written for `binary`."""
     with open(os.path.join(PLUGIN, "__init__.py")) as f:
         text = f.read()
     folder = tempfile.mkdtemp(prefix="plugin-")
@@ -244,7 +246,13 @@ def without_binary():
     with open(path, "w") as f:
         start = text.index("INSTALLED_BINARY = ")
         end = text.index("\n", start)
-        f.write(text[:start] + 'INSTALLED_BINARY = "/nonexistent/hermes-hooks"' + text[end:])
+        f.write(text[:start] + "INSTALLED_BINARY = %r" % binary + text[end:])
+    return path
+
+
+def without_binary():
+    """A copy of the plugin whose installed path is gone, and an environment without the binary."""
+    path = plugin_copy("/nonexistent/hermes-hooks")
     env = os.environ.copy()
     env.pop("HERMES_HOOKS_BIN", None)
     env["PATH"] = "/nonexistent"
@@ -312,10 +320,340 @@ def test_no_server_is_left_after_the_interpreter_is_killed(module, ctx):
         assert gone(pid), "serve %d outlived the killed interpreter" % pid
 
 
+# -- the plugin never raises into Hermes, and never fails open by accident -----------------------
+
+# The binary the plugin was installed with (set in main).
+BINARY = ""
+
+
+def deep(levels, inner="rm -rf victim"):
+    """A value nested `levels` lists deep."""
+    value = inner
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def at_depth(frames, fn):
+    """fn() called `frames` Python frames deep, as Hermes calls its plugins from deep in a turn."""
+    if frames <= 0:
+        return fn()
+    return at_depth(frames - 1, fn)
+
+
+def scratch(hooks=(), approve=True):
+    """A home of its own for a child interpreter: HOME, HERMES_HOME, user hooks (name, trigger,
+    body, extra), approved unless told otherwise. Returns (root, env, work folder)."""
+    root = tempfile.mkdtemp(prefix="scratch-")
+    home, hermes, work = (os.path.join(root, d) for d in ("home", "hermes", "work"))
+    for folder in (home, hermes, work):
+        os.makedirs(folder)
+    for name, trigger, body, extra in hooks:
+        hook(name, trigger, body, extra, hooks=os.path.join(home, ".config", "agents", "hooks"))
+    env = os.environ.copy()
+    env.update(HOME=home, HERMES_HOME=hermes)
+    for name in ("HERMES_HOOKS_FAIL_CLOSED", "TERMINAL_CWD", "HERMES_ACCEPT_HOOKS", "HERMES_HOOKS_ACCEPT"):
+        env.pop(name, None)
+    if approve:
+        subprocess.run([BINARY, "approve", "--all", "--yes"], env=env, cwd=work, check=True,
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=PATIENCE)
+    return root, env, work
+
+
+# What a child interpreter runs before the test's own lines: the plugin at PLUGIN_UNDER_TEST,
+# registered with a fake ctx; `call` runs one tool call the way Hermes does; `said` is what the
+# plugin logged.
+PRELUDE = """
+import importlib.util, json, logging, os, sys, time
+logging.basicConfig(level=logging.WARNING, format="LOG %(message)s")
+said = []
+class Keep(logging.Handler):
+    def emit(self, record): said.append(record.getMessage())
+logging.getLogger().addHandler(Keep())
+spec = importlib.util.spec_from_file_location("p", os.environ["PLUGIN_UNDER_TEST"])
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+class Ctx:
+    def __init__(self): self.h = {}; self.m = {}
+    def register_hook(self, n, cb): self.h[n] = cb
+    def register_middleware(self, k, cb): self.m[k] = cb
+ctx = Ctx(); m.register(ctx)
+def call(args, tool="terminal", call="k", session="s"):
+    kw = dict(tool_name=tool, args=args, session_id=session, tool_call_id=call, task_id="t")
+    out = ctx.m["tool_request"](original_args=args, **kw)
+    if isinstance(out, dict) and isinstance(out.get("args"), dict):
+        kw["args"] = out["args"]
+    return ctx.h["pre_tool_call"](**kw)
+def deep(levels, inner="rm -rf victim"):
+    value = inner
+    for _ in range(levels):
+        value = [value]
+    return value
+"""
+
+
+def child(lines, env, work, plugin=None):
+    """Runs PRELUDE and `lines` in a child interpreter in `work`; the last stdout line, read as
+    JSON, and stderr. An exception in the child fails the test with its traceback."""
+    env = dict(env, PLUGIN_UNDER_TEST=plugin or os.path.join(PLUGIN, "__init__.py"))
+    done = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(lines)], env=env, cwd=work,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=PATIENCE)
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 0, "the child failed:\n%s%s" % (out, err)
+    return json.loads(out.strip().splitlines()[-1]), err
+
+
+GUARD = ("closed-guard", "pre-tool-call", "cat >/dev/null\n", "fail_closed: true\nmatcher:\n  tool: other_tool\n")
+
+
+def test_json_is_written_as_json_dumps_writes_it_at_any_depth(module, ctx):
+    class Odd:
+        def __str__(self):
+            return "odd \u00e9"
+
+    values = [None, True, False, 0, -7, 2 ** 80, 1.5, float("nan"), float("inf"), -float("inf"), "",
+              "a\"b\\c\n\u00e9\ud800\U0001f600", [], {}, (), [1, [2, [3]]], (1, "x"),
+              {"b": 1, "a": [{}, []], 3: "int key", 2.5: "float", None: 0, True: 1},
+              {"z": {"y": {"x": [Odd()]}}}, Odd(), deep(30)]
+    for value in values:
+        for sort_keys in (False, True):
+            if sort_keys and isinstance(value, dict) and any(not isinstance(k, str) for k in value):
+                continue
+            want = json.dumps(value, sort_keys=sort_keys, default=str)
+            got = module._dumps_flat(value, sort_keys)
+            assert got == want, (value, got, want)
+    text = module._dumps({"a": deep(100000, 1)})
+    assert text == '{"a": ' + "[" * 100000 + "1" + "]" * 100000 + "}", text[:80]
+    loop = []
+    loop.append(loop)
+    try:
+        module._dumps_flat(loop, False)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a list that contains itself was written")
+
+
+def test_a_deep_argument_reaches_the_hooks_which_decide_it(module, ctx):
+    # Nested as deep as serve reads, from deep in the stack as in Hermes: json.dumps cannot.
+    args = {"command": "rm -rf victim", "pad": deep(990, 1)}
+    final, blocks = at_depth(60, lambda: tool_call(ctx, args, call="deep-990"))
+    assert blocks == [{"action": "block", "message": "no rm -rf here"}], blocks
+
+
+def test_an_argument_deeper_than_the_hooks_read_fails_open_without_raising(module, ctx):
+    out = tool_call(ctx, {"command": "rm -rf victim", "pad": deep(100000)}, call="deep-open")
+    assert out[1] == [], out[1]
+
+
+def test_an_argument_deeper_than_the_hooks_read_blocks_when_failing_closed(module, ctx):
+    root, env, work = scratch()
+    env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
+    answer, err = child("print(json.dumps(call({'command': 'ls', 'pad': deep(100000)})))", env, work)
+    assert (answer or {}).get("action") == "block", (answer, err)
+
+
+def test_an_argument_deeper_than_the_hooks_read_blocks_where_a_fail_closed_guard_could_apply(module, ctx):
+    root, env, work = scratch([GUARD])
+    answer, err = child("print(json.dumps(call({'command': 'ls', 'pad': deep(100000)})))", env, work)
+    assert (answer or {}).get("action") == "block", (answer, err)
+    assert "closed-guard" in answer["message"], answer
+
+
+LOOP = """
+args = {"command": "ls"}
+args["self"] = args
+print(json.dumps({"out": call(args), "said": said}))
+"""
+
+
+def test_a_value_json_cannot_write_fails_open_saying_so_once(module, ctx):
+    root, env, work = scratch()
+    answer, err = child(LOOP + "print(json.dumps({'again': call(args, call='k2'), 'said': said}))", env, work)
+    assert answer["again"] is None, answer
+    about = [line for line in answer["said"] if "could not be sent" in line]
+    assert len(about) == 1, (answer, err)
+
+
+def test_a_value_json_cannot_write_blocks_when_failing_closed(module, ctx):
+    root, env, work = scratch()
+    env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
+    answer, err = child(LOOP, env, work)
+    assert (answer["out"] or {}).get("action") == "block", (answer, err)
+
+
+def test_a_value_json_cannot_write_blocks_where_a_fail_closed_guard_could_apply(module, ctx):
+    root, env, work = scratch([GUARD])
+    answer, err = child(LOOP, env, work)
+    assert (answer["out"] or {}).get("action") == "block", (answer, err)
+    assert "closed-guard" in answer["out"]["message"], answer
+
+
+BROKEN = """
+class Broken(BaseException):
+    pass
+def broken(*args, **kwargs):
+    raise Broken("a bug")
+m._session_cwd = broken
+m._plugin._take_kept = broken
+out = {"pre_tool_call": call({"command": "ls"})}
+for name, cb in ctx.h.items():
+    if name != "pre_tool_call":
+        out[name] = cb(session_id="s", tool_name="terminal", tool_call_id="k3", args={}, result="r")
+out["tool_request"] = ctx.m["tool_request"](session_id="s", tool_name="t", tool_call_id="k4", args={})
+print(json.dumps({"out": out, "said": said}))
+"""
+
+
+def test_a_bug_in_the_plugin_never_raises_into_hermes_and_fails_open_saying_so_once(module, ctx):
+    root, env, work = scratch()
+    answer, err = child(BROKEN, env, work)
+    assert set(answer["out"]) >= {"pre_tool_call", "tool_request", "post_tool_call", "transform_tool_result",
+                                  "pre_llm_call", "pre_verify", "on_session_start", "subagent_start"}, answer
+    assert all(v is None for v in answer["out"].values()), answer
+    about = [line for line in answer["said"] if "Broken" in line]
+    assert len(about) == 1, (answer, err)
+
+
+def test_a_bug_in_the_plugin_blocks_a_tool_call_a_fail_closed_guard_could_apply_to(module, ctx):
+    root, env, work = scratch([GUARD])
+    answer, err = child(BROKEN, env, work)
+    assert (answer["out"]["pre_tool_call"] or {}).get("action") == "block", (answer, err)
+    others = [k for k, v in answer["out"].items() if k != "pre_tool_call" and v is not None]
+    assert others == [], answer
+
+
+KILLER = "cat >/dev/null\nkill -9 $PPID\nsleep 5\n"
+
+
+def test_a_server_that_dies_mid_request_blocks_a_call_a_fail_closed_guard_could_apply_to(module, ctx):
+    root, env, work = scratch([("killer", "pre-tool-call", KILLER, "fail_closed: true\nmatcher:\n  tool: kill_tool\n")])
+    answer, err = child("print(json.dumps({'out': call({'x': 1}, tool='kill_tool'), 'said': said}))", env, work)
+    assert (answer["out"] or {}).get("action") == "block", (answer, err)
+    assert "killer" in answer["out"]["message"], answer
+
+
+def test_a_server_that_dies_mid_request_fails_open_without_a_guard_saying_so_once(module, ctx):
+    root, env, work = scratch([("killer", "pre-tool-call", KILLER, "matcher:\n  tool: kill_tool\n")])
+    answer, err = child("print(json.dumps({'out': [call({'x': 1}, tool='kill_tool', call=c) for c in 'ab'],"
+                        " 'said': said}))", env, work)
+    assert answer["out"] == [None, None], (answer, err)
+    about = [line for line in answer["said"] if "server ended" in line]
+    assert len(about) == 1, answer
+
+
+def fake_binary(folder, serve_answer):
+    """A stand-in for the binary: `list --json` names one fail_closed guard; `serve` records each
+    request line in folder/requests.jsonl and answers `serve_answer` (with the request's id)."""
+    path = os.path.join(folder, "fake-hermes-hooks")
+    with open(path, "w") as f:
+        f.write("#!%s\n" % sys.executable + textwrap.dedent("""\
+            import json, os, sys
+            if sys.argv[1:2] == ["list"]:
+                print(json.dumps({"hooks": [{"event": "pre_tool_call", "source": "agent-hooks",
+                                             "name": "listed-guard", "fail_closed": True}]}))
+                sys.exit(0)
+            for line in sys.stdin:
+                with open(os.path.join(%r, "requests.jsonl"), "a") as log:
+                    log.write(line)
+                answer = dict(%r, id=json.loads(line)["id"])
+                print(json.dumps(answer), flush=True)
+            """ % (folder, serve_answer)))
+    os.chmod(path, 0o755)
+    return path
+
+
+def test_a_request_serve_refuses_is_a_runner_error_not_an_allow(module, ctx):
+    root, env, work = scratch()
+    plugin = plugin_copy(fake_binary(root, {"error": "unknown key"}))
+    answer, err = child("print(json.dumps({'out': call({'command': 'ls'}), 'said': said}))", env, work, plugin)
+    assert (answer["out"] or {}).get("action") == "block", (answer, err)
+    assert "listed-guard" in answer["out"]["message"], answer
+    assert any("refused" in line for line in answer["said"]), answer
+
+
+def test_serve_is_started_without_hermess_consent_switch(module, ctx):
+    marker_hook = 'cat >/dev/null\ntouch "$HOME/sneaky-ran"\n'
+    root, env, work = scratch([("sneaky", "pre-tool-call", marker_hook, "")], approve=False)
+    env.update(HERMES_ACCEPT_HOOKS="1", HERMES_HOOKS_ACCEPT="0", HERMES_HOOKS_CANARY="kept")
+    answer, err = child("""\
+        out = call({"command": "ls"})
+        pids = [s.proc.pid for s in m._plugin.pool.all if isinstance(s, m._Server)]
+        envs = [open("/proc/%d/environ" % p, "rb").read().decode().split("\\0") for p in pids]
+        print(json.dumps({"out": out, "envs": envs}))
+        """, env, work)
+    assert not os.path.exists(os.path.join(env["HOME"], "sneaky-ran")), "the unapproved hook ran"
+    allowlist = os.path.join(env["HERMES_HOME"], "shell-hooks-allowlist.json")
+    assert not os.path.exists(allowlist) or "sneaky" not in open(allowlist).read(), open(allowlist).read()
+    assert answer["envs"], answer
+    for environ in answer["envs"]:
+        assert not any(v.startswith("HERMES_ACCEPT_HOOKS=") for v in environ), environ
+        assert "HERMES_HOOKS_ACCEPT=0" in environ and "HERMES_HOOKS_CANARY=kept" in environ, environ
+
+
+def test_a_fallback_binary_is_said_once_in_hermess_log(module, ctx):
+    root, env, work = scratch([("guard", "pre-tool-call", "cat | grep -q 'rm -rf' && echo '{\"decision\": \"block\"}'\n", "")])
+    plugin = plugin_copy(os.path.join(root, "gone", "hermes-hooks"))
+    env["HERMES_HOOKS_BIN"] = BINARY
+    answer, err = child("""\
+        out = [call({"command": "rm -rf x"}, call=c) for c in "ab"]
+        print(json.dumps({"out": out, "said": said}))
+        """, env, work, plugin)
+    assert all((o or {}).get("action") == "block" for o in answer["out"]), answer
+    about = [line for line in answer["said"] if "is gone" in line]
+    assert len(about) == 1 and BINARY in about[0] and "HERMES_HOOKS_BIN" in about[0], answer
+    # In Hermes's one-shot mode every logger is off: the line is in agent.log itself.
+    answer, err = child("""\
+        logging.disable(logging.CRITICAL)
+        out = [call({"command": "rm -rf x"}, call=c) for c in "ab"]
+        print(json.dumps({"out": out}))
+        """, env, work, plugin)
+    with open(os.path.join(env["HERMES_HOME"], "logs", "agent.log")) as f:
+        logged = [line for line in f if "is gone" in line]
+    assert len(logged) == 1, logged
+
+
+def test_every_request_names_the_sessions_launch_directory_as_the_project(module, ctx):
+    root, env, work = scratch()
+    plugin = plugin_copy(fake_binary(root, {"exit": 0, "event": "pre_tool_call", "hooks": []}))
+    launch, moved = os.path.join(root, "launch"), os.path.join(root, "launch", "sub")
+    os.makedirs(moved)
+    env["TERMINAL_CWD"] = launch
+    child("""\
+        ctx.h["on_session_start"](session_id="s", model="m", platform="cli")
+        call({"command": "ls"}, call="a")
+        os.environ["TERMINAL_CWD"] = %r  # the session's directory moves
+        call({"command": "ls"}, call="b")
+        ctx.h["subagent_start"](parent_session_id="s", child_session_id="kid", child_goal="g")
+        call({"command": "ls"}, call="c", session="kid")
+        call({"command": "ls"}, call="d", session="new")
+        print("{}")
+        """ % moved, env, work, plugin)
+    with open(os.path.join(root, "requests.jsonl")) as f:
+        sent = [json.loads(line) for line in f]
+    seen = [(r["event"], r["payload"].get("tool_call_id"), r.get("project_dir"), r["payload"]["cwd"]) for r in sent]
+    assert seen == [
+        ("on_session_start", None, launch, launch),
+        ("pre_tool_call", "a", launch, launch),
+        ("pre_tool_call", "b", launch, moved),
+        ("subagent_start", None, launch, moved),
+        ("pre_tool_call", "c", launch, moved),
+        # A session that starts after the move starts where Hermes then says it works.
+        ("pre_tool_call", "d", moved, moved),
+    ], seen
+
+
 def main():
+    global BINARY
+    # Every folder the tests make is under the scratch home, which goes with it.
+    tempfile.tempdir = os.path.join(HOME, "tmp")
+    os.makedirs(tempfile.tempdir, exist_ok=True)
     write_hooks()
     logging.basicConfig(level=logging.WARNING)
     module, ctx = load()
+    BINARY = module.INSTALLED_BINARY
+    # The hooks run once a person approved them; nothing here relies on a bypass.
+    subprocess.run([BINARY, "approve", "--all", "--yes"], check=True, stdin=subprocess.DEVNULL,
+                   capture_output=True, timeout=PATIENCE)
     tests = [(name, fn) for name, fn in globals().items() if name.startswith("test_")]
     wanted = sys.argv[2:]
     failed = 0

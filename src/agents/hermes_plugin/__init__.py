@@ -9,10 +9,18 @@ pre_llm_call, keep working on pre_verify, and a post_tool_call note appended to 
 
 Servers are started when first needed, at most POOL_SIZE of them, each with one request at a
 time, so a slow hook never holds up an unrelated tool call. They end with Hermes: their stdin is
-closed at exit, and when Hermes is killed the pipe closes with it, which ends them as well.
+closed at exit, and when Hermes is killed the pipe closes with it, which ends them as well. They
+are started without Hermes's own consent switch (HERMES_ACCEPT_HOOKS, which `hermes -z` sets for
+Hermes's shell hooks): approving an Agent Hooks hook is a person's act.
 
-When the binary is missing or a server dies, the plugin says so once in Hermes's log and lets
-the call go on, unless HERMES_HOOKS_FAIL_CLOSED=1, which blocks tool calls instead.
+Every request names the session's project (`project_dir`, see _Projects): the model's `cd` moves
+the payload's `cwd`, never the project whose guards apply.
+
+The plugin never raises into Hermes (Hermes logs a callback's exception and runs the call).
+Anything that keeps a tool call from being decided (the binary missing, a server that died, an
+argument that cannot be sent, a bug) is said once in Hermes's log and lets the call go on, unless
+HERMES_HOOKS_FAIL_CLOSED=1 or a `fail_closed` guard could apply to the call (the plugin learns
+which events have one with `hermes-hooks list`), which block it instead.
 
 Written by `hermes-hooks install hermes`; Python standard library only.
 """
@@ -58,6 +66,23 @@ def _warn(text):
         return
     logger.warning("%s", text)
 
+
+_said = set()
+_said_lock = threading.Lock()
+
+
+def _warn_once(key, text):
+    """`_warn`, the first time for `key` only; never raises."""
+    try:
+        with _said_lock:
+            if key in _said:
+                return
+            _said.add(key)
+        _warn(text)
+    except Exception:
+        pass
+
+
 VERSION = "@HERMES_HOOKS_VERSION@"
 INSTALLED_BINARY = "@HERMES_HOOKS_BIN@"
 
@@ -68,6 +93,13 @@ POOL_SIZE = 8
 DECISION_SECONDS = 29.0
 # Decisions taken in the tool_request middleware, waiting for their pre_tool_call.
 KEPT_DECISIONS = 256
+# Sessions whose project is kept, and projects whose guards are kept.
+KEPT_SESSIONS = 1024
+KEPT_PROJECTS = 64
+# How old what `list` said about a project's guards may be before it is asked again, and how
+# long `list` may take.
+GUARDS_FRESH_SECONDS = 30.0
+LIST_SECONDS = 10.0
 
 # Hermes's events that have an Agent Hooks counterpart.
 EVENTS = (
@@ -85,17 +117,38 @@ EVENTS = (
 # What Hermes adds to every call and no hook needs.
 _NOT_PAYLOAD = ("telemetry_schema_version", "middleware_schema_version", "original_args")
 
+# Hermes's own consent switch for its shell hooks (`hermes -z` and `--accept-hooks` export it).
+# It never reaches a process the plugin starts.
+_HERMES_CONSENT = "HERMES_ACCEPT_HOOKS"
+
 
 def _fail_closed():
     return os.environ.get("HERMES_HOOKS_FAIL_CLOSED", "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def _usable(path):
+    return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
 def _binary():
-    """The installed absolute path, else HERMES_HOOKS_BIN, else `hermes-hooks` on PATH."""
-    for candidate in (INSTALLED_BINARY, os.environ.get("HERMES_HOOKS_BIN", "")):
-        if candidate and not candidate.startswith("@") and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return shutil.which("hermes-hooks")
+    """The installed absolute path, else HERMES_HOOKS_BIN, else `hermes-hooks` on PATH; a
+    fallback is said once in Hermes's log (it may be another version, or not the one meant)."""
+    stamped = not INSTALLED_BINARY.startswith("@")
+    if stamped and _usable(INSTALLED_BINARY):
+        return INSTALLED_BINARY
+    named = os.environ.get("HERMES_HOOKS_BIN", "")
+    if _usable(named):
+        program, how = named, "HERMES_HOOKS_BIN"
+    else:
+        program, how = shutil.which("hermes-hooks"), "PATH"
+    if program and stamped:
+        _warn_once(
+            "fallback",
+            "hermes-hooks: the binary `hermes-hooks install hermes` wrote this plugin for (%s) is "
+            "gone; using %s from %s instead (run `hermes-hooks install hermes` again with the "
+            "binary you mean)" % (INSTALLED_BINARY, program, how),
+        )
+    return program
 
 
 def _hermes_home():
@@ -105,6 +158,18 @@ def _hermes_home():
         return str(get_hermes_home())
     except Exception:
         return None
+
+
+def _child_env():
+    """The environment of every process the plugin starts: Hermes's, with HERMES_HOME as Hermes
+    resolved it and without Hermes's own consent switch. HERMES_HOOKS_ACCEPT, this tool's own
+    bypass, is kept: a person sets it on purpose."""
+    env = dict(os.environ)
+    env.pop(_HERMES_CONSENT, None)
+    home = _hermes_home()
+    if home:
+        env["HERMES_HOME"] = home
+    return env
 
 
 def _session_cwd():
@@ -125,8 +190,257 @@ def _session_cwd():
         return ""
 
 
+# -- JSON without a depth limit -----------------------------------------------------------------
+
+_encode_string = json.encoder.encode_basestring_ascii
+_END = object()
+
+
+def _dumps(value, sort_keys=False):
+    """`json.dumps(value, sort_keys=sort_keys, default=str)`, the same text at any depth: a value
+    nested deeper than Python's recursion limit (a tool argument 1,000 levels deep) is written
+    without recursion. Raises ValueError or TypeError for what json cannot write (a value that
+    contains itself, a key of another type)."""
+    try:
+        return json.dumps(value, sort_keys=sort_keys, default=str)
+    except RecursionError:
+        return _dumps_flat(value, sort_keys)
+
+
+def _float_text(number):
+    if number != number:
+        return "NaN"
+    if number == float("inf"):
+        return "Infinity"
+    if number == -float("inf"):
+        return "-Infinity"
+    return float.__repr__(number)
+
+
+def _scalar_text(value):
+    """A value's text when it is not a container; None for a dict, list or tuple."""
+    if isinstance(value, str):
+        return _encode_string(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float_text(value)
+    if isinstance(value, (dict, list, tuple)):
+        return None
+    return _encode_string(str(value))
+
+
+def _key_text(key):
+    if isinstance(key, str):
+        return key
+    if isinstance(key, float):
+        return _float_text(key)
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, int):
+        return int.__repr__(key)
+    raise TypeError("keys must be str, int, float, bool or None, not %s" % type(key).__name__)
+
+
+def _dumps_flat(value, sort_keys):
+    """json.dumps's text, with a list of open containers instead of recursion."""
+    out = []
+    # Each open container: [its items, is a dict, its id, no item written yet].
+    open_ = []
+    inside = set()
+    item = value
+    while True:
+        text = _scalar_text(item)
+        if text is not None:
+            out.append(text)
+        elif not item:
+            out.append("{}" if isinstance(item, dict) else "[]")
+        else:
+            ident = id(item)
+            if ident in inside:
+                raise ValueError("Circular reference detected")
+            inside.add(ident)
+            if isinstance(item, dict):
+                items = sorted(item.items()) if sort_keys else list(item.items())
+                out.append("{")
+                open_.append([iter(items), True, ident, True])
+            else:
+                out.append("[")
+                open_.append([iter(item), False, ident, True])
+        while open_:
+            top = open_[-1]
+            following = next(top[0], _END)
+            if following is _END:
+                open_.pop()
+                inside.discard(top[2])
+                out.append("}" if top[1] else "]")
+                continue
+            if not top[3]:
+                out.append(", ")
+            top[3] = False
+            if top[1]:
+                key, item = following
+                out.append(_encode_string(_key_text(key)))
+                out.append(": ")
+            else:
+                item = following
+            break
+        else:
+            return "".join(out)
+
+
+# -- the project and its guards -----------------------------------------------------------------
+
+
+class _Projects:
+    """The project each session belongs to: where Hermes said the session works when the plugin
+    first heard of it, before the model could act in it.
+
+    That is Hermes's own answer (agent.runtime_cwd.resolve_agent_cwd): in the CLI (`hermes`,
+    `hermes -z`), TERMINAL_CWD, which Hermes sets at start to the directory it was launched in
+    (or to the worktree of `--worktree`, or to the directory of a resumed session); in the
+    gateway, where the process's own directory is not the chat's project, the directory pinned
+    for that chat's session (the TUI gateway's workspace), else the configured terminal.cwd.
+    The model's `cd` moves the terminal tool's directory and the payload's `cwd`, which may
+    add a nested folder's hooks, but never this: a subagent's session takes its parent's."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.by_session = collections.OrderedDict()
+
+    def of(self, kwargs):
+        session = str(kwargs.get("session_id") or "")
+        with self.lock:
+            project = self.by_session.get(session)
+            if project is not None:
+                self.by_session.move_to_end(session)
+                return project
+        try:
+            project = _session_cwd()
+        except BaseException:
+            project = ""
+        try:
+            project = os.path.abspath(project or os.getcwd())
+        except OSError:
+            project = ""
+        with self.lock:
+            return self._keep(session, project)
+
+    def inherit(self, kwargs):
+        """subagent_start: the child session works in its parent's project."""
+        parent = str(kwargs.get("parent_session_id") or "")
+        child = str(kwargs.get("child_session_id") or "")
+        if not child:
+            return
+        project = self.of({"session_id": parent})
+        with self.lock:
+            if child not in self.by_session:
+                self._keep(child, project)
+
+    def _keep(self, session, project):
+        kept = self.by_session.setdefault(session, project)
+        while len(self.by_session) > KEPT_SESSIONS:
+            self.by_session.popitem(last=False)
+        return kept
+
+
+class _Known:
+    """What `list` said about one project: the names of its fail_closed Agent Hooks guards by
+    event (None until it first answered)."""
+
+    def __init__(self):
+        self.guards = None
+        self.asked_at = None
+        self.answered = threading.Event()
+        self.asking = False
+
+
+class _Guards:
+    """Which events of a project have a `fail_closed` guard, so that a call the hooks could not
+    decide is blocked where one could apply. Learned with `hermes-hooks list --json` when a
+    project is first seen, and again in the background when what was learned is older than
+    GUARDS_FRESH_SECONDS."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.projects = collections.OrderedDict()
+
+    def learn(self, project):
+        """Starts learning a project's guards when nothing fresh is known; never waits."""
+        with self.lock:
+            known = self.projects.get(project)
+            if known is None:
+                known = self.projects[project] = _Known()
+                while len(self.projects) > KEPT_PROJECTS:
+                    self.projects.popitem(last=False)
+            fresh = known.asked_at is not None and time.monotonic() - known.asked_at < GUARDS_FRESH_SECONDS
+            if known.asking or fresh:
+                return known
+            known.asking = True
+            known.asked_at = time.monotonic()
+        try:
+            threading.Thread(target=self._ask_list, args=(project, known), daemon=True,
+                             name="hermes-hooks-guards").start()
+        except Exception:
+            with self.lock:
+                known.asking = False
+            known.answered.set()
+        return known
+
+    def guard(self, event, project, deadline=None):
+        """The name of a fail_closed guard on `event` in `project`, or None when none is known;
+        waits for the first answer of `list`, up to the deadline."""
+        known = self.learn(project)
+        wait = LIST_SECONDS if deadline is None else max(0.0, min(LIST_SECONDS, deadline - time.monotonic()))
+        known.answered.wait(wait)
+        names = (known.guards or {}).get(event) or ()
+        return names[0] if names else None
+
+    def _ask_list(self, project, known):
+        guards = None
+        try:
+            program = _binary()
+            if program:
+                done = subprocess.run(
+                    [program, "list", "--json"],
+                    cwd=project or None,
+                    env=_child_env(),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    timeout=LIST_SECONDS,
+                    close_fds=True,
+                )
+                listed = json.loads(done.stdout.decode("utf-8", "replace"))
+                guards = {}
+                for hook in listed.get("hooks") or []:
+                    if hook.get("source") == "agent-hooks" and hook.get("fail_closed") is True:
+                        guards.setdefault(str(hook.get("event")), []).append(str(hook.get("name")))
+        except BaseException:
+            guards = None
+        with self.lock:
+            if guards is not None:
+                known.guards = guards
+            known.asking = False
+        known.answered.set()
+
+
+# -- the servers --------------------------------------------------------------------------------
+
+
 class Unanswered(Exception):
-    """No answer came: `kind` says why (missing, died, slow), `message` in a sentence."""
+    """No answer came: `kind` says why (missing, died, slow, refused, or a failure's type),
+    `message` in a sentence."""
 
     def __init__(self, kind, message, sent=True):
         super().__init__(message)
@@ -134,22 +448,29 @@ class Unanswered(Exception):
         self.sent = sent
 
 
+def _failure(err):
+    """Any exception raised while deciding, as an Unanswered."""
+    if isinstance(err, Unanswered):
+        return err
+    kind = type(err).__name__
+    try:
+        text = str(err)
+    except BaseException:
+        text = ""
+    what = "%s: %s" % (kind, text) if text else kind
+    return Unanswered("failed:" + kind, "the hermes-hooks plugin failed while deciding (%s)" % what)
+
+
 class _Server:
     """One `hermes-hooks serve`, one request at a time."""
 
-    _ids = itertools.count(1)
-
     def __init__(self, program):
-        env = dict(os.environ)
-        home = _hermes_home()
-        if home:
-            env["HERMES_HOME"] = home
         self.proc = subprocess.Popen(
             [program, "serve"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=env,
+            env=_child_env(),
             close_fds=True,
             # Out of Hermes's process group: a Ctrl-C that stops a turn does not end the servers.
             start_new_session=True,
@@ -172,7 +493,7 @@ class _Server:
                 text = line.decode("utf-8", "replace").rstrip()
                 if text:
                     # serve's own lines start with "hermes-hooks:".
-                    logger.warning("%s", text)
+                    _warn(text)
         except (OSError, ValueError):
             pass
         try:
@@ -180,14 +501,9 @@ class _Server:
         except Exception:
             pass
 
-    def ask(self, event, payload, deadline):
-        ident = next(self._ids)
-        line = json.dumps(
-            {"id": ident, "event": event, "payload": payload, "sources": ["agent-hooks"]},
-            default=str,
-        )
+    def ask(self, ident, line, deadline):
         try:
-            self.proc.stdin.write(line.encode("utf-8") + b"\n")
+            self.proc.stdin.write(line + b"\n")
             self.proc.stdin.flush()
         except (OSError, ValueError) as err:
             raise Unanswered("died", "a hermes-hooks server ended (%s)" % err, sent=False)
@@ -205,6 +521,9 @@ class _Server:
             except ValueError:
                 continue
             if isinstance(answer, dict) and answer.get("id") == ident:
+                if "exit" not in answer:
+                    # {"id", "error"}: a request serve could not take.
+                    raise Unanswered("refused", "hermes-hooks refused the request: %s" % answer.get("error"))
                 return answer
 
     def close(self):
@@ -271,14 +590,14 @@ class _Pool:
                 server.close()
             self.cond.notify()
 
-    def call(self, event, payload, deadline=None):
-        """The answer to one event; raises Unanswered."""
+    def call(self, ident, line, deadline=None):
+        """The answer to one request line; raises Unanswered (or whatever went wrong)."""
         for attempt in (1, 2):
             server = self._take(deadline)
             try:
-                answer = server.ask(event, payload, deadline)
+                answer = server.ask(ident, line, deadline)
             except Unanswered as err:
-                self._give_back(server, keep=False)
+                self._give_back(server, keep=err.kind == "refused")
                 # A server found dead before the request reached it: nothing ran, try a new one.
                 if not err.sent and attempt == 1:
                     continue
@@ -298,10 +617,16 @@ class _Pool:
             server.close()
 
 
+# -- the plugin ---------------------------------------------------------------------------------
+
+
 class _Plugin:
+    _ids = itertools.count(1)
+
     def __init__(self):
         self.pool = _Pool()
-        self.said = set()
+        self.projects = _Projects()
+        self.guards = _Guards()
         self.lock = threading.Lock()
         # Tool-call decisions taken in the tool_request middleware, by call.
         self.decisions = collections.OrderedDict()
@@ -311,37 +636,47 @@ class _Plugin:
     # -- talking to the servers -------------------------------------------------------------
 
     def _say_once(self, err):
-        with self.lock:
-            if err.kind in self.said:
-                return
-            self.said.add(err.kind)
         if _fail_closed():
-            _warn("hermes-hooks: %s; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)" % (err,))
+            text = "hermes-hooks: %s; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)" % (err,)
         else:
-            _warn(
-                "hermes-hooks: %s; the Agent Hooks do not run and calls go on "
-                "(HERMES_HOOKS_FAIL_CLOSED=1 blocks tool calls instead)" % (err,)
+            text = (
+                "hermes-hooks: %s; what the Agent Hooks could not check goes on, except a tool "
+                "call a fail_closed guard could apply to (HERMES_HOOKS_FAIL_CLOSED=1 blocks every "
+                "tool call instead)" % (err,)
             )
+        _warn_once(err.kind, text)
 
-    def _ask(self, event, kwargs, deadline=None):
-        """The answer line for `event`, or an Unanswered."""
+    def _ask(self, event, kwargs, deadline=None, session=None):
+        """serve's answer to `event` (a dict); raises Unanswered, or whatever else went wrong.
+        The project is that of the event's session (or of `session`)."""
+        project = self.projects.of(kwargs if session is None else {"session_id": session})
+        self.guards.learn(project)
         payload = {k: v for k, v in kwargs.items() if k not in _NOT_PAYLOAD}
         payload["cwd"] = _session_cwd()
+        ident = next(self._ids)
+        request = {"id": ident, "event": event, "payload": payload, "sources": ["agent-hooks"]}
+        if project:
+            request["project_dir"] = project
         try:
-            return self.pool.call(event, payload, deadline)
-        except Unanswered as err:
-            self._say_once(err)
-            return err
+            line = _dumps(request).encode("utf-8")
+        except (ValueError, TypeError) as err:
+            raise Unanswered("unsent", "a call could not be sent to hermes-hooks (%s)" % (err,), sent=False)
+        return self.pool.call(ident, line, deadline)
+
+    def _ask_quietly(self, event, kwargs, session=None):
+        """The answer for an event that cannot block, or None; a failure is said once."""
+        try:
+            return self._ask(event, kwargs, session=session)
+        except BaseException as err:
+            self._say_once(_failure(err))
+            return None
 
     # -- tool calls ---------------------------------------------------------------------------
 
     @staticmethod
     def _call_key(kwargs, args):
         """The call a decision is for, and the arguments its hooks saw."""
-        try:
-            shown = json.dumps(args, sort_keys=True, default=str)
-        except Exception:
-            shown = repr(args)
+        shown = _dumps(args, sort_keys=True)
         call = kwargs.get("tool_call_id") or ""
         key = (kwargs.get("session_id") or "", call, kwargs.get("tool_name") or "", "" if call else shown)
         return key, shown
@@ -356,89 +691,144 @@ class _Plugin:
         with self.lock:
             return store.pop(key, None)
 
+    def _undecided(self, kwargs, err, deadline=None):
+        """The block (or None) for a tool call the hooks could not decide: said once; blocked
+        when it was slow, in fail-closed mode, or where a fail_closed guard could apply."""
+        self._say_once(err)
+        if err.kind == "slow" or _fail_closed():
+            return "hermes-hooks could not check this call: %s" % (err,)
+        try:
+            guard = self.guards.guard("pre_tool_call", self.projects.of(kwargs), deadline)
+        except BaseException:
+            guard = None
+        if guard is not None:
+            return "hook %s could not check this call because %s, so the call was blocked (fail_closed)" % (guard, err)
+        return None
+
     def _decide_tool_call(self, kwargs):
         """(block message or None, new args or None) for a tool call."""
         deadline = time.monotonic() + DECISION_SECONDS
-        answer = self._ask("pre_tool_call", kwargs, deadline)
-        if isinstance(answer, Unanswered):
-            if answer.kind == "slow" or _fail_closed():
-                return "hermes-hooks could not check this call: %s" % answer, None
-            return None, None
+        try:
+            answer = self._ask("pre_tool_call", kwargs, deadline)
+        except BaseException as err:
+            return self._undecided(kwargs, _failure(err), deadline), None
         if answer.get("action") == "block":
             return str(answer.get("message") or "Blocked by a hook"), None
         if answer.get("action") == "modify" and isinstance(answer.get("args"), dict):
             return None, answer["args"]
         return None, None
 
+    def _blocked_anyway(self, kwargs, err):
+        """A tool-call callback that failed itself: its block, or None; never raises."""
+        try:
+            return self._undecided(kwargs, _failure(err))
+        except BaseException:
+            if _fail_closed():
+                return "hermes-hooks could not check this call"
+            return None
+
     def tool_request(self, **kwargs):
         """tool_request middleware: runs the hooks before Hermes's pre_tool_call hooks, so their
-        rewrite becomes the call's arguments; a block is kept for pre_tool_call to give."""
-        args = kwargs.get("args")
-        if not isinstance(args, dict):
+        rewrite becomes the call's arguments; a block is kept for pre_tool_call to give. When
+        this fails, nothing is kept and pre_tool_call decides the call itself."""
+        try:
+            args = kwargs.get("args")
+            if not isinstance(args, dict):
+                return None
+            block, rewritten = self._decide_tool_call(kwargs)
+            final = rewritten if rewritten is not None else args
+            key, shown = self._call_key(kwargs, final)
+            self._keep(self.decisions, key, (block, shown))
+            if rewritten is not None and block is None:
+                return {"args": rewritten}
             return None
-        block, rewritten = self._decide_tool_call(kwargs)
-        final = rewritten if rewritten is not None else args
-        key, shown = self._call_key(kwargs, final)
-        self._keep(self.decisions, key, (block, shown))
-        if rewritten is not None and block is None:
-            return {"args": rewritten}
-        return None
+        except BaseException as err:
+            try:
+                self._say_once(_failure(err))
+            except BaseException:
+                pass
+            return None
 
     def pre_tool_call(self, **kwargs):
-        args = kwargs.get("args") if isinstance(kwargs.get("args"), dict) else {}
-        key, shown = self._call_key(kwargs, args)
-        kept = self._take_kept(self.decisions, key)
-        if kept is not None and (kept[0] is not None or kept[1] == shown):
-            block = kept[0]
-        else:
-            # A call that did not go through the middleware, or whose arguments changed after
-            # it: its hooks run now (a rewrite cannot be applied here; a block can).
-            block, _ = self._decide_tool_call(kwargs)
+        try:
+            args = kwargs.get("args") if isinstance(kwargs.get("args"), dict) else {}
+            key, shown = self._call_key(kwargs, args)
+            kept = self._take_kept(self.decisions, key)
+            if kept is not None and (kept[0] is not None or kept[1] == shown):
+                block = kept[0]
+            else:
+                # A call that did not go through the middleware, or whose arguments changed after
+                # it: its hooks run now (a rewrite cannot be applied here; a block can).
+                block, _ = self._decide_tool_call(kwargs)
+        except BaseException as err:
+            block = self._blocked_anyway(kwargs, err)
         if block is not None:
             return {"action": "block", "message": block}
         return None
 
     def post_tool_call(self, **kwargs):
-        answer = self._ask("post_tool_call", kwargs)
-        if isinstance(answer, Unanswered):
-            return None
-        note = answer.get("context") or (answer.get("message") if answer.get("action") == "block" else None)
-        if isinstance(note, str) and note:
-            key = (kwargs.get("session_id") or "", kwargs.get("tool_call_id") or "", kwargs.get("tool_name") or "")
-            self._keep(self.notes, key, note)
+        try:
+            answer = self._ask_quietly("post_tool_call", kwargs)
+            if answer is None:
+                return None
+            note = answer.get("context") or (answer.get("message") if answer.get("action") == "block" else None)
+            if isinstance(note, str) and note:
+                key = (kwargs.get("session_id") or "", kwargs.get("tool_call_id") or "", kwargs.get("tool_name") or "")
+                self._keep(self.notes, key, note)
+        except BaseException as err:
+            self._say_once(_failure(err))
         return None
 
     def transform_tool_result(self, **kwargs):
-        key = (kwargs.get("session_id") or "", kwargs.get("tool_call_id") or "", kwargs.get("tool_name") or "")
-        note = self._take_kept(self.notes, key)
-        result = kwargs.get("result")
-        if note is None or not isinstance(result, str):
+        try:
+            key = (kwargs.get("session_id") or "", kwargs.get("tool_call_id") or "", kwargs.get("tool_name") or "")
+            note = self._take_kept(self.notes, key)
+            result = kwargs.get("result")
+            if note is None or not isinstance(result, str):
+                return None
+            return "%s\n\n%s" % (result, note)
+        except BaseException as err:
+            self._say_once(_failure(err))
             return None
-        return "%s\n\n%s" % (result, note)
 
     # -- the other events ---------------------------------------------------------------------
 
     def pre_llm_call(self, **kwargs):
-        answer = self._ask("pre_llm_call", kwargs)
-        if isinstance(answer, Unanswered):
-            return None
-        context = answer.get("context")
-        if isinstance(context, str) and context:
-            return {"context": context}
+        try:
+            answer = self._ask_quietly("pre_llm_call", kwargs)
+            context = answer.get("context") if answer is not None else None
+            if isinstance(context, str) and context:
+                return {"context": context}
+        except BaseException as err:
+            self._say_once(_failure(err))
         return None
 
     def pre_verify(self, **kwargs):
-        answer = self._ask("pre_verify", kwargs)
-        if isinstance(answer, Unanswered):
-            return None
-        message = answer.get("message")
-        if answer.get("action") == "continue" and isinstance(message, str) and message:
-            return {"action": "continue", "message": message}
+        try:
+            answer = self._ask_quietly("pre_verify", kwargs)
+            if answer is None:
+                return None
+            message = answer.get("message")
+            if answer.get("action") == "continue" and isinstance(message, str) and message:
+                return {"action": "continue", "message": message}
+        except BaseException as err:
+            self._say_once(_failure(err))
+        return None
+
+    def subagent_start(self, **kwargs):
+        try:
+            self.projects.inherit(kwargs)
+            self._ask_quietly("subagent_start", kwargs, session=str(kwargs.get("parent_session_id") or ""))
+        except BaseException as err:
+            self._say_once(_failure(err))
         return None
 
     def observer(self, event):
         def observe(**kwargs):
-            self._ask(event, kwargs)
+            try:
+                self._ask_quietly(event, kwargs)
+            except BaseException as err:
+                self._say_once(_failure(err))
             return None
 
         observe.__name__ = "hermes_hooks_%s" % event

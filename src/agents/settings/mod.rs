@@ -43,20 +43,55 @@ pub(crate) struct Wiring {
     /// hooks included), each with the line it is on: `doctor` reports them where the agent is
     /// wired, since every guard is then silent there.
     pub switched_off: Option<SwitchedOff>,
+    /// Files of the same folders the agent reads settings from but that install never writes
+    /// (Claude Code's `settings.local.json`): read only for what switches hooks off.
+    pub switch_files: &'static [SettingsFile],
+    /// The machine's managed (system, policy) settings files, read for the same: a path, the
+    /// variable the agent reads that names it instead (when it has one), and the format.
+    pub managed: &'static [ManagedFile],
 }
 
-/// Finds, in a settings file's JSON and its text, what switches hooks off, with each line.
-pub(crate) type SwitchedOff = fn(&json::Node, &str) -> Vec<(usize, String)>;
+/// A managed settings file of an agent.
+pub(crate) struct ManagedFile {
+    /// Its path.
+    pub path: &'static str,
+    /// The variable that names it instead, when the agent has one.
+    pub env: Option<&'static str>,
+    /// Its language.
+    pub format: Format,
+}
+
+impl ManagedFile {
+    /// Where the agent reads it now.
+    pub(crate) fn resolve(&self) -> PathBuf {
+        self.env
+            .and_then(crate::env::var_os)
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from(self.path), PathBuf::from)
+    }
+}
+
+/// Where a settings file sits: what may be switched off from it differs (a policy key counts
+/// only in the managed file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layer {
+    /// The user's or a project's settings.
+    Person,
+    /// The machine's managed settings.
+    Managed,
+}
+
+/// Finds, in a settings file's text (in its format), what switches hooks off, with each line
+/// and what to change.
+pub(crate) type SwitchedOff = fn(&str, Format, Layer) -> Vec<(usize, String)>;
 
 impl Settings {
     /// What in this file switches the agent's hooks off (see [`Wiring::switched_off`]).
-    pub(crate) fn switched_off(&self, wiring: &Wiring) -> Vec<(usize, String)> {
-        let (Some(find), Doc::Json { text, comments }) = (wiring.switched_off, &self.doc) else {
-            return Vec::new();
-        };
-        json::parse(text, *comments)
-            .map(|root| find(&root, text))
-            .unwrap_or_default()
+    pub(crate) fn switched_off(&self, wiring: &Wiring, layer: Layer) -> Vec<(usize, String)> {
+        match (wiring.switched_off, &self.before) {
+            (Some(find), Some(text)) => find(text, self.format, layer),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -180,6 +215,25 @@ impl Wiring {
             Scope::User => dir_env.unwrap_or_else(|| home.join(self.user_dir)),
             Scope::Project(root) => root.join(self.project_dir),
         }
+    }
+
+    /// The first settings file in `folder` whose hooks run `hermes-hooks run` (for any agent,
+    /// or none): the agent is wired there. A file that cannot be read counts as not wired.
+    pub(crate) fn wired_in(&self, agent: Agent, folder: &Path) -> Option<PathBuf> {
+        self.files.iter().find_map(|file| {
+            let path = folder.join(file.name);
+            if !path.is_file() {
+                return None;
+            }
+            let handlers = Settings::open(&path, file.format, None)
+                .ok()?
+                .handlers(agent, self.shape)
+                .ok()?;
+            handlers
+                .iter()
+                .any(|h| route(&h.command).is_some())
+                .then_some(path)
+        })
     }
 
     /// What the agent needs beyond the file, for `scope`.

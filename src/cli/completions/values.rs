@@ -39,7 +39,7 @@ pub(super) fn events(current: &OsStr) -> Vec<CompletionCandidate> {
 
 /// The hooks starting with `current` by the name `list` shows: a config hook's command, an
 /// Agent Hooks hook's name; with `approved`, also every command the allowlist holds (what
-/// `revoke` takes).
+/// `revoke` takes). Never a word that begins with `-`.
 pub(super) fn hooks(
     global: &GlobalArgs,
     current: &OsStr,
@@ -71,6 +71,11 @@ pub(super) fn hooks(
     }
     let mut offered: Vec<String> = Vec::new();
     for name in names {
+        // A word that begins with `-` is read as an option (`--yes` approves every hook): never
+        // offered, whatever a file names (such a hook does not load, an allowlist may hold one).
+        if name.starts_with('-') {
+            continue;
+        }
         if name.starts_with(typed) && !offered.contains(&name) {
             offered.push(name);
         }

@@ -279,8 +279,19 @@ fn tool(row: &Row) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     };
-    match &row.tool_command {
-        Some(command) if name.is_empty() => command.clone(),
+    let command = row
+        .tool_command
+        .as_ref()
+        .map(|command| match row.tool_command_chars {
+            // Only the head and tail were kept: say so, with the digest of the whole.
+            Some(chars) => format!(
+                "{command} ({chars} characters, the middle left out; sha256 {})",
+                row.tool_command_sha256.as_deref().unwrap_or("-")
+            ),
+            None => command.clone(),
+        });
+    match command {
+        Some(command) if name.is_empty() => command,
         Some(command) => format!("{name}: {command}"),
         None => name,
     }
