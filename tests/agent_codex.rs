@@ -227,3 +227,29 @@ fn input_typed_into_a_shell_reaches_a_shell_guard_as_the_command() {
         "{value}"
     );
 }
+
+#[test]
+fn a_workdir_holding_an_empty_hooks_folder_does_not_switch_the_project_guard_off() {
+    let env = TestEnv::new();
+    guard(
+        &env,
+        "pre-tool-call",
+        "matcher:\n  tool: shell\n",
+        r#"cat >/dev/null; echo '{"decision": "block", "reason": "keep/ must stay"}'"#,
+    );
+    // `exec_command` with `workdir: "sub"`: Codex reports it as the payload's `cwd`, and runs
+    // the hook in the session's directory, the project.
+    let sub = env.work().join("sub");
+    std::fs::create_dir_all(sub.join(".agents").join("hooks")).unwrap();
+    let call = payload(
+        &env,
+        "PreToolUse",
+        &json!({"cwd": sub, "tool_name": "Bash", "tool_input": {"command": "rm -r ../keep"},
+            "tool_use_id": "call_1"}),
+    );
+    let value = answer(&run(&env, "PreToolUse", &call));
+    assert_eq!(
+        value["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{value}"
+    );
+}

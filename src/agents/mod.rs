@@ -82,6 +82,13 @@ impl Agent {
         }
     }
 
+    /// The agent runs its hooks in the session's directory, which is its project, whatever the
+    /// payload's `cwd` says: Codex reports a command's `workdir` as the payload's `cwd`, and sets
+    /// no project variable (docs/agents.md).
+    pub(crate) const fn runs_hooks_in_project(self) -> bool {
+        matches!(self, Self::Codex)
+    }
+
     /// The project directory the agent names in the payload itself (Cursor's first workspace
     /// root), with what named it.
     pub(crate) fn project_in(self, input: &Map<String, Value>) -> Option<(PathBuf, &'static str)> {

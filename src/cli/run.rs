@@ -70,7 +70,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
     // The project the agent names in the hook's environment (`CLAUDE_PROJECT_DIR`, ...).
     let project_dir = agent
         .project_env()
-        .and_then(|name| crate::env::var_os(name).map(|dir| (std::path::PathBuf::from(dir), name)));
+        .and_then(|name| crate::env::var_os(name).map(|dir| (std::path::PathBuf::from(dir), name)))
+        .or_else(|| {
+            agent
+                .runs_hooks_in_project()
+                .then(|| (current_dir.clone(), "the directory the agent runs hooks in"))
+        });
     let request = Request {
         agent,
         name: &args.event,
