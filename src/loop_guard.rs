@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 use crate::statefile::{self, FileKind, StateError};
 
@@ -64,7 +64,7 @@ pub(crate) fn observe(
     }
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     statefile::locked(KIND, path, || {
-        let mut state = read(path)?;
+        let mut state = statefile::sessions(KIND, path)?;
         let sessions = state["sessions"]
             .as_object_mut()
             .expect("read() checks the shape");
@@ -97,33 +97,10 @@ pub(crate) fn observe(
             (sessions.remove(session).is_some(), None)
         };
         if changed || pruned {
-            let mut bytes = serde_json::to_vec_pretty(&state).map_err(|err| corrupt(path, &err))?;
-            bytes.push(b'\n');
-            statefile::replace(KIND, path, &bytes)?;
+            statefile::replace_json(KIND, path, &state)?;
         }
         Ok(released)
     })
-}
-
-/// The state, `{"sessions": {}}` when the file does not exist.
-fn read(path: &Path) -> Result<Value, StateError> {
-    let Some(bytes) = statefile::read(KIND, path)? else {
-        return Ok(json!({"sessions": Map::new()}));
-    };
-    let state: Value = serde_json::from_slice(&bytes).map_err(|err| corrupt(path, &err))?;
-    if state["sessions"].is_object() {
-        Ok(state)
-    } else {
-        Err(corrupt(path, &"no \"sessions\" object"))
-    }
-}
-
-fn corrupt(path: &Path, reason: &dyn std::fmt::Display) -> StateError {
-    StateError::Corrupt {
-        kind: KIND,
-        path: path.to_path_buf(),
-        reason: reason.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,40 @@ pub enum StateError {
     },
 }
 
+/// A state kept per session (`{"sessions": {...}}`), or an empty one when the file does not
+/// exist; a file that is not such JSON is corrupt (and never overwritten).
+pub(crate) fn sessions(kind: FileKind, path: &Path) -> Result<serde_json::Value, StateError> {
+    let Some(bytes) = read(kind, path)? else {
+        return Ok(serde_json::json!({"sessions": {}}));
+    };
+    let state: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|err| corrupt(kind, path, &err))?;
+    if state["sessions"].is_object() {
+        Ok(state)
+    } else {
+        Err(corrupt(kind, path, &"no \"sessions\" object"))
+    }
+}
+
+/// Replaces the file with `state`, pretty-printed (see [`replace`]).
+pub(crate) fn replace_json(
+    kind: FileKind,
+    path: &Path,
+    state: &serde_json::Value,
+) -> Result<(), StateError> {
+    let mut bytes = serde_json::to_vec_pretty(state).map_err(|err| corrupt(kind, path, &err))?;
+    bytes.push(b'\n');
+    replace(kind, path, &bytes)
+}
+
+fn corrupt(kind: FileKind, path: &Path, reason: &dyn fmt::Display) -> StateError {
+    StateError::Corrupt {
+        kind,
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
+}
+
 /// The file's bytes (a regular file, capped), or `None` when it does not exist.
 pub(crate) fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, StateError> {
     match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {

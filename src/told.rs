@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::config::{Effects, HookSpec};
 use crate::response::Status;
@@ -103,7 +103,7 @@ pub(crate) fn once(
     }
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     let result = statefile::locked(KIND, path, || {
-        let mut state = read(path)?;
+        let mut state = statefile::sessions(KIND, path)?;
         let sessions = state["sessions"]
             .as_object_mut()
             .expect("read() checks the shape");
@@ -124,35 +124,12 @@ pub(crate) fn once(
         let mut keys = said;
         keys.extend(new.iter().map(|t| Value::from(t.key.clone())));
         *entry = json!({"said": keys, "updated": secs});
-        let mut bytes = serde_json::to_vec_pretty(&state).map_err(|err| corrupt(path, &err))?;
-        bytes.push(b'\n');
-        statefile::replace(KIND, path, &bytes)?;
+        statefile::replace_json(KIND, path, &state)?;
         Ok(new)
     });
     match result {
         Ok(new) => (join(&new), None),
         Err(err) => (join(told), Some(err)),
-    }
-}
-
-/// The state, `{"sessions": {}}` when the file does not exist.
-fn read(path: &Path) -> Result<Value, StateError> {
-    let Some(bytes) = statefile::read(KIND, path)? else {
-        return Ok(json!({"sessions": Map::new()}));
-    };
-    let state: Value = serde_json::from_slice(&bytes).map_err(|err| corrupt(path, &err))?;
-    if state["sessions"].is_object() {
-        Ok(state)
-    } else {
-        Err(corrupt(path, &"no \"sessions\" object"))
-    }
-}
-
-fn corrupt(path: &Path, reason: &dyn std::fmt::Display) -> StateError {
-    StateError::Corrupt {
-        kind: KIND,
-        path: path.to_path_buf(),
-        reason: reason.to_string(),
     }
 }
 
