@@ -2,13 +2,10 @@
 //! reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where
 //! it has no JSON form. docs/agents.md says what the agent was seen to do with each.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{
-    AgentEvent, Contract, Rendered, Reply, ToolClass, copy_if_absent, event, hook_specific,
-    unmatched,
-};
-use crate::response::Directive;
+use super::claude_like::render;
+use super::{AgentEvent, Contract, ToolClass, copy_if_absent, event, unmatched};
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "claude-code",
@@ -135,138 +132,6 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
         }
         _ => {}
     }
-}
-
-/// Claude Code's answer for one decision.
-fn render(reply: &Reply<'_>) -> Rendered {
-    if let Some(reason) = reply.error {
-        return Rendered::failed_open(reason);
-    }
-    let event = reply.event;
-    match reply.directive {
-        None => Rendered::nothing(),
-        Some(Directive::Block { message }) => block(event, message),
-        Some(Directive::Continue { message }) => keep_working(event, message),
-        Some(Directive::Modify { args }) => rewrite(event, args),
-        Some(Directive::Context { text }) => context(event, text),
-    }
-}
-
-/// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
-/// dropped, the model is told after a tool call, a stop or subagent stop means keep working, and
-/// at session start, which nothing stops, the model is told); elsewhere exit 2 (which stops a
-/// compaction, and otherwise shows the reason to the user).
-fn block(event: &str, message: &str) -> Rendered {
-    match event {
-        "PreToolUse" => Rendered::json(&hook_specific(
-            event,
-            fields([
-                ("permissionDecision", json!("deny")),
-                ("permissionDecisionReason", json!(message)),
-            ]),
-        )),
-        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop"
-        | "SessionStart" => decision_block(message),
-        _ => Rendered::exit_two(message),
-    }
-}
-
-/// Keep working: `decision: block` on a stop; exit 2 elsewhere.
-fn keep_working(event: &str, message: &str) -> Rendered {
-    match event {
-        "Stop" | "SubagentStop" => decision_block(message),
-        _ => Rendered::exit_two(message),
-    }
-}
-
-/// A rewrite is `updatedInput` alone: Claude Code runs the new input and still asks its own
-/// permission question about it (`permissionDecision: allow` beside it would approve the call
-/// too, which a rewrite does not mean).
-fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
-    match event {
-        "PreToolUse" => Rendered::json(&hook_specific(
-            event,
-            fields([("updatedInput", Value::Object(args.clone()))]),
-        )),
-        _ => Rendered::nothing(),
-    }
-}
-
-/// Context is `additionalContext` where Claude Code reads it; elsewhere nothing (on
-/// `PreCompact` any stdout would become compaction instructions).
-fn context(event: &str, text: &str) -> Rendered {
-    match event {
-        "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
-        | "SubagentStart" => Rendered::json(&hook_specific(
-            event,
-            fields([("additionalContext", json!(text))]),
-        )),
-        _ => Rendered::nothing(),
-    }
-}
-
-fn decision_block(message: &str) -> Rendered {
-    Rendered::json(&json!({"decision": "block", "reason": message}))
-}
-
-/// The Claude Code shapes Codex reads (Claude Code's own answers are [`render`]'s, which differ
-/// where the real agent was seen to): `plain_nothing` says whether "nothing" may be `{}` too (it
-/// is never printed: empty stdout is "nothing" to both).
-pub(super) fn render_claude_like(reply: &Reply<'_>, _plain_nothing: bool) -> Rendered {
-    if let Some(reason) = reply.error {
-        return Rendered::failed_open(reason);
-    }
-    let event = reply.event;
-    match reply.directive {
-        None => Rendered::nothing(),
-        Some(Directive::Block { message }) => match event {
-            "PreToolUse" => Rendered::json(&hook_specific(
-                event,
-                fields([
-                    ("permissionDecision", json!("deny")),
-                    ("permissionDecisionReason", json!(message)),
-                ]),
-            )),
-            "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop" => {
-                Rendered::json(&json!({"decision": "block", "reason": message}))
-            }
-            "SessionStart" => Rendered::json(&json!({"continue": false, "stopReason": message})),
-            _ => Rendered::exit_two(message),
-        },
-        Some(Directive::Continue { message }) => match event {
-            "Stop" | "SubagentStop" => {
-                Rendered::json(&json!({"decision": "block", "reason": message}))
-            }
-            _ => Rendered::exit_two(message),
-        },
-        Some(Directive::Modify { args }) => match event {
-            "PreToolUse" => Rendered::json(&hook_specific(
-                event,
-                fields([
-                    ("permissionDecision", json!("allow")),
-                    ("updatedInput", Value::Object(args.clone())),
-                ]),
-            )),
-            _ => Rendered::nothing(),
-        },
-        Some(Directive::Context { text }) => match event {
-            "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" => {
-                Rendered::json(&hook_specific(
-                    event,
-                    fields([("additionalContext", json!(text))]),
-                ))
-            }
-            _ => Rendered::nothing(),
-        },
-    }
-}
-
-/// A JSON object of `pairs`, in order.
-pub(super) fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
-    pairs
-        .into_iter()
-        .map(|(key, value)| (key.to_owned(), value))
-        .collect()
 }
 
 /// Claude Code's hook settings: `hooks.<Event>` lists of matcher groups in `settings.json`,

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::claude_code::render_claude_like;
+use super::claude_like::render_allowing_rewrites;
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
 
 pub(super) static CONTRACT: Contract = Contract {
@@ -70,7 +70,7 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
 /// run: a blank reason is filled in before any agent's answer is rendered
 /// ([`super::Agent::render`]).
 fn render(reply: &Reply<'_>) -> Rendered {
-    render_claude_like(reply, false)
+    render_allowing_rewrites(reply, false)
 }
 
 /// Codex's hook settings: `[[hooks.<Event>]]` tables in `config.toml` (or the same lists in

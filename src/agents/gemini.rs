@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::claude_code::fields;
+use super::claude_like::fields;
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, hook_specific, unmatched};
 use crate::payload::FAILED_STATUS;
 use crate::response::Directive;

@@ -4,6 +4,7 @@
 //! event as usual, and renders the one directive in the agent's own shape.
 
 mod claude_code;
+mod claude_like;
 mod codex;
 mod codex_tty;
 mod cursor;

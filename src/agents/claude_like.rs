@@ -1,0 +1,143 @@
+//! The answers of the agents that speak Claude Code's hook contract (Claude Code itself, Codex,
+//! and the agents that copied it): `hookSpecificOutput` with `permissionDecision`,
+//! `updatedInput` and `additionalContext`, `decision: block`, and exit 2 with the reason on
+//! stderr where an event has no JSON form. Each agent's file picks the variant it was seen to
+//! read; nothing here is one agent's alone.
+
+use serde_json::{Map, Value, json};
+
+use super::{Rendered, Reply, hook_specific};
+use crate::response::Directive;
+
+/// Claude Code's answer for one decision (as Claude Code 2.1 was seen to read it).
+pub(super) fn render(reply: &Reply<'_>) -> Rendered {
+    if let Some(reason) = reply.error {
+        return Rendered::failed_open(reason);
+    }
+    let event = reply.event;
+    match reply.directive {
+        None => Rendered::nothing(),
+        Some(Directive::Block { message }) => block(event, message),
+        Some(Directive::Continue { message }) => keep_working(event, message),
+        Some(Directive::Modify { args }) => rewrite(event, args),
+        Some(Directive::Context { text }) => context(event, text),
+    }
+}
+
+/// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
+/// dropped, the model is told after a tool call, a stop or subagent stop means keep working, and
+/// at session start, which nothing stops, the model is told); elsewhere exit 2 (which stops a
+/// compaction, and otherwise shows the reason to the user).
+fn block(event: &str, message: &str) -> Rendered {
+    match event {
+        "PreToolUse" => Rendered::json(&hook_specific(
+            event,
+            fields([
+                ("permissionDecision", json!("deny")),
+                ("permissionDecisionReason", json!(message)),
+            ]),
+        )),
+        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop"
+        | "SessionStart" => decision_block(message),
+        _ => Rendered::exit_two(message),
+    }
+}
+
+/// Keep working: `decision: block` on a stop; exit 2 elsewhere.
+fn keep_working(event: &str, message: &str) -> Rendered {
+    match event {
+        "Stop" | "SubagentStop" => decision_block(message),
+        _ => Rendered::exit_two(message),
+    }
+}
+
+/// A rewrite is `updatedInput` alone: Claude Code runs the new input and still asks its own
+/// permission question about it (`permissionDecision: allow` beside it would approve the call
+/// too, which a rewrite does not mean).
+fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
+    match event {
+        "PreToolUse" => Rendered::json(&hook_specific(
+            event,
+            fields([("updatedInput", Value::Object(args.clone()))]),
+        )),
+        _ => Rendered::nothing(),
+    }
+}
+
+/// Context is `additionalContext` where Claude Code reads it; elsewhere nothing (on
+/// `PreCompact` any stdout would become compaction instructions).
+fn context(event: &str, text: &str) -> Rendered {
+    match event {
+        "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
+        | "SubagentStart" => Rendered::json(&hook_specific(
+            event,
+            fields([("additionalContext", json!(text))]),
+        )),
+        _ => Rendered::nothing(),
+    }
+}
+
+fn decision_block(message: &str) -> Rendered {
+    Rendered::json(&json!({"decision": "block", "reason": message}))
+}
+
+/// The Claude Code shapes as Codex reads them (Claude Code's own answers are [`render`]'s, which
+/// differ where the real agent was seen to: a rewrite carries `allow`, a session-start block is
+/// `continue: false`): `plain_nothing` says whether "nothing" may be `{}` too (it is never
+/// printed: empty stdout is "nothing" to both).
+pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) -> Rendered {
+    if let Some(reason) = reply.error {
+        return Rendered::failed_open(reason);
+    }
+    let event = reply.event;
+    match reply.directive {
+        None => Rendered::nothing(),
+        Some(Directive::Block { message }) => match event {
+            "PreToolUse" => Rendered::json(&hook_specific(
+                event,
+                fields([
+                    ("permissionDecision", json!("deny")),
+                    ("permissionDecisionReason", json!(message)),
+                ]),
+            )),
+            "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop" => {
+                Rendered::json(&json!({"decision": "block", "reason": message}))
+            }
+            "SessionStart" => Rendered::json(&json!({"continue": false, "stopReason": message})),
+            _ => Rendered::exit_two(message),
+        },
+        Some(Directive::Continue { message }) => match event {
+            "Stop" | "SubagentStop" => {
+                Rendered::json(&json!({"decision": "block", "reason": message}))
+            }
+            _ => Rendered::exit_two(message),
+        },
+        Some(Directive::Modify { args }) => match event {
+            "PreToolUse" => Rendered::json(&hook_specific(
+                event,
+                fields([
+                    ("permissionDecision", json!("allow")),
+                    ("updatedInput", Value::Object(args.clone())),
+                ]),
+            )),
+            _ => Rendered::nothing(),
+        },
+        Some(Directive::Context { text }) => match event {
+            "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" => {
+                Rendered::json(&hook_specific(
+                    event,
+                    fields([("additionalContext", json!(text))]),
+                ))
+            }
+            _ => Rendered::nothing(),
+        },
+    }
+}
+
+/// A JSON object of `pairs`, in order.
+pub(super) fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs
+        .into_iter()
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+}
