@@ -45,13 +45,17 @@ const GEMINI: &str = "{\n\t// my theme\n\t\"ui\": {\"theme\": \"dark\"},\n\t/* h
 /// A Cursor hooks.json with a hook of the user's.
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\"command\": \"./format.sh\"}\n    ]\n  }\n}\n";
 
+/// A Factory Droid settings file with a custom model of the user's.
+const DROID: &str = "{\n  \"customModels\": [{\"model\": \"m\", \"provider\": \"anthropic\"}]\n}\n";
+
 /// The agents, their project settings file and a real-looking text for it.
-fn agents() -> [(&'static str, &'static str, &'static str); 4] {
+fn agents() -> [(&'static str, &'static str, &'static str); 5] {
     [
         ("claude-code", ".claude/settings.json", CLAUDE),
         ("codex", ".codex/config.toml", CODEX),
         ("gemini", ".gemini/settings.json", GEMINI),
         ("cursor", ".cursor/hooks.json", CURSOR),
+        ("droid", ".factory/settings.json", DROID),
     ]
 }
 

@@ -9,6 +9,7 @@ mod common;
 mod agent_claude_code;
 mod agent_codex;
 mod agent_cursor;
+mod agent_droid;
 mod agent_gemini;
 mod agent_hooks;
 mod agent_mode;

@@ -485,6 +485,12 @@ fn the_models_cd_never_switches_a_project_guard_off() {
                 "run_shell_command",
             ),
             ("cursor", "preToolUse", None, "Shell"),
+            (
+                "droid",
+                "PreToolUse",
+                Some("FACTORY_PROJECT_DIR"),
+                "Execute",
+            ),
         ] {
             let mut cmd = env.cmd();
             // Started where the agent starts hooks: its own directory, not the project.

@@ -2,10 +2,8 @@
 //! reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where
 //! it has no JSON form. docs/agents.md says what the agent was seen to do with each.
 
-use serde_json::{Map, Value};
-
-use super::claude_like::render;
-use super::{AgentEvent, Contract, ToolClass, copy_if_absent, event, unmatched};
+use super::claude_like::{normalise, render};
+use super::{AgentEvent, Contract, ToolClass, event, unmatched};
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "claude-code",
@@ -107,32 +105,6 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("BashOutput", None),
     ("KillShell", None),
 ];
-
-/// Claude Code's payload already has `tool_name`, `tool_input` and `cwd` (and its `prompt` is
-/// taken as `user_message` for every agent). The fields it names its own way are added under
-/// the names Hermes hooks read; the event is the payload's own when it says one.
-fn normalise(event: &str, input: &mut Map<String, Value>) {
-    let event = input
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .unwrap_or(event)
-        .to_owned();
-    match event.as_str() {
-        "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
-        "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
-        "PostToolUseFailure" => {
-            input
-                .entry("status")
-                .or_insert_with(|| Value::from("error"));
-        }
-        "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
-        "SubagentStop" => {
-            copy_if_absent(input, "agent_type", "child_role");
-            copy_if_absent(input, "last_assistant_message", "child_summary");
-        }
-        _ => {}
-    }
-}
 
 /// Claude Code's hook settings: `hooks.<Event>` lists of matcher groups in `settings.json`,
 /// timeouts in seconds (its default 600).

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Rendered, Reply, hook_specific};
+use super::{Rendered, Reply, copy_if_absent, hook_specific};
 use crate::response::Directive;
 
 /// Claude Code's answer for one decision (as Claude Code 2.1 was seen to read it).
@@ -131,6 +131,32 @@ pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) 
             }
             _ => Rendered::nothing(),
         },
+    }
+}
+
+/// Claude Code's payload (and its speakers') already has `tool_name`, `tool_input` and `cwd` (and its `prompt` is
+/// taken as `user_message` for every agent). The fields it names its own way are added under
+/// the names Hermes hooks read; the event is the payload's own when it says one.
+pub(super) fn normalise(event: &str, input: &mut Map<String, Value>) {
+    let event = input
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or(event)
+        .to_owned();
+    match event.as_str() {
+        "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
+        "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
+        "PostToolUseFailure" => {
+            input
+                .entry("status")
+                .or_insert_with(|| Value::from("error"));
+        }
+        "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
+        "SubagentStop" => {
+            copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "last_assistant_message", "child_summary");
+        }
+        _ => {}
     }
 }
 

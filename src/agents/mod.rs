@@ -8,6 +8,7 @@ mod claude_like;
 mod codex;
 mod codex_tty;
 mod cursor;
+mod droid;
 mod gemini;
 mod hermes;
 pub(crate) mod plugin;
@@ -45,16 +46,19 @@ pub enum Agent {
     Gemini,
     /// Cursor.
     Cursor,
+    /// Factory Droid.
+    Droid,
 }
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
         Self::Gemini,
         Self::Cursor,
+        Self::Droid,
     ];
 
     /// The agent's contract.
@@ -65,6 +69,7 @@ impl Agent {
             Self::Codex => &codex::CONTRACT,
             Self::Gemini => &gemini::CONTRACT,
             Self::Cursor => &cursor::CONTRACT,
+            Self::Droid => &droid::CONTRACT,
         }
     }
 
@@ -79,6 +84,7 @@ impl Agent {
         match self {
             Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
             Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
+            Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
             Self::Hermes | Self::Codex | Self::Cursor => None,
         }
     }
@@ -109,7 +115,7 @@ impl Agent {
     /// on every event; `None` where it has none.
     pub(crate) fn notice_key(self) -> Option<&'static str> {
         match self {
-            Self::ClaudeCode | Self::Codex | Self::Gemini => Some("systemMessage"),
+            Self::ClaudeCode | Self::Codex | Self::Gemini | Self::Droid => Some("systemMessage"),
             Self::Hermes | Self::Cursor => None,
         }
     }
@@ -297,7 +303,7 @@ static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
 
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor)")]
+#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, droid)")]
 pub struct UnknownAgent(String);
 
 impl FromStr for Agent {

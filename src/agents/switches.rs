@@ -155,9 +155,29 @@ pub(super) fn codex(text: &str, format: Format, _layer: Layer) -> Vec<(usize, St
     found
 }
 
+/// Factory Droid: `hooksDisabled: true` in any of its settings files (its /hooks menu writes
+/// it), which leaves no hook running where the file applies.
+pub(super) fn droid(text: &str, format: Format, _layer: Layer) -> Vec<(usize, String)> {
+    let Some(root) = json_root(text, format) else {
+        return Vec::new();
+    };
+    is_true(&root, "hooksDisabled")
+        .map(|node| {
+            (
+                line(text, node),
+                "hooksDisabled is true: Droid runs no hook where this file applies, so no \
+                 hermes-hooks guard guards it there; remove \"hooksDisabled\": true from this \
+                 file"
+                    .to_owned(),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Format, Layer, claude_code, codex, gemini};
+    use super::{Format, Layer, claude_code, codex, droid, gemini};
 
     fn lines(found: &[(usize, String)]) -> Vec<usize> {
         found.iter().map(|(line, _)| *line).collect()
@@ -199,5 +219,13 @@ mod tests {
         assert_eq!(codex(dotted, Format::Toml, Layer::Person).len(), 1);
         assert!(codex("[features]\nhooks = true\n", Format::Toml, Layer::Person).is_empty());
         assert!(codex("{}", Format::Json, Layer::Person).is_empty());
+    }
+
+    #[test]
+    fn droid_hooks_disabled_counts_only_when_true() {
+        let on = "{\n  \"hooksDisabled\": true\n}";
+        assert_eq!(lines(&droid(on, Format::Json, Layer::Person)), [2]);
+        let off = "{\"hooksDisabled\": false}";
+        assert!(droid(off, Format::Json, Layer::Person).is_empty());
     }
 }

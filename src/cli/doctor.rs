@@ -31,9 +31,9 @@ use crate::paths::Paths;
     needs (or another agent's), through a program that is not there (not on PATH), or for an \
     event the agent does not have, a setting in any settings file a wired agent reads that \
     switches its hooks off (Claude Code `disableAllHooks`, or the managed \
-    `allowManagedHooksOnly`; Gemini `hooksConfig.enabled: false`; Codex `hooks = false` under \
-    [features]). Warnings: an agent wired at both the user and the project level (every hook \
-    would run twice), an agent wired for some of its events only, an \
+    `allowManagedHooksOnly`; Gemini `hooksConfig.enabled: false`; Droid `hooksDisabled: true`; \
+    Codex `hooks = false` under [features]). Warnings: an agent wired at both the user and the \
+    project level (every hook would run twice), an agent wired for some of its events only, an \
     agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
     class) of any wired agent, an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \

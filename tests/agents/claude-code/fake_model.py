@@ -49,7 +49,7 @@ def tool_results(messages):
 def offers_bash(body):
     """Whether the request is the main conversation's: it offers the shell (Bash, or REPL, which
     takes Bash's place when it is switched on)."""
-    return any(t.get("name") in ("Bash", "REPL") for t in body.get("tools") or []
+    return any(t.get("name") in ("Bash", "REPL", "Execute") for t in body.get("tools") or []
                if isinstance(t, dict))
 
 
