@@ -42,6 +42,9 @@ pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
 /// The project directory Factory Droid names in a hook's environment (it sets
 /// `CLAUDE_PROJECT_DIR` too, to the same directory).
 pub(crate) const FACTORY_PROJECT_DIR: &str = "FACTORY_PROJECT_DIR";
+/// The project directory Qwen Code names in a hook's environment (its `QWEN_CODE_PROJECT_DIR`
+/// is its own data folder for the project, not the project).
+pub(crate) const QWEN_PROJECT_DIR: &str = "QWEN_PROJECT_DIR";
 /// Claude Code's settings folder, instead of `~/.claude` (read by `install` and `doctor`).
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).

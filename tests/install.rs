@@ -48,14 +48,18 @@ const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\
 /// A Factory Droid settings file with a custom model of the user's.
 const DROID: &str = "{\n  \"customModels\": [{\"model\": \"m\", \"provider\": \"anthropic\"}]\n}\n";
 
+/// A Qwen Code settings file with a comment and a model of the user's.
+const QWEN: &str = "{\n  // my model\n  \"model\": {\"name\": \"qwen3-coder-plus\"}\n}\n";
+
 /// The agents, their project settings file and a real-looking text for it.
-fn agents() -> [(&'static str, &'static str, &'static str); 5] {
+fn agents() -> [(&'static str, &'static str, &'static str); 6] {
     [
         ("claude-code", ".claude/settings.json", CLAUDE),
         ("codex", ".codex/config.toml", CODEX),
         ("gemini", ".gemini/settings.json", GEMINI),
         ("cursor", ".cursor/hooks.json", CURSOR),
         ("droid", ".factory/settings.json", DROID),
+        ("qwen", ".qwen/settings.json", QWEN),
     ]
 }
 

@@ -13,6 +13,7 @@ mod agent_droid;
 mod agent_gemini;
 mod agent_hooks;
 mod agent_mode;
+mod agent_qwen;
 mod answers;
 mod approve;
 mod audit;

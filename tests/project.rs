@@ -425,6 +425,35 @@ fn a_folder_owned_by_root_is_taken_by_any_user() {
     assert!(said.contains(&format!("uid {OTHER_UID}")), "{said}");
 }
 
+/// Each agent's call from a directory that is not the project, with the variable that names it.
+const CALLED_FROM_ELSEWHERE: [(&str, &str, Option<&str>, &str); 5] = [
+    (
+        "claude-code",
+        "PreToolUse",
+        Some("CLAUDE_PROJECT_DIR"),
+        "Bash",
+    ),
+    (
+        "gemini",
+        "BeforeTool",
+        Some("GEMINI_PROJECT_DIR"),
+        "run_shell_command",
+    ),
+    ("cursor", "preToolUse", None, "Shell"),
+    (
+        "droid",
+        "PreToolUse",
+        Some("FACTORY_PROJECT_DIR"),
+        "Execute",
+    ),
+    (
+        "qwen",
+        "PreToolUse",
+        Some("QWEN_PROJECT_DIR"),
+        "run_shell_command",
+    ),
+];
+
 /// In an agent's mode the project is the agent's, not the model's (SPEC 2): the model's `cd`
 /// into a folder it made (an empty `.agents/hooks`, a `.git` beside it, or a folder outside the
 /// project) never takes the project's guard away. A nested folder's approved hooks are added,
@@ -471,27 +500,7 @@ fn the_models_cd_never_switches_a_project_guard_off() {
                    "tool_name": tool, "tool_input": {"command": "rm -rf ../victim"},
                    "tool_use_id": "t1", "workspace_roots": [&work]})
         };
-        for (agent, event, variable, tool) in [
-            (
-                "claude-code",
-                "PreToolUse",
-                Some("CLAUDE_PROJECT_DIR"),
-                "Bash",
-            ),
-            (
-                "gemini",
-                "BeforeTool",
-                Some("GEMINI_PROJECT_DIR"),
-                "run_shell_command",
-            ),
-            ("cursor", "preToolUse", None, "Shell"),
-            (
-                "droid",
-                "PreToolUse",
-                Some("FACTORY_PROJECT_DIR"),
-                "Execute",
-            ),
-        ] {
+        for (agent, event, variable, tool) in CALLED_FROM_ELSEWHERE {
             let mut cmd = env.cmd();
             // Started where the agent starts hooks: its own directory, not the project.
             cmd.current_dir(env.home());

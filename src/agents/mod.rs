@@ -12,6 +12,7 @@ mod droid;
 mod gemini;
 mod hermes;
 pub(crate) mod plugin;
+mod qwen;
 pub(crate) mod settings;
 mod shell_text;
 mod switches;
@@ -48,17 +49,20 @@ pub enum Agent {
     Cursor,
     /// Factory Droid.
     Droid,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
         Self::Gemini,
         Self::Cursor,
         Self::Droid,
+        Self::Qwen,
     ];
 
     /// The agent's contract.
@@ -70,6 +74,7 @@ impl Agent {
             Self::Gemini => &gemini::CONTRACT,
             Self::Cursor => &cursor::CONTRACT,
             Self::Droid => &droid::CONTRACT,
+            Self::Qwen => &qwen::CONTRACT,
         }
     }
 
@@ -85,6 +90,7 @@ impl Agent {
             Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
             Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
             Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
+            Self::Qwen => Some(crate::env::QWEN_PROJECT_DIR),
             Self::Hermes | Self::Codex | Self::Cursor => None,
         }
     }
@@ -94,6 +100,21 @@ impl Agent {
     /// no project variable (docs/agents.md).
     pub(crate) const fn runs_hooks_in_project(self) -> bool {
         matches!(self, Self::Codex)
+    }
+
+    /// Whether the agent fires some event more than once per turn (so its payload is read
+    /// before anything else, to see whether this call is a repeat).
+    pub(crate) const fn may_repeat_turns(self) -> bool {
+        matches!(self, Self::Qwen)
+    }
+
+    /// Whether this call of the agent's event repeats one already answered in the same turn
+    /// (Qwen Code fires `UserPromptSubmit` before every model call): no hook runs for it.
+    pub(crate) fn repeats_turn(self, event: &str, input: &Map<String, Value>) -> bool {
+        match self {
+            Self::Qwen => qwen::repeats_turn(event, input),
+            _ => false,
+        }
     }
 
     /// The project directory the agent names in the payload itself (Cursor's first workspace
@@ -115,7 +136,9 @@ impl Agent {
     /// on every event; `None` where it has none.
     pub(crate) fn notice_key(self) -> Option<&'static str> {
         match self {
-            Self::ClaudeCode | Self::Codex | Self::Gemini | Self::Droid => Some("systemMessage"),
+            Self::ClaudeCode | Self::Codex | Self::Gemini | Self::Droid | Self::Qwen => {
+                Some("systemMessage")
+            }
             Self::Hermes | Self::Cursor => None,
         }
     }
@@ -303,7 +326,7 @@ static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
 
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, droid)")]
+#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, droid, qwen)")]
 pub struct UnknownAgent(String);
 
 impl FromStr for Agent {

@@ -175,9 +175,29 @@ pub(super) fn droid(text: &str, format: Format, _layer: Layer) -> Vec<(usize, St
         .collect()
 }
 
+/// Qwen Code: `disableAllHooks: true` in any of its settings files runs no hook where the file
+/// applies.
+pub(super) fn qwen(text: &str, format: Format, _layer: Layer) -> Vec<(usize, String)> {
+    let Some(root) = json_root(text, format) else {
+        return Vec::new();
+    };
+    is_true(&root, "disableAllHooks")
+        .map(|node| {
+            (
+                line(text, node),
+                "disableAllHooks is true: Qwen Code runs no hook where this file applies, so \
+                 no hermes-hooks guard guards it there; remove \"disableAllHooks\": true from \
+                 this file"
+                    .to_owned(),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Format, Layer, claude_code, codex, droid, gemini};
+    use super::{Format, Layer, claude_code, codex, droid, gemini, qwen};
 
     fn lines(found: &[(usize, String)]) -> Vec<usize> {
         found.iter().map(|(line, _)| *line).collect()
@@ -227,5 +247,16 @@ mod tests {
         assert_eq!(lines(&droid(on, Format::Json, Layer::Person)), [2]);
         let off = "{\"hooksDisabled\": false}";
         assert!(droid(off, Format::Json, Layer::Person).is_empty());
+    }
+
+    #[test]
+    fn qwen_disable_all_hooks_counts_only_when_true() {
+        let on = "{\n  // off\n  \"disableAllHooks\": true\n}";
+        assert_eq!(
+            lines(&qwen(on, Format::JsonWithComments, Layer::Person)),
+            [3]
+        );
+        let off = "{\"disableAllHooks\": false}";
+        assert!(qwen(off, Format::JsonWithComments, Layer::Person).is_empty());
     }
 }

@@ -144,10 +144,31 @@ pub(crate) fn answer(
         Ok(None) => return Answer::nothing(None).rendered(agent, request.name, None),
         Err(unknown) => (Err(unknown), Allowances::default()),
     };
+    // An agent that repeats an event within one turn (Qwen Code's `UserPromptSubmit` before
+    // every model call) is read first: a repeat runs no hook.
+    let mut read = Some(input);
+    let mut early = None;
+    if resolved.is_ok()
+        && agent.may_repeat_turns()
+        && let Some(read) = read.take()
+    {
+        let payload = read();
+        if let Ok(map) = &payload
+            && agent.repeats_turn(request.name, map)
+        {
+            return Answer::nothing(None).rendered(agent, request.name, None);
+        }
+        early = Some(payload);
+    }
     // What normalising added for hooks (a shell command under another key), to put back.
     let mut exposed = None;
     let input = || {
-        input().map(|mut map| {
+        let payload = match (early, read) {
+            (Some(payload), _) => payload,
+            (None, Some(read)) => read(),
+            (None, None) => Err(anyhow!("the payload was already read")),
+        };
+        payload.map(|mut map| {
             exposed = agent.normalise(request.name, &mut map);
             map
         })

@@ -32,7 +32,7 @@ use crate::paths::Paths;
     event the agent does not have, a setting in any settings file a wired agent reads that \
     switches its hooks off (Claude Code `disableAllHooks`, or the managed \
     `allowManagedHooksOnly`; Gemini `hooksConfig.enabled: false`; Droid `hooksDisabled: true`; \
-    Codex `hooks = false` under [features]). Warnings: an agent wired at both the user and the \
+    Qwen `disableAllHooks: true`; Codex `hooks = false` under [features]). Warnings: an agent wired at both the user and the \
     project level (every hook would run twice), an agent wired for some of its events only, an \
     agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
     class) of any wired agent, an unapproved hook \

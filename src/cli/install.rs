@@ -27,7 +27,7 @@ const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.jso
 (CLAUDE_CONFIG_DIR for --user); Codex <dir>/.codex/config.toml [[hooks.<Event>]] tables, or \
 hooks.json beside it when that already holds the hooks (CODEX_HOME for --user); Gemini CLI \
 <dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json; Factory Droid \
-<dir>/.factory/settings.json. <dir> is the project root, or the \
+<dir>/.factory/settings.json; Qwen Code <dir>/.qwen/settings.json. <dir> is the project root, or the \
 home folder with --user.\n\nThe command written names the program bare (`hermes-hooks`) in a \
 project's settings, which are shared through git, so every user needs hermes-hooks on PATH; in \
 user settings it is this program's absolute path. Each event's timeout is set 5s above the \
@@ -48,8 +48,8 @@ absolute path; Hermes loads it once `hermes plugins enable hermes-hooks` lists i
 #[allow(clippy::option_option)]
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini, cursor, droid or hermes (the plugin)
-    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "droid", "hermes"])]
+    /// The agent: claude-code, codex, gemini, cursor, droid, qwen or hermes (the plugin)
+    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "droid", "qwen", "hermes"])]
     agent: String,
     /// The agent's user settings (in the home folder)
     #[arg(long, conflicts_with = "project")]

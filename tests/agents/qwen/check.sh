@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Drives the real Qwen Code (the pinned version below) against a scripted model on 127.0.0.1
+# (OpenAI's chat completions, named by OPENAI_BASE_URL) and checks what its hooks achieve:
+# natively (the control) and through hermes-hooks.
+#
+#   check.sh HERMES_HOOKS_BINARY
+#
+# Installs the agent with npm into target/agents/qwen (reused when it already holds the pinned
+# version). Exits 0 with a "skipped:" line on stderr when node, npm, python3 or the package cannot
+# be had; 1 when a check fails. harness.py says what each check is.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+
+package="@qwen-code/qwen-code"
+version="0.24.4"
+prefix="$root/target/agents/qwen"
+
+skip() {
+  echo "qwen: skipped: $1" >&2
+  exit 0
+}
+
+binary="${1:?usage: check.sh HERMES_HOOKS_BINARY}"
+[ -x "$binary" ] || { echo "qwen: not an executable: $binary" >&2; exit 1; }
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+command -v node >/dev/null || skip "node is not installed"
+command -v npm >/dev/null || skip "npm is not installed"
+
+agent="$prefix/node_modules/.bin/qwen"
+installed() {
+  [ -x "$agent" ] && timeout 60 env HOME="$prefix" "$agent" --version 2>/dev/null | grep -qx "$version"
+}
+
+if ! installed; then
+  rm -rf "$prefix"
+  mkdir -p "$prefix"
+  if ! timeout 600 npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts --loglevel=error \
+    "$package@$version" >"$prefix/install.log" 2>&1; then
+    tail -n 3 "$prefix/install.log" >&2
+    skip "cannot install $package@$version with npm"
+  fi
+  installed || skip "$package@$version installed but does not start here (see $prefix/install.log)"
+fi
+
+exec timeout 1200 python3 "$here/harness.py" "$agent" "$binary"
