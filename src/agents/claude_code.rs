@@ -126,10 +126,8 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
     match event.as_str() {
         // Its `tool_name` is the shell that runs it; a payload without one is still a shell
         // call, never a call no shell guard matches.
-        "PreSkillShellCommand" => {
-            if !input.get("tool_name").is_some_and(Value::is_string) {
-                input.insert("tool_name".to_owned(), Value::from("Bash"));
-            }
+        "PreSkillShellCommand" if !input.get("tool_name").is_some_and(Value::is_string) => {
+            input.insert("tool_name".to_owned(), Value::from("Bash"));
         }
         "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
         "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
