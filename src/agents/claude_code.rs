@@ -222,6 +222,12 @@ mod tests {
                 "updatedInput",
                 "additionalContext",
             ],
+            // Newer releases (read in 2.1.332's schema).
+            "PreSkillShellCommand" => &[
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+            ],
             "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
             | "SubagentStart" | "Stop" | "SubagentStop" => &["additionalContext"],
             _ => return None,
