@@ -13,8 +13,10 @@
 # the pinned version and at the newest release on the registry (npm's `latest`, installed into
 # target/agents-newest/<agent>; each check.sh takes HERMES_HOOKS_AGENT_VERSION and
 # HERMES_HOOKS_AGENT_CACHE), then prints every check whose ok/FAIL differs between the two:
-# "changed on <agent> <version>: <check>: ok → FAIL". It exits 0 once it ran, whatever the checks
-# said: the pinned run alone is the gate.
+# "changed on <agent> <version>: <check>: ok → FAIL", then the `note` lines only one of the two
+# printed. It exits 0 once it ran, whatever the checks said: the pinned run alone is the gate.
+# A check.sh says which version it ran with a "<agent>: version V" line on stderr, and when asked
+# for `latest` that is the pinned one, prints "<agent>: version V is the pinned one" and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -125,7 +127,7 @@ for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini}; do
   elif grep -q "skipped:" "$log"; then
     drift+=("agents: $agent: the newest release was not run: $(grep -m 1 "skipped:" "$log")")
   elif [ "$newest_version" = "$pinned_version" ]; then
-    drift+=("agents: $agent: its check.sh ran $pinned_version again (it takes no version)")
+    drift+=("agents: $agent: not measured: its check.sh ran the same version again (see above)")
   else
     drift+=("$(print_drift "$agent" "$newest_version" 2>&1)")
   fi
