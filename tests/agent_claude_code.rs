@@ -96,7 +96,7 @@ fn every_claude_code_tool_that_runs_a_command_meets_the_shell_guard() {
 }
 
 #[test]
-fn a_block_at_session_start_is_a_blocking_decision_the_model_reads() {
+fn a_block_at_session_start_is_context_the_model_reads_and_a_message_the_person_sees() {
     let env = TestEnv::new();
     hook(
         &env,
@@ -108,7 +108,13 @@ fn a_block_at_session_start_is_a_blocking_decision_the_model_reads() {
                          "cwd": env.work(), "source": "startup"});
     assert_eq!(
         answer(&claude(&env, "SessionStart", &payload)),
-        json!({"decision": "block", "reason": "this folder is read-only"})
+        json!({
+            "hookSpecificOutput": {
+                "hookEventName": "SessionStart",
+                "additionalContext": "this folder is read-only",
+            },
+            "systemMessage": "this folder is read-only",
+        })
     );
 }
 

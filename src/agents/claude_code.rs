@@ -1,6 +1,7 @@
-//! Claude Code (observed with 2.1.197): its event names, tools and payload, and the answers it
-//! reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where
-//! it has no JSON form. docs/agents.md says what the agent was seen to do with each.
+//! Claude Code (observed with 2.1.197, checked on 2.1.332): its event names, tools and payload,
+//! and the answers it reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the
+//! reason on stderr where it has no JSON form. docs/agents.md says what the agent was seen to do
+//! with each.
 
 use serde_json::{Map, Value};
 
@@ -243,6 +244,8 @@ mod tests {
             "decision",
             "reason",
             "hookSpecificOutput",
+            "systemMessage",
+            "suppressOutput",
         ];
         let Some(object) = answer.as_object() else {
             return false;
@@ -312,19 +315,22 @@ mod tests {
     }
 
     #[test]
-    fn a_block_at_session_start_is_told_to_the_model() {
-        // Claude Code ignores `continue: false` at session start; a blocking decision reaches
-        // the model.
+    fn a_block_at_session_start_is_context_for_the_model_and_a_message_for_the_person() {
+        // Nothing refuses a session: `continue: false` is ignored there, and 2.1.332 no longer
+        // shows the model a `decision: block`; the context reaches it on 2.1.197 and 2.1.332.
         let block = Directive::Block {
             message: "not here".to_owned(),
         };
-        let answer: Value = serde_json::from_str(
-            &render(&Reply::of("SessionStart", Some(&block)))
-                .stdout
-                .unwrap(),
-        )
-        .unwrap();
-        assert_eq!(answer, json!({"decision": "block", "reason": "not here"}));
+        let out = render(&Reply::of("SessionStart", Some(&block)));
+        assert_eq!(out.exit, ExitStatus::Success);
+        let answer: Value = serde_json::from_str(&out.stdout.unwrap()).unwrap();
+        assert_eq!(
+            answer,
+            json!({
+                "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "not here"},
+                "systemMessage": "not here",
+            })
+        );
     }
 
     #[test]

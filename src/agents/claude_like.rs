@@ -13,7 +13,8 @@ use crate::response::Directive;
 const SKILL_REWRITE: &str = "a hook rewrote this skill shell command, and such a command cannot \
     be rewritten, so it was not run";
 
-/// Claude Code's answer for one decision (as Claude Code 2.1 was seen to read it).
+/// Claude Code's answer for one decision (as Claude Code 2.1.197 and 2.1.332 were seen to read
+/// it).
 pub(super) fn render(reply: &Reply<'_>) -> Rendered {
     if let Some(reason) = reply.error {
         return Rendered::failed_open(reason);
@@ -29,9 +30,11 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
 }
 
 /// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
-/// dropped, the model is told after a tool call, a stop or subagent stop means keep working, and
-/// at session start, which nothing stops, the model is told); elsewhere exit 2 (which stops a
-/// compaction, and otherwise shows the reason to the user).
+/// dropped, the model is told after a tool call, a stop or subagent stop means keep working);
+/// at session start, which nothing stops, the reason as context for the model and a
+/// `systemMessage` for the person (2.1.332 no longer shows a `decision: block` there to the
+/// model; 2.1.197 did, and reads this shape as well); elsewhere exit 2 (which stops a compaction,
+/// and otherwise shows the reason to the user).
 fn block(event: &str, message: &str) -> Rendered {
     match event {
         "PreToolUse" | "PreSkillShellCommand" => Rendered::json(&hook_specific(
@@ -41,8 +44,13 @@ fn block(event: &str, message: &str) -> Rendered {
                 ("permissionDecisionReason", json!(message)),
             ]),
         )),
-        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop"
-        | "SessionStart" => decision_block(message),
+        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop" => {
+            decision_block(message)
+        }
+        "SessionStart" => Rendered::json(&json!({
+            "hookSpecificOutput": {"hookEventName": event, "additionalContext": message},
+            "systemMessage": message,
+        })),
         _ => Rendered::exit_two(message),
     }
 }
