@@ -1,6 +1,7 @@
-//! Claude Code (observed with 2.1.197): its event names, tools and payload, and the answers it
-//! reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the reason on stderr where
-//! it has no JSON form. docs/agents.md says what the agent was seen to do with each.
+//! Claude Code (observed with 2.1.197, checked on 2.1.332): its event names, tools and payload,
+//! and the answers it reads: exit 0 with `hookSpecificOutput` or `decision`, exit 2 with the
+//! reason on stderr where it has no JSON form. docs/agents.md says what the agent was seen to do
+//! with each.
 
 use super::claude_like::{normalise, render};
 use super::{AgentEvent, Contract, ToolClass, event, unmatched};
@@ -25,6 +26,9 @@ static EVENTS: &[AgentEvent] = &[
     event("UserPromptSubmit", "pre_llm_call").plain_text_context(),
     unmatched("UserPromptExpansion"),
     event("PreToolUse", "pre_tool_call"),
+    // The shell command of a skill or slash command (`` !`cmd` ``), run without a tool call:
+    // a shell call for every guard (newer releases; a rewrite cannot be applied there).
+    event("PreSkillShellCommand", "pre_tool_call"),
     unmatched("PermissionRequest"),
     unmatched("PermissionDenied"),
     event("PostToolUse", "post_tool_call").with_context(),
@@ -51,6 +55,9 @@ static EVENTS: &[AgentEvent] = &[
     unmatched("CwdChanged"),
     unmatched("FileChanged"),
     unmatched("MessageDisplay"),
+    unmatched("PreModelSwitch"),
+    unmatched("PostModelSwitch"),
+    unmatched("DirectoryAdded"),
 ];
 
 /// Every built-in tool of 2.1.197 (some only on some platforms or plans), then the names older
@@ -183,6 +190,12 @@ mod tests {
                 "updatedInput",
                 "additionalContext",
             ],
+            // Newer releases (read in 2.1.332's schema).
+            "PreSkillShellCommand" => &[
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+            ],
             "SessionStart" | "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure"
             | "SubagentStart" | "Stop" | "SubagentStop" => &["additionalContext"],
             _ => return None,
@@ -198,6 +211,8 @@ mod tests {
             "decision",
             "reason",
             "hookSpecificOutput",
+            "systemMessage",
+            "suppressOutput",
         ];
         let Some(object) = answer.as_object() else {
             return false;
@@ -267,19 +282,22 @@ mod tests {
     }
 
     #[test]
-    fn a_block_at_session_start_is_told_to_the_model() {
-        // Claude Code ignores `continue: false` at session start; a blocking decision reaches
-        // the model.
+    fn a_block_at_session_start_is_context_for_the_model_and_a_message_for_the_person() {
+        // Nothing refuses a session: `continue: false` is ignored there, and 2.1.332 no longer
+        // shows the model a `decision: block`; the context reaches it on 2.1.197 and 2.1.332.
         let block = Directive::Block {
             message: "not here".to_owned(),
         };
-        let answer: Value = serde_json::from_str(
-            &render(&Reply::of("SessionStart", Some(&block)))
-                .stdout
-                .unwrap(),
-        )
-        .unwrap();
-        assert_eq!(answer, json!({"decision": "block", "reason": "not here"}));
+        let out = render(&Reply::of("SessionStart", Some(&block)));
+        assert_eq!(out.exit, ExitStatus::Success);
+        let answer: Value = serde_json::from_str(&out.stdout.unwrap()).unwrap();
+        assert_eq!(
+            answer,
+            json!({
+                "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "not here"},
+                "systemMessage": "not here",
+            })
+        );
     }
 
     #[test]

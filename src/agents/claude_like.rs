@@ -9,7 +9,12 @@ use serde_json::{Map, Value, json};
 use super::{Rendered, Reply, copy_if_absent, hook_specific};
 use crate::response::Directive;
 
-/// Claude Code's answer for one decision (as Claude Code 2.1 was seen to read it).
+/// The reason given where a hook rewrote a skill's shell command, which cannot be rewritten.
+const SKILL_REWRITE: &str = "a hook rewrote this skill shell command, and such a command cannot \
+    be rewritten, so it was not run";
+
+/// Claude Code's answer for one decision (as Claude Code 2.1.197 and 2.1.332 were seen to read
+/// it).
 pub(super) fn render(reply: &Reply<'_>) -> Rendered {
     if let Some(reason) = reply.error {
         return Rendered::failed_open(reason);
@@ -25,20 +30,27 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
 }
 
 /// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
-/// dropped, the model is told after a tool call, a stop or subagent stop means keep working, and
-/// at session start, which nothing stops, the model is told); elsewhere exit 2 (which stops a
-/// compaction, and otherwise shows the reason to the user).
+/// dropped, the model is told after a tool call, a stop or subagent stop means keep working);
+/// at session start, which nothing stops, the reason as context for the model and a
+/// `systemMessage` for the person (2.1.332 no longer shows a `decision: block` there to the
+/// model; 2.1.197 did, and reads this shape as well); elsewhere exit 2 (which stops a compaction,
+/// and otherwise shows the reason to the user).
 fn block(event: &str, message: &str) -> Rendered {
     match event {
-        "PreToolUse" => Rendered::json(&hook_specific(
+        "PreToolUse" | "PreSkillShellCommand" => Rendered::json(&hook_specific(
             event,
             fields([
                 ("permissionDecision", json!("deny")),
                 ("permissionDecisionReason", json!(message)),
             ]),
         )),
-        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop"
-        | "SessionStart" => decision_block(message),
+        "UserPromptSubmit" | "PostToolUse" | "PostToolUseFailure" | "Stop" | "SubagentStop" => {
+            decision_block(message)
+        }
+        "SessionStart" => Rendered::json(&json!({
+            "hookSpecificOutput": {"hookEventName": event, "additionalContext": message},
+            "systemMessage": message,
+        })),
         _ => Rendered::exit_two(message),
     }
 }
@@ -56,6 +68,9 @@ fn keep_working(event: &str, message: &str) -> Rendered {
 /// too, which a rewrite does not mean).
 fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
     match event {
+        // Claude Code never applies a rewrite of a skill's shell command (any `updatedInput`
+        // keeps it from running): say so, as a deny with a reason.
+        "PreSkillShellCommand" => block(event, SKILL_REWRITE),
         "PreToolUse" => Rendered::json(&hook_specific(
             event,
             fields([("updatedInput", Value::Object(args.clone()))]),
@@ -144,6 +159,11 @@ pub(super) fn normalise(event: &str, input: &mut Map<String, Value>) {
         .unwrap_or(event)
         .to_owned();
     match event.as_str() {
+        // Its `tool_name` is the shell that runs it; a payload without one is still a shell
+        // call, never a call no shell guard matches.
+        "PreSkillShellCommand" if !input.get("tool_name").is_some_and(Value::is_string) => {
+            input.insert("tool_name".to_owned(), Value::from("Bash"));
+        }
         "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
         "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
         "PostToolUseFailure" => {

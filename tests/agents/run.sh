@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
-# Drives the real agents (Claude Code, Codex CLI, Gemini CLI, Factory Droid, Qwen Code) against a
-# fake model server on 127.0.0.1, each wired with `hermes-hooks install`, and checks that every
-# decision arrives: block, rewrite (or the deny that replaces it), context and the keep-working
-# gate (tests/agents/<agent>/check.sh for each).
+# Drives the real agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, Factory Droid,
+# Qwen Code) against a fake model server on 127.0.0.1, each wired with `hermes-hooks install`, and
+# checks that every decision arrives: block, rewrite (or the deny that replaces it), context and
+# the keep-working gate (tests/agents/<agent>/check.sh for each).
 # Each agent's own native hook runs first in the same harness, as a control.
 #
 # The agents are installed with npm at pinned versions into target/agents/ (a cache). Skips,
 # with one line and exit 0, when node or npm is missing or the registry cannot be reached; an
 # agent that cannot be installed skips itself the same way. Exit 1 when a check fails.
 # HERMES_HOOKS_AGENTS="claude-code gemini" runs only those.
+#
+# Drift: `run.sh --newest` (or HERMES_HOOKS_AGENTS_NEWEST=1) runs each agent's checks twice, at
+# the pinned version and at the newest release on the registry (npm's `latest`, installed into
+# target/agents-newest/<agent>; each check.sh takes HERMES_HOOKS_AGENT_VERSION and
+# HERMES_HOOKS_AGENT_CACHE), then prints every check whose ok/FAIL differs between the two:
+# "changed on <agent> <version>: <check>: ok → FAIL", then the `note` lines only one of the two
+# printed. It exits 0 once it ran, whatever the checks said: the pinned run alone is the gate.
+# A check.sh says which version it ran with a "<agent>: version V" line on stderr, and when asked
+# for `latest` that is the pinned one, prints "<agent>: version V is the pinned one" and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+newest="${HERMES_HOOKS_AGENTS_NEWEST:-}"
+[ "$newest" = 0 ] && newest=""
+for arg in "$@"; do
+  case "$arg" in
+    --newest) newest=1 ;;
+    *)
+      echo "usage: tests/agents/run.sh [--newest]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 skip() {
   echo "agents: skipped: $1" >&2
@@ -26,9 +47,62 @@ binary="$PWD/target/debug/hermes-hooks"
 
 failed=()
 skipped=()
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini droid qwen}; do
+records=$(mktemp -d)
+log="$records/log"
+trap 'rm -rf "$records"' EXIT
+started=$SECONDS
+
+# Runs one agent's check.sh (its own lines pass through: stdout through one tee, stderr through
+# another, both waited for as parts of the pipeline), keeping its stdout in $records/<run>/<agent>
+# and its stderr in $log. Fails when a check failed.
+run_check() {
+  local agent="$1" run="$2"
+  mkdir -p "$records/$run"
+  { { bash "tests/agents/$agent/check.sh" "$binary" | tee "$records/$run/$agent"; } 2>&1 >&3 3>&- |
+    tee "$log" >&2; } 3>&1
+}
+
+# The version a check.sh said it ran (its "<agent>: version V" line), or "?".
+version_run() {
+  sed -n 's/^[a-z0-9-]*: version \([^ ]*\).*/\1/p' "$log" | head -n 1 | grep . || echo "?"
+}
+
+# Every check whose ok/FAIL differs between the pinned and the newest run of one agent, then the
+# `note` lines (what the harness saw without judging it) that only one of the two printed.
+print_drift() {
+  local agent="$1" version="$2"
+  awk -v agent="$agent" -v version="$version" '
+    /^(ok   |FAIL )/ {
+      state = ($1 == "ok") ? "ok" : "FAIL"
+      name = substr($0, 6)
+      if (FILENAME == ARGV[1]) { pinned[name] = state; order[++n] = name }
+      else { newer[name] = state; if (!(name in pinned)) order[++n] = name }
+    }
+    /^note/ {
+      if (FILENAME == ARGV[1]) { pinned_note[$0] = 1; notes[++m] = $0 }
+      else { newer_note[$0] = 1; if (!($0 in pinned_note)) notes[++m] = $0 }
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        name = order[i]
+        before = (name in pinned) ? pinned[name] : "absent"
+        after = (name in newer) ? newer[name] : "absent"
+        if (before != after) {
+          printf "changed on %s %s: %s: %s → %s\n", agent, version, name, before, after
+          changed++
+        }
+      }
+      if (!changed) printf "agents: %s %s: no check changed\n", agent, version
+      for (i = 1; i <= m; i++) {
+        line = notes[i]
+        if (!(line in newer_note)) printf "  pinned only: %s\n", line
+        else if (!(line in pinned_note)) printf "  %s only: %s\n", version, line
+      }
+    }' "$records/pinned/$agent" "$records/newest/$agent" >&2
+}
+
+drift=()
+for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen}; do
   check="tests/agents/$agent/check.sh"
   if [ ! -f "$check" ]; then
     echo "agents: $agent: no harness at $check" >&2
@@ -36,14 +110,36 @@ for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini droid qwen}; do
     continue
   fi
   echo "agents: $agent" >&2
-  # The check's own lines pass through (its stderr through tee, waited for as part of the
-  # pipeline); a `skipped:` line among them marks the agent skipped.
-  if ! { bash "$check" "$binary" 2>&1 >&3 3>&- | tee "$log" >&2; } 3>&1; then
+  # A `skipped:` line among the check's lines marks the agent skipped.
+  if ! run_check "$agent" pinned; then
     failed+=("$agent")
   elif grep -q "skipped:" "$log"; then
     skipped+=("$agent")
+    continue
+  fi
+  [ -n "$newest" ] || continue
+  pinned_version=$(version_run)
+  echo "agents: $agent at its newest release" >&2
+  HERMES_HOOKS_AGENT_VERSION=latest HERMES_HOOKS_AGENT_CACHE="$PWD/target/agents-newest/$agent" \
+    run_check "$agent" newest || true
+  newest_version=$(version_run)
+  if grep -q "is the pinned one" "$log"; then
+    drift+=("agents: $agent: the newest release is the pinned $pinned_version")
+  elif grep -q "skipped:" "$log"; then
+    drift+=("agents: $agent: the newest release was not run: $(grep -m 1 "skipped:" "$log")")
+  elif [ "$newest_version" = "$pinned_version" ]; then
+    drift+=("agents: $agent: not measured: its check.sh ran the same version again (see above)")
+  else
+    drift+=("$(print_drift "$agent" "$newest_version" 2>&1)")
   fi
 done
+
+if [ -n "$newest" ]; then
+  echo "agents: drift of the newest releases from the pinned ones ($((SECONDS - started)) s):" >&2
+  printf '%s\n' "${drift[@]}" >&2
+  [ "${#failed[@]}" -eq 0 ] || echo "agents: failed at the pinned version: ${failed[*]}" >&2
+  exit 0
+fi
 
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "agents: failed: ${failed[*]}" >&2

@@ -5,15 +5,19 @@
 #   check.sh HERMES_HOOKS_BINARY
 #
 # Installs the agent with npm into target/agents/claude-code (reused when it already holds the
-# pinned version). Exits 0 with a "skipped:" line on stderr when node, npm, python3 or the package
-# cannot be had; 1 when a check fails. harness.py says what each check is.
+# version). HERMES_HOOKS_AGENT_VERSION picks another version (`latest`: the registry's newest;
+# when that is the pinned one, says so and exits 0 without a run), HERMES_HOOKS_AGENT_CACHE
+# another directory to install it in. Prints "claude-code: version V" on stderr first. Exits 0
+# with a "skipped:" line on stderr when node, npm, python3 or the package cannot be had; 1 when a
+# check fails. harness.py says what each check is.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 
 package="@anthropic-ai/claude-code"
-version="2.1.197"
-prefix="$root/target/agents/claude-code"
+pinned="2.1.197"
+version="${HERMES_HOOKS_AGENT_VERSION:-$pinned}"
+prefix="${HERMES_HOOKS_AGENT_CACHE:-$root/target/agents/claude-code}"
 
 skip() {
   echo "claude-code: skipped: $1" >&2
@@ -29,6 +33,16 @@ fi
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
+
+if [ "$version" = latest ]; then
+  version="$(timeout 120 npm view "$package@latest" version 2>/dev/null)" ||
+    skip "cannot ask the package registry for the newest $package"
+  if [ "$version" = "$pinned" ]; then
+    echo "claude-code: version $version is the pinned one" >&2
+    exit 0
+  fi
+fi
+echo "claude-code: version $version" >&2
 
 agent="$prefix/node_modules/.bin/claude"
 installed() {

@@ -244,12 +244,25 @@ def native_checks():
                % (label, where, "runs" if expect_ran else "waits for a permission Claude Code does not give in -p"),
                r.marker_made() == expect_ran, r.why())
         r.cleanup()
+    # Exit 2 beside JSON that the schema rejects: 2.1.197 runs the call, 2.1.332 refuses it.
+    # hermes-hooks never prints JSON with exit 2, so it relies on neither; the note records which.
     r = Run("native-block-bad-json")
     native(r, "block-exit2-bad-json", ["PreToolUse"])
     r.drive()
-    report("native: exit 2 with JSON on stdout that Claude Code's schema rejects lets the call run",
-           not r.keep_survived(), r.why())
+    note("exit 2 with JSON on stdout that Claude Code's schema rejects: the call %s"
+         % ("was refused" if r.keep_survived() else "ran"))
     r.cleanup()
+
+    # What a session-start refusal can be: neither stops the session; whether the model is told
+    # of a `decision: block` there differs between releases (2.1.197 yes, 2.1.332 no).
+    for mode, what in (("decision-block", "decision: block"), ("stop-continue", "continue: false")):
+        r = Run("native-session-" + mode)
+        native(r, mode, ["SessionStart"])
+        r.drive()
+        note("SessionStart %s: the model %s told, the session %s"
+             % (what, "is" if "NATIVE-" in r.sent() else "is not",
+                "ran" if r.main_requests() else "did not run"))
+        r.cleanup()
 
     for decision in ("allow", "bare"):
         r = Run("native-rewrite-deny-rule-" + decision)
@@ -406,9 +419,13 @@ def through_checks():
     r = Run("hh-session-block")
     guard(r, "pre-session", "block-always", name="no-session")
     wire(r)
-    r.drive()
+    r.drive(args=HOOK_EVENTS)
     report("hermes-hooks: a block at session start (which Claude Code cannot refuse) is told to the model",
            "GUARD-BLOCK" in r.sent(), r.why())
+    told = [e.get("stdout", "") for e in stream(r) if "systemMessage" in e.get("stdout", "")]
+    report("hermes-hooks: a block at session start is shown to the person (systemMessage, in the "
+           "stream's hook events)", any("GUARD-BLOCK" in t for t in told),
+           "systemMessages: %s\n%s" % (told, r.why()))
     r.cleanup()
 
     r = Run("hh-post-context")
@@ -515,10 +532,17 @@ def hostile_checks():
                                               "description": "tidy the project"}}])
     seen = r.hook_payloads("guard-payloads.jsonl")
     repl = [p for p in seen if p.get("tool_name") == "REPL"]
-    report("hostile: REPL code is the shell class: the guard reads it as the command and blocks",
-           r.keep_survived() and repl and repl[0].get("tool_class") == "shell"
-           and "rm -rf keep" in str(repl[0].get("tool_input", {}).get("command")),
-           "guard saw %s\n%s" % (json.dumps(seen)[:600], r.why()))
+    offered = any(t.get("name") == "REPL" for b in r.requests if isinstance(b, dict)
+                  for t in b.get("tools") or [])
+    if offered:
+        report("hostile: REPL code is the shell class: the guard reads it as the command and blocks",
+               r.keep_survived() and repl and repl[0].get("tool_class") == "shell"
+               and "rm -rf keep" in str(repl[0].get("tool_input", {}).get("command")),
+               "guard saw %s\n%s" % (json.dumps(seen)[:600], r.why()))
+    else:
+        # 2.1.332 no longer offers REPL with CLAUDE_CODE_REPL=1: the route is not there to guard.
+        note("CLAUDE_CODE_REPL=1 does not offer the REPL tool in this release (keep %s)"
+             % ("survived" if r.keep_survived() else "deleted"))
     r.cleanup()
 
 

@@ -3,16 +3,19 @@
 # what its hooks achieve: first its own hooks wired by hand (the control), then hermes-hooks.
 #
 # Usage: tests/agents/codex/check.sh <hermes-hooks binary>
+# HERMES_HOOKS_AGENT_VERSION picks another version (`latest`: the registry's newest; when that is
+# the pinned one, says so and exits 0 without a run), HERMES_HOOKS_AGENT_CACHE another directory
+# to install it in (target/agents/codex by default). Prints "codex: version V" on stderr first.
 # Exit 0 when every check passed, or (with a `skipped:` line on stderr) when the agent cannot be
 # installed here; exit 1 when a check failed.
 set -euo pipefail
 
-VERSION="0.169.0"
-PACKAGE="@openai/codex@${VERSION}"
+PINNED="0.169.0"
+VERSION="${HERMES_HOOKS_AGENT_VERSION:-$PINNED}"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-cache="$root/target/agents/codex"
+cache="${HERMES_HOOKS_AGENT_CACHE:-$root/target/agents/codex}"
 hermes="${1:-}"
 
 skip() {
@@ -26,6 +29,18 @@ if [[ -n "$hermes" && ! -x "$hermes" ]]; then
 fi
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v git >/dev/null || skip "git is not installed"
+
+if [[ "$VERSION" == latest ]]; then
+    command -v npm >/dev/null || skip "npm is not installed"
+    VERSION="$(timeout 120 npm view @openai/codex@latest version 2>/dev/null)" ||
+        skip "cannot ask the package registry for the newest @openai/codex"
+    if [[ "$VERSION" == "$PINNED" ]]; then
+        echo "codex: version $VERSION is the pinned one" >&2
+        exit 0
+    fi
+fi
+PACKAGE="@openai/codex@${VERSION}"
+echo "codex: version $VERSION" >&2
 
 installed_version() {
     local manifest="$cache/node_modules/@openai/codex/package.json"

@@ -35,7 +35,9 @@ def check(ok, what, detail=""):
         print(f"ok   {what}")
     else:
         FAILURES.append(what)
-        print(f"FAIL {what}{': ' + detail if detail else ''}")
+        print(f"FAIL {what}")
+        if detail:
+            print(f"       {detail}")
 
 
 class Result:

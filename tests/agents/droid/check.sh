@@ -5,16 +5,20 @@
 #
 #   check.sh HERMES_HOOKS_BINARY
 #
-# Installs the agent with npm into target/agents/droid (reused when it already holds the pinned
-# version). Exits 0 with a "skipped:" line on stderr when node, npm, python3 or the package cannot
-# be had; 1 when a check fails. harness.py says what each check is.
+# Installs the agent with npm into target/agents/droid (reused when it already holds the
+# version). HERMES_HOOKS_AGENT_VERSION picks another version (`latest`: the registry's newest;
+# when that is the pinned one, says so and exits 0 without a run), HERMES_HOOKS_AGENT_CACHE
+# another directory to install it in. Prints "droid: version V" on stderr first. Exits 0 with a
+# "skipped:" line on stderr when node, npm, python3 or the package cannot be had; 1 when a check
+# fails. harness.py says what each check is.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 
 package="droid"
-version="0.215.0"
-prefix="$root/target/agents/droid"
+pinned="0.215.0"
+version="${HERMES_HOOKS_AGENT_VERSION:-$pinned}"
+prefix="${HERMES_HOOKS_AGENT_CACHE:-$root/target/agents/droid}"
 
 skip() {
   echo "droid: skipped: $1" >&2
@@ -28,6 +32,16 @@ binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 command -v python3 >/dev/null || skip "python3 is not installed"
 command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
+
+if [ "$version" = latest ]; then
+  version="$(timeout 120 npm view "$package@latest" version 2>/dev/null)" ||
+    skip "cannot ask the package registry for the newest $package"
+  if [ "$version" = "$pinned" ]; then
+    echo "droid: version $version is the pinned one" >&2
+    exit 0
+  fi
+fi
+echo "droid: version $version" >&2
 
 agent="$prefix/node_modules/.bin/droid"
 installed() {

@@ -6,14 +6,17 @@
 #   tests/agents/gemini/check.sh HERMES_HOOKS_BINARY
 #
 # The package is installed once into target/agents/gemini and reused while it is the pinned
-# version. Exit 0 with a `skipped:` line on stderr when node, npm, python3 or the package registry
+# version. HERMES_HOOKS_AGENT_VERSION picks another version (`latest`: the registry's newest; when
+# that is the pinned one, says so and exits 0 without a run), HERMES_HOOKS_AGENT_CACHE another
+# directory to install it in. Prints "gemini: version V" on stderr first. Exit 0 with a `skipped:` line on stderr when node, npm, python3 or the package registry
 # is unavailable; exit 1 when a check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
 package="@google/gemini-cli"
-version="0.61.0"
-prefix="target/agents/gemini"
+pinned="0.61.0"
+version="${HERMES_HOOKS_AGENT_VERSION:-$pinned}"
+prefix="${HERMES_HOOKS_AGENT_CACHE:-$PWD/target/agents/gemini}"
 binary="${1:?usage: check.sh HERMES_HOOKS_BINARY}"
 
 skip() {
@@ -25,8 +28,18 @@ command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
+if [ "$version" = latest ]; then
+  version="$(timeout 120 npm view "$package@latest" version 2>/dev/null)" ||
+    skip "cannot ask the package registry for the newest $package"
+  if [ "$version" = "$pinned" ]; then
+    echo "gemini: version $version is the pinned one" >&2
+    exit 0
+  fi
+fi
+echo "gemini: version $version" >&2
+
 installed_version() {
-  node -p "require('./$prefix/node_modules/$package/package.json').version" 2>/dev/null || true
+  node -p "require('$prefix/node_modules/$package/package.json').version" 2>/dev/null || true
 }
 
 if [ "$(installed_version)" != "$version" ]; then
