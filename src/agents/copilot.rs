@@ -50,7 +50,9 @@ static EVENTS: &[AgentEvent] = &[
         .not_wired(),
     event("PostToolUseFailure", "post-tool-call-failure").not_wired(),
     event("Stop", "pre_verify").not_wired(),
-    event("SubagentStart", "subagent_start").not_wired(),
+    event("SubagentStart", "subagent_start")
+        .with_context()
+        .not_wired(),
     event("SubagentStop", "subagent_stop").not_wired(),
     event("PreCompact", "pre-context-compact").not_wired(),
 ];
@@ -188,17 +190,27 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
     shape: super::settings::Shape::Typed,
     unit: super::settings::Unit::Seconds,
     new_file: &[("version", 1)],
-    needs_user: &[
-        "Copilot CLI reads the hooks at its next start; settings.json's disableAllHooks: true \
-         switches them all off",
-    ],
+    needs_user: &["Copilot CLI reads the hooks at its next start"],
     needs_project: &[
         "Copilot CLI loads a project's hooks only in a trusted folder: trust it when Copilot \
          asks; `copilot -p` needs --trust-folder (or COPILOT_ALLOW_ALL=true) each run",
+        "Copilot CLI runs no hook where the project's .github/copilot/settings.json (or \
+         settings.local.json) sets disableAllHooks to true",
         "each user of the project needs hermes-hooks on PATH",
     ],
-    switched_off: None,
-    switch_files: &[],
+    switched_off: Some(super::switches::copilot),
+    // A project's Copilot settings, beside `.github/hooks/` (from the user's folder these name
+    // nothing: Copilot does not read `disableAllHooks` in the user's settings).
+    switch_files: &[
+        super::settings::SettingsFile {
+            name: "../copilot/settings.json",
+            format: super::settings::Format::Json,
+        },
+        super::settings::SettingsFile {
+            name: "../copilot/settings.local.json",
+            format: super::settings::Format::Json,
+        },
+    ],
     managed: &[],
 };
 
