@@ -58,7 +58,7 @@ static EVENTS: &[AgentEvent] = &[
 ];
 
 /// The tools of Copilot CLI 1.0.102 as its camelCase payload names them (the Claude Code
-/// names its PascalCase payload uses are Claude Code's own).
+/// names its payload for a Claude Code event uses are Claude Code's own).
 static TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("bash", Some(ToolClass::Shell)),
     // Input typed into a shell session `bash` left running (under `input`).
