@@ -184,6 +184,21 @@ def native_checks():
     report("native preToolUse hookSpecificOutput (nested) deny is NOT read: the call runs", not run.survived(), run.detail())
     run.cleanup()
 
+    run = Run(native("preToolUse", "echo native-exit2-reason >&2\nexit 2\n"))
+    report("native preToolUse exit 2 denies the call; its stderr is not the reason the model gets",
+           run.survived() and "native-exit2-reason" not in run.tool_results(), run.detail())
+    run.cleanup()
+
+    run = Run(native("PreToolUse", """\
+        cat > "$COPILOT_PROJECT_DIR/../payload.json"
+        echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"native-claude-deny"}}'
+        """))
+    payload = json.loads((run.root / "payload.json").read_text())
+    report("native PreToolUse (Claude Code's name) gets Claude Code's payload (tool_name Bash) and reads hookSpecificOutput",
+           run.survived() and "native-claude-deny" in run.tool_results() and payload.get("tool_name") == "Bash",
+           json.dumps(payload) + "\n" + run.detail())
+    run.cleanup()
+
     run = Run(native("preToolUse", "echo native-exit1 >&2\nexit 1\n"))
     report("native preToolUse exit 1 denies the call (Copilot fails closed on a hook error)", run.survived(), run.detail())
     run.cleanup()
