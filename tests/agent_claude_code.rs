@@ -259,3 +259,61 @@ fn a_rewrite_of_repl_leaves_its_input_in_its_own_keys() {
         json!({"code": "o.x=sh('ls')", "description": "looked at"})
     );
 }
+
+/// A skill's `` !`cmd` `` shell command (Claude Code's `PreSkillShellCommand`) is a shell call
+/// for every guard: a block is a deny, and a rewrite, which Claude Code cannot apply there, is a
+/// deny that says so.
+#[test]
+fn a_skills_shell_command_meets_every_shell_guard() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "no-deletes",
+        "name: no-deletes\ndescription: Refuses deletes\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "grep -q 'rm -rf' && { echo 'deletes are not allowed' >&2; exit 2; }; exit 0",
+    );
+    env.hook_md(
+        &env.project_hooks(),
+        "soften",
+        "name: soften\ndescription: Turns listings long\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        r#"grep -q '"ls"' && echo '{"action":"modify","args":{"command":"ls -l"}}'; exit 0"#,
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let skill = |command: &str, tool: Option<&str>| {
+        let mut payload = json!({"hook_event_name": "PreSkillShellCommand", "session_id": "s",
+            "cwd": env.work(), "tool_input": {"command": command}, "tool_use_id": "t9",
+            "command_name": "wipe", "invoked_by": "user"});
+        if let Some(tool) = tool {
+            payload["tool_name"] = json!(tool);
+        }
+        answer(&claude(&env, "PreSkillShellCommand", &payload))
+    };
+    for tool in [Some("Bash"), None] {
+        let got = skill("rm -rf ../victim", tool);
+        let output = &got["hookSpecificOutput"];
+        assert_eq!(output["hookEventName"], "PreSkillShellCommand", "{got}");
+        assert_eq!(output["permissionDecision"], "deny", "{got}");
+        assert_eq!(
+            output["permissionDecisionReason"],
+            "deletes are not allowed"
+        );
+    }
+    let got = skill("ls", Some("Bash"));
+    assert_eq!(
+        got["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{got}"
+    );
+    assert!(
+        got["hookSpecificOutput"].get("updatedInput").is_none(),
+        "{got}"
+    );
+    let harmless = claude(
+        &env,
+        "PreSkillShellCommand",
+        &json!({"hook_event_name": "PreSkillShellCommand", "session_id": "s", "cwd": env.work(),
+                "tool_name": "Bash", "tool_input": {"command": "pwd"}}),
+    );
+    assert_eq!(code(&harmless), 0);
+    assert!(harmless.stdout.is_empty(), "{harmless:?}");
+}

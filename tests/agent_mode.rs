@@ -337,8 +337,31 @@ fn runner_errors_fail_open_by_default_and_give_the_agents_deny_when_closed() {
             || answer["decision"] == "deny";
         assert!(deny, "{agent}: {answer}");
     }
+}
+
+/// An event name an agent adds later (or a misspelt one) is nothing, with a warning that says
+/// so (and what was perhaps meant), never exit 1: the agent would read that as a failed hook.
+#[test]
+fn an_event_this_version_does_not_know_is_nothing_with_a_warning() {
+    let env = TestEnv::new();
+    shell_guard(&env);
+    for (agent, event) in [
+        ("gemini", "BeforeTol"),
+        ("claude-code", "PreFutureThing"),
+        ("codex", "PreFutureThing"),
+    ] {
+        for flags in [&[][..], &["--fail-closed"][..]] {
+            let out = run_as(&env, agent, event, "{}", flags);
+            assert_eq!(code(&out), 0, "{agent} {flags:?}: {}", stderr(&out));
+            assert!(out.stdout.is_empty(), "{agent}: {out:?}");
+            assert!(
+                stderr(&out).contains("no hook runs for it"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
     let out = run_as(&env, "gemini", "BeforeTol", "{}", &[]);
-    assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("did you mean 'BeforeTool'"));
 }
 

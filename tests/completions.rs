@@ -407,3 +407,39 @@ fn the_readme_install_line_sets_up_completion_on_a_fresh_home() {
     tmux.keys(&["PreTo", "Tab"]);
     tmux.shows("hermes-hooks run PreToolUse");
 }
+
+/// After `run --agent X`, an event completes to that agent's own names only.
+#[test]
+fn run_with_an_agent_completes_that_agents_event_names() {
+    let env = TestEnv::new();
+    let offered = bash_offers(
+        &env,
+        &["hermes-hooks", "run", "--agent", "claude-code", "Pre"],
+    );
+    for name in ["PreToolUse", "PreSkillShellCommand", "PreCompact"] {
+        assert!(offered.contains(&name.to_owned()), "{offered:?}");
+    }
+    assert!(
+        !offered.iter().any(|name| name.contains('_')),
+        "{offered:?}"
+    );
+    assert!(
+        !offered.contains(&"PreCompress".to_owned()),
+        "Gemini's: {offered:?}"
+    );
+    let offered = bash_offers(&env, &["hermes-hooks", "run", "--agent=gemini", "Pre"]);
+    assert!(offered.contains(&"PreCompress".to_owned()), "{offered:?}");
+    assert!(!offered.contains(&"PreToolUse".to_owned()), "{offered:?}");
+    let offered = bash_offers(&env, &["hermes-hooks", "run", "--agent=gemini", "B"]);
+    assert!(offered.contains(&"BeforeTool".to_owned()), "{offered:?}");
+    assert!(
+        !offered.contains(&"beforeShellExecution".to_owned()),
+        "{offered:?}"
+    );
+    let offered = bash_offers(&env, &["hermes-hooks", "run", "--agent", "cursor", "b"]);
+    assert!(
+        offered.contains(&"beforeShellExecution".to_owned()),
+        "{offered:?}"
+    );
+    assert!(!offered.contains(&"BeforeTool".to_owned()), "{offered:?}");
+}

@@ -509,8 +509,14 @@ fn the_agents_timeout_is_a_little_above_the_longest_hook_in_its_unit() {
         .iter()
         .filter(|e| e["action"] == "updated")
         .collect();
-    assert_eq!(updated.len(), 1, "{report}");
+    // Both of Claude Code's events that stand for a tool call: `PreToolUse` and a skill's
+    // shell command.
+    assert_eq!(updated.len(), 2, "{report}");
     assert_eq!(timeout(".claude/settings.json", "PreToolUse"), Some(305));
+    assert_eq!(
+        timeout(".claude/settings.json", "PreSkillShellCommand"),
+        Some(305)
+    );
 }
 
 #[test]

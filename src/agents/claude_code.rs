@@ -27,6 +27,9 @@ static EVENTS: &[AgentEvent] = &[
     event("UserPromptSubmit", "pre_llm_call").plain_text_context(),
     unmatched("UserPromptExpansion"),
     event("PreToolUse", "pre_tool_call"),
+    // The shell command of a skill or slash command (`` !`cmd` ``), run without a tool call:
+    // a shell call for every guard (newer releases; a rewrite cannot be applied there).
+    event("PreSkillShellCommand", "pre_tool_call"),
     unmatched("PermissionRequest"),
     unmatched("PermissionDenied"),
     event("PostToolUse", "post_tool_call").with_context(),
@@ -53,6 +56,9 @@ static EVENTS: &[AgentEvent] = &[
     unmatched("CwdChanged"),
     unmatched("FileChanged"),
     unmatched("MessageDisplay"),
+    unmatched("PreModelSwitch"),
+    unmatched("PostModelSwitch"),
+    unmatched("DirectoryAdded"),
 ];
 
 /// Every built-in tool of 2.1.197 (some only on some platforms or plans), then the names older
@@ -118,6 +124,11 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
         .unwrap_or(event)
         .to_owned();
     match event.as_str() {
+        // Its `tool_name` is the shell that runs it; a payload without one is still a shell
+        // call, never a call no shell guard matches.
+        "PreSkillShellCommand" if !input.get("tool_name").is_some_and(Value::is_string) => {
+            input.insert("tool_name".to_owned(), Value::from("Bash"));
+        }
         "Stop" => copy_if_absent(input, "last_assistant_message", "assistant_response"),
         "PostToolUse" => copy_if_absent(input, "tool_response", "result"),
         "PostToolUseFailure" => {

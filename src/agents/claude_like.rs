@@ -9,6 +9,10 @@ use serde_json::{Map, Value, json};
 use super::{Rendered, Reply, hook_specific};
 use crate::response::Directive;
 
+/// The reason given where a hook rewrote a skill's shell command, which cannot be rewritten.
+const SKILL_REWRITE: &str = "a hook rewrote this skill shell command, and such a command cannot \
+    be rewritten, so it was not run";
+
 /// Claude Code's answer for one decision (as Claude Code 2.1 was seen to read it).
 pub(super) fn render(reply: &Reply<'_>) -> Rendered {
     if let Some(reason) = reply.error {
@@ -30,7 +34,7 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
 /// compaction, and otherwise shows the reason to the user).
 fn block(event: &str, message: &str) -> Rendered {
     match event {
-        "PreToolUse" => Rendered::json(&hook_specific(
+        "PreToolUse" | "PreSkillShellCommand" => Rendered::json(&hook_specific(
             event,
             fields([
                 ("permissionDecision", json!("deny")),
@@ -56,6 +60,9 @@ fn keep_working(event: &str, message: &str) -> Rendered {
 /// too, which a rewrite does not mean).
 fn rewrite(event: &str, args: &Map<String, Value>) -> Rendered {
     match event {
+        // Claude Code never applies a rewrite of a skill's shell command (any `updatedInput`
+        // keeps it from running): say so, as a deny with a reason.
+        "PreSkillShellCommand" => block(event, SKILL_REWRITE),
         "PreToolUse" => Rendered::json(&hook_specific(
             event,
             fields([("updatedInput", Value::Object(args.clone()))]),

@@ -68,10 +68,16 @@ fn completing(typed: &[OsString]) -> clap::Command {
         .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "event"))
         .map(|sub| sub.get_name().to_owned())
         .collect();
+    // After `run --agent X`, only that agent's own names.
+    let agent = values::typed_agent(typed);
     for name in with_event {
+        let narrowed = agent.filter(|_| name == "run");
         cmd = cmd.mut_subcommand(name, |sub| {
-            sub.mut_arg("event", |arg| {
-                arg.add(ArgValueCompleter::new(values::events))
+            sub.mut_arg("event", |arg| match narrowed {
+                Some(agent) => arg.add(ArgValueCompleter::new(move |current: &OsStr| {
+                    values::agent_events(agent, current)
+                })),
+                None => arg.add(ArgValueCompleter::new(values::events)),
             })
         });
     }

@@ -142,6 +142,15 @@ pub(crate) fn answer(
         Ok(Some((resolved, own))) => (Ok(resolved), own.allowances()),
         // The agent's own event with no counterpart: no hook is declared for it.
         Ok(None) => return Answer::nothing(None).rendered(agent, request.name, None),
+        // An event the agent added after this version: nothing runs, and the person is told.
+        Err(unknown) if !agent.is_hermes() => {
+            printer.warn(format!(
+                "{unknown}; {} may have added it after this version of hermes-hooks, so no hook \
+                 runs for it",
+                agent.title()
+            ));
+            return Answer::nothing(None).rendered(agent, request.name, None);
+        }
         Err(unknown) => (Err(unknown), Allowances::default()),
     };
     // What normalising added for hooks (a shell command under another key), to put back.

@@ -37,6 +37,36 @@ pub(super) fn events(current: &OsStr) -> Vec<CompletionCandidate> {
     names.into_iter().map(CompletionCandidate::new).collect()
 }
 
+/// The agent named by `--agent X` (or `--agent=X`) among the words typed, when it is one.
+pub(super) fn typed_agent(typed: &[OsString]) -> Option<Agent> {
+    let words: Vec<&str> = typed.iter().filter_map(|word| word.to_str()).collect();
+    let named = words.iter().enumerate().rev().find_map(|(at, word)| {
+        word.strip_prefix("--agent=").or_else(|| {
+            (*word == "--agent")
+                .then(|| words.get(at + 1).copied())
+                .flatten()
+        })
+    })?;
+    named.parse().ok()
+}
+
+/// `agent`'s own event names starting with `current`, in its order (for `run --agent X`).
+pub(super) fn agent_events(agent: Agent, current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(typed) = current.to_str() else {
+        return Vec::new();
+    };
+    if agent.is_hermes() {
+        return events(current);
+    }
+    agent
+        .events()
+        .iter()
+        .map(|own| own.name)
+        .filter(|name| name.starts_with(typed))
+        .map(CompletionCandidate::new)
+        .collect()
+}
+
 /// The hooks starting with `current` by the name `list` shows: a config hook's command, an
 /// Agent Hooks hook's name; with `approved`, also every command the allowlist holds (what
 /// `revoke` takes). Never a word that begins with `-`.
