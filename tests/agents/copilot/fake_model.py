@@ -1,12 +1,12 @@
 """A stand-in for the OpenAI chat completions API that GitHub Copilot CLI talks to through
 COPILOT_PROVIDER_BASE_URL.
 
-    fake_model.py --port-file F --log F [--call JSON] [--tool NAME] [--lifetime SECONDS]
+    fake_model.py --port-file F --log F [--call JSON]... [--tool NAME] [--lifetime SECONDS]
 
 Binds 127.0.0.1 on a free port (written to the port file once listening) and scripts one
-conversation: when no tool has been asked for since the latest user message, the model asks for
-the tool (`bash` unless --tool names another) with the arguments JSON (without --call it answers
-with text straight away); once a tool result came back it answers with text. Every request is
+conversation: after the latest user message the model asks for the tool (`bash` unless --tool
+names another) once for each --call, in order, each with that arguments JSON (without --call it
+answers with text straight away); once every call's result came back it answers with text. Every request is
 appended to the log as one JSON line (method, path, body), so a check can read what the model was
 sent. It exits by itself after the lifetime.
 """
@@ -26,25 +26,28 @@ def parse_args():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log", required=True)
-    parser.add_argument("--call", type=json.loads)
+    parser.add_argument("--call", type=json.loads, action="append", default=[])
     parser.add_argument("--tool", default="bash")
     parser.add_argument("--lifetime", type=float, default=300)
     return parser.parse_args()
 
 
 def asked_since_last_user(messages):
-    """Whether a tool call came after the latest user message."""
+    """How many tool calls came after the latest user message."""
+    asked = 0
     for message in reversed(messages):
         if message.get("role") == "user":
-            return False
+            break
         if message.get("role") == "assistant" and message.get("tool_calls"):
-            return True
-    return False
+            asked += 1
+    return asked
 
 
-def reply(body, tool, args):
+def reply(body, tool, calls):
     messages = body.get("messages", [])
-    if args is not None and not asked_since_last_user(messages):
+    asked = asked_since_last_user(messages)
+    if asked < len(calls):
+        args = calls[asked]
         call = {
             "id": f"call_{len(messages)}",
             "type": "function",

@@ -76,8 +76,8 @@ class Run:
         log = self.root / "requests.jsonl"
         server_cmd = [sys.executable, str(HERE / "fake_model.py"), "--port-file", str(port_file)]
         server_cmd += ["--log", str(log), "--lifetime", str(RUN_DEADLINE + 60)]
-        if call:
-            server_cmd += ["--call", json.dumps(call)]
+        for one in call if isinstance(call, list) else [call] if call else []:
+            server_cmd += ["--call", json.dumps(one)]
         server = subprocess.Popen(server_cmd)
         try:
             port = wait_for_port(port_file)
@@ -319,6 +319,20 @@ def hermes_checks():
     run.cleanup()
 
 
+def hostile_checks():
+    # The model makes an empty nested .agents/hooks, then deletes from there.
+    calls = [
+        {"command": "mkdir -p sub/.agents/hooks", "description": "Make a folder"},
+        {"command": "cd sub && rm -rf ../keep", "description": "Remove the folder"},
+    ]
+    run = through("no-rm", "pre_tool_call", NO_RM, tool_class="shell", call=calls)
+    report("hostile: an empty nested .agents/hooks and a delete run from there do not switch the "
+           "project's shell guard off",
+           run.survived() and (run.project / "sub" / ".agents" / "hooks").is_dir()
+           and "hh-deny-reason" in run.tool_results(), run.detail())
+    run.cleanup()
+
+
 def main():
     started = time.monotonic()
     native_checks()
@@ -326,6 +340,7 @@ def main():
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
         hermes_checks()
+        hostile_checks()
     print(f"copilot: checks took {time.monotonic() - started:.0f}s", file=sys.stderr)
     if failures:
         print(f"copilot: {len(failures)} check(s) failed", file=sys.stderr)
