@@ -39,6 +39,8 @@ pub(crate) const LESS: &str = "LESS";
 pub(crate) const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// The project directory Gemini CLI names in a hook's environment.
 pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
+/// The project directory GitHub Copilot CLI names in a hook's environment.
+pub(crate) const COPILOT_PROJECT_DIR: &str = "COPILOT_PROJECT_DIR";
 /// Claude Code's settings folder, instead of `~/.claude` (read by `install` and `doctor`).
 pub(crate) const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 /// Codex's home folder, instead of `~/.codex` (read by `install` and `doctor`).

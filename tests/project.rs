@@ -485,6 +485,7 @@ fn the_models_cd_never_switches_a_project_guard_off() {
                 "run_shell_command",
             ),
             ("cursor", "preToolUse", None, "Shell"),
+            ("copilot", "preToolUse", Some("COPILOT_PROJECT_DIR"), "bash"),
         ] {
             let mut cmd = env.cmd();
             // Started where the agent starts hooks: its own directory, not the project.

@@ -7,6 +7,7 @@ mod claude_code;
 mod claude_like;
 mod codex;
 mod codex_tty;
+mod copilot;
 mod cursor;
 mod gemini;
 mod hermes;
@@ -45,16 +46,19 @@ pub enum Agent {
     Gemini,
     /// Cursor.
     Cursor,
+    /// GitHub Copilot CLI.
+    Copilot,
 }
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
         Self::Gemini,
         Self::Cursor,
+        Self::Copilot,
     ];
 
     /// The agent's contract.
@@ -65,6 +69,7 @@ impl Agent {
             Self::Codex => &codex::CONTRACT,
             Self::Gemini => &gemini::CONTRACT,
             Self::Cursor => &cursor::CONTRACT,
+            Self::Copilot => &copilot::CONTRACT,
         }
     }
 
@@ -79,6 +84,7 @@ impl Agent {
         match self {
             Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
             Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
+            Self::Copilot => Some(crate::env::COPILOT_PROJECT_DIR),
             Self::Hermes | Self::Codex | Self::Cursor => None,
         }
     }
@@ -110,7 +116,7 @@ impl Agent {
     pub(crate) fn notice_key(self) -> Option<&'static str> {
         match self {
             Self::ClaudeCode | Self::Codex | Self::Gemini => Some("systemMessage"),
-            Self::Hermes | Self::Cursor => None,
+            Self::Hermes | Self::Cursor | Self::Copilot => None,
         }
     }
 
@@ -234,7 +240,7 @@ impl Agent {
 
     /// The class of a tool called by this agent: its own tool of that name, else any agent's
     /// (a hand-written wiring may send another agent's names), else a tool of an agent that
-    /// speaks one of these contracts (Factory Droid, GitHub Copilot CLI, Augment).
+    /// speaks one of these contracts (Factory Droid, Augment).
     pub fn tool_class(self, tool: &str) -> Option<ToolClass> {
         let find = |tools: &[(&str, Option<ToolClass>)]| {
             tools
@@ -284,20 +290,17 @@ impl fmt::Display for Agent {
 }
 
 /// The tools of agents that send Claude Code's payloads (or close to them) to hooks, so a
-/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, GitHub Copilot
-/// CLI's `bash` (and the input its shell sessions take), Augment's processes. docs/agents.md
-/// says where each name was read.
+/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, Augment's
+/// processes. docs/agents.md says where each name was read.
 static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("Execute", Some(ToolClass::Shell)),
-    ("bash", Some(ToolClass::Shell)),
-    ("write_bash", Some(ToolClass::Shell)),
     ("launch-process", Some(ToolClass::Shell)),
     ("write-process", Some(ToolClass::Shell)),
 ];
 
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor)")]
+#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, copilot)")]
 pub struct UnknownAgent(String);
 
 impl FromStr for Agent {

@@ -26,8 +26,9 @@ use crate::text::wrap_words;
 const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
 (CLAUDE_CONFIG_DIR for --user); Codex <dir>/.codex/config.toml [[hooks.<Event>]] tables, or \
 hooks.json beside it when that already holds the hooks (CODEX_HOME for --user); Gemini CLI \
-<dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json. <dir> is the project root, or the \
-home folder with --user.\n\nThe command written names the program bare (`hermes-hooks`) in a \
+<dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json; GitHub Copilot CLI \
+<dir>/.github/hooks/hermes-hooks.json (~/.copilot/hooks/hermes-hooks.json with --user). <dir> is \
+the project root, or the home folder with --user.\n\nThe command written names the program bare (`hermes-hooks`) in a \
 project's settings, which are shared through git, so every user needs hermes-hooks on PATH; in \
 user settings it is this program's absolute path. Each event's timeout is set 5s above the \
 longest timeout of the hooks that would run for it (at least the 60s default), in the agent's \
@@ -47,8 +48,8 @@ absolute path; Hermes loads it once `hermes plugins enable hermes-hooks` lists i
 #[allow(clippy::option_option)]
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini, cursor or hermes (the plugin)
-    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "hermes"])]
+    /// The agent: claude-code, codex, gemini, cursor, copilot or hermes (the plugin)
+    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "copilot", "hermes"])]
     agent: String,
     /// The agent's user settings (in the home folder)
     #[arg(long, conflicts_with = "project")]

@@ -222,7 +222,7 @@ pub(crate) enum Command {
     /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
     /// entry to paste
     New(new::NewArgs),
-    /// Wire an agent's settings (claude-code, codex, gemini, cursor) to run these hooks
+    /// Wire an agent's settings (claude-code, codex, gemini, cursor, copilot) to run these hooks
     Install(install::InstallArgs),
     /// Remove the wiring `install` wrote into an agent's settings
     Uninstall(uninstall::UninstallArgs),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Drives the real agents (Claude Code, Codex CLI, Gemini CLI) against a fake model server on
-# 127.0.0.1, each wired with `hermes-hooks install`, and checks that every decision arrives:
-# block, rewrite, context and the keep-working gate (tests/agents/<agent>/check.sh for each).
+# Drives the real agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI) against a fake
+# model server on 127.0.0.1, each wired with `hermes-hooks install`, and checks that every decision
+# arrives: block, rewrite, context and the keep-working gate (tests/agents/<agent>/check.sh for
+# each).
 # Each agent's own native hook runs first in the same harness, as a control.
 #
 # The agents are installed with npm at pinned versions into target/agents/ (a cache). Skips,
@@ -101,7 +102,7 @@ print_drift() {
 }
 
 drift=()
-for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini}; do
+for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot}; do
   check="tests/agents/$agent/check.sh"
   if [ ! -f "$check" ]; then
     echo "agents: $agent: no harness at $check" >&2
