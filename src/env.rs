@@ -39,6 +39,8 @@ pub(crate) const LESS: &str = "LESS";
 pub(crate) const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// The project directory Gemini CLI names in a hook's environment.
 pub(crate) const GEMINI_PROJECT_DIR: &str = "GEMINI_PROJECT_DIR";
+/// The project directory GitHub Copilot CLI names in a hook's environment.
+pub(crate) const COPILOT_PROJECT_DIR: &str = "COPILOT_PROJECT_DIR";
 /// The project directory Factory Droid names in a hook's environment (it sets
 /// `CLAUDE_PROJECT_DIR` too, to the same directory).
 pub(crate) const FACTORY_PROJECT_DIR: &str = "FACTORY_PROJECT_DIR";

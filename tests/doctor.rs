@@ -562,6 +562,41 @@ fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
 }
 
 #[test]
+fn a_copilot_project_whose_settings_switch_hooks_off_is_an_error_where_copilot_is_wired() {
+    // Copilot's project settings live beside its hooks folder, in `.github/copilot/`.
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "copilot"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!has(
+        &wiring_findings(&env, true),
+        "error",
+        "disableAllHooks"
+    ));
+    settings(
+        &env,
+        ".github/copilot/settings.local.json",
+        "{\n  \"disableAllHooks\": true\n}\n",
+    );
+    let findings = wiring_findings(&env, true);
+    let found = findings
+        .iter()
+        .find(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains("disableAllHooks is true")
+        })
+        .unwrap_or_else(|| panic!("{findings:?}"));
+    assert_eq!(found["level"], "error");
+    assert!(
+        found
+            .to_string()
+            .contains(".github/copilot/settings.local.json:2"),
+        "the file and line of the setting: {found}"
+    );
+}
+
+#[test]
 fn a_gemini_project_that_switches_hooks_off_is_an_error_where_gemini_is_wired() {
     // The guard is wired in the user's settings; the project's own settings switch every hook
     // off, the user's included, so the guard is silent there.

@@ -45,6 +45,10 @@ const GEMINI: &str = "{\n\t// my theme\n\t\"ui\": {\"theme\": \"dark\"},\n\t/* h
 /// A Cursor hooks.json with a hook of the user's.
 const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [\n      {\"command\": \"./format.sh\"}\n    ]\n  }\n}\n";
 
+/// A Copilot CLI hooks file (`install` writes its own, `hermes-hooks.json`; a person may have
+/// put a hook of theirs in it).
+const COPILOT: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"postToolUse\": [\n      {\"type\": \"command\", \"bash\": \"./format.sh\", \"timeoutSec\": 10}\n    ]\n  }\n}\n";
+
 /// A Factory Droid settings file with a custom model of the user's.
 const DROID: &str = "{\n  \"customModels\": [{\"model\": \"m\", \"provider\": \"anthropic\"}]\n}\n";
 
@@ -52,15 +56,26 @@ const DROID: &str = "{\n  \"customModels\": [{\"model\": \"m\", \"provider\": \"
 const QWEN: &str = "{\n  // my model\n  \"model\": {\"name\": \"qwen3-coder-plus\"}\n}\n";
 
 /// The agents, their project settings file and a real-looking text for it.
-fn agents() -> [(&'static str, &'static str, &'static str); 6] {
+fn agents() -> [(&'static str, &'static str, &'static str); 7] {
     [
         ("claude-code", ".claude/settings.json", CLAUDE),
         ("codex", ".codex/config.toml", CODEX),
         ("gemini", ".gemini/settings.json", GEMINI),
         ("cursor", ".cursor/hooks.json", CURSOR),
+        ("copilot", ".github/hooks/hermes-hooks.json", COPILOT),
         ("droid", ".factory/settings.json", DROID),
         ("qwen", ".qwen/settings.json", QWEN),
     ]
+}
+
+/// The agent's user settings file under the home folder (the project's path, but for Copilot
+/// CLI, whose user hooks live in `~/.copilot/hooks/`).
+fn user_file<'a>(agent: &str, project_file: &'a str) -> &'a str {
+    if agent == "copilot" {
+        ".copilot/hooks/hermes-hooks.json"
+    } else {
+        project_file
+    }
 }
 
 fn put(path: &Path, text: &str) {
@@ -103,10 +118,13 @@ fn commands(path: &Path) -> Vec<(String, String, Option<i64>)> {
                 .cloned()
                 .unwrap_or_else(|| vec![group.clone()]);
             for handler in handlers {
+                // Copilot CLI names them `bash` and `timeoutSec`.
+                let command = handler.get("command").or_else(|| handler.get("bash"));
+                let timeout = handler.get("timeout").or_else(|| handler.get("timeoutSec"));
                 found.push((
                     event.clone(),
-                    handler["command"].as_str().unwrap().to_owned(),
-                    handler.get("timeout").and_then(Value::as_i64),
+                    command.and_then(Value::as_str).unwrap().to_owned(),
+                    timeout.and_then(Value::as_i64),
                 ));
             }
         }
@@ -438,7 +456,7 @@ fn wiring_an_agent_at_its_other_level_too_is_refused_unless_asked_for() {
     for (agent, file, _) in agents() {
         let env = TestEnv::new();
         ok(&wire(&env, &["install", agent, "--user", "--json"]));
-        let user = env.home().join(file);
+        let user = env.home().join(user_file(agent, file));
         let project = env.work().join(file);
         for args in [&["install", agent][..], &["install", agent, "--dry-run"]] {
             let out = wire(&env, args);
@@ -466,7 +484,7 @@ fn wiring_an_agent_at_its_other_level_too_is_refused_unless_asked_for() {
             "{}",
             stderr(&out)
         );
-        assert!(!env.home().join(file).exists());
+        assert!(!env.home().join(user_file(agent, file)).exists());
         // Installing again where it is wired changes nothing and is not refused.
         ok(&wire(&env, &["install", agent, "--json"]));
     }
@@ -558,6 +576,47 @@ fn install_says_what_the_agent_still_needs() {
     assert!(report["needs"].to_string().contains("trusted folder"));
     let report = ok(&wire(&env, &["install", "cursor", "--json"]));
     assert!(report["needs"].to_string().contains("restart Cursor"));
+    let report = ok(&wire(&env, &["install", "copilot", "--json"]));
+    assert!(report["needs"].to_string().contains("--trust-folder"));
+}
+
+#[test]
+fn copilot_is_wired_in_its_own_hook_file_with_its_own_event_names_and_keys() {
+    // Copilot CLI reads every `*.json` of `.github/hooks/` (`~/.copilot/hooks/` for the user):
+    // `bash` and `timeoutSec` (it ignores an entry that says `command`), and its camelCase
+    // names, whose payload and answers are the ones `run --agent copilot` speaks.
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "copilot"]));
+    let path = env.work().join(".github/hooks/hermes-hooks.json");
+    let file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(file["version"], 1);
+    let hooks = file["hooks"].as_object().unwrap();
+    for event in [
+        "sessionStart",
+        "userPromptSubmitted",
+        "preToolUse",
+        "postToolUse",
+        "agentStop",
+    ] {
+        let entry = &hooks[event][0];
+        assert_eq!(entry["type"], "command", "{event}");
+        assert_eq!(
+            entry["bash"],
+            format!("hermes-hooks run --agent copilot {event}"),
+            "{event}"
+        );
+        assert!(entry["timeoutSec"].as_u64().unwrap() >= 60, "{event}");
+        assert!(entry.get("command").is_none(), "{event}");
+    }
+    for twice in ["PreToolUse", "Stop", "UserPromptSubmit"] {
+        assert!(!hooks.contains_key(twice), "{twice} reports the same call");
+    }
+    ok(&wire(&env, &["uninstall", "copilot"]));
+    assert!(commands(&path).is_empty());
+    // The user's wiring goes into Copilot's user hooks folder.
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "copilot", "--user"]));
+    assert!(!commands(&env.home().join(".copilot/hooks/hermes-hooks.json")).is_empty());
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod common;
 
 mod agent_claude_code;
 mod agent_codex;
+mod agent_copilot;
 mod agent_cursor;
 mod agent_droid;
 mod agent_gemini;

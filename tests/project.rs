@@ -426,7 +426,7 @@ fn a_folder_owned_by_root_is_taken_by_any_user() {
 }
 
 /// Each agent's call from a directory that is not the project, with the variable that names it.
-const CALLED_FROM_ELSEWHERE: [(&str, &str, Option<&str>, &str); 5] = [
+const CALLED_FROM_ELSEWHERE: [(&str, &str, Option<&str>, &str); 6] = [
     (
         "claude-code",
         "PreToolUse",
@@ -440,6 +440,7 @@ const CALLED_FROM_ELSEWHERE: [(&str, &str, Option<&str>, &str); 5] = [
         "run_shell_command",
     ),
     ("cursor", "preToolUse", None, "Shell"),
+    ("copilot", "preToolUse", Some("COPILOT_PROJECT_DIR"), "bash"),
     (
         "droid",
         "PreToolUse",

@@ -149,9 +149,10 @@ pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) 
     }
 }
 
-/// Claude Code's payload (and its speakers') already has `tool_name`, `tool_input` and `cwd` (and its `prompt` is
-/// taken as `user_message` for every agent). The fields it names its own way are added under
-/// the names Hermes hooks read; the event is the payload's own when it says one.
+/// Claude Code's payload (and its speakers') already has `tool_name`, `tool_input` and `cwd`
+/// (and its `prompt` is taken as `user_message` for every agent). The fields it names its own
+/// way are added under the names Hermes hooks read; the event is the payload's own when it says
+/// one.
 pub(super) fn normalise(event: &str, input: &mut Map<String, Value>) {
     let event = input
         .get("hook_event_name")

@@ -7,6 +7,7 @@ mod claude_code;
 mod claude_like;
 mod codex;
 mod codex_tty;
+mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
@@ -47,6 +48,8 @@ pub enum Agent {
     Gemini,
     /// Cursor.
     Cursor,
+    /// GitHub Copilot CLI.
+    Copilot,
     /// Factory Droid.
     Droid,
     /// Qwen Code.
@@ -55,12 +58,13 @@ pub enum Agent {
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
         Self::Gemini,
         Self::Cursor,
+        Self::Copilot,
         Self::Droid,
         Self::Qwen,
     ];
@@ -73,6 +77,7 @@ impl Agent {
             Self::Codex => &codex::CONTRACT,
             Self::Gemini => &gemini::CONTRACT,
             Self::Cursor => &cursor::CONTRACT,
+            Self::Copilot => &copilot::CONTRACT,
             Self::Droid => &droid::CONTRACT,
             Self::Qwen => &qwen::CONTRACT,
         }
@@ -89,6 +94,7 @@ impl Agent {
         match self {
             Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
             Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
+            Self::Copilot => Some(crate::env::COPILOT_PROJECT_DIR),
             Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
             Self::Qwen => Some(crate::env::QWEN_PROJECT_DIR),
             Self::Hermes | Self::Codex | Self::Cursor => None,
@@ -139,7 +145,7 @@ impl Agent {
             Self::ClaudeCode | Self::Codex | Self::Gemini | Self::Droid | Self::Qwen => {
                 Some("systemMessage")
             }
-            Self::Hermes | Self::Cursor => None,
+            Self::Hermes | Self::Cursor | Self::Copilot => None,
         }
     }
 
@@ -263,7 +269,7 @@ impl Agent {
 
     /// The class of a tool called by this agent: its own tool of that name, else any agent's
     /// (a hand-written wiring may send another agent's names), else a tool of an agent that
-    /// speaks one of these contracts (Factory Droid, GitHub Copilot CLI, Augment).
+    /// speaks one of these contracts (Factory Droid, Augment).
     pub fn tool_class(self, tool: &str) -> Option<ToolClass> {
         let find = |tools: &[(&str, Option<ToolClass>)]| {
             tools
@@ -313,20 +319,19 @@ impl fmt::Display for Agent {
 }
 
 /// The tools of agents that send Claude Code's payloads (or close to them) to hooks, so a
-/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, GitHub Copilot
-/// CLI's `bash` (and the input its shell sessions take), Augment's processes. docs/agents.md
-/// says where each name was read.
+/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, Augment's
+/// processes. docs/agents.md says where each name was read.
 static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
     ("Execute", Some(ToolClass::Shell)),
-    ("bash", Some(ToolClass::Shell)),
-    ("write_bash", Some(ToolClass::Shell)),
     ("launch-process", Some(ToolClass::Shell)),
     ("write-process", Some(ToolClass::Shell)),
 ];
 
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, droid, qwen)")]
+#[error(
+    "unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, copilot, droid, qwen)"
+)]
 pub struct UnknownAgent(String);
 
 impl FromStr for Agent {

@@ -119,6 +119,27 @@ pub(super) fn gemini(text: &str, format: Format, _layer: Layer) -> Vec<(usize, S
     found
 }
 
+/// GitHub Copilot CLI: `disableAllHooks: true` in a project's `.github/copilot/settings.json` or
+/// `settings.local.json` (Copilot 1.0.102 was seen to honour it there, and not in the user's
+/// `~/.copilot/settings.json`).
+pub(super) fn copilot(text: &str, format: Format, _layer: Layer) -> Vec<(usize, String)> {
+    let Some(root) = json_root(text, format) else {
+        return Vec::new();
+    };
+    is_true(&root, "disableAllHooks")
+        .map(|node| {
+            (
+                line(text, node),
+                "disableAllHooks is true: Copilot CLI runs no hook in this project, so no \
+                 hermes-hooks guard guards it there; remove \"disableAllHooks\": true from this \
+                 file"
+                    .to_owned(),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
 /// Codex: the `hooks` feature (old name `codex_hooks`) set to false under `[features]`, in the
 /// user's, a project's or the managed `config.toml`.
 pub(super) fn codex(text: &str, format: Format, _layer: Layer) -> Vec<(usize, String)> {
@@ -197,7 +218,7 @@ pub(super) fn qwen(text: &str, format: Format, _layer: Layer) -> Vec<(usize, Str
 
 #[cfg(test)]
 mod tests {
-    use super::{Format, Layer, claude_code, codex, droid, gemini, qwen};
+    use super::{Format, Layer, claude_code, codex, copilot, droid, gemini, qwen};
 
     fn lines(found: &[(usize, String)]) -> Vec<usize> {
         found.iter().map(|(line, _)| *line).collect()
@@ -221,6 +242,13 @@ mod tests {
         let off = "{\"disableAllHooks\": false}";
         assert!(claude_code(off, Format::Json, Layer::Person).is_empty());
         assert!(claude_code("not json", Format::Json, Layer::Person).is_empty());
+    }
+
+    #[test]
+    fn copilot_disable_all_hooks_counts_only_when_true() {
+        let on = "{\n\"disableAllHooks\": true}";
+        assert_eq!(lines(&copilot(on, Format::Json, Layer::Person)), [2]);
+        assert!(copilot("{\"disableAllHooks\": false}", Format::Json, Layer::Person).is_empty());
     }
 
     #[test]

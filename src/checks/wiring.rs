@@ -102,7 +102,8 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                 }
             }
             for file in wiring.switch_files {
-                let path = place.folder.join(file.name);
+                // A name may climb out of the hooks folder (Copilot's `../copilot/`).
+                let path = crate::paths::normalized(&place.folder.join(file.name));
                 silenced.extend(switches(wiring, &path, file.format, Layer::Person));
             }
         }

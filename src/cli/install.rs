@@ -26,30 +26,40 @@ use crate::text::wrap_words;
 const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
 (CLAUDE_CONFIG_DIR for --user); Codex <dir>/.codex/config.toml [[hooks.<Event>]] tables, or \
 hooks.json beside it when that already holds the hooks (CODEX_HOME for --user); Gemini CLI \
-<dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json; Factory Droid \
-<dir>/.factory/settings.json; Qwen Code <dir>/.qwen/settings.json. <dir> is the project root, or the \
-home folder with --user.\n\nThe command written names the program bare (`hermes-hooks`) in a \
-project's settings, which are shared through git, so every user needs hermes-hooks on PATH; in \
-user settings it is this program's absolute path. Each event's timeout is set 5s above the \
-longest timeout of the hooks that would run for it (at least the 60s default), in the agent's \
-unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not parse, or a \
-symlink from a project to a file outside it, is refused. The file as it was is kept as \
+<dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json; GitHub Copilot CLI \
+<dir>/.github/hooks/hermes-hooks.json (~/.copilot/hooks/hermes-hooks.json with --user); Factory \
+Droid <dir>/.factory/settings.json; Qwen Code <dir>/.qwen/settings.json. <dir> is the project \
+root, or the home folder with --user.\n\nThe command written names the program bare \
+(`hermes-hooks`) in a project's settings, which are shared through git, so every user needs \
+hermes-hooks on PATH; in user settings it is this program's absolute path. Each event's timeout is \
+set 5s above the longest timeout of the hooks that would run for it (at least the 60s default), in \
+the agent's unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not \
+parse, or a symlink from a project to a file outside it, is refused. The file as it was is kept as \
 <file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOne wiring per agent and person: \
 where the agent is already wired at the other level (its user settings when installing into a \
 project's, or the reverse), every hook would run twice on each call, so install refuses (exit 1) \
 and names that file and the `hermes-hooks uninstall <agent> --user` (or `--project`) that removes \
-it; --also wires both anyway.\n\nhermes: the plugin \
-(plugin.yaml and __init__.py, which run the Agent Hooks inside Hermes with every effect Hermes \
-allows a plugin) is written into <hermes home>/plugins/hermes-hooks/, naming this program's \
-absolute path; Hermes loads it once `hermes plugins enable hermes-hooks` lists it.";
+it; --also wires both anyway.\n\nhermes: the plugin (plugin.yaml and __init__.py, which run the \
+Agent Hooks inside Hermes with every effect Hermes allows a plugin) is written into <hermes \
+home>/plugins/hermes-hooks/, naming this program's absolute path; Hermes loads it once `hermes \
+plugins enable hermes-hooks` lists it.";
 
 /// Options of `install` and `uninstall`.
 // `Option<Option<_>>` is clap's way to spell a flag whose value may be left out.
 #[allow(clippy::option_option)]
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini, cursor, droid, qwen or hermes (the plugin)
-    #[arg(value_parser = ["claude-code", "codex", "gemini", "cursor", "droid", "qwen", "hermes"])]
+    /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen or hermes (the plugin)
+    #[arg(value_parser = [
+        "claude-code",
+        "codex",
+        "gemini",
+        "cursor",
+        "copilot",
+        "droid",
+        "qwen",
+        "hermes"
+    ])]
     agent: String,
     /// The agent's user settings (in the home folder)
     #[arg(long, conflicts_with = "project")]

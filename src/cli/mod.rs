@@ -222,8 +222,8 @@ pub(crate) enum Command {
     /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
     /// entry to paste
     New(new::NewArgs),
-    /// Wire an agent's settings (claude-code, codex, gemini, cursor, droid, qwen) to run these
-    /// hooks
+    /// Wire an agent's settings (claude-code, codex, gemini, cursor, copilot, droid, qwen) to run
+    /// these hooks
     Install(install::InstallArgs),
     /// Remove the wiring `install` wrote into an agent's settings
     Uninstall(uninstall::UninstallArgs),

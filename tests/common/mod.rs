@@ -14,12 +14,13 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 14] = [
+const TOOL_ENV: [&str; 15] = [
     "HERMES_HOME",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_HOOKS_ACCEPT",
     "CLAUDE_PROJECT_DIR",
     "GEMINI_PROJECT_DIR",
+    "COPILOT_PROJECT_DIR",
     "HERMES_SAFE_MODE",
     "HERMES_HOOKS_AUDIT_LOG",
     "HERMES_HOOKS_AUDIT_PAYLOAD",

@@ -133,6 +133,26 @@ pub(crate) enum Shape {
     Grouped,
     /// `{"command": C, "timeout": T}`.
     Flat,
+    /// `{"type": "command", "bash": C, "timeoutSec": T}` (GitHub Copilot CLI).
+    Typed,
+}
+
+impl Shape {
+    /// The key of a handler's command.
+    pub(crate) const fn command_key(self) -> &'static str {
+        match self {
+            Self::Grouped | Self::Flat => "command",
+            Self::Typed => "bash",
+        }
+    }
+
+    /// The key of a handler's timeout.
+    pub(crate) const fn timeout_key(self) -> &'static str {
+        match self {
+            Self::Grouped | Self::Flat => "timeout",
+            Self::Typed => "timeoutSec",
+        }
+    }
 }
 
 /// The unit of an agent's `timeout`.
@@ -251,6 +271,9 @@ impl Wiring {
                 "hooks": [{"type": "command", "command": command, "timeout": timeout}]
             }),
             Shape::Flat => serde_json::json!({"command": command, "timeout": timeout}),
+            Shape::Typed => {
+                serde_json::json!({"type": "command", "bash": command, "timeoutSec": timeout})
+            }
         }
     }
 }
@@ -644,14 +667,14 @@ impl Settings {
             Doc::Json { text, comments } => {
                 let comments = *comments;
                 for (key, value) in [
-                    ("command", Value::from(command)),
-                    ("timeout", Value::from(timeout)),
+                    (shape.command_key(), Value::from(command)),
+                    (shape.timeout_key(), Value::from(timeout)),
                 ] {
                     json_edit(text, comments, &path, |text, root, style| {
                         let entry = root.get("hooks")?.get(event)?.elements()?.get(group)?;
                         let handler = match shape {
                             Shape::Grouped => entry.get("hooks")?.elements()?.first()?,
-                            Shape::Flat => entry,
+                            Shape::Flat | Shape::Typed => entry,
                         };
                         Some(json::replace(text, handler.get(key)?, &value, style))
                     })?;
@@ -726,8 +749,12 @@ fn to_value(node: &json::Node) -> Value {
 fn commands_of(entry: &Value, shape: Shape) -> (Vec<(String, Option<u64>)>, bool) {
     let handler = |value: &Value| {
         let object = value.as_object()?;
-        let command = object.get("command")?.as_str()?.to_owned();
-        let timeout = object.get("timeout").and_then(Value::as_u64);
+        let command = object
+            .get(shape.command_key())
+            .or_else(|| object.get("command"))?
+            .as_str()?
+            .to_owned();
+        let timeout = object.get(shape.timeout_key()).and_then(Value::as_u64);
         Some((command, timeout))
     };
     let keys = |value: &Value| -> Vec<String> {
@@ -742,6 +769,13 @@ fn commands_of(entry: &Value, shape: Shape) -> (Vec<(String, Option<u64>)>, bool
         Shape::Flat => {
             let found: Vec<_> = handler(entry).into_iter().collect();
             let whole = keys(entry) == ["command", "timeout"]
+                && found.first().is_some_and(|(_, t)| t.is_some());
+            (found, whole)
+        }
+        Shape::Typed => {
+            let found: Vec<_> = handler(entry).into_iter().collect();
+            let whole = keys(entry) == ["bash", "timeoutSec", "type"]
+                && entry.get("type").and_then(Value::as_str) == Some("command")
                 && found.first().is_some_and(|(_, t)| t.is_some());
             (found, whole)
         }
