@@ -269,7 +269,7 @@ impl Agent {
 
     /// The class of a tool called by this agent: its own tool of that name, else any agent's
     /// (a hand-written wiring may send another agent's names), else a tool of an agent that
-    /// speaks one of these contracts (Factory Droid, Augment).
+    /// speaks one of these contracts (Augment).
     pub fn tool_class(self, tool: &str) -> Option<ToolClass> {
         let find = |tools: &[(&str, Option<ToolClass>)]| {
             tools
@@ -319,10 +319,9 @@ impl fmt::Display for Agent {
 }
 
 /// The tools of agents that send Claude Code's payloads (or close to them) to hooks, so a
-/// hand-written wiring of theirs finds the class: Factory Droid's `Execute`, Augment's
-/// processes. docs/agents.md says where each name was read.
+/// hand-written wiring of theirs finds the class: Augment's processes. docs/agents.md says where
+/// each name was read.
 static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
-    ("Execute", Some(ToolClass::Shell)),
     ("launch-process", Some(ToolClass::Shell)),
     ("write-process", Some(ToolClass::Shell)),
 ];
