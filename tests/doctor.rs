@@ -1015,3 +1015,43 @@ fn codex_terminal_input_no_hook_sees_is_a_warning_until_codex_switches_terminals
         "{findings:?}"
     );
 }
+
+#[test]
+fn droid_and_qwen_settings_that_switch_hooks_off_are_errors_where_each_is_wired() {
+    for (agent, file, setting, key) in [
+        (
+            "droid",
+            ".factory/settings.local.json",
+            "{\n  \"hooksDisabled\": true\n}\n",
+            "hooksDisabled is true",
+        ),
+        (
+            "qwen",
+            ".qwen/settings.json",
+            "{\n  // off\n  \"disableAllHooks\": true\n}\n",
+            "disableAllHooks is true",
+        ),
+    ] {
+        let env = TestEnv::new();
+        let out = env
+            .cmd()
+            .args(["install", agent, "--user"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{agent}: {}", stderr(&out));
+        assert!(!has(&wiring_findings(&env, true), "error", key), "{agent}");
+        let path = settings(&env, file, setting);
+        let findings = wiring_findings(&env, true);
+        let error = findings
+            .iter()
+            .find(|f| f["level"] == "error" && f["message"].as_str().unwrap().contains(key))
+            .unwrap_or_else(|| panic!("{agent}: {findings:?}"));
+        assert!(
+            error["at"]
+                .as_str()
+                .unwrap()
+                .starts_with(&path.display().to_string()),
+            "{agent}: names the file: {error}"
+        );
+    }
+}
