@@ -325,6 +325,14 @@ def through_checks():
            "model call", r.last_sent().count("GUARD-CONTEXT-pre-agent-turn") == 1, r.why())
     r.cleanup()
 
+    r = Run("hh-session-block")
+    guard(r, "pre-session", "block-always", name="no-session")
+    wire(r)
+    r.drive()
+    report("hermes-hooks: a block at session start (which nothing refuses) is told to the model",
+           "GUARD-BLOCK" in r.sent(), r.why())
+    r.cleanup()
+
     r = Run("hh-gate")
     guard(r, "pre-agent-turn-stop", "gate")
     wire(r)
