@@ -41,6 +41,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
         // Settings that switch the agent's hooks off: errors once the agent is wired at all.
         let mut silenced: Vec<Finding> = Vec::new();
         for place in places.iter().filter(|p| p.agent == agent) {
+            let mut here = false;
             for file in wiring.files {
                 let path = place.folder.join(file.name);
                 if !path.exists() {
@@ -75,6 +76,7 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                         continue;
                     };
                     any = true;
+                    here = true;
                     if !binaries.contains(&route.binary) {
                         binaries.push(route.binary.clone());
                         if let Some(problem) = binary_problem(&route.binary, on_path) {
@@ -106,15 +108,11 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                 let path = crate::paths::normalized(&place.folder.join(file.name));
                 silenced.extend(switches(wiring, &path, file.format, Layer::Person));
             }
-        }
-        let mut managed: Vec<PathBuf> = Vec::new();
-        for file in wiring.managed {
-            let path = file.resolve();
-            if !managed.contains(&path) {
-                silenced.extend(switches(wiring, &path, file.format, Layer::Managed));
-                managed.push(path);
+            if here {
+                needs_beyond_the_file(agent, wiring, place, &mut findings);
             }
         }
+        silenced.extend(managed_switches(wiring));
         if any {
             wired.push(agent);
             // Switched off, the wiring is not "ok": the errors say why nothing runs.
@@ -339,6 +337,45 @@ fn coverage(
     if let Some(twice) = twice(agent, routed) {
         findings.push(twice);
     }
+}
+
+/// The settings of the agent's managed files that switch its hooks off (each file once).
+fn managed_switches(wiring: &Wiring) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let mut managed: Vec<PathBuf> = Vec::new();
+    for file in wiring.managed {
+        let path = file.resolve();
+        if !managed.contains(&path) {
+            found.extend(switches(wiring, &path, file.format, Layer::Managed));
+            managed.push(path);
+        }
+    }
+    found
+}
+
+/// What the agent needs beyond its wired settings file (trusting a project's hooks, switching
+/// them on), as `install` said it: a note, so a person who finds the wiring sound knows the rest.
+fn needs_beyond_the_file(
+    agent: Agent,
+    wiring: &Wiring,
+    place: &Place,
+    findings: &mut Vec<Finding>,
+) {
+    let scope = if place.user {
+        settings::Scope::User
+    } else {
+        settings::Scope::Project(place.folder.clone())
+    };
+    let needs = wiring.needs(&scope);
+    if needs.is_empty() {
+        return;
+    }
+    findings.push(Finding::file(
+        Level::Note,
+        "wiring",
+        &place.folder,
+        format!("{} also needs: {}", agent.title(), needs.join("; ")),
+    ));
 }
 
 /// Codex lets the model type into a terminal it opened (`exec_command` with `tty: true`, then
