@@ -22,6 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
+# The shared helpers are imported without leaving compiled files in the checkout.
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from claude_like import failures, note, report, wait_for_port  # noqa: E402
+import claude_like  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent / "claude-code"
 DROID = os.path.abspath(sys.argv[1])
@@ -35,19 +41,6 @@ EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop
 EXECUTE = {"name": "Execute", "input": {
     "command": "rm -rf keep", "summary": "Remove the keep folder", "riskLevel": "low",
     "riskLevelReason": "Removes a scratch folder of this project."}}
-failures = []
-
-
-def report(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name, flush=True)
-    if not ok:
-        failures.append(name)
-        for line in str(detail).splitlines()[:40]:
-            print("       " + line, flush=True)
-
-
-def note(text):
-    print("note " + text, flush=True)
 
 
 class Run:
@@ -157,15 +150,6 @@ class Run:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def wait_for_port(port_file):
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if port_file.exists():
-            return int(port_file.read_text())
-        time.sleep(0.05)
-    raise RuntimeError("the fake model server did not start")
-
-
 def blocks(message):
     content = message.get("content")
     if isinstance(content, list):
@@ -255,33 +239,6 @@ def native_checks():
 
 # ---------------------------------------------------------------------------------------------
 # Through hermes-hooks: a project HOOK.md guard, approved, wired with `install droid --project`.
-
-def hermes_hooks(run, *args):
-    return subprocess.run([HERMES_HOOKS] + list(args), cwd=run.proj, env=run.env(9),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-
-
-def guard(run, trigger, mode, tool=None, name="keep-guard", extra=""):
-    folder = run.proj / ".agents" / "hooks" / name
-    (folder / "scripts").mkdir(parents=True)
-    matcher = "matcher:\n  tool: %s\n" % tool if tool else ""
-    (folder / "HOOK.md").write_text(
-        "---\nname: %s\ndescription: A guard the harness checks Droid with.\n"
-        "trigger: %s\n%s%s---\nFor the harness.\n" % (name, trigger, matcher, extra))
-    script = folder / "scripts" / "run"
-    script.write_text((SHARED / "guard_hook.py").read_text().replace("@MODE@", mode))
-    script.chmod(0o755)
-
-
-def wire(run, approve=True):
-    if approve:
-        approved = hermes_hooks(run, "approve", "--yes", "--project", str(run.proj))
-        if approved.returncode != 0:
-            raise RuntimeError("approve failed: %s%s" % (approved.stdout, approved.stderr))
-    installed = hermes_hooks(run, "install", "droid", "--project", str(run.proj))
-    if installed.returncode != 0:
-        raise RuntimeError("install failed: %s%s" % (installed.stdout, installed.stderr))
-
 
 def through_checks():
     r = Run("hh-none")
@@ -373,6 +330,19 @@ def main():
     through_checks()
     note("droid: %d checks failed, %.0fs" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
+
+
+
+def guard(run, trigger, mode, tool=None, name="keep-guard", extra=""):
+    claude_like.guard(run, "Droid", trigger, mode, tool=tool, name=name, extra=extra)
+
+
+def wire(run, approve=True):
+    claude_like.wire(HERMES_HOOKS, run, "droid", approve=approve)
+
+
+def hermes_hooks(run, *args):
+    return claude_like.hermes_hooks(HERMES_HOOKS, run, *args)
 
 
 if __name__ == "__main__":
