@@ -94,6 +94,10 @@ proptest! {
             Some(Directive::Context { .. }) => {
                 prop_assert!(effects.contains(crate::config::Effects::CONTEXT));
             }
+            Some(Directive::Ask { message, .. }) => {
+                prop_assert!(effects.contains(crate::config::Effects::ASK));
+                prop_assert!(!message.trim().is_empty());
+            }
             None => {}
         }
         if answer.status == Status::InvalidOutput {

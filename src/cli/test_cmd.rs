@@ -56,6 +56,7 @@ pub(crate) struct TestArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Expect {
     Block,
+    Ask,
     Modify,
     Context,
     Continue,
@@ -70,12 +71,14 @@ impl Expect {
             Some(Directive::Modify { .. }) => Self::Modify,
             Some(Directive::Context { .. }) => Self::Context,
             Some(Directive::Continue { .. }) => Self::Continue,
+            Some(Directive::Ask { .. }) => Self::Ask,
         }
     }
 
     fn name(self) -> &'static str {
         match self {
             Self::Block => "block",
+            Self::Ask => "ask",
             Self::Modify => "modify",
             Self::Context => "context",
             Self::Continue => "continue",
@@ -396,7 +399,7 @@ const INDENT: &str = "              ";
 fn status_tone(status: &str) -> Tone {
     match status {
         "ok" | "modified" | "context" | "gated" | "async" => Tone::Good,
-        "blocked" | "unapproved" | "not_matched" | "not_run" => Tone::Notice,
+        "blocked" | "asked" | "unapproved" | "not_matched" | "not_run" => Tone::Notice,
         _ => Tone::Bad,
     }
 }
