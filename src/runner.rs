@@ -438,7 +438,7 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
             Status::Changed => "changed since it was approved",
             _ => "could not be started",
         };
-        report.directive = Some(crate::response::fail_closed_block(&hook.name, what));
+        report.directive = Some(crate::response::fail_closed_block(&hook.model_name(), what));
     }
     report
 }

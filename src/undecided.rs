@@ -154,7 +154,7 @@ pub(crate) fn unreadable_payload(
                     message: format!(
                         "hook {} could not check this call because its payload could not be \
                          read, so the call was blocked (fail_closed)",
-                        hook.name
+                        hook.model_name()
                     ),
                 });
             }

@@ -118,7 +118,14 @@ fn a_block_after_a_modify_wins() {
     assert_eq!(code(&out), 2);
     let line = json(&out);
     assert_eq!(line["action"], "block");
-    assert_eq!(line["message"], "Blocked by hook h1.sh");
+    // The model reads a config hook's name as `<label>#<sha8>`, never its command line.
+    let message = line["message"].as_str().unwrap();
+    assert!(message.starts_with("Blocked by hook h1.sh#"), "{message}");
+    assert_eq!(
+        message.len(),
+        "Blocked by hook h1.sh#".len() + 8,
+        "{message}"
+    );
     assert!(line.get("args").is_none());
 }
 
@@ -234,9 +241,11 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
         ["invalid_output", "timed_out"],
         "bad output without fail_closed fails open"
     );
-    assert_eq!(
-        line["message"],
-        "hook slow.sh timed out after 1s, so this call was blocked (fail_closed)"
+    let message = line["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("hook slow.sh#")
+            && message.ends_with(" timed out after 1s, so this call was blocked (fail_closed)"),
+        "{message}"
     );
     // The hook's own entry and its stderr line name the hook once.
     assert_eq!(
@@ -255,9 +264,13 @@ fn fail_closed_blocks_on_timeout_and_bad_output() {
     let out = env.run("pre_tool_call", TERMINAL);
     assert_eq!(code(&out), 2);
     let line = json(&out);
-    assert_eq!(
-        line["message"],
-        "hook bad.sh gave an answer that could not be read, so this call was blocked (fail_closed)"
+    let message = line["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("hook bad.sh#")
+            && message.ends_with(
+                " gave an answer that could not be read, so this call was blocked (fail_closed)"
+            ),
+        "{message}"
     );
     // The person (stderr, the hook's entry) is told what to do about it.
     assert!(

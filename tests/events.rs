@@ -310,6 +310,9 @@ What an agent-hooks hook reads on stdin (the timestamp is the time of the call):
 
 How to answer (hermes-hooks reads either form; Hermes reads only its own):
   nothing: let it go on unchanged
+    Hermes form:
+      print {"action": "allow"}
+    Agent Hooks form:
       exit 0, print nothing
   block: stop what is about to happen, with a reason
     Hermes form:

@@ -37,6 +37,7 @@ mod log;
 mod loop_guard;
 mod memo;
 mod new;
+mod newest_hermes;
 mod output;
 mod pager;
 mod parity;

@@ -536,7 +536,7 @@ fn a_fail_closed_guard_blocks_however_it_fails_to_answer() {
         // One sentence for the model: the hook named once, no command to run.
         let message = line["message"].as_str().unwrap();
         assert!(
-            message.starts_with("hook guard.sh ")
+            message.starts_with("hook guard.sh#")
                 && message.ends_with(", so this call was blocked (fail_closed)"),
             "{case}: {line}"
         );

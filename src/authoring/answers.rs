@@ -41,6 +41,7 @@ const fn json(stdout: &'static str) -> Answer {
 }
 
 const NOTHING: Answer = json("");
+const ALLOW: Answer = json(r#"{"action": "allow"}"#);
 
 /// The message the block examples give.
 pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why";
@@ -116,10 +117,16 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
 pub(crate) fn examples(event: Event) -> Vec<Example> {
     let config = event.effects(SourceKind::Config);
     let agent = event.effects(SourceKind::AgentHooks);
+    // Where a config hook can block it may be `fail_closed`, and then it says "go on" in words
+    // (an empty stdout blocks it, as in the newest Hermes).
     let nothing = Example {
         effect: "nothing",
         does: "let it go on unchanged",
-        hermes: NOTHING,
+        hermes: if config.contains(Effects::BLOCK) {
+            ALLOW
+        } else {
+            NOTHING
+        },
         agent_hooks: NOTHING,
         config: true,
         agent: true,
@@ -165,7 +172,7 @@ mod tests {
         let rules = Rules {
             event,
             effects: event.def().config.with(event.def().agent_hooks),
-            name: "example",
+            name: "example".into(),
             timeout: Duration::from_secs(1),
             fail_closed: false,
             plain_text_context: false,

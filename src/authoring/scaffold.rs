@@ -207,11 +207,17 @@ impl Hook<'_> {
                 _ => "its HOOK.md",
             };
             let _ = writeln!(out, "{c}");
-            let text = format!(
+            let mut text = format!(
                 "fail_closed: true in {declared}: if this hook cannot give its answer (a crash, \
                  a timeout, output that is not an answer, an edit not approved yet), the call \
                  is blocked."
             );
+            if self.source == SourceKind::Config {
+                text.push_str(
+                    " As in Hermes, such a hook must answer: an empty stdout or a failing exit \
+                     other than 2 blocks too.",
+                );
+            }
             for line in wrap_words(&text, Some(88)) {
                 let _ = writeln!(out, "{c} {line}");
             }
@@ -275,6 +281,9 @@ impl Hook<'_> {
         } else {
             "# Decide here, then answer as above. As it is, this hook lets everything go on."
         };
+        // A fail_closed config hook that prints nothing blocks (as in the newest Hermes): it
+        // says "go on" in words.
+        let go_on = self.source == SourceKind::Config && self.fails_closed();
         match self.lang {
             Lang::Sh => format!(
                 "#!/bin/sh\n{header}\nset -eu\n\n\
@@ -282,7 +291,12 @@ impl Hook<'_> {
                  # or python3, which read JSON more safely than a pattern does.\n\
                  payload=$(cat)\n\n\
                  {decide}\n\
-                 exit 0\n"
+                 {}exit 0\n",
+                if go_on {
+                    "printf '%s\\n' '{\"action\": \"allow\"}'\n"
+                } else {
+                    ""
+                }
             ),
             Lang::Python => {
                 let fields = match self.source {
@@ -305,7 +319,12 @@ impl Hook<'_> {
                      payload = json.loads(raw) if raw.strip() else {{}}\n\
                      {tool}{fields}\n\
                      {decide}\n\
-                     sys.exit(0)\n"
+                     {}sys.exit(0)\n",
+                    if go_on {
+                        "print('{\"action\": \"allow\"}')\n"
+                    } else {
+                        ""
+                    }
                 )
             }
         }

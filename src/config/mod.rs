@@ -7,6 +7,7 @@ pub(crate) mod hermes;
 pub(crate) mod hook_md;
 pub(crate) mod in_process;
 mod memo;
+mod model_name;
 pub(crate) mod sources;
 pub(crate) mod yaml;
 
@@ -288,6 +289,15 @@ impl HookSpec {
         match &self.source {
             Source::AgentHooks(agent) => Some(agent),
             Source::Config => None,
+        }
+    }
+
+    /// The name the model may read (in a block or a question it is shown): an Agent Hooks
+    /// hook's `name`, a config hook's `<label>#<sha8>` (its command line may hold a secret).
+    pub fn model_name(&self) -> std::borrow::Cow<'_, str> {
+        match &self.source {
+            Source::AgentHooks(_) => std::borrow::Cow::Borrowed(&self.name),
+            Source::Config => std::borrow::Cow::Owned(model_name::model_name(&self.command)),
         }
     }
 

@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 use crate::config::{Effects, Event, HookSpec};
 use crate::exec::{End, Outcome, describe_signal};
 
+mod strict;
+
 /// What a hook asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Directive {
@@ -133,14 +135,14 @@ pub(crate) struct Answer {
 }
 
 /// What the reader needs to know about the hook.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Rules<'a> {
     /// The event it ran for.
     pub event: Event,
     /// What its answer may do there (by event and source).
     pub effects: Effects,
-    /// Its name, for default messages.
-    pub name: &'a str,
+    /// Its name as the model may read it, for default messages.
+    pub name: std::borrow::Cow<'a, str>,
     /// Its timeout, for messages.
     pub timeout: Duration,
     /// Block when it gives no usable answer (timeout, spawn failure, unparseable stdout).
@@ -160,7 +162,7 @@ impl<'a> Rules<'a> {
         Self {
             event: hook.event,
             effects: hook.effects(),
-            name: &hook.name,
+            name: hook.model_name(),
             timeout: hook.timeout,
             fail_closed: hook.fail_closed,
             plain_text_context: false,
@@ -186,8 +188,15 @@ impl<'a> Rules<'a> {
 /// Longest stderr excerpt used as a block message.
 const STDERR_MESSAGE_CHARS: usize = 400;
 
-/// Reads `outcome` under `rules`.
+/// Reads `outcome` under `rules`; a `fail_closed` config hook is then held to what the newest
+/// Hermes asks of one (see [`strict`]).
 pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
+    let answer = read_answer(outcome, rules);
+    strict::hold(outcome, rules, answer)
+}
+
+/// Reads `outcome` under `rules`.
+fn read_answer(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
     // Exit 2 stops where the hook can block or gate; a config hook's only where it can block
     // (Hermes counts exit 2 on `pre_tool_call` alone, `agent/shell_hooks.py`).
     let can_stop = rules.effects.contains(Effects::BLOCK)
@@ -255,7 +264,7 @@ fn exit_two(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
             let trimmed = trimmed.trim_end().to_owned();
             (!trimmed.is_empty()).then_some(trimmed)
         })
-        .unwrap_or_else(|| default_block_message(rules.name));
+        .unwrap_or_else(|| default_block_message(&rules.name));
     if rules.effects.contains(Effects::GATE) {
         Answer {
             status: Status::Gated,
@@ -320,7 +329,7 @@ fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Ans
         };
         return Answer {
             status,
-            directive: Some(fail_closed_block(rules.name, &what)),
+            directive: Some(fail_closed_block(&rules.name, &what)),
             message: Some(format!("failed closed: {reason}")),
         };
     }
@@ -401,11 +410,11 @@ fn read_directive(
     let decision = obj.get("decision").and_then(Value::as_str);
     if effects.contains(Effects::BLOCK) {
         if action == Some("block") {
-            let message = block_message(obj, "message", "reason", rules.name);
+            let message = block_message(obj, "message", "reason", &rules.name);
             return (Some(Directive::Block { message }), None);
         }
         if matches!(decision, Some("block" | "deny")) {
-            let message = block_message(obj, "reason", "message", rules.name);
+            let message = block_message(obj, "reason", "message", &rules.name);
             return (Some(Directive::Block { message }), None);
         }
     }
@@ -445,7 +454,7 @@ fn read_directive(
         }
     }
     if effects.contains(Effects::ASK)
-        && let Some(ask) = ask_answer(obj, action, decision, rules.name)
+        && let Some(ask) = ask_answer(obj, action, decision, &rules.name)
     {
         return (Some(ask), None);
     }
@@ -614,7 +623,7 @@ mod tests {
             &Rules {
                 event,
                 effects: event.effects(SourceKind::Config),
-                name: "g.sh",
+                name: "g.sh".into(),
                 timeout: Duration::from_secs(5),
                 fail_closed,
                 plain_text_context: false,
@@ -831,7 +840,15 @@ mod tests {
             r#"{"decision":"block","reason":"no","score":NaN,"max":Infinity,"min":-Infinity}"#,
         );
         assert_eq!((a.status, a.directive), (Status::Blocked, block("no")));
-        let a = read("pre_tool_call", End::Exited(0), r#"{"x": NaN}"#, "", true);
+        let a = read("pre_tool_call", End::Exited(0), r#"{"x": NaN}"#, "", false);
+        assert_eq!((a.status, a.directive), (Status::Ok, None));
+        let a = read(
+            "pre_tool_call",
+            End::Exited(0),
+            r#"{"action": "allow", "x": NaN}"#,
+            "",
+            true,
+        );
         assert_eq!((a.status, a.directive), (Status::Ok, None));
     }
 
