@@ -56,6 +56,42 @@ fn an_ask_holds_the_call_for_a_person_in_either_form() {
     }
 }
 
+/// Hermes reads a config hook's stdout for `action` `block`, else `decision` `block` with
+/// `reason`, and knows no `approve` there (Hermes 0.19 also ignores the exit status).
+fn as_a_hermes_config_hook_reads_it(line: &Value) -> Option<&str> {
+    if line["action"] == "block" {
+        return line["message"].as_str();
+    }
+    (line["decision"] == "block").then(|| line["reason"].as_str().unwrap_or(""))
+}
+
+#[test]
+fn the_bridge_holds_an_ask_in_words_a_hermes_config_hook_reader_takes_as_a_block() {
+    let env = TestEnv::new();
+    hooks(&env, &[AGENT_HOOKS_ASK]);
+    let line = json(&env.run("pre_tool_call", CALL));
+    assert_eq!(
+        line["action"], "approve",
+        "a caller that can ask still asks: {line}"
+    );
+    assert_eq!(
+        as_a_hermes_config_hook_reads_it(&line),
+        Some(
+            "a person decides; a person must approve this call, and Hermes cannot ask for \
+             that here, so it was blocked"
+        ),
+        "{line}"
+    );
+    // Nothing is added to an answer that does not ask.
+    let env = TestEnv::new();
+    hooks(&env, &[REWRITE]);
+    let line = json(&env.run("pre_tool_call", CALL));
+    assert!(
+        line.get("decision").is_none() && line.get("reason").is_none(),
+        "{line}"
+    );
+}
+
 #[test]
 fn a_block_beats_an_ask_and_an_ask_beats_a_rewrite_which_it_keeps() {
     let env = TestEnv::new();

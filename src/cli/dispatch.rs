@@ -544,8 +544,8 @@ fn notice(
     said
 }
 
-/// The block or gate message, for a caller that reads stderr; for "ask a person", what Hermes
-/// shows when it reads the exit status (a config hook's answer cannot ask, so it blocks).
+/// The block or gate message, for a caller that reads stderr; for "ask a person", the block a
+/// Hermes config hook gives (it cannot ask): the same words as the line's `reason`.
 fn agent_message(report: &RunReport) -> Option<String> {
     match &report.directive {
         Some(Directive::Block { message } | Directive::Continue { message }) => {

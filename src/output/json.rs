@@ -32,6 +32,12 @@ pub(crate) struct RunLine<'a> {
     /// The directive's keys.
     #[serde(flatten)]
     pub directive: DirectiveKeys<'a>,
+    /// For "ask a person", the block a Hermes config hook's reader takes from this line (it
+    /// reads `action` `block`, else `decision` `block` with `reason`, and no `approve`): the
+    /// bridge holds the call saying a person must approve it, while `action` stays `approve`
+    /// for a caller that can ask.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub held: Option<Held>,
     /// What kept the runner from checking the call as the files say.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ErrorEntry<'a>>,
@@ -123,6 +129,30 @@ pub(crate) struct HookLine<'a> {
     pub message: Option<&'a str>,
 }
 
+/// `{"decision":"block","reason"}` beside an ask, in the Claude-style words every Hermes shell-hook
+/// reader knows.
+#[derive(Serialize)]
+pub(crate) struct Held {
+    decision: &'static str,
+    reason: String,
+}
+
+impl Held {
+    /// The block beside `directive` when it asks a person.
+    fn of(directive: Option<&Directive>) -> Option<Self> {
+        let Some(Directive::Ask { message, .. }) = directive else {
+            return None;
+        };
+        match crate::agents::ask_as_block(message, "Hermes") {
+            Directive::Block { message } => Some(Self {
+                decision: "block",
+                reason: message,
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl<'a> RunLine<'a> {
     /// The line for `report` over `hooks`.
     pub(crate) fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
@@ -130,6 +160,7 @@ impl<'a> RunLine<'a> {
             event: event.name(),
             error: None,
             directive: DirectiveKeys::of(report.directive.as_ref()),
+            held: Held::of(report.directive.as_ref()),
             errors: Vec::new(),
             hooks: report
                 .hooks

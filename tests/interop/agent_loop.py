@@ -9,7 +9,9 @@ and runs `hermes -z PROMPT --yolo` in the project under `timeout`. Project HOOK.
 `BINARY run <event>`, approved; and, when the binary has `install hermes`, through the plugin it
 installs (enabled with `hermes plugins enable`). Last, a hostile model tries its way around a
 guard: arguments nested deeper than Python's json writes, and a project hook nobody approved in
-`hermes -z` (which exports HERMES_ACCEPT_HOOKS=1). Prints one `ok`/`FAIL` line per check (`note`
+`hermes -z` (which exports HERMES_ACCEPT_HOOKS=1). And a guard that asks a person: through the
+plugin with Hermes's approval gate on (Hermes refuses the call, nobody being there to ask) and in
+`hermes -z`, which switches that gate off (the plugin blocks), and through the bridge (blocks). Prints one `ok`/`FAIL` line per check (`note`
 lines say what was observed without judging it) and exits 1 when a check failed.
 AGENT_LOOP_KEEP_TMP=1 keeps the folders of failed runs. Runs with the Python of Hermes's virtual
 environment (PyYAML comes from there).
@@ -37,6 +39,18 @@ MARKER = "rewritten.marker"
 BRIDGED = ["pre_tool_call", "post_tool_call", "pre_llm_call", "pre_verify"]
 failures = []
 checks = 0
+
+# `hermes -z ...` with Hermes's approval prompts on. One-shot mode sets HERMES_YOLO_MODE=1 for
+# the run, and tools/approval.py reads that variable once, when it is first imported: importing
+# it before one-shot mode starts keeps the approval gate as a headless run of Hermes has it (no
+# terminal, no gateway), which refuses a call that needs a person.
+WITH_APPROVALS = """
+import sys
+import tools.approval
+from hermes_cli.main import main
+sys.argv[0] = "hermes"
+sys.exit(main())
+"""
 
 
 def report(name, ok, detail=""):
@@ -194,7 +208,8 @@ class Run:
             time.sleep(0.1)
         return self.servers()
 
-    def drive(self, rounds, final="All done.", prompt="Please tidy this project."):
+    def drive(self, rounds, final="All done.", prompt="Please tidy this project.", yolo=True,
+              approvals=False):
         script = self.root / "script.json"
         script.write_text(json.dumps({"rounds": rounds, "final": final}))
         log = self.root / "requests.jsonl"
@@ -205,7 +220,7 @@ class Run:
             stdin=subprocess.DEVNULL)
         try:
             self.config(wait_for_port(port_file, server))
-            self.result = self.hermes_z(prompt)
+            self.result = self.hermes_z(prompt, yolo, approvals)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -213,14 +228,19 @@ class Run:
             self.requests = [json.loads(line) for line in log.read_text().splitlines()]
         return self
 
-    def hermes_z(self, prompt):
-        """Runs `hermes -z` under `timeout`, noting how many serve processes it kept at most."""
+    def hermes_z(self, prompt, yolo=True, approvals=False):
+        """Runs `hermes -z` (with `--yolo` unless told not to) under `timeout`, noting how many
+        serve processes it kept at most. One-shot mode always switches Hermes's approval prompts
+        off; `approvals` keeps them on (see WITH_APPROVALS), as in a script that runs Hermes
+        without a terminal."""
         out, err = self.root / "hermes.out", self.root / "hermes.err"
         started = time.monotonic()
         self.servers_seen = 0
         with open(out, "w") as stdout, open(err, "w") as stderr:
             proc = subprocess.Popen(
-                ["timeout", "-k", "5", str(RUN_TIMEOUT), HERMES, "-z", prompt, "--yolo"],
+                ["timeout", "-k", "5", str(RUN_TIMEOUT)]
+                + ([PYTHON, "-c", WITH_APPROVALS] if approvals else [HERMES])
+                + ["-z", prompt] + (["--yolo"] if yolo else []),
                 cwd=self.proj, env=self.env(), stdin=subprocess.DEVNULL, stdout=stdout,
                 stderr=stderr)
             while proc.poll() is None:
@@ -475,6 +495,64 @@ def plugin_checks():
                    "in Hermes's log says so", len(said) == 1, "\n".join(said) or r.why())
 
 
+# --- Ask a person ----------------------------------------------------------------------------
+
+ASKED = "asked.marker"
+ASK_REASON = "GUARD-ASK a person looks at this first"
+# What this tool says where Hermes cannot ask (src/agents/mod.rs, ask_as_block; the plugin's
+# _ask_as_block).
+OUR_ASK_BLOCK = (f"{ASK_REASON}; a person must approve this call, and Hermes cannot ask for that "
+                 "here, so it was blocked")
+# What Hermes 0.19's approval gate answers when nobody can be asked (tools/approval.py,
+# request_tool_approval).
+HERMES_ASK_BLOCK = (f"BLOCKED: Tool 'terminal' requires approval ({ASK_REASON}) but no "
+                    "interactive user or gateway is present to approve it.")
+
+
+def asked_run(r):
+    """The model asks for `touch asked.marker`, which the project's guard asks a person about."""
+    r.guard("pre-tool-call", "ask", tool="shell")
+    return [[terminal(f"touch {ASKED}")]]
+
+
+def ask_checks(plugin=True):
+    if plugin:
+        with checked_run("plugin-ask-gate") as r:
+            rounds = asked_run(r)
+            r.plugin()
+            r.drive(rounds, yolo=False, approvals=True)
+            said = r.tool_results()
+            report("plugin, Hermes's approvals on, headless: a guard's ask goes to Hermes's own "
+                   "approval gate, which refuses the call (no file)",
+                   not (r.proj / ASKED).exists() and r.ended(), r.why())
+            report("plugin: and the model's next request carries Hermes's refusal",
+                   any(HERMES_ASK_BLOCK in t for t in said), r.why())
+            note(f"plugin ask, approvals on: the model read {said}")
+
+        with checked_run("plugin-ask-yolo") as r:
+            rounds = asked_run(r)
+            r.plugin()
+            r.drive(rounds)
+            said = r.tool_results()
+            report("plugin, `hermes -z` (its approvals switched off): a guard's ask blocks the "
+                   "call instead of being approved unseen (no file)",
+                   not (r.proj / ASKED).exists() and r.ended(), r.why())
+            report("plugin: and the model reads that a person must approve the call",
+                   any(OUR_ASK_BLOCK in t for t in said), r.why())
+            note(f"plugin ask, `hermes -z`: the model read {said}")
+
+    with checked_run("bridge-ask") as r:
+        rounds = asked_run(r)
+        r.bridge()
+        r.drive(rounds)
+        said = r.tool_results()
+        report("bridge: a guard's ask blocks the call (no file)",
+               not (r.proj / ASKED).exists() and r.ended(), r.why())
+        report("bridge: and the model reads that a person must approve the call",
+               any(OUR_ASK_BLOCK in t for t in said), r.why())
+        note(f"bridge ask: the model read {said}")
+
+
 # --- A hostile model: what it tries around a guard -------------------------------------------
 
 # As deep as Hermes itself still reads a tool call's arguments, deeper than Python's json writes
@@ -554,6 +632,7 @@ def main():
     else:
         note("skipped the runs through the plugin: this binary has no `install hermes`")
     hostile_checks(plugin=has_plugin())
+    ask_checks(plugin=has_plugin())
     print(f"\nagent loop: {checks - len(failures)} of {checks} checks passed", flush=True)
     if failures:
         print("failed:\n  " + "\n  ".join(failures), flush=True)

@@ -4,7 +4,7 @@ it as scripts/run with MODE and STATE filled in.
 
 It appends one line per call to STATE/guard-calls.jsonl: when it started and ended, and the payload
 it got. The gate asks once: the first time it writes STATE/gate-asked and afterwards answers
-nothing. `slow` sleeps SLOW_SECONDS when the payload mentions `slow`, and answers nothing.
+nothing. `ask` asks a person about a call that mentions ASK_MARK. `slow` sleeps SLOW_SECONDS when the payload mentions `slow`, and answers nothing.
 """
 
 import json
@@ -15,11 +15,15 @@ import time
 MODE = "@MODE@"
 STATE = "@STATE@"
 SLOW_SECONDS = 4
+# `ask` asks a person about a call that would create this file.
+ASK_MARK = "asked.marker"
 
 
 def answer(raw, event):
     if MODE == "block" and "rm -rf" in raw:
         return json.dumps({"decision": "block", "reason": "GUARD-BLOCK keep is protected"})
+    if MODE == "ask" and ASK_MARK in raw:
+        return json.dumps({"decision": "ask", "reason": "GUARD-ASK a person looks at this first"})
     if MODE == "rewrite" and "rm -rf" in raw:
         return json.dumps({"action": "modify", "args": {"command": "touch rewritten.marker"}})
     if MODE == "context":

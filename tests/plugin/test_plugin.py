@@ -186,6 +186,18 @@ def test_an_ask_is_a_block_saying_so_where_hermes_has_no_prompt(module, ctx):
     assert blocks[0]["message"].startswith("a person decides; a person must approve this call"), blocks
 
 
+def test_an_ask_is_a_block_where_hermes_would_approve_without_asking_anyone(module, ctx):
+    # `hermes -z` and --yolo switch Hermes's approvals off: its prompt would let the call run.
+    kept = module._hermes_asks, module._approvals_off
+    module._hermes_asks, module._approvals_off = (lambda: True), (lambda: True)
+    try:
+        final, blocks = tool_call(ctx, {"command": "please ask"}, call="ask4")
+    finally:
+        module._hermes_asks, module._approvals_off = kept
+    assert len(blocks) == 1 and blocks[0]["action"] == "block", blocks
+    assert blocks[0]["message"].startswith("a person decides; a person must approve this call"), blocks
+
+
 def test_a_call_that_skipped_the_middleware_is_still_checked(module, ctx):
     cb = ctx.hooks["pre_tool_call"][0]
     out = cb(tool_name="terminal", args={"command": "rm -rf /"}, session_id="s", tool_call_id="direct")

@@ -4,9 +4,10 @@ every effect Hermes honours from a plugin.
 Each event is sent to a `hermes-hooks serve` process with "sources": ["agent-hooks"] (Hermes
 runs its config.yaml hooks itself, so no hook runs twice), and the answer is handed back the way
 Hermes reads it: a block on pre_tool_call (or Hermes's own approval prompt when the hooks ask a
-person; a block where this Hermes has none), a rewrite of the tool's arguments through the
-tool_request middleware (which Hermes calls before the pre_tool_call hooks), context on
-pre_llm_call, keep working on pre_verify, and a post_tool_call note appended to the tool result.
+person; a block where this Hermes has none or runs with its approvals switched off), a rewrite
+of the tool's arguments through the tool_request middleware (which Hermes calls before the
+pre_tool_call hooks), context on pre_llm_call, keep working on pre_verify, and a post_tool_call
+note appended to the tool result.
 
 Servers are started when first needed, at most POOL_SIZE of them, each with one request at a
 time, so a slow hook never holds up an unrelated tool call. They end with Hermes: their stdin is
@@ -635,6 +636,23 @@ def _hermes_asks():
         return False
 
 
+def _approvals_off():
+    """Whether Hermes's approval gate would let the call through without asking anyone: with
+    --yolo (which `hermes -z` always turns on) or /yolo for the session, it approves at once.
+    An ask there is a block, as where Hermes cannot ask; so is a check that fails."""
+    try:
+        from tools import approval
+    except Exception:
+        return os.environ.get("HERMES_YOLO_MODE", "").strip().lower() in ("1", "true", "yes", "on")
+    try:
+        if getattr(approval, "_YOLO_MODE_FROZEN", False):
+            return True
+        session = getattr(approval, "is_current_session_yolo_enabled", None)
+        return bool(session()) if callable(session) else False
+    except Exception:
+        return True
+
+
 def _ask_as_block(stop):
     """The block given where Hermes cannot ask: the call does not run unattended."""
     return {
@@ -645,7 +663,8 @@ def _ask_as_block(stop):
 
 
 def _ask_a_person(answer):
-    """Hermes's answer for "ask a person": its approval prompt where it has one, else a block."""
+    """Hermes's answer for "ask a person": its approval prompt where it has one and would ask,
+    else a block."""
     message = answer.get("message")
     if not isinstance(message, str) or not message:
         message = "a hook asks a person to approve this call"
@@ -653,7 +672,7 @@ def _ask_a_person(answer):
     rule_key = answer.get("rule_key")
     if isinstance(rule_key, str) and rule_key.strip():
         stop["rule_key"] = rule_key.strip()
-    return stop if _hermes_asks() else _ask_as_block(stop)
+    return stop if _hermes_asks() and not _approvals_off() else _ask_as_block(stop)
 
 
 # -- the plugin ---------------------------------------------------------------------------------
