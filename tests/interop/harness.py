@@ -1,6 +1,8 @@
 """Compares hermes-hooks with a real Hermes Agent (the version run.sh installs), on the same
-HERMES_HOME: payload bytes, answers, registered hooks, allowlists written by one and read by the
-other, and revokes seen across. Run by run.sh with the virtual environment's Python:
+HERMES_HOME: payload bytes, answers, what a pre_tool_call config hook's whole run (exit status,
+stdout, stderr, fail_closed) means, registered hooks, allowlists written by one and read by the
+other, and revokes seen across. Where this tool now follows a newer Hermes than 0.19 on purpose,
+the check expects the difference and names it. Run by run.sh with the virtual environment's Python:
 
     harness.py BINARY
 
@@ -21,6 +23,12 @@ PYTHON = sys.executable
 HERMES = str(Path(PYTHON).with_name("hermes"))
 failures = []
 checks = 0
+
+
+def note(detail):
+    """What a check saw, shown without judging it."""
+    for line in str(detail).splitlines():
+        print("       " + line)
 
 
 def report(name, ok, detail=""):
@@ -209,6 +217,104 @@ def compare_answers():
                    f"hermes: {hermes}\nours:   {ours}")
     finally:
         home.cleanup()
+
+
+# --- What a pre_tool_call config hook's whole run means ----------------------------------------
+
+TRACEBACK = ('Traceback (most recent call last):\n  File "/h/guard.py", line 1, in <module>\n'
+             "ModuleNotFoundError: No module named 'policy_rules'\n")
+# Why this tool reads a hook's run otherwise than Hermes 0.19 does; each is the newer Hermes's
+# reading (agent/shell_hooks.py, _evaluate_result and _parse_response), which 0.19 predates.
+EXIT_TWO = "exit 2 on pre_tool_call is a block (newer Hermes; 0.19 ignores the exit status)"
+MUST_ANSWER = ("a fail_closed guard must answer allow, block or modify (newer Hermes; 0.19 has "
+               "no fail_closed)")
+CRASHED = "a fail_closed guard that crashed blocks (newer Hermes; 0.19 has no fail_closed)"
+REWRITES = "a config hook may rewrite the call (newer Hermes; 0.19 drops modify)"
+ASKS = "a config hook may ask a person (0.19 reads no ask from a shell hook and runs the call)"
+
+# (stdout, stderr, exit code, fail_closed, why the two tools now differ or None when they agree)
+RUNS = [
+    ("", "", 0, False, None),
+    ("", "denied here", 2, False, EXIT_TWO),
+    ('{"action": "block", "message": "m"}', "", 2, False, None),
+    ('{"action": "modify", "args": {"command": "ls"}}', "", 0, False, REWRITES),
+    ('{"decision": "ask", "reason": "r"}', "", 0, False, ASKS),
+    ('{"action": "approve", "message": "m", "rule_key": "k"}', "", 0, False, ASKS),
+    ("", "", 1, True, CRASHED),
+    ("", TRACEBACK, 1, True, CRASHED),
+    ("", "", 0, True, MUST_ANSWER),
+    ("not json", "", 0, True, MUST_ANSWER),
+    ('{"context": "c"}', "", 0, True, MUST_ANSWER),
+    ("{}", "", 0, True, None),
+    ('{"action": "allow"}', "", 0, True, None),
+    ('{"action": "modify", "args": {}}', "", 0, True, None),
+    ('{"decision": "block", "reason": "r"}', "", 0, True, None),
+    ("", "denied here", 2, True, EXIT_TWO),
+]
+
+
+def ours_reading(line):
+    """This tool's answer for Hermes: the line's directive, as Hermes would act on it."""
+    if line.get("action") == "approve":
+        return {"action": "approve", "message": line.get("message")}
+    return {k: line[k] for k in ("action", "message", "args") if k in line} or None
+
+
+def compare_runs():
+    """A pre_tool_call config hook's exit, stdout and stderr, read by Hermes 0.19 (the callback it
+    registers) and by `run`: the same, or different for the reason the case names."""
+    for closed in (False, True):
+        home = Home()
+        try:
+            out, err, code = (home.root / n for n in ("out.txt", "err.txt", "code.txt"))
+            hook = home.script("guard.sh", f"cat >/dev/null; cat {out}; cat {err} >&2; "
+                                           f"exit $(cat {code})")
+            flag = ", fail_closed: true" if closed else ""
+            home.config(f"hooks:\n  pre_tool_call:\n    - {{command: {hook}{flag}}}\n")
+            home.ours("approve", "--yes")
+            cases = [c for c in RUNS if c[3] == closed]
+            theirs = json.loads(home.hermes_py(
+                f"""
+                import json
+                from pathlib import Path
+                from hermes_cli.config import load_config
+                from agent import shell_hooks
+                spec = shell_hooks.iter_configured_hooks(load_config())[0]
+                callback = shell_hooks._make_callback(spec)
+                seen = []
+                for text, err, code, _, _ in json.loads({json.dumps(json.dumps(cases))}):
+                    Path({str(out)!r}).write_text(text)
+                    Path({str(err)!r}).write_text(err)
+                    Path({str(code)!r}).write_text(str(code))
+                    seen.append(callback(tool_name="terminal", args={{"command": "ls"}},
+                                         session_id="s"))
+                print(json.dumps(seen))
+                """
+            ))
+            for (text, stderr, exit_code, _, why), hermes in zip(cases, theirs):
+                out.write_text(text)
+                err.write_text(stderr)
+                code.write_text(str(exit_code))
+                ran = home.ours("run", "pre_tool_call", stdin=CALL)
+                try:
+                    ours = ours_reading(json.loads(ran.stdout))
+                except ValueError:
+                    ours = f"(no line: {ran.stdout}{ran.stderr})"
+                name = (f"hook run{' (fail_closed)' if closed else ''}: exit {exit_code}, "
+                        f"stdout {text[:40]!r}{', a traceback' if 'Traceback' in stderr else ''}")
+                detail = f"hermes 0.19: {hermes}\nours:        {ours}"
+                if why is None:
+                    report(name + ": the same", normalise(ours) == normalise(hermes), detail)
+                else:
+                    # Hermes 0.19 lets the call run where this tool now holds or changes it.
+                    report(f"{name}: differs as meant ({why})",
+                           hermes is None and ours is not None, detail)
+                    note(detail)
+        finally:
+            home.cleanup()
+
+
+CALL = '{"tool_name": "terminal", "args": {"command": "ls"}, "session_id": "s"}'
 
 
 # --- Registration --------------------------------------------------------------------------
@@ -474,6 +580,7 @@ def check_bridge():
 def main():
     compare_payloads()
     compare_answers()
+    compare_runs()
     compare_registration()
     compare_allowlists()
     check_bridge()
