@@ -552,7 +552,10 @@ def check_bridge():
         (folder / "HOOK.md").write_text(
             "---\nname: no-rm\ndescription: no rm\ntrigger: pre-tool-call\n---\n")
         entry = folder / "scripts" / "run"
-        entry.write_text("#!/bin/sh\ngrep -q 'rm -rf' && { echo 'rm is not allowed' >&2; exit 2; }\nexit 0\n")
+        entry.write_text("#!/bin/sh\np=$(cat)\ncase \"$p\" in\n"
+                         "  *'rm -rf'*) echo 'rm is not allowed' >&2; exit 2;;\n"
+                         "  *'ask me'*) printf '{\"decision\": \"ask\", \"reason\": \"a person decides\"}';;\n"
+                         "esac\nexit 0\n")
         entry.chmod(0o755)
         home.config(f"hooks:\n  pre_tool_call:\n    - command: {BINARY} run pre_tool_call\n")
         home.ours("approve", "--yes")
@@ -563,7 +566,7 @@ def check_bridge():
             from agent import shell_hooks
             spec = shell_hooks.iter_configured_hooks(load_config())[0]
             out = []
-            for command in ["rm -rf /", "ls"]:
+            for command in ["rm -rf /", "ls", "ask me"]:
                 r = shell_hooks.run_once(spec, {"tool_name": "terminal", "args": {"command": command},
                                                 "session_id": "s"})
                 out.append(r["parsed"])
@@ -573,6 +576,12 @@ def check_bridge():
         report("the bridge: Hermes gets the Agent Hooks block",
                answers[0] == {"action": "block", "message": "rm is not allowed"}, answers)
         report("the bridge: and nothing when the hook allows", answers[1] is None, answers)
+        # 0.19 has no ask for a shell hook (and ignores its exit status): it takes the line's
+        # decision block.
+        report("the bridge: Hermes 0.19 holds a call the Agent Hooks ask a person about",
+               answers[2] == {"action": "block", "message": "a person decides; a person must "
+                              "approve this call, and Hermes cannot ask for that here, so it "
+                              "was blocked"}, answers)
     finally:
         home.cleanup()
 
