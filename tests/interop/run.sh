@@ -6,6 +6,13 @@
 #
 # Skips, with a message and exit 0, when python3 is missing or the package registry cannot be
 # reached. Exit 1 when the two tools disagree. HERMES_INTEROP_VENV chooses another environment.
+#
+# Newer Hermes: `tests/interop/newest.sh DIR`, with DIR holding newer Hermes source files laid out
+# as in the package (agent/shell_hooks.py at least), reuses this environment without changing it:
+# it copies the site-packages to a scratch folder, puts DIR's files over them (with small stand-ins
+# for helpers the newer files import and this version lacks), and runs each hook through that
+# Hermes's own reading and through `hermes-hooks run`. It prints ok/differs per case and exits 0:
+# a report of drift, not a gate.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
