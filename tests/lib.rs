@@ -36,6 +36,7 @@ mod log;
 mod loop_guard;
 mod memo;
 mod new;
+mod newest_hermes;
 mod output;
 mod pager;
 mod parity;

@@ -128,6 +128,7 @@ const fn agent_only(alias: &'static [&'static str]) -> EventDef {
 
 const TOOL_FIELDS: &[&str] = &["tool_name", "args", "task_id", "tool_call_id"];
 const API_FIELDS: &[&str] = &["api_request_id", "model", "usage"];
+const AUX_FIELDS: &[&str] = &["aux_task", "api_request_id", "model", "retry_count"];
 const APPROVAL_FIELDS: &[&str] = &["command", "choice"];
 const SESSION_FIELDS: &[&str] = &["session_id", "platform"];
 
@@ -144,6 +145,22 @@ macro_rules! api_sample {
             "model": "claude-sonnet-4-6", "provider": "anthropic",
             "base_url": "https://api.anthropic.com", "api_mode": "anthropic_messages",
             "api_call_count": 1, "#,
+            $extra,
+            "}"
+        )
+    };
+}
+
+/// The fields every auxiliary model call's synthetic payload starts with (titling, compression,
+/// vision and the like; Hermes's `_DEFAULT_PAYLOADS`, `hermes_cli/hooks.py`).
+macro_rules! aux_sample {
+    ($extra:literal) => {
+        concat!(
+            r#"{"aux_task": "title_generation", "session_id": "test-session",
+            "task_id": "test-task", "turn_id": "test-turn", "api_request_id": "aux-0123abcd",
+            "platform": "cli", "model": "claude-haiku-4-5", "provider": "anthropic",
+            "base_url": "https://api.anthropic.com", "api_mode": "anthropic_messages",
+            "api_call_count": 1, "retry_count": 0, "streaming": false, "#,
             $extra,
             "}"
         )
@@ -281,6 +298,23 @@ pub(crate) static EVENTS: &[EventDef] = &[
         ..observer("post_api_request", API_FIELDS)
     },
     observer("api_request_error", API_FIELDS),
+    EventDef {
+        sample: aux_sample!(
+            r#""message_count": 2, "tool_count": 0, "approx_input_tokens": 256,
+            "request_char_count": 1024, "max_tokens": 64"#
+        ),
+        ..observer("pre_auxiliary_call", AUX_FIELDS)
+    },
+    EventDef {
+        sample: aux_sample!(
+            r#""api_duration": 0.42, "started_at": 1756000000.0, "ended_at": 1756000000.42,
+            "finish_reason": "stop", "response_model": "claude-haiku-4-5",
+            "usage": {"input_tokens": 256, "output_tokens": 12},
+            "assistant_content_chars": 40, "assistant_tool_call_count": 0,
+            "error": null, "error_type": null"#
+        ),
+        ..observer("post_auxiliary_call", AUX_FIELDS)
+    },
     observer("pre_approval_request", APPROVAL_FIELDS),
     observer("post_approval_response", APPROVAL_FIELDS),
     observer("agent_loop_stopped", &[]),
@@ -592,13 +626,13 @@ mod tests {
     use crate::config::SourceKind;
 
     #[test]
-    fn hermes_has_39_plugin_events() {
+    fn hermes_has_41_plugin_events() {
         let hermes: Vec<_> = EVENTS.iter().filter_map(|def| def.canonical).collect();
-        assert_eq!(hermes.len(), 39);
+        assert_eq!(hermes.len(), 41);
         let mut sorted = hermes.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), 39, "no duplicates");
+        assert_eq!(sorted.len(), 41, "no duplicates");
     }
 
     #[test]

@@ -1,0 +1,111 @@
+//! Newer Hermes events and payload fields: the auxiliary-call observers, `pre_tts_synthesis`
+//! (fired by Hermes for Python plugins only) and the fields newer payloads carry.
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, code, json, statuses, stderr};
+
+/// A hook that saves its stdin to `name`.in next to it and answers nothing.
+fn recorder(env: &TestEnv, name: &str) -> String {
+    let out = env.path(&format!("{name}.in"));
+    env.script(name, &format!("cat > '{}'", out.display()))
+        .display()
+        .to_string()
+}
+
+fn recorded(env: &TestEnv, name: &str) -> Value {
+    let text = std::fs::read_to_string(env.path(&format!("{name}.in"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn doc(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn auxiliary_call_events_are_known_to_list_doctor_and_run() {
+    let env = TestEnv::new();
+    let pre = recorder(&env, "pre.sh");
+    let post = recorder(&env, "post.sh");
+    env.config(&format!(
+        "hooks:\n  pre_auxiliary_call:\n    - command: {pre}\n  post_auxiliary_call:\n    - command: {post}\n"
+    ));
+    let list = env.cmd().args(["list", "--json"]).output().unwrap();
+    let list = doc(&list);
+    assert_eq!(list["warnings"], Value::Array(vec![]), "{list}");
+    let events: Vec<&str> = list["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(events, ["pre_auxiliary_call", "post_auxiliary_call"]);
+    let doctor = env
+        .cmd()
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(doc(&doctor)["summary"]["errors"], 0, "{}", doc(&doctor));
+    env.approve("pre_auxiliary_call", &pre);
+    let out = env.run("pre_auxiliary_call", r#"{"aux_task": "title_generation"}"#);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("unknown event"), "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["ok"]);
+    assert_eq!(
+        recorded(&env, "pre.sh")["extra"]["aux_task"],
+        "title_generation"
+    );
+}
+
+#[test]
+fn auxiliary_call_hooks_are_observers_whatever_they_answer() {
+    let env = TestEnv::new();
+    let guard = env.script(
+        "guard.sh",
+        r#"cat >/dev/null; printf '{"action": "block", "message": "no"}'; exit 2"#,
+    );
+    let command = guard.display().to_string();
+    env.config(&format!(
+        "hooks:\n  post_auxiliary_call:\n    - command: {command}\n"
+    ));
+    env.approve("post_auxiliary_call", &command);
+    let out = env.run("post_auxiliary_call", "{}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(json(&out).get("action").is_none(), "{}", json(&out));
+    let rows = env.cmd().args(["events", "--json"]).output().unwrap();
+    let rows = doc(&rows);
+    for name in ["pre_auxiliary_call", "post_auxiliary_call"] {
+        let row = rows["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["canonical"] == name)
+            .unwrap();
+        assert_eq!(row["config"], Value::Array(vec![]), "{row}");
+        assert_eq!(row["agent_hooks"], Value::Array(vec![]), "{row}");
+    }
+}
+
+#[test]
+fn test_sends_hermes_own_auxiliary_call_payload() {
+    let env = TestEnv::new();
+    let hook = recorder(&env, "aux.sh");
+    env.config(&format!(
+        "hooks:\n  post_auxiliary_call:\n    - command: {hook}\n"
+    ));
+    let out = env
+        .cmd()
+        .args(["test", "post_auxiliary_call", "--accept-hooks"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let wire = std::fs::read_to_string(env.path("aux.sh.in")).unwrap();
+    assert!(
+        wire.contains(r#""extra": {"aux_task": "title_generation", "task_id": "test-task", "turn_id": "test-turn", "api_request_id": "aux-0123abcd", "platform": "cli", "model": "claude-haiku-4-5""#),
+        "{wire}"
+    );
+    assert!(
+        wire.contains(r#""error": null, "error_type": null}"#),
+        "{wire}"
+    );
+}
