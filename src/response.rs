@@ -425,10 +425,11 @@ fn read_directive(
         }
     }
     if effects.contains(Effects::CONTEXT)
-        && let Some(text) = obj
-            .get("context")
-            .and_then(Value::as_str)
-            .filter(|t| !t.trim().is_empty())
+        && let Some(text) = context_keys(rules).iter().find_map(|key| {
+            obj.get(*key)
+                .and_then(Value::as_str)
+                .filter(|t| !t.trim().is_empty())
+        })
     {
         return (
             Some(Directive::Context {
@@ -439,7 +440,7 @@ fn read_directive(
     }
     let asked = matches!(action, Some(a) if a != "allow")
         || matches!(decision, Some(d) if d != "allow" && d != "approve")
-        || obj.contains_key("context");
+        || context_keys(rules).iter().any(|key| obj.contains_key(*key));
     let note = asked.then(|| {
         let allowed = effects.names();
         if allowed.is_empty() {
@@ -456,6 +457,16 @@ fn read_directive(
         }
     });
     (None, note)
+}
+
+/// The keys an answer's context may be under: `context`, and for an Agent Hooks hook also
+/// `additional_context` (the reference runner's `HookOutput` field).
+fn context_keys(rules: &Rules<'_>) -> &'static [&'static str] {
+    if rules.config {
+        &["context"]
+    } else {
+        &["context", "additional_context"]
+    }
 }
 
 /// A block's message as Hermes picks it: `obj[primary] or obj[secondary]` when that is a
@@ -675,6 +686,38 @@ mod tests {
         assert!(a.message.unwrap().contains("can only context"));
         let a = answer("pre_llm_call", r#"{"context":"   "}"#);
         assert_eq!(a.directive, None);
+    }
+
+    #[test]
+    fn additional_context_is_context_for_agent_hooks_only() {
+        let event = Event::parse("pre-agent-turn").unwrap().event;
+        let rules = |config| Rules {
+            event,
+            effects: event.effects(if config {
+                SourceKind::Config
+            } else {
+                SourceKind::AgentHooks
+            }),
+            name: "h",
+            timeout: Duration::from_secs(5),
+            fail_closed: false,
+            plain_text_context: false,
+            config,
+        };
+        let stdout = r#"{"decision":"allow","additional_context":"Friday"}"#;
+        let out = outcome(End::Exited(0), stdout, "");
+        let a = interpret(&out, &rules(false));
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::Context,
+                Some(Directive::Context {
+                    text: "Friday".to_owned()
+                })
+            )
+        );
+        let a = interpret(&out, &rules(true));
+        assert_eq!((a.status, a.directive), (Status::Ok, None));
     }
 
     #[test]

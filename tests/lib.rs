@@ -13,6 +13,7 @@ mod agent_cursor;
 mod agent_droid;
 mod agent_gemini;
 mod agent_hooks;
+mod agent_hooks_spec;
 mod agent_mode;
 mod agent_qwen;
 mod answers;
