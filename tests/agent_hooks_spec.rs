@@ -148,3 +148,111 @@ fn additional_context_in_an_agent_hooks_answer_is_context() {
     assert_eq!(statuses(&line), ["context"], "{line}");
     assert_eq!(line["context"], "It is Friday.");
 }
+
+/// An Agent Hooks hook `name` on `trigger` that saves its stdin to `name.in`.
+fn recording_hook(env: &TestEnv, name: &str, trigger: &str) {
+    let saved = env.path(&format!("{name}.in"));
+    env.hook_md(
+        &env.project_hooks(),
+        name,
+        &format!("name: {name}\ndescription: d\ntrigger: {trigger}\n"),
+        &format!("cat > '{}'", saved.display()),
+    );
+}
+
+fn received(env: &TestEnv, name: &str) -> Value {
+    let text = std::fs::read_to_string(env.path(&format!("{name}.in"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn approve_all(env: &TestEnv) {
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn a_hermes_subagent_goal_is_the_spec_task_description_never_over_a_given_one() {
+    let env = TestEnv::new();
+    recording_hook(&env, "sub", "pre-subagent");
+    approve_all(&env);
+    let out = env.run(
+        "subagent_start",
+        r#"{"parent_session_id": "parent-1", "child_role": "leaf", "child_goal": "Summarise the log"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = received(&env, "sub");
+    assert_eq!(got["task_description"], "Summarise the log", "{got}");
+    assert_eq!(got["child_goal"], "Summarise the log");
+    assert_eq!(got["parent_session_id"], "parent-1");
+    assert_eq!(got["session_id"], "parent-1");
+    // A role is not a type: Hermes's `child_role` is not taken as `subagent_type`.
+    assert!(got.get("subagent_type").is_none(), "{got}");
+    let out = env.run(
+        "subagent_start",
+        r#"{"session_id": "s", "child_goal": "g", "task_description": "own"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(received(&env, "sub")["task_description"], "own");
+}
+
+#[test]
+fn claude_codes_agent_type_and_end_reason_are_the_spec_fields() {
+    let env = TestEnv::new();
+    recording_hook(&env, "sub", "pre-subagent");
+    recording_hook(&env, "end", "post-session");
+    approve_all(&env);
+    let claude = |event: &str, payload: &str| {
+        env.cmd()
+            .args(["run", "--agent", "claude-code", event])
+            .write_stdin(payload)
+            .output()
+            .unwrap()
+    };
+    let out = claude(
+        "SubagentStart",
+        r#"{"hook_event_name": "SubagentStart", "session_id": "s", "agent_id": "a1", "agent_type": "Explore"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(received(&env, "sub")["subagent_type"], "Explore");
+    let out = claude(
+        "SessionEnd",
+        r#"{"hook_event_name": "SessionEnd", "session_id": "s", "reason": "prompt_input_exit"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(received(&env, "end")["exit_reason"], "prompt_input_exit");
+}
+
+#[test]
+fn spec_fields_the_payload_carries_reach_agent_hooks_at_the_top_level() {
+    let env = TestEnv::new();
+    recording_hook(&env, "end", "post-session");
+    recording_hook(&env, "gate", "pre-agent-turn-stop");
+    approve_all(&env);
+    let out = env.run(
+        "on_session_end",
+        r#"{"session_id": "s", "duration_seconds": 12.5, "total_steps": 7, "exit_reason": "user_exit"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = received(&env, "end");
+    assert_eq!(
+        (
+            &got["duration_seconds"],
+            &got["total_steps"],
+            &got["exit_reason"]
+        ),
+        (
+            &Value::from(12.5),
+            &Value::from(7),
+            &Value::from("user_exit")
+        )
+    );
+    let out = env.run(
+        "pre_verify",
+        r#"{"session_id": "s", "stop_reason": "no_tool_calls", "step_count": 3, "final_message": {"role": "assistant", "content": "done"}}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = received(&env, "gate");
+    assert_eq!(got["stop_reason"], "no_tool_calls");
+    assert_eq!(got["step_count"], 3);
+    assert_eq!(got["final_message"]["content"], "done");
+}

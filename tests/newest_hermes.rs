@@ -109,3 +109,116 @@ fn test_sends_hermes_own_auxiliary_call_payload() {
         "{wire}"
     );
 }
+
+/// The newer kwargs, a multimodal `user_message` among them.
+const NEWER_KWARGS: &str = r#"{"session_id": "s", "turn_id": "turn-7", "tool_call_id": "call-3", "retry_count": 2, "sender_id": "user-42", "user_message": [{"type": "text", "text": "What is this?"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}], "is_first_turn": false}"#;
+
+#[test]
+fn newer_fields_reach_config_hooks_in_extra_unchanged() {
+    let env = TestEnv::new();
+    let hook = recorder(&env, "cfg.sh");
+    env.config(&format!("hooks:\n  pre_llm_call:\n    - command: {hook}\n"));
+    env.approve("pre_llm_call", &hook);
+    let out = env.run("pre_llm_call", NEWER_KWARGS);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let sent: Value = serde_json::from_str(NEWER_KWARGS).unwrap();
+    let got = recorded(&env, "cfg.sh");
+    assert_eq!(got["session_id"], "s");
+    for key in [
+        "turn_id",
+        "tool_call_id",
+        "retry_count",
+        "sender_id",
+        "user_message",
+    ] {
+        assert_eq!(got["extra"][key], sent[key], "{key}: {got}");
+    }
+}
+
+#[test]
+fn newer_fields_reach_agent_hooks_at_the_top_level_unchanged() {
+    let env = TestEnv::new();
+    let saved = env.path("turn.in");
+    env.hook_md(
+        &env.project_hooks(),
+        "turn",
+        "name: turn\ndescription: d\ntrigger: pre-agent-turn\n",
+        &format!("cat > '{}'", saved.display()),
+    );
+    let out = env
+        .cmd()
+        .args(["run", "pre_llm_call", "--accept-hooks"])
+        .write_stdin(NEWER_KWARGS)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let sent: Value = serde_json::from_str(NEWER_KWARGS).unwrap();
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    assert_eq!(got["event_type"], "pre-agent-turn");
+    for key in [
+        "turn_id",
+        "tool_call_id",
+        "retry_count",
+        "sender_id",
+        "user_message",
+    ] {
+        assert_eq!(got[key], sent[key], "{key}: {got}");
+    }
+}
+
+#[test]
+fn a_parent_session_is_the_config_session_and_an_agent_hooks_field() {
+    let env = TestEnv::new();
+    let hook = recorder(&env, "cfg.sh");
+    env.config(&format!(
+        "hooks:\n  subagent_stop:\n    - command: {hook}\n"
+    ));
+    env.approve("subagent_stop", &hook);
+    let saved = env.path("sub.in");
+    env.hook_md(
+        &env.project_hooks(),
+        "sub",
+        "name: sub\ndescription: d\ntrigger: post-subagent\n",
+        &format!("cat > '{}'", saved.display()),
+    );
+    let out = env
+        .cmd()
+        .args(["run", "subagent_stop", "--accept-hooks"])
+        .write_stdin(r#"{"parent_session_id": "parent-9", "child_status": "completed"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Hermes keeps `parent_session_id` out of `extra`: it is the session's fallback.
+    let config = recorded(&env, "cfg.sh");
+    assert_eq!(config["session_id"], "parent-9");
+    assert!(
+        config["extra"].get("parent_session_id").is_none(),
+        "{config}"
+    );
+    let agent: Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    assert_eq!(agent["parent_session_id"], "parent-9", "{agent}");
+}
+
+#[test]
+fn a_multimodal_prompt_from_another_agent_is_the_user_message_unchanged() {
+    let env = TestEnv::new();
+    let saved = env.path("turn.in");
+    env.hook_md(
+        &env.project_hooks(),
+        "turn",
+        "name: turn\ndescription: d\ntrigger: pre-agent-turn\n",
+        &format!("cat > '{}'", saved.display()),
+    );
+    env.cmd().args(["approve", "--yes"]).assert().success();
+    let prompt = serde_json::json!([{"type": "text", "text": "hi"}, {"type": "image", "source": {"data": "AAAA"}}]);
+    let payload = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "prompt": prompt});
+    let out = env
+        .cmd()
+        .args(["run", "--agent", "claude-code", "UserPromptSubmit"])
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    assert_eq!(got["user_message"], prompt, "{got}");
+}

@@ -172,11 +172,17 @@ pub(super) fn normalise(event: &str, input: &mut Map<String, Value>) {
                 .entry("status")
                 .or_insert_with(|| Value::from("error"));
         }
-        "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
+        // `subagent_type` and `exit_reason` are the Agent Hooks specification's names.
+        "SubagentStart" => {
+            copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "agent_type", "subagent_type");
+        }
         "SubagentStop" => {
             copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "agent_type", "subagent_type");
             copy_if_absent(input, "last_assistant_message", "child_summary");
         }
+        "SessionEnd" => copy_if_absent(input, "reason", "exit_reason"),
         _ => {}
     }
 }

@@ -77,6 +77,10 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
     if event == "AfterTool" {
         tool_outcome(input);
     }
+    // Why the session ended, under the Agent Hooks specification's name.
+    if event == "SessionEnd" {
+        super::copy_if_absent(input, "reason", "exit_reason");
+    }
 }
 
 /// `result` from the text the model reads, and `status` `error` when Gemini says the call

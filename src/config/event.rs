@@ -79,6 +79,9 @@ pub struct EventDef {
     /// The synthetic payload (a JSON object in the Hermes keyword shape) for `test` and `doctor`:
     /// Hermes's own test payload where it has one, a realistic one otherwise.
     pub sample: &'static str,
+    /// Fields the Agent Hooks specification gives this event, each with the Hermes field of the
+    /// same meaning it is taken from when the payload lacks it: `(spec name, Hermes name)`.
+    pub spec_fields: &'static [(&'static str, &'static str)],
 }
 
 const B: Effects = Effects::BLOCK;
@@ -105,6 +108,7 @@ const fn hermes(
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
+        spec_fields: &[],
     }
 }
 
@@ -123,6 +127,7 @@ const fn agent_only(alias: &'static [&'static str]) -> EventDef {
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
+        spec_fields: &[],
     }
 }
 
@@ -254,6 +259,7 @@ pub(crate) static EVENTS: &[EventDef] = &[
     },
     EventDef {
         sample: SESSION_SAMPLE,
+        spec_fields: &[("task_description", "child_goal")],
         ..hermes(
             "subagent_start",
             &["pre-subagent"],
