@@ -31,6 +31,11 @@ pub enum Directive {
         /// What is missing.
         message: String,
     },
+    /// The text to speak instead (`pre_tts_synthesis`).
+    Text {
+        /// The new text (non-blank).
+        text: String,
+    },
 }
 
 /// What happened to one hook in a run.
@@ -40,7 +45,7 @@ pub enum Status {
     Ok,
     /// Blocked the action.
     Blocked,
-    /// Rewrote the tool input.
+    /// Rewrote the tool input (on `pre_tts_synthesis`, the text to speak).
     Modified,
     /// Added context.
     Context,
@@ -205,7 +210,8 @@ pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
             if *code == 0 {
                 succeeded(directive, note)
             } else {
-                let directive = directive.filter(|d| !matches!(d, Directive::Modify { .. }));
+                let directive = directive
+                    .filter(|d| !matches!(d, Directive::Modify { .. } | Directive::Text { .. }));
                 let mut reason = exit_text(*code, outcome);
                 if *code == 2 && rules.config && rules.effects.contains(Effects::GATE) {
                     reason.push_str(
@@ -221,7 +227,7 @@ pub(crate) fn interpret(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
                 .ok()
                 .flatten()
                 .and_then(|obj| read_directive(&obj, rules).0)
-                .filter(|d| !matches!(d, Directive::Modify { .. }));
+                .filter(|d| !matches!(d, Directive::Modify { .. } | Directive::Text { .. }));
             failed(format!("killed by {}", describe_signal(*signal)), directive)
         }
     }
@@ -265,7 +271,7 @@ fn succeeded(directive: Option<Directive>, note: Option<String>) -> Answer {
         None => (Status::Ok, note),
         Some(Directive::Block { message }) => (Status::Blocked, Some(message.clone())),
         Some(Directive::Continue { message }) => (Status::Gated, Some(message.clone())),
-        Some(Directive::Modify { .. }) => (Status::Modified, None),
+        Some(Directive::Modify { .. } | Directive::Text { .. }) => (Status::Modified, None),
         Some(Directive::Context { .. }) => (Status::Context, None),
     };
     Answer {
@@ -424,6 +430,19 @@ fn read_directive(
             };
         }
     }
+    if effects.contains(Effects::TEXT) && obj.contains_key("text") {
+        return match text_answer(obj) {
+            Some(text) => (Some(Directive::Text { text }), None),
+            None => (
+                None,
+                Some(
+                    "answer ignored: a new text must be exactly {\"text\": <non-blank string>}, \
+                     which is all Hermes's pre_tts_synthesis policy takes besides a block"
+                        .to_owned(),
+                ),
+            ),
+        };
+    }
     if effects.contains(Effects::CONTEXT)
         && let Some(text) = context_keys(rules).iter().find_map(|key| {
             obj.get(*key)
@@ -457,6 +476,17 @@ fn read_directive(
         }
     });
     (None, note)
+}
+
+/// A new text as Hermes's tts policy reads one (`tools/tts_synthesis_policy.py`): the answer is
+/// exactly `{"text": T}`, `T` a string that is not blank.
+fn text_answer(obj: &Map<String, Value>) -> Option<String> {
+    match obj.get("text") {
+        Some(Value::String(text)) if obj.len() == 1 && !text.trim().is_empty() => {
+            Some(text.clone())
+        }
+        _ => None,
+    }
 }
 
 /// The keys an answer's context may be under: `context`, and for an Agent Hooks hook also
@@ -718,6 +748,34 @@ mod tests {
         );
         let a = interpret(&out, &rules(true));
         assert_eq!((a.status, a.directive), (Status::Ok, None));
+    }
+
+    #[test]
+    fn a_new_text_is_exactly_one_non_blank_text_and_a_block_still_blocks() {
+        let tts = |stdout: &str| answer("pre_tts_synthesis", stdout);
+        let a = tts(r#"{"text": "Build passed."}"#);
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::Modified,
+                Some(Directive::Text {
+                    text: "Build passed.".to_owned()
+                })
+            )
+        );
+        for refused in [
+            r#"{"text": "  "}"#,
+            r#"{"text": 123}"#,
+            r#"{"action": "allow", "text": "x"}"#,
+        ] {
+            let a = tts(refused);
+            assert_eq!((a.status, a.directive), (Status::Ok, None), "{refused}");
+            assert!(a.message.unwrap().contains("exactly"), "{refused}");
+        }
+        let a = tts(r#"{"action": "block", "message": "no secrets aloud"}"#);
+        assert_eq!(a.directive, block("no secrets aloud"));
+        let a = answer("pre_llm_call", r#"{"text": "x"}"#);
+        assert_eq!(a.directive, None, "only pre_tts_synthesis takes a text");
     }
 
     #[test]

@@ -295,7 +295,7 @@ fn run_in_order(
                 }
                 None
             }
-            Some(Directive::Context { .. }) | None => None,
+            Some(Directive::Context { .. } | Directive::Text { .. }) | None => None,
         };
     for index in 0..plan.hooks.len() {
         if let Some(by) = replaced[index] {
@@ -535,8 +535,8 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
     report
 }
 
-/// The first block wins; else the first gate; else the rewritten input; else every context,
-/// joined by a blank line.
+/// The first block wins; else the first gate; else the rewritten input; else the last new text
+/// to speak; else every context, joined by a blank line.
 fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
     let directives = || hooks.iter().filter_map(|h| h.directive.as_ref());
     if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
@@ -547,6 +547,10 @@ fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Op
     }
     if let Some(args) = tool_input {
         return Some(Directive::Modify { args });
+    }
+    // A new text to speak: the last one wins, as in Hermes's tts policy.
+    if let Some(text) = directives().rfind(|d| matches!(d, Directive::Text { .. })) {
+        return Some(text.clone());
     }
     let contexts: Vec<&str> = directives()
         .filter_map(|d| match d {

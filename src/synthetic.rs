@@ -29,7 +29,8 @@ mod tests {
 
     #[test]
     fn every_event_has_an_object_with_a_session() {
-        for event in Event::all() {
+        // Hermes calls `pre_tts_synthesis` with the text and the provider alone.
+        for event in Event::all().filter(|e| !e.def().plugin_fired) {
             let p = payload(Resolved::plain(event));
             assert!(
                 p.contains_key("session_id") || p.contains_key("parent_session_id"),

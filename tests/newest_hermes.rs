@@ -222,3 +222,113 @@ fn a_multimodal_prompt_from_another_agent_is_the_user_message_unchanged() {
     let got: Value = serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
     assert_eq!(got["user_message"], prompt, "{got}");
 }
+
+/// A config hook on `pre_tts_synthesis` that answers `answer`, approved.
+fn tts_hook(env: &TestEnv, name: &str, answer: &str) -> String {
+    let hook = env
+        .script(name, &format!("cat >/dev/null; printf '%s' '{answer}'"))
+        .display()
+        .to_string();
+    env.approve("pre_tts_synthesis", &hook);
+    hook
+}
+
+#[test]
+fn a_tts_config_hook_loads_with_a_warning_that_hermes_never_runs_it() {
+    let env = TestEnv::new();
+    let hook = recorder(&env, "tts.sh");
+    env.config(&format!(
+        "hooks:\n  pre_tts_synthesis:\n    - command: {hook}\n"
+    ));
+    let said = "Hermes fires 'pre_tts_synthesis' for Python plugins only and does not run config hooks for it";
+    let list = env.cmd().args(["list", "--json"]).output().unwrap();
+    let listed = doc(&list);
+    assert_eq!(listed["hooks"][0]["event"], "pre_tts_synthesis", "{listed}");
+    assert_eq!(listed["warnings"][0]["kind"], "not_for_hermes");
+    assert!(stderr(&list).contains(said), "{}", stderr(&list));
+    assert!(!stderr(&list).contains("unknown event"));
+    let doctor = env
+        .cmd()
+        .args(["doctor", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let report = doc(&doctor).to_string();
+    assert!(report.contains(said), "{report}");
+    assert!(!report.contains("unknown event"), "{report}");
+    env.approve("pre_tts_synthesis", &hook);
+    let out = env.run(
+        "pre_tts_synthesis",
+        r#"{"text": "Deploy finished.", "provider": "edge"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["ok"]);
+    let got = recorded(&env, "tts.sh");
+    assert_eq!(
+        (&got["extra"]["text"], &got["extra"]["provider"]),
+        (&Value::from("Deploy finished."), &Value::from("edge"))
+    );
+}
+
+#[test]
+fn a_tts_hook_replaces_the_text_the_last_one_winning_and_a_block_beating_it() {
+    let env = TestEnv::new();
+    let first = tts_hook(&env, "first.sh", r#"{"text": "One."}"#);
+    let second = tts_hook(&env, "second.sh", r#"{"text": "Two."}"#);
+    let odd = tts_hook(&env, "odd.sh", r#"{"text": "Three.", "action": "allow"}"#);
+    env.config(&format!(
+        "hooks:\n  pre_tts_synthesis:\n    - command: {first}\n    - command: {second}\n    - command: {odd}\n"
+    ));
+    let out = env.run(
+        "pre_tts_synthesis",
+        r#"{"text": "Zero.", "provider": "edge"}"#,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(line["text"], "Two.", "{line}");
+    assert!(line.get("action").is_none(), "{line}");
+    assert_eq!(statuses(&line), ["modified", "modified", "ok"]);
+    assert!(
+        stderr(&out).contains("exactly {\"text\""),
+        "{}",
+        stderr(&out)
+    );
+
+    let guard = tts_hook(
+        &env,
+        "guard.sh",
+        r#"{"action": "block", "message": "No secrets aloud"}"#,
+    );
+    env.config(&format!(
+        "hooks:\n  pre_tts_synthesis:\n    - command: {first}\n    - command: {guard}\n"
+    ));
+    let out = env.run("pre_tts_synthesis", r#"{"text": "Zero."}"#);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(
+        (&line["action"], &line["message"]),
+        (&Value::from("block"), &Value::from("No secrets aloud"))
+    );
+    assert!(line.get("text").is_none(), "{line}");
+}
+
+#[test]
+fn test_runs_a_tts_hook_on_a_text_and_a_provider() {
+    let env = TestEnv::new();
+    let hook = tts_hook(&env, "say.sh", r#"{"text": "Shorter."}"#);
+    env.config(&format!(
+        "hooks:\n  pre_tts_synthesis:\n    - command: {hook}\n"
+    ));
+    let out = env
+        .cmd()
+        .args(["test", "pre_tts_synthesis", "--expect", "text", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = doc(&out);
+    assert_eq!(report["directive"]["text"], "Shorter.", "{report}");
+    assert_eq!(
+        report["payload"],
+        serde_json::json!({"text": "Your build passed.", "provider": "edge"})
+    );
+}

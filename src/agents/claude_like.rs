@@ -21,7 +21,7 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message }) => block(event, message),
         Some(Directive::Continue { message }) => keep_working(event, message),
         Some(Directive::Modify { args }) => rewrite(event, args),
@@ -106,7 +106,7 @@ pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) 
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message }) => match event {
             "PreToolUse" => Rendered::json(&hook_specific(
                 event,

@@ -110,7 +110,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message } | Directive::Continue { message }) => {
             Rendered::json(&json!({"decision": "deny", "reason": message}))
         }

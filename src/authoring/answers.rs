@@ -18,7 +18,8 @@ pub(crate) struct Answer {
 /// One effect and how to ask for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Example {
-    /// `block`, `modify`, `context`, `gate`, or `nothing` (let the action go on unchanged).
+    /// `block`, `modify`, `context`, `gate`, `text`, or `nothing` (let the action go on
+    /// unchanged).
     pub(crate) effect: &'static str,
     /// What the answer does, in a few words.
     pub(crate) does: &'static str,
@@ -45,7 +46,7 @@ const NOTHING: Answer = json("");
 /// The message the block examples give.
 pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why";
 
-const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
+const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
     (
         Effects::BLOCK,
         "block",
@@ -89,6 +90,13 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 4] = [
             "Run the tests before you stop",
             r#""}"#
         )),
+    ),
+    (
+        Effects::TEXT,
+        "text",
+        "speak this text instead (exactly one key, `text`)",
+        json(r#"{"text": "The build passed."}"#),
+        json(r#"{"text": "The build passed."}"#),
     ),
 ];
 
@@ -175,6 +183,9 @@ mod tests {
                         }),
                         "gate" => Some(Directive::Continue {
                             message: GATE_MESSAGE.to_owned(),
+                        }),
+                        "text" => Some(Directive::Text {
+                            text: "The build passed.".to_owned(),
                         }),
                         other => panic!("unexpected effect {other}"),
                     };

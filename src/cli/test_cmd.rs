@@ -59,6 +59,7 @@ enum Expect {
     Modify,
     Context,
     Continue,
+    Text,
     None,
 }
 
@@ -70,6 +71,7 @@ impl Expect {
             Some(Directive::Modify { .. }) => Self::Modify,
             Some(Directive::Context { .. }) => Self::Context,
             Some(Directive::Continue { .. }) => Self::Continue,
+            Some(Directive::Text { .. }) => Self::Text,
         }
     }
 
@@ -79,6 +81,7 @@ impl Expect {
             Self::Modify => "modify",
             Self::Context => "context",
             Self::Continue => "continue",
+            Self::Text => "text",
             Self::None => "none",
         }
     }

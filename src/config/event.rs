@@ -22,12 +22,15 @@ impl Effects {
     pub const CONTEXT: Self = Self(4);
     /// Quality gate: ask the agent to keep working instead of stopping.
     pub const GATE: Self = Self(8);
+    /// Replace the text about to be spoken (`pre_tts_synthesis`).
+    pub const TEXT: Self = Self(16);
 
-    const NAMES: [(Self, &'static str); 4] = [
+    const NAMES: [(Self, &'static str); 5] = [
         (Self::BLOCK, "block"),
         (Self::MODIFY, "modify"),
         (Self::CONTEXT, "context"),
         (Self::GATE, "gate"),
+        (Self::TEXT, "text"),
     ];
 
     /// Both sets together.
@@ -71,6 +74,10 @@ pub struct EventDef {
     pub fields: &'static [&'static str],
     /// Hermes refuses shell hooks for this event (Python plugins only).
     pub plugin_only: bool,
+    /// Hermes fires this event for Python plugins only and registers no `config` hook for it
+    /// (it is in none of its lists of hook events): a `config` hook still loads, and `run` and
+    /// `test` run it, with a warning that Hermes never will.
+    pub plugin_fired: bool,
     /// A tool-call event: tool matchers apply, and the payload carries `tool_name` and its input.
     pub tool: bool,
     /// The alias whose Agent Hooks run only when the call failed (called by that name, or the
@@ -85,6 +92,7 @@ pub struct EventDef {
 }
 
 const B: Effects = Effects::BLOCK;
+const BT: Effects = Effects::BLOCK.with(Effects::TEXT);
 const BM: Effects = Effects::BLOCK.with(Effects::MODIFY);
 const BC: Effects = Effects::BLOCK.with(Effects::CONTEXT);
 const C: Effects = Effects::CONTEXT;
@@ -105,6 +113,7 @@ const fn hermes(
         agent_hooks,
         fields,
         plugin_only: false,
+        plugin_fired: false,
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
@@ -124,6 +133,7 @@ const fn agent_only(alias: &'static [&'static str]) -> EventDef {
         agent_hooks: B,
         fields: &[],
         plugin_only: false,
+        plugin_fired: false,
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
@@ -345,6 +355,11 @@ pub(crate) static EVENTS: &[EventDef] = &[
     EventDef {
         plugin_only: true,
         ..observer("transform_api_error_classification", &[])
+    },
+    EventDef {
+        plugin_fired: true,
+        sample: r#"{"text": "Your build passed.", "provider": "edge"}"#,
+        ..hermes("pre_tts_synthesis", &[], BT, BT, &["text", "provider"])
     },
     observer("transform_llm_output", &[]),
     observer("transform_terminal_output", &[]),
@@ -632,13 +647,13 @@ mod tests {
     use crate::config::SourceKind;
 
     #[test]
-    fn hermes_has_41_plugin_events() {
+    fn hermes_has_42_plugin_events() {
         let hermes: Vec<_> = EVENTS.iter().filter_map(|def| def.canonical).collect();
-        assert_eq!(hermes.len(), 41);
+        assert_eq!(hermes.len(), 42);
         let mut sorted = hermes.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), 41, "no duplicates");
+        assert_eq!(sorted.len(), 42, "no duplicates");
     }
 
     #[test]
