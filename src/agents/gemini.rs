@@ -307,4 +307,15 @@ mod tests {
         assert_eq!(map["status"], "ok");
         assert_eq!(map["result"], "mine");
     }
+
+    #[test]
+    fn why_a_session_ended_is_the_spec_exit_reason() {
+        let map = normalised("SessionEnd", &json!({"session_id": "s", "reason": "exit"}));
+        assert_eq!(map["exit_reason"], "exit");
+        let map = normalised(
+            "SessionEnd",
+            &json!({"reason": "exit", "exit_reason": "own"}),
+        );
+        assert_eq!(map["exit_reason"], "own");
+    }
 }
