@@ -54,7 +54,12 @@ pub fn decide(plan: &Plan<'_>, guard: Option<LoopGuard<'_>>) -> Outcome {
     }
     let status = match (interrupted, &report.directive) {
         (Some(signal), _) => ExitStatus::Signaled(signal.exit_code()),
-        (None, Some(Directive::Block { .. } | Directive::Continue { .. })) => ExitStatus::Blocked,
+        // A call that waits for a person does not go ahead unattended: a caller that reads only
+        // the exit status must hold it as it would a block.
+        (
+            None,
+            Some(Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. }),
+        ) => ExitStatus::Blocked,
         (None, _) => ExitStatus::Success,
     };
     Outcome {

@@ -101,6 +101,10 @@ proptest! {
                 prop_assert!(!text.trim().is_empty());
                 prop_assert_eq!(code, 0, "only a successful hook replaces the text");
             }
+            Some(Directive::Ask { message, .. }) => {
+                prop_assert!(effects.contains(crate::config::Effects::ASK));
+                prop_assert!(!message.trim().is_empty());
+            }
             None => {}
         }
         if answer.status == Status::InvalidOutput {

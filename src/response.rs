@@ -36,6 +36,17 @@ pub enum Directive {
         /// The new text (non-blank).
         text: String,
     },
+    /// Ask a person: the call goes ahead only if a person says yes (`pre_tool_call` only).
+    Ask {
+        /// Why a person must decide, for the person (and the model, where the agent cannot ask).
+        message: String,
+        /// The key a person's "always" is remembered under (Hermes's `rule_key`), if the hook
+        /// named one.
+        rule_key: Option<String>,
+        /// The tool input after every rewrite, when a hook rewrote it: what runs if the person
+        /// says yes.
+        args: Option<Map<String, Value>>,
+    },
 }
 
 /// What happened to one hook in a run.
@@ -51,6 +62,8 @@ pub enum Status {
     Context,
     /// Asked the agent to keep working.
     Gated,
+    /// Asked for a person's approval of the call.
+    Asked,
     /// Its matcher did not match this tool.
     NotMatched,
     /// Not approved: did not run.
@@ -73,12 +86,13 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order above.
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::Ok,
         Self::Blocked,
         Self::Modified,
         Self::Context,
         Self::Gated,
+        Self::Asked,
         Self::NotMatched,
         Self::Unapproved,
         Self::Changed,
@@ -98,6 +112,7 @@ impl Status {
             Self::Modified => "modified",
             Self::Context => "context",
             Self::Gated => "gated",
+            Self::Asked => "asked",
             Self::NotMatched => "not_matched",
             Self::Unapproved => "unapproved",
             Self::Changed => "changed",
@@ -273,6 +288,7 @@ fn succeeded(directive: Option<Directive>, note: Option<String>) -> Answer {
         Some(Directive::Continue { message }) => (Status::Gated, Some(message.clone())),
         Some(Directive::Modify { .. } | Directive::Text { .. }) => (Status::Modified, None),
         Some(Directive::Context { .. }) => (Status::Context, None),
+        Some(Directive::Ask { message, .. }) => (Status::Asked, Some(message.clone())),
     };
     Answer {
         status,
@@ -283,7 +299,11 @@ fn succeeded(directive: Option<Directive>, note: Option<String>) -> Answer {
 
 fn failed(reason: String, directive: Option<Directive>) -> Answer {
     let message = match &directive {
-        Some(Directive::Block { message } | Directive::Continue { message }) => {
+        Some(
+            Directive::Block { message }
+            | Directive::Continue { message }
+            | Directive::Ask { message, .. },
+        ) => {
             format!("{reason}; it still answered: {message}")
         }
         _ => reason,
@@ -430,6 +450,11 @@ fn read_directive(
             };
         }
     }
+    if effects.contains(Effects::ASK)
+        && let Some(ask) = ask_answer(obj, action, decision, rules.name)
+    {
+        return (Some(ask), None);
+    }
     if effects.contains(Effects::TEXT) && obj.contains_key("text") {
         return match text_answer(obj) {
             Some(text) => (Some(Directive::Text { text }), None),
@@ -497,6 +522,47 @@ fn context_keys(rules: &Rules<'_>) -> &'static [&'static str] {
     } else {
         &["context", "additional_context"]
     }
+}
+
+/// "A person must decide", in either form: Hermes's `{"action": "approve", "message",
+/// "rule_key"}` (read after block and rewrite, as Hermes reads a hook's answer; Claude Code's
+/// `decision: approve` means "allow" and is never this) and the Agent Hooks
+/// `{"decision": "ask", "reason"}`. The message and key are kept when they are non-blank strings,
+/// trimmed.
+fn ask_answer(
+    obj: &Map<String, Value>,
+    action: Option<&str>,
+    decision: Option<&str>,
+    name: &str,
+) -> Option<Directive> {
+    let keys: &[&str] = if action == Some("approve") {
+        &["message", "reason"]
+    } else if decision == Some("ask") {
+        &["reason", "message"]
+    } else {
+        return None;
+    };
+    let trimmed = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_owned)
+    };
+    let message = keys
+        .iter()
+        .find_map(|key| trimmed(key))
+        .unwrap_or_else(|| default_ask_message(name));
+    Some(Directive::Ask {
+        message,
+        rule_key: trimmed("rule_key"),
+        args: None,
+    })
+}
+
+/// The reason shown when a hook asked for a person without saying why.
+pub(crate) fn default_ask_message(name: &str) -> String {
+    format!("hook {name} asks a person to approve this call")
 }
 
 /// A block's message as Hermes picks it: `obj[primary] or obj[secondary]` when that is a

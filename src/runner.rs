@@ -295,7 +295,9 @@ fn run_in_order(
                 }
                 None
             }
-            Some(Directive::Context { .. } | Directive::Text { .. }) | None => None,
+            // A person is asked only if no later hook blocks: the rest still run.
+            Some(Directive::Context { .. } | Directive::Ask { .. } | Directive::Text { .. })
+            | None => None,
         };
     for index in 0..plan.hooks.len() {
         if let Some(by) = replaced[index] {
@@ -535,8 +537,9 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
     report
 }
 
-/// The first block wins; else the first gate; else the rewritten input; else the last new text
-/// to speak; else every context, joined by a blank line.
+/// The first block wins; else the first gate; else the first "ask a person", carrying the
+/// rewritten input (what runs if the person says yes); else the rewritten input; else the last
+/// new text to speak; else every context, joined by a blank line.
 fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
     let directives = || hooks.iter().filter_map(|h| h.directive.as_ref());
     if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
@@ -544,6 +547,16 @@ fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Op
     }
     if let Some(gate) = directives().find(|d| matches!(d, Directive::Continue { .. })) {
         return Some(gate.clone());
+    }
+    if let Some(Directive::Ask {
+        message, rule_key, ..
+    }) = directives().find(|d| matches!(d, Directive::Ask { .. }))
+    {
+        return Some(Directive::Ask {
+            message: message.clone(),
+            rule_key: rule_key.clone(),
+            args: tool_input,
+        });
     }
     if let Some(args) = tool_input {
         return Some(Directive::Modify { args });

@@ -63,7 +63,7 @@ fn events_table_and_json() {
         .find(|l| l.trim_start().starts_with("pre_tool_call"))
         .unwrap();
     assert!(
-        row.contains("pre-tool-call") && row.contains("block, modify"),
+        row.contains("pre-tool-call") && row.contains("block, ask, modify"),
         "{row}"
     );
     assert!(text.contains("transform_api_error_classification") && text.contains("refused"));
@@ -299,8 +299,8 @@ pre_tool_call  (Agent Hooks: pre-tool-call; Claude Code: PreToolUse, PreSkillShe
 Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and `matcher.pattern`.
 
 What hooks can do here
-  config hooks       block, modify (what Hermes honours)
-  agent-hooks hooks  block, modify
+  config hooks       block, ask, modify (Hermes honours all but ask, which only hermes-hooks reads from a config hook)
+  agent-hooks hooks  block, ask, modify
 
 What a config hook reads on stdin (one line, no newline at the end):
 {"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "session_id": "test-session", "cwd": "[ROOT]/work", "profile": "default", "extra": {"task_id": "test-task", "tool_call_id": "test-call"}}
@@ -316,6 +316,11 @@ How to answer (hermes-hooks reads either form; Hermes reads only its own):
       print {"action": "block", "message": "Not allowed here: say why"}
     Agent Hooks form:
       exit 2, reason on stderr: Not allowed here: say why
+  ask: let a person decide before it runs
+    Hermes form:
+      print {"action": "approve", "message": "This deletes files: a person should decide"}
+    Agent Hooks form:
+      print {"decision": "ask", "reason": "This deletes files: a person should decide"}
   modify: rewrite the tool input (merged over the current one)
     Hermes form:
       print {"action": "modify", "args": {"command": "timeout 60 echo hello"}}

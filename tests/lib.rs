@@ -18,6 +18,7 @@ mod agent_mode;
 mod agent_qwen;
 mod answers;
 mod approve;
+mod ask;
 mod audit;
 mod completions;
 mod config;

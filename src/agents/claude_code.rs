@@ -14,6 +14,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &["PreToolUse"],
 };
 
 /// Every event Claude Code fires. Plain text on stdout (exit 0) is context only on the two

@@ -26,7 +26,23 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
         Some(Directive::Continue { message }) => keep_working(event, message),
         Some(Directive::Modify { args }) => rewrite(event, args),
         Some(Directive::Context { text }) => context(event, text),
+        Some(Directive::Ask { message, args, .. }) => ask(event, message, args.as_ref()),
     }
+}
+
+/// Ask a person (only where the agent's contract says it reads it; elsewhere the call arrives as
+/// a block): `permissionDecision: ask` with the reason, and the rewritten input when a hook
+/// rewrote it, which Claude Code shows the person and runs if they allow it. Claude Code asks
+/// only in a session with a person: in `-p` the call is refused.
+fn ask(event: &str, message: &str, args: Option<&Map<String, Value>>) -> Rendered {
+    let mut specific = fields([
+        ("permissionDecision", json!("ask")),
+        ("permissionDecisionReason", json!(message)),
+    ]);
+    if let Some(args) = args {
+        specific.insert("updatedInput".to_owned(), Value::Object(args.clone()));
+    }
+    Rendered::json(&hook_specific(event, specific))
 }
 
 /// A block: a deny before a tool; `decision: block` where Claude Code reads one (the prompt is
@@ -107,7 +123,7 @@ pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) 
     let event = reply.event;
     match reply.directive {
         None | Some(Directive::Text { .. }) => Rendered::nothing(),
-        Some(Directive::Block { message }) => match event {
+        Some(Directive::Block { message } | Directive::Ask { message, .. }) => match event {
             "PreToolUse" => Rendered::json(&hook_specific(
                 event,
                 fields([

@@ -16,6 +16,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &[],
 };
 
 static EVENTS: &[AgentEvent] = &[

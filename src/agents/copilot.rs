@@ -17,6 +17,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &[],
 };
 
 /// Copilot's own events (the ones `install` wires), then the Claude Code names it also fires a
@@ -145,7 +146,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     let event = reply.event;
     match reply.directive {
         None | Some(Directive::Text { .. }) => Rendered::nothing(),
-        Some(Directive::Block { message }) => match event {
+        Some(Directive::Block { message } | Directive::Ask { message, .. }) => match event {
             "preToolUse" => Rendered::json(&json!({
                 "permissionDecision": "deny",
                 "permissionDecisionReason": message,

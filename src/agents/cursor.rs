@@ -20,6 +20,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &["beforeShellExecution", "beforeMCPExecution"],
 };
 
 /// Every event Cursor's hooks page names. `preToolUse` comes first among the tool events, so
@@ -178,6 +179,18 @@ fn render(reply: &Reply<'_>) -> Rendered {
         Some(Directive::Continue { message }) => keep_working(event, message),
         Some(Directive::Modify { args }) => rewrite(event, args),
         Some(Directive::Context { text }) => context(event, text),
+        Some(Directive::Ask { message, args, .. }) => ask(event, message, args.as_ref()),
+    }
+}
+
+/// Ask a person: `permission: ask` on the shell and MCP events, which cannot apply a rewrite as
+/// well (a rewritten call is then blocked, as a rewrite alone is).
+fn ask(event: &str, message: &str, args: Option<&Map<String, Value>>) -> Rendered {
+    match args {
+        Some(args) => rewrite(event, args),
+        None => Rendered::json(
+            &json!({"permission": "ask", "user_message": message, "agent_message": message}),
+        ),
     }
 }
 

@@ -13,6 +13,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &[],
 };
 
 /// Every event Droid fires (its settings schema names these nine). `UserPromptSubmit` does not

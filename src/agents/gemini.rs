@@ -17,6 +17,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &["BeforeTool"],
 };
 
 static EVENTS: &[AgentEvent] = &[
@@ -128,6 +129,16 @@ fn render(reply: &Reply<'_>) -> Rendered {
             )),
             _ => Rendered::nothing(),
         },
+        // Only on BeforeTool (elsewhere it arrives as a block): the person is asked, about the
+        // rewritten input when there is one.
+        Some(Directive::Ask { message, args, .. }) => {
+            let mut answer = fields([("decision", json!("ask")), ("reason", json!(message))]);
+            if let Some(args) = args {
+                let specific = hook_specific(event, fields([("tool_input", json!(args))]));
+                answer.extend(specific.as_object().cloned().unwrap_or_default());
+            }
+            Rendered::json(&Value::Object(answer))
+        }
     }
 }
 

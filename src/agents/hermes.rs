@@ -13,6 +13,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: None,
+    asks: &[],
 };
 
 /// The table's own names, except where Hermes reads more than the table's column: after a tool

@@ -298,12 +298,18 @@ impl Agent {
     /// deny without a reason (Codex does, and then runs the call), and a blank reason tells the
     /// model nothing.
     pub fn render(self, reply: &Reply<'_>) -> Rendered {
-        let filled = reply.directive.and_then(with_reason);
+        let contract = self.contract();
+        let filled = reply.directive.and_then(|directive| match directive {
+            Directive::Ask { message, .. } if !contract.asks.contains(&reply.event) => {
+                Some(ask_as_block(message, contract.title))
+            }
+            _ => with_reason(directive),
+        });
         let reply = Reply {
             directive: filled.as_ref().or(reply.directive),
             ..*reply
         };
-        (self.contract().render)(&reply)
+        (contract.render)(&reply)
     }
 
     /// Where the agent keeps its hook settings, when `install` can wire it through them.
@@ -361,6 +367,9 @@ pub(crate) struct Contract {
     /// Where its hook settings are and how an entry looks (`None`: `install` cannot wire it
     /// through a settings file).
     pub wiring: Option<&'static settings::Wiring>,
+    /// The agent's events where it reads "ask a person" itself; elsewhere `ask` is a block that
+    /// says a person must approve the call.
+    pub asks: &'static [&'static str],
 }
 
 /// One event as an agent names it.
@@ -573,6 +582,17 @@ impl Rendered {
 /// The reason an agent is given when the hooks gave a blank one.
 const NO_REASON_BLOCK: &str = "A hook blocked this call without giving a reason.";
 const NO_REASON_CONTINUE: &str = "A hook asks to keep working, without giving a reason.";
+
+/// The block an agent that cannot ask a person gives instead of asking: the call does not run
+/// unattended, and the message says a person must approve it.
+pub(crate) fn ask_as_block(message: &str, agent: &str) -> Directive {
+    Directive::Block {
+        message: format!(
+            "{message}; a person must approve this call, and {agent} cannot ask for that here, \
+             so it was blocked"
+        ),
+    }
+}
 
 /// The directive with a non-blank message, when its message is blank.
 fn with_reason(directive: &Directive) -> Option<Directive> {

@@ -17,6 +17,7 @@ pub(super) static CONTRACT: Contract = Contract {
     normalise,
     render,
     wiring: Some(&WIRING),
+    asks: &[],
 };
 
 /// Every event Qwen Code 0.24 fires (its `HookEventName`).

@@ -89,6 +89,23 @@ pub(crate) fn expose(input: &mut Map<String, Value>) -> Option<Exposed> {
 /// where that key holds code in another language, a changed command cannot be applied, and the
 /// call is blocked rather than run unchanged.
 pub(crate) fn restore(exposed: &Exposed, directive: Directive) -> Directive {
+    // A person asked about a rewritten call is shown (and on a yes runs) the input restored the
+    // same way; a rewrite that cannot be applied is a block either way.
+    if let Directive::Ask {
+        message,
+        rule_key,
+        args: Some(args),
+    } = directive
+    {
+        return match restore(exposed, Directive::Modify { args }) {
+            Directive::Modify { args } => Directive::Ask {
+                message,
+                rule_key,
+                args: Some(args),
+            },
+            other => other,
+        };
+    }
     let Directive::Modify { mut args } = directive else {
         return directive;
     };

@@ -18,7 +18,7 @@ pub(crate) struct Answer {
 /// One effect and how to ask for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Example {
-    /// `block`, `modify`, `context`, `gate`, `text`, or `nothing` (let the action go on
+    /// `block`, `ask`, `modify`, `context`, `gate`, `text`, or `nothing` (let the action go on
     /// unchanged).
     pub(crate) effect: &'static str,
     /// What the answer does, in a few words.
@@ -46,7 +46,11 @@ const NOTHING: Answer = json("");
 /// The message the block examples give.
 pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why";
 
-const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
+/// The reason the "ask a person" examples give.
+#[cfg(test)]
+pub(crate) const ASK_MESSAGE: &str = "This deletes files: a person should decide";
+
+const TABLE: [(Effects, &str, &str, Answer, Answer); 6] = [
     (
         Effects::BLOCK,
         "block",
@@ -61,6 +65,21 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
             stdout: "",
             stderr: BLOCK_MESSAGE,
         },
+    ),
+    (
+        Effects::ASK,
+        "ask",
+        "let a person decide before it runs",
+        json(concat!(
+            r#"{"action": "approve", "message": ""#,
+            "This deletes files: a person should decide",
+            r#""}"#
+        )),
+        json(concat!(
+            r#"{"decision": "ask", "reason": ""#,
+            "This deletes files: a person should decide",
+            r#""}"#
+        )),
     ),
     (
         Effects::MODIFY,
@@ -134,7 +153,7 @@ pub(crate) fn examples(event: Event) -> Vec<Example> {
 mod tests {
     use std::time::Duration;
 
-    use super::{Answer, BLOCK_MESSAGE, examples};
+    use super::{ASK_MESSAGE, Answer, BLOCK_MESSAGE, examples};
     use crate::config::Event;
     use crate::exec::{End, Outcome};
     use crate::response::{Directive, Rules, interpret};
@@ -187,6 +206,11 @@ mod tests {
                         "text" => Some(Directive::Text {
                             text: "The build passed.".to_owned(),
                         }),
+                        "ask" => Some(Directive::Ask {
+                            message: ASK_MESSAGE.to_owned(),
+                            rule_key: None,
+                            args: None,
+                        }),
                         other => panic!("unexpected effect {other}"),
                     };
                     assert_eq!(read(event, answer), expected, "{event} {answer:?}");
@@ -196,7 +220,7 @@ mod tests {
     }
 
     #[test]
-    fn observers_get_only_nothing_and_the_tool_call_gets_block_and_modify() {
+    fn observers_get_only_nothing_and_the_tool_call_gets_block_ask_and_modify() {
         let effects = |name: &str| -> Vec<&str> {
             examples(Event::parse(name).unwrap().event)
                 .iter()
@@ -204,7 +228,10 @@ mod tests {
                 .collect()
         };
         assert_eq!(effects("on_stream_delta"), ["nothing"]);
-        assert_eq!(effects("pre_tool_call"), ["nothing", "block", "modify"]);
+        assert_eq!(
+            effects("pre_tool_call"),
+            ["nothing", "block", "ask", "modify"]
+        );
         assert_eq!(effects("pre_llm_call"), ["nothing", "block", "context"]);
         assert_eq!(effects("pre_verify"), ["nothing", "gate"]);
         let post = examples(Event::parse("post_tool_call").unwrap().event);

@@ -89,6 +89,28 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
         (Status::Blocked, Some(Directive::Block { message })) => {
             (Level::Ok, format!("blocked (\"{}\")", excerpt(message)))
         }
+        // Hermes runs config hooks itself and, up to the newest release read, does not read
+        // `approve` from one: the call it was to hold runs there.
+        (Status::Asked, Some(Directive::Ask { message, .. })) if hook.agent().is_none() => (
+            Level::Warning,
+            format!(
+                "asked a person (\"{}\"), but Hermes ignores a config hook's approve answer \
+                 and runs the call: block instead, or make it an Agent Hooks hook, which the \
+                 plugin brings to Hermes's approval prompt",
+                excerpt(message)
+            ),
+        ),
+        (Status::Asked, Some(Directive::Ask { message, .. })) if matched => (
+            Level::Warning,
+            format!(
+                "asks a person even about the harmless synthetic call (\"{}\")",
+                excerpt(message)
+            ),
+        ),
+        (Status::Asked, Some(Directive::Ask { message, .. })) => (
+            Level::Ok,
+            format!("asked a person to approve (\"{}\")", excerpt(message)),
+        ),
         (Status::Gated, Some(Directive::Continue { message })) => (
             Level::Ok,
             format!("asked to keep working (\"{}\")", excerpt(message)),

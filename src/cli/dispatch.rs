@@ -544,11 +544,18 @@ fn notice(
     said
 }
 
-/// The block or gate message, for a caller that reads stderr.
+/// The block or gate message, for a caller that reads stderr; for "ask a person", what Hermes
+/// shows when it reads the exit status (a config hook's answer cannot ask, so it blocks).
 fn agent_message(report: &RunReport) -> Option<String> {
     match &report.directive {
         Some(Directive::Block { message } | Directive::Continue { message }) => {
             Some(message.clone())
+        }
+        Some(Directive::Ask { message, .. }) => {
+            match crate::agents::ask_as_block(message, "Hermes") {
+                Directive::Block { message } => Some(message),
+                _ => None,
+            }
         }
         _ => None,
     }
@@ -664,7 +671,9 @@ fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
     let outcome = match report.status {
         Status::Failed | Status::TimedOut | Status::SpawnFailed | Status::InvalidOutput => {
             match report.directive {
-                Some(Directive::Block { .. } | Directive::Continue { .. }) => "",
+                Some(
+                    Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. },
+                ) => "",
                 _ => " (failing open)",
             }
         }

@@ -2,6 +2,7 @@
 //! with an event, what hooks of each source can do there, the payload each receives on the
 //! synthetic call (written by `run`'s own code) and an example answer per effect.
 
+use crate::config::Effects;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
@@ -352,6 +353,11 @@ fn detail(
         "nothing: Hermes never fires this event (only `hermes-hooks run` does)".to_owned()
     } else if def.config.is_empty() {
         "nothing (Hermes reads no answer here)".to_owned()
+    } else if def.config.contains(Effects::ASK) {
+        format!(
+            "{} (Hermes honours all but ask, which only hermes-hooks reads from a config hook)",
+            def.config.names().join(", ")
+        )
     } else {
         format!("{} (what Hermes honours)", def.config.names().join(", "))
     };

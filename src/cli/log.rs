@@ -48,7 +48,7 @@ pub(crate) struct LogArgs {
     /// Only runs of this session id
     #[arg(long, value_name = "ID")]
     session: Option<String>,
-    /// Only hooks that blocked (or, on pre_verify, asked to keep working)
+    /// Only hooks that blocked, asked a person, or (on pre_verify) asked to keep working
     #[arg(long)]
     blocked: bool,
     /// Only hooks with this status (ok, blocked, unapproved, changed, failed, timed_out, ...)
@@ -299,7 +299,7 @@ impl Filter<'_> {
     }
 
     fn keeps_hook(&self, hook: &LoggedHook) -> bool {
-        if self.blocked && !matches!(action(&hook.directive), Some("block" | "continue")) {
+        if self.blocked && !matches!(action(&hook.directive), Some("block" | "ask" | "continue")) {
             return false;
         }
         match self.status {
@@ -426,10 +426,13 @@ fn resolve(log: &Log<'_>, prefix: &str, filter: &Filter<'_>) -> Result<String> {
 }
 
 /// The action of a directive object (`context` has none: it is named by its key).
+/// What a decision came to, in the words `test --expect` uses: Hermes's `approve` (a person
+/// must decide) is `ask` here.
 fn action(directive: &Value) -> Option<&str> {
     directive
         .get("action")
         .and_then(Value::as_str)
+        .map(|action| if action == "approve" { "ask" } else { action })
         .or_else(|| directive.get("context").is_some().then_some("context"))
 }
 

@@ -56,6 +56,7 @@ pub(crate) struct TestArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Expect {
     Block,
+    Ask,
     Modify,
     Context,
     Continue,
@@ -72,12 +73,14 @@ impl Expect {
             Some(Directive::Context { .. }) => Self::Context,
             Some(Directive::Continue { .. }) => Self::Continue,
             Some(Directive::Text { .. }) => Self::Text,
+            Some(Directive::Ask { .. }) => Self::Ask,
         }
     }
 
     fn name(self) -> &'static str {
         match self {
             Self::Block => "block",
+            Self::Ask => "ask",
             Self::Modify => "modify",
             Self::Context => "context",
             Self::Continue => "continue",
@@ -399,7 +402,7 @@ const INDENT: &str = "              ";
 fn status_tone(status: &str) -> Tone {
     match status {
         "ok" | "modified" | "context" | "gated" | "async" => Tone::Good,
-        "blocked" | "unapproved" | "not_matched" | "not_run" => Tone::Notice,
+        "blocked" | "asked" | "unapproved" | "not_matched" | "not_run" => Tone::Notice,
         _ => Tone::Bad,
     }
 }

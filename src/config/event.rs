@@ -22,11 +22,14 @@ impl Effects {
     pub const CONTEXT: Self = Self(4);
     /// Quality gate: ask the agent to keep working instead of stopping.
     pub const GATE: Self = Self(8);
+    /// Ask a person: the call waits for a person's yes (`pre_tool_call` only).
+    pub const ASK: Self = Self(16);
     /// Replace the text about to be spoken (`pre_tts_synthesis`).
-    pub const TEXT: Self = Self(16);
+    pub const TEXT: Self = Self(32);
 
-    const NAMES: [(Self, &'static str); 5] = [
+    const NAMES: [(Self, &'static str); 6] = [
         (Self::BLOCK, "block"),
+        (Self::ASK, "ask"),
         (Self::MODIFY, "modify"),
         (Self::CONTEXT, "context"),
         (Self::GATE, "gate"),
@@ -92,8 +95,9 @@ pub struct EventDef {
 }
 
 const B: Effects = Effects::BLOCK;
+/// Block, ask a person, or rewrite: what a hook may answer before a tool call.
+const BAM: Effects = Effects::BLOCK.with(Effects::ASK).with(Effects::MODIFY);
 const BT: Effects = Effects::BLOCK.with(Effects::TEXT);
-const BM: Effects = Effects::BLOCK.with(Effects::MODIFY);
 const BC: Effects = Effects::BLOCK.with(Effects::CONTEXT);
 const C: Effects = Effects::CONTEXT;
 const G: Effects = Effects::GATE;
@@ -188,7 +192,7 @@ pub(crate) static EVENTS: &[EventDef] = &[
     EventDef {
         tool: true,
         sample: TOOL_CALL_SAMPLE,
-        ..hermes("pre_tool_call", &["pre-tool-call"], BM, BM, TOOL_FIELDS)
+        ..hermes("pre_tool_call", &["pre-tool-call"], BAM, BAM, TOOL_FIELDS)
     },
     EventDef {
         tool: true,

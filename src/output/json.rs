@@ -43,7 +43,8 @@ pub(crate) struct RunLine<'a> {
 }
 
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
-/// `{"action":"continue","message"}`, `{"text"}`, or nothing.
+/// `{"action":"continue","message"}`, `{"action":"approve","message","rule_key","args"}` (ask a
+/// person), `{"text"}`, or nothing.
 #[derive(Serialize, Default, Clone, Copy)]
 pub(crate) struct DirectiveKeys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +55,8 @@ pub(crate) struct DirectiveKeys<'a> {
     args: Option<&'a Map<String, Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     context: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_key: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<&'a str>,
 }
@@ -84,6 +87,19 @@ impl<'a> DirectiveKeys<'a> {
             },
             Some(Directive::Text { text }) => Self {
                 text: Some(text),
+                ..Self::default()
+            },
+            // Hermes's word for "ask a person": `{"action": "approve", "message", "rule_key"}`,
+            // with the rewritten input when a hook rewrote it.
+            Some(Directive::Ask {
+                message,
+                rule_key,
+                args,
+            }) => Self {
+                action: Some("approve"),
+                message: Some(message),
+                rule_key: rule_key.as_deref(),
+                args: args.as_ref(),
                 ..Self::default()
             },
         }

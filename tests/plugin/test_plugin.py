@@ -86,6 +86,7 @@ def write_hooks():
         case "$input" in
           *'rm -rf'*) echo '{"decision": "block", "reason": "no rm -rf here"}' ;;
           *'please rewrite'*) echo '{"decision": "allow", "tool_input": {"command": "echo rewritten"}}' ;;
+          *'rewrite then ask'*) echo '{"decision": "allow", "tool_input": {"command": "echo please ask"}}' ;;
         esac
         """,
         "matcher:\n  tool: terminal\n",
@@ -108,6 +109,16 @@ def write_hooks():
         "matcher:\n  tool: read_file\n",
     )
     hook("cwd", "pre-tool-call", 'cat > "$HOME/cwd-payload.json"\n', "matcher:\n  tool: where_tool\n")
+    hook(
+        "asker",
+        "pre-tool-call",
+        """\
+        case "$(cat)" in
+          *'please ask'*) echo '{"decision": "ask", "reason": "a person decides", "rule_key": "k1"}' ;;
+        esac
+        """,
+        "matcher:\n  tool: terminal\npriority: 10\n",
+    )
 
 
 def tool_call(ctx, args, tool="terminal", call="c1", session="s1"):
@@ -147,6 +158,32 @@ def test_a_block_decided_in_the_middleware_still_blocks(module, ctx):
     final, blocks = tool_call(ctx, {"command": "rm -rf build"}, call="bl")
     assert final == {"command": "rm -rf build"}, final
     assert blocks == [{"action": "block", "message": "no rm -rf here"}], blocks
+
+
+def test_an_ask_is_hermess_own_approval_prompt_where_hermes_has_one(module, ctx):
+    kept, module._hermes_asks = module._hermes_asks, lambda: True
+    try:
+        final, blocks = tool_call(ctx, {"command": "please ask"}, call="ask1")
+    finally:
+        module._hermes_asks = kept
+    assert final == {"command": "please ask"}, final
+    assert blocks == [{"action": "approve", "message": "a person decides", "rule_key": "k1"}], blocks
+
+
+def test_an_ask_with_a_rewrite_asks_about_the_rewritten_call(module, ctx):
+    kept, module._hermes_asks = module._hermes_asks, lambda: True
+    try:
+        final, blocks = tool_call(ctx, {"command": "rewrite then ask"}, call="ask2")
+    finally:
+        module._hermes_asks = kept
+    assert final == {"command": "echo please ask"}, final
+    assert [b["action"] for b in blocks] == ["approve"], blocks
+
+
+def test_an_ask_is_a_block_saying_so_where_hermes_has_no_prompt(module, ctx):
+    final, blocks = tool_call(ctx, {"command": "please ask"}, call="ask3")
+    assert len(blocks) == 1 and blocks[0]["action"] == "block", blocks
+    assert blocks[0]["message"].startswith("a person decides; a person must approve this call"), blocks
 
 
 def test_a_call_that_skipped_the_middleware_is_still_checked(module, ctx):

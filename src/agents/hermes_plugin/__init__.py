@@ -3,7 +3,8 @@ every effect Hermes honours from a plugin.
 
 Each event is sent to a `hermes-hooks serve` process with "sources": ["agent-hooks"] (Hermes
 runs its config.yaml hooks itself, so no hook runs twice), and the answer is handed back the way
-Hermes reads it: a block on pre_tool_call, a rewrite of the tool's arguments through the
+Hermes reads it: a block on pre_tool_call (or Hermes's own approval prompt when the hooks ask a
+person; a block where this Hermes has none), a rewrite of the tool's arguments through the
 tool_request middleware (which Hermes calls before the pre_tool_call hooks), context on
 pre_llm_call, keep working on pre_verify, and a post_tool_call note appended to the tool result.
 
@@ -617,6 +618,44 @@ class _Pool:
             server.close()
 
 
+# -- asking a person ------------------------------------------------------------------------------
+
+
+def _hermes_asks():
+    """Whether this Hermes has its own approval prompt for a plugin's pre_tool_call answer
+    `{"action": "approve"}`: its plugin module then offers the helper that reads that answer."""
+    try:
+        from hermes_cli import plugins
+
+        return any(
+            callable(getattr(plugins, name, None))
+            for name in ("resolve_pre_tool_block", "get_pre_tool_call_directive")
+        )
+    except Exception:
+        return False
+
+
+def _ask_as_block(stop):
+    """The block given where Hermes cannot ask: the call does not run unattended."""
+    return {
+        "action": "block",
+        "message": "%s; a person must approve this call, and Hermes cannot ask for that here, "
+        "so it was blocked" % (stop.get("message") or "a hook asks a person to approve this call",),
+    }
+
+
+def _ask_a_person(answer):
+    """Hermes's answer for "ask a person": its approval prompt where it has one, else a block."""
+    message = answer.get("message")
+    if not isinstance(message, str) or not message:
+        message = "a hook asks a person to approve this call"
+    stop = {"action": "approve", "message": message}
+    rule_key = answer.get("rule_key")
+    if isinstance(rule_key, str) and rule_key.strip():
+        stop["rule_key"] = rule_key.strip()
+    return stop if _hermes_asks() else _ask_as_block(stop)
+
+
 # -- the plugin ---------------------------------------------------------------------------------
 
 
@@ -706,16 +745,23 @@ class _Plugin:
         return None
 
     def _decide_tool_call(self, kwargs):
-        """(block message or None, new args or None) for a tool call."""
+        """(stop or None, new args or None) for a tool call. A stop is Hermes's answer: a block,
+        or, when the hooks ask a person, Hermes's own approval prompt where this Hermes has one
+        (else a block that says a person must approve the call). A rewrite the hooks gave with
+        their question stands: it is what runs if the person says yes."""
         deadline = time.monotonic() + DECISION_SECONDS
         try:
             answer = self._ask("pre_tool_call", kwargs, deadline)
         except BaseException as err:
-            return self._undecided(kwargs, _failure(err), deadline), None
+            block = self._undecided(kwargs, _failure(err), deadline)
+            return (None if block is None else {"action": "block", "message": block}), None
+        args = answer.get("args") if isinstance(answer.get("args"), dict) else None
         if answer.get("action") == "block":
-            return str(answer.get("message") or "Blocked by a hook"), None
-        if answer.get("action") == "modify" and isinstance(answer.get("args"), dict):
-            return None, answer["args"]
+            return {"action": "block", "message": str(answer.get("message") or "Blocked by a hook")}, None
+        if answer.get("action") == "approve":
+            return _ask_a_person(answer), args
+        if answer.get("action") == "modify":
+            return None, args
         return None, None
 
     def _blocked_anyway(self, kwargs, err):
@@ -735,11 +781,12 @@ class _Plugin:
             args = kwargs.get("args")
             if not isinstance(args, dict):
                 return None
-            block, rewritten = self._decide_tool_call(kwargs)
+            stop, rewritten = self._decide_tool_call(kwargs)
             final = rewritten if rewritten is not None else args
             key, shown = self._call_key(kwargs, final)
-            self._keep(self.decisions, key, (block, shown))
-            if rewritten is not None and block is None:
+            self._keep(self.decisions, key, (stop, shown))
+            blocked = stop is not None and stop.get("action") == "block"
+            if rewritten is not None and not blocked:
                 return {"args": rewritten}
             return None
         except BaseException as err:
@@ -755,16 +802,18 @@ class _Plugin:
             key, shown = self._call_key(kwargs, args)
             kept = self._take_kept(self.decisions, key)
             if kept is not None and (kept[0] is not None or kept[1] == shown):
-                block = kept[0]
+                stop = kept[0]
             else:
                 # A call that did not go through the middleware, or whose arguments changed after
                 # it: its hooks run now (a rewrite cannot be applied here; a block can).
-                block, _ = self._decide_tool_call(kwargs)
+                stop, rewritten = self._decide_tool_call(kwargs)
+                if rewritten is not None and stop is not None and stop.get("action") == "approve":
+                    # The person would be asked about a call other than the one that runs.
+                    stop = _ask_as_block(stop)
         except BaseException as err:
             block = self._blocked_anyway(kwargs, err)
-        if block is not None:
-            return {"action": "block", "message": block}
-        return None
+            stop = None if block is None else {"action": "block", "message": block}
+        return stop
 
     def post_tool_call(self, **kwargs):
         try:

@@ -262,7 +262,7 @@ fn decision_cells(row: &Row) -> Vec<Cell> {
 /// What the call came to: its directive's action, else what its exit code says.
 fn outcome(row: &Row) -> (String, Tone) {
     match (row.outcome.as_deref(), row.exit) {
-        (Some("block"), _) => ("block".to_owned(), Tone::Notice),
+        (Some(stopped @ ("block" | "ask")), _) => (stopped.to_owned(), Tone::Notice),
         (Some(action), _) => (action.to_owned(), Tone::Plain),
         (None, Some(0)) => ("ok".to_owned(), Tone::Plain),
         (None, Some(1)) => ("error".to_owned(), Tone::Bad),
@@ -299,7 +299,7 @@ fn tool(row: &Row) -> String {
 
 fn hook_cells(row: &Row) -> Vec<Cell> {
     let tone = match row.status.as_str() {
-        "blocked" | "gated" => Tone::Notice,
+        "blocked" | "gated" | "asked" => Tone::Notice,
         "failed" | "timed_out" | "spawn_failed" | "invalid_output" | "changed" | "unapproved" => {
             Tone::Bad
         }
