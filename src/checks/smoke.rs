@@ -122,6 +122,10 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
                 excerpt(&String::from_utf8_lossy(&crate::pyjson::to_compact(args)))
             ),
         ),
+        (Status::Modified, Some(Directive::Text { text })) => (
+            Level::Ok,
+            format!("replaced the text to speak (\"{}\")", excerpt(text)),
+        ),
         (Status::Context, Some(Directive::Context { text })) => {
             (Level::Ok, format!("added context (\"{}\")", excerpt(text)))
         }
