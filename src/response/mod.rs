@@ -803,7 +803,7 @@ mod tests {
             } else {
                 SourceKind::AgentHooks
             }),
-            name: "h",
+            name: "h".into(),
             timeout: Duration::from_secs(5),
             fail_closed: false,
             plain_text_context: false,
