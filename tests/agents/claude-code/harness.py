@@ -546,6 +546,30 @@ def hostile_checks():
     r.cleanup()
 
 
+def ask_checks():
+    """A guard that answers `decision: ask` on the shell call, with Claude Code in -p (nobody to
+    ask) and the call allowed by --allowedTools: the command must not run. Notes what the model
+    read in place of the command's output."""
+    for how, args in (("--allowedTools Bash", ()),
+                      ("--permission-mode bypassPermissions", ("--permission-mode",
+                                                               "bypassPermissions"))):
+        r = Run("hh-ask")
+        guard(r, "pre-tool-call", "ask", tool="shell")
+        wire(r)
+        # Claude Code refuses to bypass its permissions as root unless told it is in a sandbox.
+        r.extra_env["IS_SANDBOX"] = "1"
+        r.drive(args=args)
+        results = r.tool_results()
+        report("hermes-hooks: a guard's ask (decision ask, a permission ask in -p, %s) does not "
+               "run the command" % how, r.keep_survived(), r.why())
+        note("ask on %s with %s: keep %s, rc %s, the model read: %s" % (
+            ".".join(map(str, claude_version() or ())) or "?", how,
+            "survived" if r.keep_survived() else "was deleted",
+            r.result.returncode if r.result else None,
+            json.dumps(results[0] if results else "(no tool result)")))
+        r.cleanup()
+
+
 def claude_version():
     """The agent's version as (major, minor, patch), or None."""
     try:
@@ -598,13 +622,17 @@ def speaks_claude_code():
 
 
 def main():
-    if os.environ.get("AGENT_CHECKS") != "hostile":
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("hostile", "ask"):
         native_checks()
     if speaks_claude_code():
-        if os.environ.get("AGENT_CHECKS") != "hostile":
+        if only not in ("hostile", "ask"):
             through_checks()
-        hostile_checks()
-        skill_shell_check()
+        if only != "hostile":
+            ask_checks()
+        if only != "ask":
+            hostile_checks()
+            skill_shell_check()
     else:
         note("skipped the runs through hermes-hooks: %s" % (
             "no binary given" if not HERMES_HOOKS else "it has no `run --agent claude-code`"))
