@@ -326,6 +326,15 @@ def through_checks():
 
 
 def ask_checks():
+    r = Run("native-ask")
+    native(r, "ask")
+    r.drive()
+    results = r.tool_results()
+    note("native ask (permissionDecision ask): keep %s, the model read: %s" % (
+        "survived" if r.keep_survived() else "was deleted",
+        json.dumps(results[0] if results else "(no tool result)")))
+    r.cleanup()
+
     r = Run("hh-ask")
     claude_like.ask_check(r, "Qwen Code", guard, wire)
     r.cleanup()
