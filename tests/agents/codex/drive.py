@@ -694,7 +694,14 @@ def hostile_checks(h, hh, binary):
 def ask_checks(h, hh):
     """A guard answering `decision: ask` on the shell call: Codex cannot ask a person for a hook,
     so hermes-hooks blocks the call and says why. `codex exec` with approvals bypassed must not
-    run the command, and the model is told a person must approve it."""
+    run the command, and the model is told a person must approve it. Codex's own answer of the
+    same kind (permissionDecision ask) is noted first, as the control."""
+    r = h.run("native-ask", one("PreToolUse", "Bash", "ask", "NATIVE-ASK"), RM)
+    outputs = r.tool_outputs()
+    print("note: native permissionDecision ask in codex exec: keep %s, the model read: %s" % (
+        "survived" if r.exists("keep") else "was deleted",
+        outputs[0] if outputs else "(no tool output)"))
+
     ask = hh.guard("pre-tool-call", {"decision": "ask", "reason": "HERMES-ASK a person decides",
                                      "when_rm": True}, tool="shell")
     r = h.run("hermes-ask", None, RM, wire=ask)
