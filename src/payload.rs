@@ -108,6 +108,9 @@ pub struct Invocation {
     pub profile: Value,
     /// The input's `extra` object, plus every input key the fields above do not use.
     pub extra: Map<String, Value>,
+    /// The input's `parent_session_id`: Hermes keeps it out of `extra` (it is only the session's
+    /// fallback there); Agent Hooks payloads carry it at the top level.
+    pub parent_session_id: Option<Value>,
     /// The class of the tool (`shell`, `edit`, ...), when it has one: by Hermes's tool names,
     /// then any agent's (a caller that knows the agent sets it by that agent's list). Agent
     /// Hooks matchers may name it, and Agent Hooks payloads carry it.
@@ -128,6 +131,7 @@ impl Invocation {
         };
         let tool_input = object("args").or_else(|| object("tool_input"));
         let mut extra = object("extra").unwrap_or_default();
+        let parent_session_id = input.get("parent_session_id").cloned();
         let session_id = ["session_id", "parent_session_id"]
             .into_iter()
             .find(|key| input.get(*key).is_some_and(crate::pyjson::truthy))
@@ -159,6 +163,7 @@ impl Invocation {
             cwd,
             profile,
             extra,
+            parent_session_id,
             tool_class,
         }
     }
@@ -275,7 +280,9 @@ impl Invocation {
                     .or(event.agent_name())
                     .unwrap_or(event.name());
                 let now = crate::clock::now_iso();
-                let wire = self.agent_wire(event_type, event.is_tool_event(), tool_input, &now);
+                let wire = self
+                    .agent_wire(event_type, event.is_tool_event(), tool_input, &now)
+                    .with_spec_fields(&self.extra, event.def().spec_fields);
                 crate::pyjson::write_compact(out, &wire)
             }
             Dialect::Hermes => {
@@ -297,15 +304,16 @@ impl Invocation {
     /// The Agent Hooks event payload: `event_type` (the kebab name), `timestamp`, `session_id`,
     /// `work_dir`, `context`, then on tool events `tool_name`, `tool_input`, `tool_use_id`,
     /// `tool_class` (null when the tool is in no class), then
-    /// the fields the Hermes payload carries in `extra`, never overwriting one of those. It
-    /// borrows from `self`: a large payload is not copied.
+    /// `parent_session_id` when the input has one, then the fields the Hermes payload carries in
+    /// `extra`, never overwriting one of those. It borrows from `self`: a large payload is not
+    /// copied.
     pub fn agent_wire<'a>(
         &'a self,
         event_type: &'a str,
         tool_event: bool,
         tool_input: Option<&'a Map<String, Value>>,
         timestamp: &'a str,
-    ) -> impl Serialize + 'a {
+    ) -> AgentWire<'a> {
         let context = self.extra.get("context").filter(|c| c.is_object());
         let mut fields: Vec<(&str, Field<'a>)> = vec![
             ("event_type", Field::Str(event_type)),
@@ -327,20 +335,42 @@ impl Invocation {
                 self.tool_class.map_or(Field::Null, Field::Str),
             ));
         }
+        if let Some(parent) = &self.parent_session_id {
+            fields.push(("parent_session_id", Field::Value(parent)));
+        }
         let fixed = fields.len();
         for (key, value) in &self.extra {
             if !fields[..fixed].iter().any(|(name, _)| name == key) {
                 fields.push((key.as_str(), Field::Value(value)));
             }
         }
-        Fields(fields)
+        AgentWire(fields)
     }
 }
 
-/// An ordered JSON object whose values are borrowed where they can be.
-struct Fields<'a>(Vec<(&'a str, Field<'a>)>);
+/// An Agent Hooks payload: an ordered JSON object whose values are borrowed where they can be.
+pub struct AgentWire<'a>(Vec<(&'a str, Field<'a>)>);
 
-impl Serialize for Fields<'_> {
+impl<'a> AgentWire<'a> {
+    /// Adds each specification field (`(spec name, Hermes name)`) the payload lacks, from the
+    /// `extra` field of the same meaning, when there is one.
+    fn with_spec_fields(
+        mut self,
+        extra: &'a Map<String, Value>,
+        spec_fields: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        for (spec, hermes) in spec_fields {
+            if let Some(value) = extra.get(*hermes)
+                && !self.0.iter().any(|(name, _)| name == spec)
+            {
+                self.0.push((spec, Field::Value(value)));
+            }
+        }
+        self
+    }
+}
+
+impl Serialize for AgentWire<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
     }

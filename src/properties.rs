@@ -12,8 +12,9 @@ use crate::response::{Directive, Rules, Status, interpret};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-const EVENTS: [&str; 6] = [
+const EVENTS: [&str; 7] = [
     "pre_tool_call",
+    "pre_tts_synthesis",
     "post_tool_call",
     "pre_llm_call",
     "pre_verify",
@@ -58,6 +59,7 @@ fn answer_bytes() -> impl Strategy<Value = Vec<u8>> {
                     .to_string()
                     .into_bytes()
             }),
+        ".{0,20}".prop_map(|text| serde_json::json!({ "text": text }).to_string().into_bytes()),
     ]
 }
 
@@ -93,6 +95,11 @@ proptest! {
             }
             Some(Directive::Context { .. }) => {
                 prop_assert!(effects.contains(crate::config::Effects::CONTEXT));
+            }
+            Some(Directive::Text { text }) => {
+                prop_assert!(effects.contains(crate::config::Effects::TEXT));
+                prop_assert!(!text.trim().is_empty());
+                prop_assert_eq!(code, 0, "only a successful hook replaces the text");
             }
             Some(Directive::Ask { message, .. }) => {
                 prop_assert!(effects.contains(crate::config::Effects::ASK));

@@ -296,7 +296,8 @@ fn run_in_order(
                 None
             }
             // A person is asked only if no later hook blocks: the rest still run.
-            Some(Directive::Context { .. } | Directive::Ask { .. }) | None => None,
+            Some(Directive::Context { .. } | Directive::Ask { .. } | Directive::Text { .. })
+            | None => None,
         };
     for index in 0..plan.hooks.len() {
         if let Some(by) = replaced[index] {
@@ -537,8 +538,8 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
 }
 
 /// The first block wins; else the first gate; else the first "ask a person", carrying the
-/// rewritten input (what runs if the person says yes); else the rewritten input; else every
-/// context, joined by a blank line.
+/// rewritten input (what runs if the person says yes); else the rewritten input; else the last
+/// new text to speak; else every context, joined by a blank line.
 fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
     let directives = || hooks.iter().filter_map(|h| h.directive.as_ref());
     if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
@@ -559,6 +560,10 @@ fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Op
     }
     if let Some(args) = tool_input {
         return Some(Directive::Modify { args });
+    }
+    // A new text to speak: the last one wins, as in Hermes's tts policy.
+    if let Some(text) = directives().rfind(|d| matches!(d, Directive::Text { .. })) {
+        return Some(text.clone());
     }
     let contexts: Vec<&str> = directives()
         .filter_map(|d| match d {

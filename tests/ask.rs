@@ -218,3 +218,15 @@ fn the_audit_log_records_an_ask_and_log_shows_it() {
     let text = String::from_utf8_lossy(&shown.stdout);
     assert!(text.contains("\"asked\""), "{text}");
 }
+
+#[test]
+fn doctor_warns_that_hermes_itself_ignores_a_config_hooks_ask() {
+    let env = TestEnv::new();
+    hooks(&env, &[AGENT_HOOKS_ASK]);
+    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Hermes ignores a config hook's approve answer and runs the call"),
+        "{text}"
+    );
+}

@@ -97,7 +97,9 @@ fn bash_completes_subcommands_their_flags_and_fixed_values() {
     }
     assert_eq!(
         offers(&["hermes-hooks", "test", "pre_tool_call", "--expect", ""]),
-        ["block", "ask", "modify", "context", "continue", "none"]
+        [
+            "block", "ask", "modify", "context", "continue", "text", "none"
+        ]
     );
     assert_eq!(
         offers(&["hermes-hooks", "list", "--color", ""]),

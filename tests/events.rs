@@ -74,7 +74,7 @@ fn events_table_and_json() {
     let rows: Vec<Value> = doc["events"].as_array().unwrap().clone();
     assert_eq!(
         rows.iter().filter(|r| r["canonical"].is_string()).count(),
-        39
+        42
     );
     let verify = rows
         .iter()

@@ -29,7 +29,9 @@ fn events_with_an_effect(env: &TestEnv) -> Vec<(String, bool)> {
         if !can("config") && !can("agent_hooks") {
             continue;
         }
-        let hermes = row["canonical"].is_string() && !row["plugin_only"].as_bool().unwrap();
+        let hermes = row["canonical"].is_string()
+            && !row["plugin_only"].as_bool().unwrap()
+            && !row["plugin_fired"].as_bool().unwrap();
         let name = row["canonical"]
             .as_str()
             .or_else(|| row["aliases"][0].as_str())
@@ -310,6 +312,10 @@ fn new_refuses_what_cannot_work() {
             "--config",
         ],
         "Python plugins only",
+    );
+    refused(
+        &["g", "--event", "pre_tts_synthesis", "--config"],
+        "runs no config hook for it",
     );
     refused(&["g", "--event", "PreToolUs"], "did you mean 'PreToolUse'?");
     refused(

@@ -21,7 +21,7 @@ pub(super) fn render(reply: &Reply<'_>) -> Rendered {
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message }) => block(event, message),
         Some(Directive::Continue { message }) => keep_working(event, message),
         Some(Directive::Modify { args }) => rewrite(event, args),
@@ -122,7 +122,7 @@ pub(super) fn render_allowing_rewrites(reply: &Reply<'_>, _plain_nothing: bool) 
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message } | Directive::Ask { message, .. }) => match event {
             "PreToolUse" => Rendered::json(&hook_specific(
                 event,
@@ -188,11 +188,17 @@ pub(super) fn normalise(event: &str, input: &mut Map<String, Value>) {
                 .entry("status")
                 .or_insert_with(|| Value::from("error"));
         }
-        "SubagentStart" => copy_if_absent(input, "agent_type", "child_role"),
+        // `subagent_type` and `exit_reason` are the Agent Hooks specification's names.
+        "SubagentStart" => {
+            copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "agent_type", "subagent_type");
+        }
         "SubagentStop" => {
             copy_if_absent(input, "agent_type", "child_role");
+            copy_if_absent(input, "agent_type", "subagent_type");
             copy_if_absent(input, "last_assistant_message", "child_summary");
         }
+        "SessionEnd" => copy_if_absent(input, "reason", "exit_reason"),
         _ => {}
     }
 }

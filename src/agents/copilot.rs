@@ -145,7 +145,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message } | Directive::Ask { message, .. }) => match event {
             "preToolUse" => Rendered::json(&json!({
                 "permissionDecision": "deny",

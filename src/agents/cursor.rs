@@ -174,7 +174,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
         };
     }
     match reply.directive {
-        None => nothing(event),
+        None | Some(Directive::Text { .. }) => nothing(event),
         Some(Directive::Block { message }) => block(event, message),
         Some(Directive::Continue { message }) => keep_working(event, message),
         Some(Directive::Modify { args }) => rewrite(event, args),

@@ -78,6 +78,10 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
     if event == "AfterTool" {
         tool_outcome(input);
     }
+    // Why the session ended, under the Agent Hooks specification's name.
+    if event == "SessionEnd" {
+        super::copy_if_absent(input, "reason", "exit_reason");
+    }
 }
 
 /// `result` from the text the model reads, and `status` `error` when Gemini says the call
@@ -107,7 +111,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     }
     let event = reply.event;
     match reply.directive {
-        None => Rendered::nothing(),
+        None | Some(Directive::Text { .. }) => Rendered::nothing(),
         Some(Directive::Block { message } | Directive::Continue { message }) => {
             Rendered::json(&json!({"decision": "deny", "reason": message}))
         }
@@ -313,5 +317,16 @@ mod tests {
         let map = normalised("AfterTool", &payload);
         assert_eq!(map["status"], "ok");
         assert_eq!(map["result"], "mine");
+    }
+
+    #[test]
+    fn why_a_session_ended_is_the_spec_exit_reason() {
+        let map = normalised("SessionEnd", &json!({"session_id": "s", "reason": "exit"}));
+        assert_eq!(map["exit_reason"], "exit");
+        let map = normalised(
+            "SessionEnd",
+            &json!({"reason": "exit", "exit_reason": "own"}),
+        );
+        assert_eq!(map["exit_reason"], "own");
     }
 }

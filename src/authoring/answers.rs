@@ -18,7 +18,8 @@ pub(crate) struct Answer {
 /// One effect and how to ask for it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Example {
-    /// `block`, `ask`, `modify`, `context`, `gate`, or `nothing` (let the action go on unchanged).
+    /// `block`, `ask`, `modify`, `context`, `gate`, `text`, or `nothing` (let the action go on
+    /// unchanged).
     pub(crate) effect: &'static str,
     /// What the answer does, in a few words.
     pub(crate) does: &'static str,
@@ -50,7 +51,7 @@ pub(crate) const BLOCK_MESSAGE: &str = "Not allowed here: say why";
 #[cfg(test)]
 pub(crate) const ASK_MESSAGE: &str = "This deletes files: a person should decide";
 
-const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
+const TABLE: [(Effects, &str, &str, Answer, Answer); 6] = [
     (
         Effects::BLOCK,
         "block",
@@ -109,6 +110,13 @@ const TABLE: [(Effects, &str, &str, Answer, Answer); 5] = [
             "Run the tests before you stop",
             r#""}"#
         )),
+    ),
+    (
+        Effects::TEXT,
+        "text",
+        "speak this text instead (exactly one key, `text`)",
+        json(r#"{"text": "The build passed."}"#),
+        json(r#"{"text": "The build passed."}"#),
     ),
 ];
 
@@ -201,6 +209,9 @@ mod tests {
                         }),
                         "gate" => Some(Directive::Continue {
                             message: GATE_MESSAGE.to_owned(),
+                        }),
+                        "text" => Some(Directive::Text {
+                            text: "The build passed.".to_owned(),
                         }),
                         "ask" => Some(Directive::Ask {
                             message: ASK_MESSAGE.to_owned(),

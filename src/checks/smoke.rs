@@ -93,17 +93,12 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
         // `approve` from one: the call it was to hold runs there.
         (Status::Asked, Some(Directive::Ask { message, .. })) if hook.agent().is_none() => (
             Level::Warning,
-            format!(
-                "asked a person (\"{}\"), but Hermes ignores a config hook's approve answer \
-                 and runs the call: block instead, or make it an Agent Hooks hook, which the \
-                 plugin brings to Hermes's approval prompt",
-                excerpt(message)
-            ),
+            format!("asked a person (\"{}\")", excerpt(message)),
         ),
         (Status::Asked, Some(Directive::Ask { message, .. })) if matched => (
             Level::Warning,
             format!(
-                "asks a person even about the harmless synthetic call (\"{}\")",
+                "asked a person even about the harmless synthetic call (\"{}\")",
                 excerpt(message)
             ),
         ),
@@ -121,6 +116,10 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
                 "rewrote the tool input ({})",
                 excerpt(&String::from_utf8_lossy(&crate::pyjson::to_compact(args)))
             ),
+        ),
+        (Status::Modified, Some(Directive::Text { text })) => (
+            Level::Ok,
+            format!("replaced the text to speak (\"{}\")", excerpt(text)),
         ),
         (Status::Context, Some(Directive::Context { text })) => {
             (Level::Ok, format!("added context (\"{}\")", excerpt(text)))
@@ -156,6 +155,13 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
         }
         (Status::Blocked, _) => {
             "; its matcher passes over this call, so `run` would not have called it"
+        }
+        (Status::Asked, Level::Warning) if hook.agent().is_none() => {
+            "; Hermes ignores a config hook's approve answer and runs the call: block instead, \
+             or make it an Agent Hooks hook, which the plugin brings to Hermes's approval prompt"
+        }
+        (Status::Asked, Level::Warning) => {
+            "; a guard that asks even about this call asks every time"
         }
         _ => "",
     };

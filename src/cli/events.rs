@@ -49,7 +49,8 @@ pub(crate) struct EventsArgs {
 const LEGEND: &str = "Every name in a row works wherever an event is named: other names are the \
 Agent Hooks ones (kebab-case, for a HOOK.md trigger), then Claude Code's. block: stop the action; \
 modify: rewrite the tool input; context: add text for the model; gate: keep working instead of \
-stopping; -: observer only. `hermes-hooks events EVENT` shows an event's payload and answers; \
+stopping; text: replace the text to speak; run only: Hermes runs no config hook there; -: observer \
+only. `hermes-hooks events EVENT` shows an event's payload and answers; \
 `hermes-hooks events --agent NAME` shows the names another agent fires them by.";
 
 pub(crate) fn run(global: &GlobalArgs, args: &EventsArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -222,6 +223,8 @@ fn config_can(event: Event) -> String {
     let def = event.def();
     if def.plugin_only {
         "refused (plugin only)".to_owned()
+    } else if def.plugin_fired {
+        format!("{} (run only)", listed(&def.config.names()))
     } else if def.canonical.is_none() {
         "n/a".to_owned()
     } else {
@@ -263,6 +266,9 @@ struct Can {
     agent_hooks: Vec<&'static str>,
     /// Hermes refuses `config` hooks here (Python plugins only).
     config_refused: bool,
+    /// Hermes fires the event for Python plugins only: only `hermes-hooks run` runs `config`
+    /// hooks here.
+    config_run_only: bool,
 }
 
 #[derive(Serialize)]
@@ -324,6 +330,7 @@ fn detail(
                 config: def.config.names(),
                 agent_hooks: def.agent_hooks.names(),
                 config_refused: def.plugin_only,
+                config_run_only: def.plugin_fired,
             },
             payload,
             answers: examples.iter().map(answer_line).collect(),
@@ -336,6 +343,12 @@ fn detail(
     screen.blank().line("What hooks can do here");
     let config = if def.plugin_only {
         "refused: Hermes takes this event from Python plugins only".to_owned()
+    } else if def.plugin_fired {
+        format!(
+            "{}, but Hermes fires this event for Python plugins only and runs no config hook \
+             here (only `hermes-hooks run` does)",
+            def.config.names().join(", ")
+        )
     } else if def.canonical.is_none() {
         "nothing: Hermes never fires this event (only `hermes-hooks run` does)".to_owned()
     } else if def.config.is_empty() {

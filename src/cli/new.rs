@@ -158,6 +158,13 @@ fn check(hook: &Hook<'_>) -> Result<()> {
         if event.def().plugin_only {
             bail!("Hermes takes {event} from Python plugins only: a config hook cannot answer it");
         }
+        if event.def().plugin_fired {
+            bail!(
+                "Hermes fires {event} for Python plugins only and runs no config hook for it: \
+                 write this hook as an Agent Hooks folder (--project or --user), which \
+                 `hermes-hooks run {event}` runs"
+            );
+        }
         if !event.is_hermes() {
             bail!(
                 "Hermes never fires {event}: write this hook as an Agent Hooks folder (--project \

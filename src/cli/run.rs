@@ -18,8 +18,9 @@ use crate::payload;
 #[derive(Args, Debug)]
 #[command(
     after_help = "Prints one JSON line: {\"event\", the directive (action/message, action/args, \
-    context), \"errors\" (files or input that could not be read), \"hooks\": [per-hook status]}. \
-    Exit 0: go on (also when hooks failed open); 2: blocked, or keep working (pre_verify); 1: bad \
+    context; action \"approve\" when a hook asks a person), \"errors\" (files or input that could \
+    not be read), \"hooks\": [per-hook status]}. Exit 0: go on (also when hooks failed open); 2: \
+    blocked, held for a person (ask), or keep working (pre_verify); 1: bad \
     event or payload ({\"event\",\"error\"} on stdout). A config.yaml or HOOK.md that cannot be \
     read takes out only its own hooks: the others still run, and the line names it in \"errors\". \
     With --fail-closed, a call the runner could not check is blocked where a hook could block, \

@@ -60,6 +60,7 @@ enum Expect {
     Modify,
     Context,
     Continue,
+    Text,
     None,
 }
 
@@ -71,6 +72,7 @@ impl Expect {
             Some(Directive::Modify { .. }) => Self::Modify,
             Some(Directive::Context { .. }) => Self::Context,
             Some(Directive::Continue { .. }) => Self::Continue,
+            Some(Directive::Text { .. }) => Self::Text,
             Some(Directive::Ask { .. }) => Self::Ask,
         }
     }
@@ -82,6 +84,7 @@ impl Expect {
             Self::Modify => "modify",
             Self::Context => "context",
             Self::Continue => "continue",
+            Self::Text => "text",
             Self::None => "none",
         }
     }

@@ -24,13 +24,16 @@ impl Effects {
     pub const GATE: Self = Self(8);
     /// Ask a person: the call waits for a person's yes (`pre_tool_call` only).
     pub const ASK: Self = Self(16);
+    /// Replace the text about to be spoken (`pre_tts_synthesis`).
+    pub const TEXT: Self = Self(32);
 
-    const NAMES: [(Self, &'static str); 5] = [
+    const NAMES: [(Self, &'static str); 6] = [
         (Self::BLOCK, "block"),
         (Self::ASK, "ask"),
         (Self::MODIFY, "modify"),
         (Self::CONTEXT, "context"),
         (Self::GATE, "gate"),
+        (Self::TEXT, "text"),
     ];
 
     /// Both sets together.
@@ -74,6 +77,10 @@ pub struct EventDef {
     pub fields: &'static [&'static str],
     /// Hermes refuses shell hooks for this event (Python plugins only).
     pub plugin_only: bool,
+    /// Hermes fires this event for Python plugins only and registers no `config` hook for it
+    /// (it is in none of its lists of hook events): a `config` hook still loads, and `run` and
+    /// `test` run it, with a warning that Hermes never will.
+    pub plugin_fired: bool,
     /// A tool-call event: tool matchers apply, and the payload carries `tool_name` and its input.
     pub tool: bool,
     /// The alias whose Agent Hooks run only when the call failed (called by that name, or the
@@ -82,11 +89,15 @@ pub struct EventDef {
     /// The synthetic payload (a JSON object in the Hermes keyword shape) for `test` and `doctor`:
     /// Hermes's own test payload where it has one, a realistic one otherwise.
     pub sample: &'static str,
+    /// Fields the Agent Hooks specification gives this event, each with the Hermes field of the
+    /// same meaning it is taken from when the payload lacks it: `(spec name, Hermes name)`.
+    pub spec_fields: &'static [(&'static str, &'static str)],
 }
 
 const B: Effects = Effects::BLOCK;
 /// Block, ask a person, or rewrite: what a hook may answer before a tool call.
 const BAM: Effects = Effects::BLOCK.with(Effects::ASK).with(Effects::MODIFY);
+const BT: Effects = Effects::BLOCK.with(Effects::TEXT);
 const BC: Effects = Effects::BLOCK.with(Effects::CONTEXT);
 const C: Effects = Effects::CONTEXT;
 const G: Effects = Effects::GATE;
@@ -106,9 +117,11 @@ const fn hermes(
         agent_hooks,
         fields,
         plugin_only: false,
+        plugin_fired: false,
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
+        spec_fields: &[],
     }
 }
 
@@ -124,14 +137,17 @@ const fn agent_only(alias: &'static [&'static str]) -> EventDef {
         agent_hooks: B,
         fields: &[],
         plugin_only: false,
+        plugin_fired: false,
         tool: false,
         failure_alias: None,
         sample: SESSION_SAMPLE,
+        spec_fields: &[],
     }
 }
 
 const TOOL_FIELDS: &[&str] = &["tool_name", "args", "task_id", "tool_call_id"];
 const API_FIELDS: &[&str] = &["api_request_id", "model", "usage"];
+const AUX_FIELDS: &[&str] = &["aux_task", "api_request_id", "model", "retry_count"];
 const APPROVAL_FIELDS: &[&str] = &["command", "choice"];
 const SESSION_FIELDS: &[&str] = &["session_id", "platform"];
 
@@ -148,6 +164,22 @@ macro_rules! api_sample {
             "model": "claude-sonnet-4-6", "provider": "anthropic",
             "base_url": "https://api.anthropic.com", "api_mode": "anthropic_messages",
             "api_call_count": 1, "#,
+            $extra,
+            "}"
+        )
+    };
+}
+
+/// The fields every auxiliary model call's synthetic payload starts with (titling, compression,
+/// vision and the like; Hermes's `_DEFAULT_PAYLOADS`, `hermes_cli/hooks.py`).
+macro_rules! aux_sample {
+    ($extra:literal) => {
+        concat!(
+            r#"{"aux_task": "title_generation", "session_id": "test-session",
+            "task_id": "test-task", "turn_id": "test-turn", "api_request_id": "aux-0123abcd",
+            "platform": "cli", "model": "claude-haiku-4-5", "provider": "anthropic",
+            "base_url": "https://api.anthropic.com", "api_mode": "anthropic_messages",
+            "api_call_count": 1, "retry_count": 0, "streaming": false, "#,
             $extra,
             "}"
         )
@@ -241,6 +273,7 @@ pub(crate) static EVENTS: &[EventDef] = &[
     },
     EventDef {
         sample: SESSION_SAMPLE,
+        spec_fields: &[("task_description", "child_goal")],
         ..hermes(
             "subagent_start",
             &["pre-subagent"],
@@ -285,6 +318,23 @@ pub(crate) static EVENTS: &[EventDef] = &[
         ..observer("post_api_request", API_FIELDS)
     },
     observer("api_request_error", API_FIELDS),
+    EventDef {
+        sample: aux_sample!(
+            r#""message_count": 2, "tool_count": 0, "approx_input_tokens": 256,
+            "request_char_count": 1024, "max_tokens": 64"#
+        ),
+        ..observer("pre_auxiliary_call", AUX_FIELDS)
+    },
+    EventDef {
+        sample: aux_sample!(
+            r#""api_duration": 0.42, "started_at": 1756000000.0, "ended_at": 1756000000.42,
+            "finish_reason": "stop", "response_model": "claude-haiku-4-5",
+            "usage": {"input_tokens": 256, "output_tokens": 12},
+            "assistant_content_chars": 40, "assistant_tool_call_count": 0,
+            "error": null, "error_type": null"#
+        ),
+        ..observer("post_auxiliary_call", AUX_FIELDS)
+    },
     observer("pre_approval_request", APPROVAL_FIELDS),
     observer("post_approval_response", APPROVAL_FIELDS),
     observer("agent_loop_stopped", &[]),
@@ -309,6 +359,11 @@ pub(crate) static EVENTS: &[EventDef] = &[
     EventDef {
         plugin_only: true,
         ..observer("transform_api_error_classification", &[])
+    },
+    EventDef {
+        plugin_fired: true,
+        sample: r#"{"text": "Your build passed.", "provider": "edge"}"#,
+        ..hermes("pre_tts_synthesis", &[], BT, BT, &["text", "provider"])
     },
     observer("transform_llm_output", &[]),
     observer("transform_terminal_output", &[]),
@@ -596,13 +651,13 @@ mod tests {
     use crate::config::SourceKind;
 
     #[test]
-    fn hermes_has_39_plugin_events() {
+    fn hermes_has_42_plugin_events() {
         let hermes: Vec<_> = EVENTS.iter().filter_map(|def| def.canonical).collect();
-        assert_eq!(hermes.len(), 39);
+        assert_eq!(hermes.len(), 42);
         let mut sorted = hermes.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), 39, "no duplicates");
+        assert_eq!(sorted.len(), 42, "no duplicates");
     }
 
     #[test]

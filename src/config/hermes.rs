@@ -438,6 +438,17 @@ impl BlockReader {
         if self.only.is_some_and(|only| only != event) {
             return;
         }
+        if event.def().plugin_fired {
+            self.warn(
+                WarningKind::NotForHermes,
+                file,
+                line,
+                format!(
+                    "Hermes fires '{name}' for Python plugins only and does not run config hooks \
+                     for it: only `hermes-hooks run {name}` (and `test`) runs these hooks"
+                ),
+            );
+        }
         if event.def().canonical != Some(name.as_str()) {
             self.not_for_hermes(file, line, name, resolved);
         }

@@ -398,6 +398,7 @@ impl Reader<'_> {
         }
         let name = self.name(raw.name.as_ref(), folder_name)?;
         self.description(raw.description.as_ref());
+        self.metadata(raw.metadata.as_ref());
         let timeout = self.timeout(raw.timeout.as_ref());
         let priority = self.priority(raw.priority.as_ref());
         let run_async = self.flag(raw.run_async.as_ref(), "async");
@@ -441,10 +442,20 @@ impl Reader<'_> {
     /// for a name that begins with `-`.
     fn name(&mut self, raw: Option<&Spanned<Loose>>, folder_name: &str) -> Option<String> {
         let Some((Loose::Str(name), at)) = raw.map(|r| (&r.value, r.referenced)) else {
-            if self.flag_like(1, folder_name) {
+            let line = raw.map_or(1, |r| r.referenced.line() + 1);
+            if self.flag_like(line, folder_name) {
                 return None;
             }
-            self.soft(1, format!("no name; using the folder name '{folder_name}'"));
+            let problem = match raw {
+                Some(Spanned { value, .. }) if !matches!(value, Loose::Null) => {
+                    format!("name must be a string of 1 to 64 characters (got {value})")
+                }
+                _ => "no name".to_owned(),
+            };
+            self.soft(
+                line,
+                format!("{problem}; using the folder name '{folder_name}'"),
+            );
             return Some(folder_name.to_owned());
         };
         let line = at.line() + 1;
@@ -504,9 +515,45 @@ impl Reader<'_> {
                     );
                 }
             }
+            Some(Spanned {
+                value, referenced, ..
+            }) if !matches!(value, Loose::Null) => self.soft(
+                referenced.line() + 1,
+                format!("description must be a string of 1 to 1024 characters (got {value})"),
+            ),
             _ => self.soft(
                 1,
                 "no description: say what the hook does (1 to 1024 characters)".to_owned(),
+            ),
+        }
+    }
+
+    /// `metadata`: a mapping of strings to strings (the spec's "additional metadata"), which this
+    /// tool keeps out of the way. Anything else is a warning naming the line; the hook still
+    /// loads.
+    fn metadata(&mut self, raw: Option<&Spanned<Metadata>>) {
+        let Some(raw) = raw else { return };
+        match &raw.value {
+            Metadata::Map(entries) => {
+                for (key, value) in entries {
+                    if !matches!(value.value, Loose::Str(_)) {
+                        self.soft(
+                            value.referenced.line() + 1,
+                            format!(
+                                "metadata.{key} must be a string (got {}); quote it",
+                                value.value
+                            ),
+                        );
+                    }
+                }
+            }
+            Metadata::Other(Loose::Null) => {}
+            Metadata::Other(other) => self.soft(
+                raw.referenced.line() + 1,
+                format!(
+                    "metadata must be a mapping of names to strings, not a {}; it is ignored",
+                    other.type_name()
+                ),
             ),
         }
     }
@@ -712,4 +759,70 @@ struct RawHookMd {
     priority: Option<Spanned<Loose>>,
     #[serde(default)]
     fail_closed: Option<Spanned<Loose>>,
+    #[serde(default)]
+    metadata: Option<Spanned<Metadata>>,
+}
+
+/// The frontmatter's `metadata`: its entries, each value with its place, or what it is instead
+/// of a mapping.
+enum Metadata {
+    /// A mapping: each key (as text) with its value.
+    Map(Vec<(String, Spanned<Loose>)>),
+    /// Not a mapping.
+    Other(Loose),
+}
+
+impl<'de> Deserialize<'de> for Metadata {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MetadataVisitor)
+    }
+}
+
+struct MetadataVisitor;
+
+impl<'de> serde::de::Visitor<'de> for MetadataVisitor {
+    type Value = Metadata;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a mapping of names to strings")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Metadata, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Loose>()? {
+            let value = map.next_value::<Spanned<Loose>>()?;
+            let key = match key {
+                Loose::Str(key) => key,
+                other => other.to_string(),
+            };
+            entries.push((key, value));
+        }
+        Ok(Metadata::Map(entries))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Metadata, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Metadata::Other(Loose::List))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Null))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Null))
+    }
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Bool(value)))
+    }
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Int(value)))
+    }
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Int(
+            i64::try_from(value).unwrap_or(i64::MAX),
+        )))
+    }
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Float(value)))
+    }
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Metadata, E> {
+        Ok(Metadata::Other(Loose::Str(value.to_owned())))
+    }
 }

@@ -44,7 +44,7 @@ pub(crate) struct RunLine<'a> {
 
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
 /// `{"action":"continue","message"}`, `{"action":"approve","message","rule_key","args"}` (ask a
-/// person), or nothing.
+/// person), `{"text"}`, or nothing.
 #[derive(Serialize, Default, Clone, Copy)]
 pub(crate) struct DirectiveKeys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +57,8 @@ pub(crate) struct DirectiveKeys<'a> {
     context: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule_key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
 }
 
 impl<'a> DirectiveKeys<'a> {
@@ -81,6 +83,10 @@ impl<'a> DirectiveKeys<'a> {
             },
             Some(Directive::Context { text }) => Self {
                 context: Some(text),
+                ..Self::default()
+            },
+            Some(Directive::Text { text }) => Self {
+                text: Some(text),
                 ..Self::default()
             },
             // Hermes's word for "ask a person": `{"action": "approve", "message", "rule_key"}`,
@@ -219,6 +225,9 @@ pub(crate) struct EventRow {
     pub fields: &'static [&'static str],
     /// Hermes refuses shell hooks here.
     pub plugin_only: bool,
+    /// Hermes fires the event for Python plugins only: `config` hooks load, and only
+    /// `hermes-hooks run` runs them.
+    pub plugin_fired: bool,
     /// Every other agent's names for the event (`run --agent`), by agent.
     pub agents: AgentNames,
 }
@@ -245,6 +254,7 @@ impl EventRow {
             agent_hooks: def.agent_hooks.names(),
             fields: def.fields,
             plugin_only: def.plugin_only,
+            plugin_fired: def.plugin_fired,
             agents: AgentNames(crate::agents::Agent::others_for(event)),
         }
     }

@@ -33,6 +33,11 @@ pub enum Directive {
         /// What is missing.
         message: String,
     },
+    /// The text to speak instead (`pre_tts_synthesis`).
+    Text {
+        /// The new text (non-blank).
+        text: String,
+    },
     /// Ask a person: the call goes ahead only if a person says yes (`pre_tool_call` only).
     Ask {
         /// Why a person must decide, for the person (and the model, where the agent cannot ask).
@@ -53,7 +58,7 @@ pub enum Status {
     Ok,
     /// Blocked the action.
     Blocked,
-    /// Rewrote the tool input.
+    /// Rewrote the tool input (on `pre_tts_synthesis`, the text to speak).
     Modified,
     /// Added context.
     Context,
@@ -229,7 +234,8 @@ fn read_answer(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
             if *code == 0 {
                 succeeded(directive, note)
             } else {
-                let directive = directive.filter(|d| !matches!(d, Directive::Modify { .. }));
+                let directive = directive
+                    .filter(|d| !matches!(d, Directive::Modify { .. } | Directive::Text { .. }));
                 let mut reason = exit_text(*code, outcome);
                 if *code == 2 && rules.config && rules.effects.contains(Effects::GATE) {
                     reason.push_str(
@@ -245,7 +251,7 @@ fn read_answer(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
                 .ok()
                 .flatten()
                 .and_then(|obj| read_directive(&obj, rules).0)
-                .filter(|d| !matches!(d, Directive::Modify { .. }));
+                .filter(|d| !matches!(d, Directive::Modify { .. } | Directive::Text { .. }));
             failed(format!("killed by {}", describe_signal(*signal)), directive)
         }
     }
@@ -289,7 +295,7 @@ fn succeeded(directive: Option<Directive>, note: Option<String>) -> Answer {
         None => (Status::Ok, note),
         Some(Directive::Block { message }) => (Status::Blocked, Some(message.clone())),
         Some(Directive::Continue { message }) => (Status::Gated, Some(message.clone())),
-        Some(Directive::Modify { .. }) => (Status::Modified, None),
+        Some(Directive::Modify { .. } | Directive::Text { .. }) => (Status::Modified, None),
         Some(Directive::Context { .. }) => (Status::Context, None),
         Some(Directive::Ask { message, .. }) => (Status::Asked, Some(message.clone())),
     };
@@ -458,11 +464,25 @@ fn read_directive(
     {
         return (Some(ask), None);
     }
+    if effects.contains(Effects::TEXT) && obj.contains_key("text") {
+        return match text_answer(obj) {
+            Some(text) => (Some(Directive::Text { text }), None),
+            None => (
+                None,
+                Some(
+                    "answer ignored: a new text must be exactly {\"text\": <non-blank string>}, \
+                     which is all Hermes's pre_tts_synthesis policy takes besides a block"
+                        .to_owned(),
+                ),
+            ),
+        };
+    }
     if effects.contains(Effects::CONTEXT)
-        && let Some(text) = obj
-            .get("context")
-            .and_then(Value::as_str)
-            .filter(|t| !t.trim().is_empty())
+        && let Some(text) = context_keys(rules).iter().find_map(|key| {
+            obj.get(*key)
+                .and_then(Value::as_str)
+                .filter(|t| !t.trim().is_empty())
+        })
     {
         return (
             Some(Directive::Context {
@@ -473,7 +493,7 @@ fn read_directive(
     }
     let asked = matches!(action, Some(a) if a != "allow")
         || matches!(decision, Some(d) if d != "allow" && d != "approve")
-        || obj.contains_key("context");
+        || context_keys(rules).iter().any(|key| obj.contains_key(*key));
     let note = asked.then(|| {
         let allowed = effects.names();
         if allowed.is_empty() {
@@ -490,6 +510,27 @@ fn read_directive(
         }
     });
     (None, note)
+}
+
+/// A new text as Hermes's tts policy reads one (`tools/tts_synthesis_policy.py`): the answer is
+/// exactly `{"text": T}`, `T` a string that is not blank.
+fn text_answer(obj: &Map<String, Value>) -> Option<String> {
+    match obj.get("text") {
+        Some(Value::String(text)) if obj.len() == 1 && !text.trim().is_empty() => {
+            Some(text.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The keys an answer's context may be under: `context`, and for an Agent Hooks hook also
+/// `additional_context` (the reference runner's `HookOutput` field).
+fn context_keys(rules: &Rules<'_>) -> &'static [&'static str] {
+    if rules.config {
+        &["context"]
+    } else {
+        &["context", "additional_context"]
+    }
 }
 
 /// "A person must decide", in either form: Hermes's `{"action": "approve", "message",
@@ -750,6 +791,66 @@ mod tests {
         assert!(a.message.unwrap().contains("can only context"));
         let a = answer("pre_llm_call", r#"{"context":"   "}"#);
         assert_eq!(a.directive, None);
+    }
+
+    #[test]
+    fn additional_context_is_context_for_agent_hooks_only() {
+        let event = Event::parse("pre-agent-turn").unwrap().event;
+        let rules = |config| Rules {
+            event,
+            effects: event.effects(if config {
+                SourceKind::Config
+            } else {
+                SourceKind::AgentHooks
+            }),
+            name: "h".into(),
+            timeout: Duration::from_secs(5),
+            fail_closed: false,
+            plain_text_context: false,
+            config,
+        };
+        let stdout = r#"{"decision":"allow","additional_context":"Friday"}"#;
+        let out = outcome(End::Exited(0), stdout, "");
+        let a = interpret(&out, &rules(false));
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::Context,
+                Some(Directive::Context {
+                    text: "Friday".to_owned()
+                })
+            )
+        );
+        let a = interpret(&out, &rules(true));
+        assert_eq!((a.status, a.directive), (Status::Ok, None));
+    }
+
+    #[test]
+    fn a_new_text_is_exactly_one_non_blank_text_and_a_block_still_blocks() {
+        let tts = |stdout: &str| answer("pre_tts_synthesis", stdout);
+        let a = tts(r#"{"text": "Build passed."}"#);
+        assert_eq!(
+            (a.status, a.directive),
+            (
+                Status::Modified,
+                Some(Directive::Text {
+                    text: "Build passed.".to_owned()
+                })
+            )
+        );
+        for refused in [
+            r#"{"text": "  "}"#,
+            r#"{"text": 123}"#,
+            r#"{"action": "allow", "text": "x"}"#,
+        ] {
+            let a = tts(refused);
+            assert_eq!((a.status, a.directive), (Status::Ok, None), "{refused}");
+            assert!(a.message.unwrap().contains("exactly"), "{refused}");
+        }
+        let a = tts(r#"{"action": "block", "message": "no secrets aloud"}"#);
+        assert_eq!(a.directive, block("no secrets aloud"));
+        let a = answer("pre_llm_call", r#"{"text": "x"}"#);
+        assert_eq!(a.directive, None, "only pre_tts_synthesis takes a text");
     }
 
     #[test]
