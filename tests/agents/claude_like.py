@@ -6,6 +6,7 @@ Each harness keeps its own Run (how its agent is started and read); the helpers 
 with `proj` and `env(port)`.
 """
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -64,3 +65,22 @@ def wire(binary, run, agent, approve=True):
     installed = hermes_hooks(binary, run, "install", agent, "--project", str(run.proj))
     if installed.returncode != 0:
         raise RuntimeError("install failed: %s%s" % (installed.stdout, installed.stderr))
+
+
+def ask_check(run, title, guard_with, wire_with):
+    """A guard answering `decision: ask` on the shell call: `title` cannot ask a person, so
+    hermes-hooks blocks the call and says why. The command must not run, and the model is told
+    that a person must approve it. Notes what the model read."""
+    guard_with(run, "pre-tool-call", "ask", tool="shell")
+    wire_with(run)
+    run.drive()
+    results = run.tool_results()
+    report("hermes-hooks: a guard's ask (decision ask, a block here) does not run the command",
+           run.keep_survived(), run.why())
+    report("hermes-hooks: a guard's ask tells the model that a person must approve the call, "
+           "which %s cannot ask for" % title,
+           any("GUARD-ASK" in t and "a person must approve" in t and title in t
+               for t in results), run.why())
+    note("ask: keep %s, the model read: %s" % (
+        "survived" if run.keep_survived() else "was deleted",
+        json.dumps(results[0] if results else "(no tool result)")))

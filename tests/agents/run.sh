@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Drives the real agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, Factory Droid,
 # Qwen Code) against a fake model server on 127.0.0.1, each wired with `hermes-hooks install`, and
-# checks that every decision arrives: block, rewrite (or the deny that replaces it), context and
-# the keep-working gate (tests/agents/<agent>/check.sh for each).
+# checks that every decision arrives: block, rewrite (or the deny that replaces it), context, the
+# keep-working gate and the ask for a person, which headless must not run the call
+# (tests/agents/<agent>/check.sh for each).
 # Each agent's own native hook runs first in the same harness, as a control.
 #
 # The agents are installed with npm at pinned versions into target/agents/ (a cache). Skips,
 # with one line and exit 0, when node or npm is missing or the registry cannot be reached; an
 # agent that cannot be installed skips itself the same way. Exit 1 when a check fails.
-# HERMES_HOOKS_AGENTS="claude-code gemini" runs only those.
+# HERMES_HOOKS_AGENTS="claude-code gemini" runs only those; AGENT_CHECKS=ask only the ask checks
+# (AGENT_CHECKS=hostile only the hostile model, where an agent has one).
 #
 # Drift: `run.sh --newest` (or HERMES_HOOKS_AGENTS_NEWEST=1) runs each agent's checks twice, at
 # the pinned version and at the newest release on the registry (npm's `latest`, installed into

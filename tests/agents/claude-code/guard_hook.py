@@ -22,6 +22,9 @@ def answer(payload, state):
     elif MODE == "block-exit2":
         if "rm -rf" in command:
             return 2, "", "GUARD-BLOCK keep is protected"
+    elif MODE == "ask":
+        if "rm -rf" in command:
+            return 0, json.dumps({"decision": "ask", "reason": "GUARD-ASK a person decides"}), ""
     elif MODE == "block-always":
         return 0, json.dumps({"decision": "block", "reason": "GUARD-BLOCK not in this session"}), ""
     elif MODE == "rewrite":

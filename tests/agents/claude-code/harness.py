@@ -152,6 +152,13 @@ class Run:
             return []
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
+    def audit(self):
+        """The audit log's entries for this run."""
+        path = self.root / "audit.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
     def why(self):
         r = self.result
         tail = lambda s: "\n".join((s or "").splitlines()[-12:])
@@ -546,6 +553,61 @@ def hostile_checks():
     r.cleanup()
 
 
+# The two ways a headless run lets a shell call go without asking: the call allowed, and every
+# permission bypassed (which Claude Code refuses as root unless told it is in a sandbox).
+ASK_MODES = (("--allowedTools Bash", ()),
+             ("--permission-mode bypassPermissions", ("--permission-mode", "bypassPermissions")))
+
+
+def ask_checks():
+    """A guard that answers `decision: ask` on the shell call, with Claude Code in -p (nobody to
+    ask) and the call let go without asking: the command must not run. Notes what the model read
+    in place of the command's output."""
+    for how, args in ASK_MODES:
+        r = Run("hh-ask")
+        guard(r, "pre-tool-call", "ask", tool="shell")
+        wire(r)
+        r.extra_env["IS_SANDBOX"] = "1"
+        r.drive(args=args)
+        results = r.tool_results()
+        report("hermes-hooks: a guard's ask (decision ask, a permission ask in -p, %s) does not "
+               "run the command" % how, r.keep_survived(), r.why())
+        note("ask on %s with %s: keep %s, rc %s, the model read: %s" % (
+            ".".join(map(str, claude_version() or ())) or "?", how,
+            "survived" if r.keep_survived() else "was deleted",
+            r.result.returncode if r.result else None,
+            json.dumps(results[0] if results else "(no tool result)")))
+        r.cleanup()
+
+
+def ask_rewrite_checks():
+    """One guard asks about the shell call and another rewrites it: Claude Code is sent the ask
+    with the rewritten input (what runs if the person allows it). In -p neither command runs."""
+    for how, args in ASK_MODES:
+        r = Run("hh-ask-rewrite")
+        # The ask first: a rewrite before it would hand it the rewritten command, which it lets be.
+        guard(r, "pre-tool-call", "ask", tool="shell", name="a-ask")
+        guard(r, "pre-tool-call", "rewrite", tool="shell", name="b-rewrite")
+        wire(r)
+        r.extra_env["IS_SANDBOX"] = "1"
+        r.drive(args=args)
+        results = r.tool_results()
+        report("hermes-hooks: a guard's ask beside another's rewrite runs neither the command nor "
+               "the rewritten one in -p (%s)" % how,
+               r.keep_survived() and not r.marker_made(), r.why())
+        seen = [e.get("directive") for e in r.audit() if e.get("event") == "pre_tool_call"]
+        report("hermes-hooks: the guards' answer is the ask, with the rewritten command (%s)" % how,
+               seen and seen[0].get("action") == "approve"
+               and (seen[0].get("args") or {}).get("command") == "touch rewritten.marker",
+               json.dumps(seen))
+        note("ask with a rewrite on %s with %s: keep %s, marker %s, the model read: %s" % (
+            ".".join(map(str, claude_version() or ())) or "?", how,
+            "survived" if r.keep_survived() else "was deleted",
+            "made" if r.marker_made() else "not made",
+            json.dumps(results[0] if results else "(no tool result)")))
+        r.cleanup()
+
+
 def claude_version():
     """The agent's version as (major, minor, patch), or None."""
     try:
@@ -598,13 +660,18 @@ def speaks_claude_code():
 
 
 def main():
-    if os.environ.get("AGENT_CHECKS") != "hostile":
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("hostile", "ask"):
         native_checks()
     if speaks_claude_code():
-        if os.environ.get("AGENT_CHECKS") != "hostile":
+        if only not in ("hostile", "ask"):
             through_checks()
-        hostile_checks()
-        skill_shell_check()
+        if only != "hostile":
+            ask_checks()
+            ask_rewrite_checks()
+        if only != "ask":
+            hostile_checks()
+            skill_shell_check()
     else:
         note("skipped the runs through hermes-hooks: %s" % (
             "no binary given" if not HERMES_HOOKS else "it has no `run --agent claude-code`"))

@@ -691,21 +691,56 @@ def hostile_checks(h, hh, binary):
           "the terminal is refused, and the model is told why", r.describe())
 
 
+def ask_checks(h, hh):
+    """A guard answering `decision: ask` on the shell call: Codex cannot ask a person for a hook,
+    so hermes-hooks blocks the call and says why. `codex exec` with approvals bypassed must not
+    run the command, and the model is told a person must approve it. Codex's own answer of the
+    same kind (permissionDecision ask) is noted first, as the control."""
+    r = h.run("native-ask", one("PreToolUse", "Bash", "ask", "NATIVE-ASK"), RM)
+    outputs = r.tool_outputs()
+    print("note: native permissionDecision ask in codex exec: keep %s, the model read: %s" % (
+        "survived" if r.exists("keep") else "was deleted",
+        outputs[0] if outputs else "(no tool output)"))
+
+    ask = hh.guard("pre-tool-call", {"decision": "ask", "reason": "HERMES-ASK a person decides",
+                                     "when_rm": True}, tool="shell")
+    r = h.run("hermes-ask", None, RM, wire=ask)
+    outputs = r.tool_outputs()
+    check(r.exists("keep"), "hermes-hooks: a guard's ask (decision ask, a block for Codex) does not "
+          "run the command in `codex exec`", r.describe())
+    check(any("HERMES-ASK" in o and "a person must approve" in o and "Codex" in o for o in outputs),
+          "hermes-hooks: a guard's ask tells the model that a person must approve the call, which "
+          "Codex cannot ask for", f"outputs: {outputs}; {r.describe()}")
+    print("note: ask in codex exec: keep %s, the model read: %s" % (
+        "survived" if r.exists("keep") else "was deleted",
+        outputs[0] if outputs else "(no tool output)"))
+
+
 def hermes_checks(h, binary):
     hh = Hermes(binary)
     if not hh.can_install:
         print("note: no `install` command yet; Codex is wired by hand as install would write it")
-    if os.environ.get("CODEX_CHECKS") != "hostile":
+    only = checks_asked()
+    if only not in ("hostile", "ask"):
         hermes_tool_checks(h, hh)
         hermes_context_checks(h, hh)
-    hostile_checks(h, hh, binary)
+    if only != "hostile":
+        ask_checks(h, hh)
+    if only != "ask":
+        hostile_checks(h, hh, binary)
+
+
+def checks_asked():
+    """Which checks alone to run (CODEX_CHECKS, or AGENT_CHECKS as the other harnesses read it),
+    or None for all."""
+    return os.environ.get("CODEX_CHECKS") or os.environ.get("AGENT_CHECKS")
 
 
 def main():
     codex, runs = sys.argv[1], sys.argv[2]
     os.makedirs(runs, exist_ok=True)
     h = Harness(codex, runs)
-    if os.environ.get("CODEX_CHECKS") not in ("hermes", "hostile"):
+    if checks_asked() not in ("hermes", "hostile", "ask"):
         native_checks(h)
     if len(sys.argv) > 3:
         binary = os.path.abspath(sys.argv[3])

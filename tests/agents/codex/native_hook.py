@@ -20,6 +20,14 @@ def answer(mode, payload, text):
                 "permissionDecisionReason": text,
             }
         }
+    if mode == "ask":
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "permissionDecision": "ask",
+                "permissionDecisionReason": text,
+            }
+        }
     if mode == "rewrite":
         updated = dict(payload.get("tool_input") or {})
         updated["command"] = text

@@ -333,14 +333,49 @@ def hostile_checks():
     run.cleanup()
 
 
+def model_read(run):
+    """The first tool result the model was sent, or a note that there was none."""
+    return run.tool_results().splitlines()[0] if run.tool_results() else "(no tool result)"
+
+
+def ask_checks():
+    """A hook answering ask on the bash call, with `copilot -p` (nobody to ask): natively, in
+    Copilot's own words (the control, noted), then a guard's `decision: ask` through hermes-hooks,
+    which Copilot gets as a deny that says a person must approve. The command must not run."""
+    run = Run(native("preToolUse", """echo '{"permissionDecision":"ask","permissionDecisionReason":"native-ask"}'\n"""))
+    print("note: native preToolUse permissionDecision ask in -p: keep %s, exit %s, the model read: %s"
+          % ("survived" if run.survived() else "was deleted", run.rc, model_read(run)))
+    run.cleanup()
+
+    run = through("ask-rm", "pre_tool_call", """\
+        payload=$(cat)
+        case "$payload" in *"rm -rf"*) echo '{"decision":"ask","reason":"hh-ask-reason"}' ;; esac
+        """, tool_class="shell")
+    report("hermes-hooks: a guard's ask (decision ask, a deny for Copilot) does not run the command in -p",
+           run.survived(), run.detail())
+    report("hermes-hooks: a guard's ask tells the model that a person must approve the call, which Copilot "
+           "cannot ask for",
+           "hh-ask-reason" in run.tool_results() and "a person must approve" in run.tool_results(),
+           run.detail())
+    print("note: ask through hermes-hooks in -p: keep %s, exit %s, the model read: %s"
+          % ("survived" if run.survived() else "was deleted", run.rc, model_read(run)))
+    run.cleanup()
+
+
 def main():
     started = time.monotonic()
-    native_checks()
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("hostile", "ask"):
+        native_checks()
     if HERMES_HOOKS:
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
-        hermes_checks()
-        hostile_checks()
+        if only not in ("hostile", "ask"):
+            hermes_checks()
+        if only != "hostile":
+            ask_checks()
+        if only != "ask":
+            hostile_checks()
     print(f"copilot: checks took {time.monotonic() - started:.0f}s", file=sys.stderr)
     if failures:
         print(f"copilot: {len(failures)} check(s) failed", file=sys.stderr)

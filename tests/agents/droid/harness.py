@@ -324,10 +324,27 @@ def through_checks():
     r.cleanup()
 
 
+def ask_checks():
+    r = Run("native-ask")
+    native(r, "ask")
+    r.drive()
+    results = r.tool_results()
+    note("native ask (permissionDecision ask): keep %s, the model read: %s" % (
+        "survived" if r.keep_survived() else "was deleted",
+        json.dumps(results[0] if results else "(no tool result)")))
+    r.cleanup()
+
+    r = Run("hh-ask")
+    claude_like.ask_check(r, "Droid", guard, wire)
+    r.cleanup()
+
+
 def main():
     started = time.monotonic()
-    native_checks()
-    through_checks()
+    if os.environ.get("AGENT_CHECKS") != "ask":
+        native_checks()
+        through_checks()
+    ask_checks()
     note("droid: %d checks failed, %.0fs" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
 

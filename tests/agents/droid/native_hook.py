@@ -4,7 +4,7 @@
     native_hook.py MODE PAYLOADS
 
 Appends the payload it got (with the project variables Droid set) to PAYLOADS, then answers by
-MODE: deny, exit2, rewrite, context or gate (the gate asks once, then lets the model stop).
+MODE: deny, ask, exit2, rewrite, context or gate (the gate asks once, then lets the model stop).
 """
 
 import json
@@ -26,6 +26,10 @@ def main():
             print(json.dumps({"hookSpecificOutput": {
                 "hookEventName": event, "permissionDecision": "deny",
                 "permissionDecisionReason": "NATIVE-BLOCK keep is protected"}}))
+        elif MODE == "ask":
+            print(json.dumps({"hookSpecificOutput": {
+                "hookEventName": event, "permissionDecision": "ask",
+                "permissionDecisionReason": "NATIVE-ASK a person decides"}}))
         elif MODE == "exit2":
             sys.stderr.write("NATIVE-BLOCK keep is protected")
             return 2

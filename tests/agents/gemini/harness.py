@@ -667,16 +667,52 @@ def hostile_checks():
     run.cleanup()
 
 
+def model_read(run):
+    """The first tool result the model was sent, as JSON text, or a note that there was none."""
+    read = run.tool_results().splitlines()[0] if run.tool_results() else "(no tool result)"
+    return "%s; %d model turn(s); stdout %s" % (read, len(run.turns()), json.dumps(run.stdout.strip()[-200:]))
+
+
+def ask_checks():
+    """A hook answering `decision: ask` on the shell call, with Gemini in -p and --yolo (nobody
+    to ask, and every call approved beforehand): first natively (the control, noted), then
+    through hermes-hooks, which renders it as Gemini's own ask. The command must not run."""
+    holder, setup = native(
+        "BeforeTool", "ask.sh", "cat >/dev/null\necho '{\"decision\":\"ask\",\"reason\":\"NATIVE-ASK\"}'\n")
+    run = run_with(holder, setup, DELETE)
+    print("note: native ask on BeforeTool in -p --yolo: keep %s, exit %s, the model read: %s" % (
+        "survived" if run.survived() else "was deleted", run.rc, model_read(run)))
+    run.cleanup()
+
+    run = through(
+        "ask-rm",
+        "pre_tool_call",
+        """\
+        payload=$(cat)
+        case "$payload" in *"rm -rf"*) echo '{"decision":"ask","reason":"hh-ask-reason"}' ;; esac
+        """,
+        tool_class="shell",
+    )
+    report("hermes-hooks: a guard's ask (decision ask, Gemini's ask in -p --yolo) does not run the command",
+           run.survived(), run.detail())
+    print("note: ask through hermes-hooks in -p --yolo: keep %s, exit %s, the model read: %s" % (
+        "survived" if run.survived() else "was deleted", run.rc, model_read(run)))
+    run.cleanup()
+
+
 def main():
-    hostile = os.environ.get("AGENT_CHECKS") == "hostile"
-    if not hostile:
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("hostile", "ask"):
         native_checks()
     if HERMES_HOOKS:
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
-        if not hostile:
+        if only not in ("hostile", "ask"):
             hermes_checks()
-        hostile_checks()
+        if only != "hostile":
+            ask_checks()
+        if only != "ask":
+            hostile_checks()
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)
         sys.exit(1)
