@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Proves the packages for the host: builds the wheel (packaging/wheel.sh) and the npm packages
+# (packaging/npm.sh) from this checkout, installs the wheel into a fresh virtual environment and
+# the npm packages into a fresh npm prefix (nothing fetched: pip --no-index, npm --offline, and
+# no install script runs), then runs the README's quick start and `install claude-code
+# --dry-run` with each installed binary. Then the release archive of the same binary
+# (packaging/archive.sh) is checked against its sha256 file and run, and `cargo publish
+# --dry-run` packs the crate and builds it from the package alone. Everything it writes is under
+# target/packaging/.
+#
+# Skips each part with one line when python3 or npm is missing, or when maturin cannot be
+# installed from the package registry. Exit 1 when a package does not build, install or work.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=target/packaging
+out="$work/out"
+failed=0
+say() { echo "packaging: $*" >&2; }
+fail() {
+  say "FAIL $*"
+  failed=1
+}
+
+# The installed binary `bin` runs the README's quick start and wires Claude Code (dry run) from
+# a scratch home; `expect_path` is the program `install --user` must write (the binary itself,
+# never a launcher in front of it).
+try_binary() {
+  local what="$1" bin expect_path="$3"
+  bin="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
+  local out_json code home
+  set +e
+  out_json=$("$bin" --hermes-home examples/hermes-home run pre_tool_call \
+    --payload-file examples/payloads/rm-rf.json 2>/dev/null)
+  code=$?
+  set -e
+  if [ "$code" = 2 ] && printf '%s' "$out_json" | grep -q '"action":"block","message":"rm -rf / is not permitted"'; then
+    say "ok   $what: the quick start's guard blocks rm -rf / (exit 2)"
+  else
+    fail "$what: the quick start gave exit $code: $out_json"
+  fi
+  if "$bin" --hermes-home examples/hermes-home run pre_tool_call \
+    --payload-file examples/payloads/ls.json >/dev/null 2>&1; then
+    say "ok   $what: ls goes on (exit 0)"
+  else
+    fail "$what: ls did not go on"
+  fi
+  home=$(mktemp -d)
+  mkdir -p "$home/project/.git"
+  local plan
+  if plan=$(cd "$home/project" && HOME="$home" "$bin" install claude-code --dry-run 2>&1) &&
+    printf '%s' "$plan" | grep -q 'hermes-hooks run --agent claude-code PreToolUse'; then
+    say "ok   $what: install claude-code --dry-run plans the project's wiring"
+  else
+    fail "$what: install claude-code --dry-run: $plan"
+  fi
+  if plan=$(cd "$home/project" && HOME="$home" "$bin" install claude-code --user --dry-run 2>&1) &&
+    printf '%s' "$plan" | grep -qF "$expect_path run --agent claude-code PreToolUse"; then
+    say "ok   $what: install claude-code --user writes $expect_path itself"
+  else
+    fail "$what: install claude-code --user does not write $expect_path: $plan"
+  fi
+  if (cd "$home/project" && HOME="$home" HERMES_HOME="$home/.hermes" "$bin" install hermes \
+    --dry-run >/dev/null 2>&1); then
+    say "ok   $what: install hermes --dry-run plans the plugin"
+  else
+    fail "$what: install hermes --dry-run failed"
+  fi
+  rm -rf "$home"
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+
+if ! command -v python3 >/dev/null; then
+  say "wheel skipped: python3 is not installed"
+elif ! python3 -m venv "$work/probe-venv" >/dev/null 2>&1; then
+  say "wheel skipped: python3 cannot create a virtual environment (is the venv module installed?)"
+elif ! bash packaging/wheel.sh "$out" >"$work/wheel.log" 2>&1; then
+  if grep -q "maturin" "$work/wheel.log" && ! ls "$work"/maturin-*/bin/maturin >/dev/null 2>&1; then
+    say "wheel skipped: maturin cannot be installed from the package registry"
+  else
+    tail -n 20 "$work/wheel.log" >&2
+    fail "the wheel did not build"
+  fi
+else
+  wheel=$(ls "$out"/*.whl)
+  say "ok   built $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB)"
+  # The binary maturin built: the npm package and the archive are made from the same one, as a
+  # release makes them.
+  built=target/release/hermes-hooks
+  venv="$work/try-venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  if "$venv/bin/pip" install --disable-pip-version-check --quiet --no-index "$wheel"; then
+    try_binary "pip" "$venv/bin/hermes-hooks" "$PWD/$venv/bin/hermes-hooks"
+  else
+    fail "the wheel does not install"
+  fi
+  rm -rf "$venv"
+fi
+rm -rf "$work/probe-venv"
+
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+  say "npm packages skipped: node or npm is not installed"
+elif ! HERMES_HOOKS_BINARY="${built:-}" bash packaging/npm.sh "$out" >"$work/npm.log" 2>&1; then
+  tail -n 20 "$work/npm.log" >&2
+  fail "the npm packages did not build"
+else
+  version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+  platform=$(node -p 'process.platform + "-" + process.arch')
+  main="$out/hermes-hooks-$version.tgz"
+  binary_package="$out/hermes-hooks-$platform-$version.tgz"
+  say "ok   built $(basename "$main") ($(du -k "$main" | cut -f1) KiB) and $(basename "$binary_package") ($(du -k "$binary_package" | cut -f1) KiB)"
+  prefix="$work/try-npm"
+  rm -rf "$prefix"
+  if npm install --global --prefix "$prefix" --offline --ignore-scripts --no-audit --no-fund \
+    "$binary_package" "$main" >"$work/npm-install.log" 2>&1; then
+    try_binary "npm" "$prefix/bin/hermes-hooks" \
+      "$PWD/$prefix/lib/node_modules/@hermes-hooks/$platform/bin/hermes-hooks"
+    # The launcher keeps the binary's exit status and streams.
+    set +e
+    echo '{}' | "$prefix/bin/hermes-hooks" run no_such_event >/dev/null 2>&1
+    code=$?
+    set -e
+    [ "$code" = 1 ] && say "ok   npm: the launcher passes exit 1 through" ||
+      fail "npm: the launcher turned exit 1 into $code"
+  else
+    tail -n 20 "$work/npm-install.log" >&2
+    fail "the npm packages do not install"
+  fi
+  rm -rf "$prefix"
+fi
+
+host=$(rustc -vV | sed -n 's/^host: //p')
+if [ -z "${built:-}" ]; then
+  cargo build --release --locked --quiet --bin hermes-hooks
+  built=target/release/hermes-hooks
+fi
+if archive=$(bash packaging/archive.sh "$out" "$host" "$built") &&
+  (cd "$out" && sha256sum -c --quiet "$(basename "$archive").sha256") &&
+  tar -xzf "$archive" -C "$work" &&
+  "$work/$(basename "$archive" .tar.gz)/hermes-hooks" --version >/dev/null; then
+  say "ok   built $(basename "$archive") ($(du -k "$archive" | cut -f1) KiB); its sha256 checks and its binary runs"
+else
+  fail "the release archive for $host"
+fi
+rm -rf "$work/$(basename "${archive:-x}" .tar.gz)"
+
+if cargo publish --dry-run --locked --allow-dirty --quiet >"$work/publish.log" 2>&1; then
+  say "ok   cargo publish --dry-run"
+else
+  tail -n 20 "$work/publish.log" >&2
+  fail "cargo publish --dry-run"
+fi
+
+exit "$failed"

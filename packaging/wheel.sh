@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the host's wheel into OUTDIR (pyproject.toml: maturin's "bin" bindings, the binary in
+# the wheel's scripts). maturin is installed from the package registry into a virtual
+# environment under target/packaging/ (a cache) at the version below. Extra arguments go to
+# `maturin build` (the release workflow passes --target and --compatibility).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+maturin_version="1.16.0"
+out="${1:?usage: packaging/wheel.sh OUTDIR [maturin build arguments...]}"
+shift
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+venv="${HERMES_HOOKS_MATURIN_VENV:-target/packaging/maturin-$maturin_version}"
+if ! "$venv/bin/maturin" --version >/dev/null 2>&1; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --disable-pip-version-check --quiet "maturin==$maturin_version"
+fi
+"$venv/bin/maturin" build --release --locked --out "$out" "$@"
