@@ -60,6 +60,25 @@ try_binary() {
   else
     fail "$what: install claude-code --user does not write $expect_path: $plan"
   fi
+  # Wired for the user, then `doctor` with this install first on PATH: the wiring names the
+  # binary PATH runs (through the npm launcher too), so there is no other install to warn of.
+  # With another copy first on PATH instead, it warns.
+  local report other
+  other="$home/other-install"
+  mkdir -p "$other"
+  cp "$expect_path" "$other/hermes-hooks"
+  if (cd "$home/project" && HOME="$home" "$bin" install claude-code --user >/dev/null 2>&1) &&
+    report=$(cd "$home/project" && HOME="$home" PATH="$(dirname "$bin"):$PATH" \
+      "$bin" doctor --no-exec --json 2>/dev/null; true) &&
+    printf '%s' "$report" | grep -q '"check":"wiring"' &&
+    ! printf '%s' "$report" | grep -q 'another install' &&
+    report=$(cd "$home/project" && HOME="$home" PATH="$other:$PATH" \
+      "$bin" doctor --no-exec --json 2>/dev/null; true) &&
+    printf '%s' "$report" | grep -q 'another install'; then
+    say "ok   $what: doctor finds the user wiring names the hermes-hooks on PATH, and warns when another one is first"
+  else
+    fail "$what: doctor on the user wiring: $report"
+  fi
   if (cd "$home/project" && HOME="$home" HERMES_HOME="$home/.hermes" "$bin" install hermes \
     --dry-run >/dev/null 2>&1); then
     say "ok   $what: install hermes --dry-run plans the plugin"

@@ -1084,3 +1084,35 @@ fn a_wired_agent_is_told_with_what_it_needs_beyond_the_file() {
         "{findings:?}"
     );
 }
+
+#[test]
+fn wiring_that_names_another_install_than_the_one_on_path_is_a_warning() {
+    let env = TestEnv::new();
+    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    // An older install, left where the agent's settings still point.
+    let old = env.path("old-install/hermes-hooks");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::copy(bin, &old).unwrap();
+    let wire = |program: &str| {
+        settings(
+            &env,
+            ".cursor/hooks.json",
+            &format!(
+                r#"{{"version": 1, "hooks": {{"stop": [{{"command": "{program} run --agent cursor stop", "timeout": 65}}]}}}}"#
+            ),
+        );
+    };
+    wire(&old.display().to_string());
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(&findings, "warning", "but the hermes-hooks on PATH runs"),
+        "{findings:?}"
+    );
+    // The binary on PATH itself, named by its path: nothing to say.
+    wire(&bin.display().to_string());
+    let findings = wiring_findings(&env, true);
+    assert!(
+        !has(&findings, "warning", "another install"),
+        "{findings:?}"
+    );
+}

@@ -5,6 +5,7 @@
 
 mod hermes_plugin;
 mod in_process;
+mod installed;
 mod smoke;
 pub(crate) mod wiring;
 

@@ -24,8 +24,8 @@ pub(crate) struct Place {
     pub user: bool,
 }
 
-/// Whether a bare program name is found on the search path (`which`).
-pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> bool;
+/// Where a bare program name is found on the search path (`which`).
+pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> Option<std::path::PathBuf>;
 
 /// Every wiring finding, then the tool-matcher warnings.
 pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec<Finding> {
@@ -79,10 +79,10 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
                     here = true;
                     if !binaries.contains(&route.binary) {
                         binaries.push(route.binary.clone());
-                        if let Some(problem) = binary_problem(&route.binary, on_path) {
+                        if let Some((level, problem)) = binary_problem(&route.binary, on_path) {
                             let message =
                                 format!("{} runs hermes-hooks as {problem}", agent.title());
-                            findings.push(finding(Level::Error, &path, handler.line, message));
+                            findings.push(finding(level, &path, handler.line, message));
                         }
                     }
                     let at = handler.line;
@@ -257,23 +257,49 @@ fn without_agent(agent: Agent, key: &str) -> String {
     )
 }
 
-/// Why the program a command names cannot be started, when it cannot.
-fn binary_problem(binary: &str, on_path: Lookup<'_>) -> Option<String> {
+/// Why the program a command names cannot be started (an error), or is another install than
+/// the `hermes-hooks` on PATH (a warning: after an upgrade, the agent still runs the old one).
+fn binary_problem(binary: &str, on_path: Lookup<'_>) -> Option<(Level, String)> {
     if binary.contains('/') {
         let path = crate::paths::expand_tilde(binary);
         let path = Path::new(path.as_ref());
         return match std::fs::metadata(path) {
-            Ok(meta) if meta.is_file() => None,
-            _ => Some(format!(
-                "{binary}, which does not exist (stale wiring: the program moved?), so no hook \
-                 runs there; run install again"
+            Ok(meta) if meta.is_file() => another_install(binary, path, on_path),
+            _ => Some((
+                Level::Error,
+                format!(
+                    "{binary}, which does not exist (stale wiring: the program moved?), so no \
+                     hook runs there; run install again"
+                ),
             )),
         };
     }
-    (!on_path(binary)).then(|| {
-        format!(
-            "`{binary}`, which is not on PATH here, so the agent cannot start it and no hook \
-             runs there (if the agent runs with another PATH, check there)"
+    on_path(binary).is_none().then(|| {
+        (
+            Level::Error,
+            format!(
+                "`{binary}`, which is not on PATH here, so the agent cannot start it and no \
+                 hook runs there (if the agent runs with another PATH, check there)"
+            ),
+        )
+    })
+}
+
+/// The warning for wiring that names a binary other than the one `hermes-hooks` on PATH runs
+/// (through the npm launcher too), say an older install left behind by a new one.
+fn another_install(binary: &str, path: &Path, on_path: Lookup<'_>) -> Option<(Level, String)> {
+    let named = super::installed::binary_behind(path)?;
+    let current = on_path("hermes-hooks")?;
+    let runs = super::installed::binary_behind(&current)?;
+    (named != runs).then(|| {
+        (
+            Level::Warning,
+            format!(
+                "{binary}, but the hermes-hooks on PATH runs {} (another install): the agent \
+                 keeps running the one named here, whatever the other is upgraded to; run \
+                 install again with the one you keep, or remove the other",
+                runs.display()
+            ),
         )
     })
 }

@@ -207,7 +207,7 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         Ok(loaded) => loaded.set,
         Err(_) => crate::config::HookSet::default(),
     };
-    let on_path = |name: &str| which::which(name).is_ok();
+    let on_path = |name: &str| which::which(name).ok();
     checks::wiring::check(&places, &set, &on_path)
 }
 
