@@ -137,6 +137,18 @@ else
     "$binary_package" "$main" >"$work/npm-install.log" 2>&1; then
     try_binary "npm" "$prefix/bin/hermes-hooks" \
       "$PWD/$prefix/lib/node_modules/@hermes-hooks/$platform/bin/hermes-hooks"
+    # `npx hermes-hooks ...` finds the installed package and needs nothing from the registry.
+    npx_home=$(mktemp -d)
+    npx_prefix="$PWD/$prefix"
+    mkdir -p "$npx_home/project/.git"
+    if (cd "$npx_home/project" && HOME="$npx_home" npm_config_prefix="$npx_prefix" \
+      npx --offline hermes-hooks install claude-code --dry-run 2>&1 |
+      grep -q 'hermes-hooks run --agent claude-code PreToolUse'); then
+      say "ok   npm: npx hermes-hooks install claude-code --dry-run"
+    else
+      fail "npm: npx hermes-hooks install claude-code --dry-run"
+    fi
+    rm -rf "$npx_home"
     # The launcher keeps the binary's exit status and streams.
     set +e
     echo '{}' | "$prefix/bin/hermes-hooks" run no_such_event >/dev/null 2>&1
