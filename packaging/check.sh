@@ -149,6 +149,19 @@ else
       fail "npm: npx hermes-hooks install claude-code --dry-run"
     fi
     rm -rf "$npx_home"
+    # Another package in the scope, however it sorts, is never what the launcher runs.
+    foreign="$prefix/lib/node_modules/@hermes-hooks/aaa/bin"
+    mkdir -p "$foreign"
+    printf '#!/bin/sh\ntouch "%s/foreign-ran"\n' "$PWD/$work" >"$foreign/hermes-hooks"
+    chmod 755 "$foreign/hermes-hooks"
+    rm -f "$work/foreign-ran"
+    "$prefix/bin/hermes-hooks" --version >/dev/null 2>&1 || true
+    if [ -e "$work/foreign-ran" ]; then
+      fail "npm: the launcher ran another package of its scope"
+    else
+      say "ok   npm: the launcher runs only the platform packages a release publishes"
+    fi
+    rm -rf "$prefix/lib/node_modules/@hermes-hooks/aaa" "$work/foreign-ran"
     # The launcher keeps the binary's exit status and streams.
     set +e
     echo '{}' | "$prefix/bin/hermes-hooks" run no_such_event >/dev/null 2>&1

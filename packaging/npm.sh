@@ -26,7 +26,8 @@ if [ -z "$binary" ]; then
   binary=target/release/hermes-hooks
 fi
 
-# Every platform a release builds: the main package lists them all.
+# Every platform a release builds: the main package lists them all, and the launcher
+# (packaging/npm/launcher.sh) and doctor (src/checks/installed.rs) try exactly these.
 platforms="linux-x64 linux-arm64 darwin-x64 darwin-arm64"
 case " $platforms " in
   *" $platform "*) ;;

@@ -17,12 +17,15 @@ case $self in
   */*) package=${self%/*}/.. ;;
   *) package=.. ;;
 esac
-# The platform package is beside this one (npm hoists it) or inside it.
-for binary in "$package"/../@hermes-hooks/*/bin/hermes-hooks \
-  "$package"/node_modules/@hermes-hooks/*/bin/hermes-hooks; do
-  if [ -x "$binary" ]; then
-    exec "$binary" "$@"
-  fi
+# The platform package is beside this one (npm hoists it) or inside it. Only the names a release
+# publishes (packaging/npm.sh) are tried: another package in the scope is never run.
+for place in "$package/.." "$package/node_modules"; do
+  for platform in linux-x64 linux-arm64 darwin-x64 darwin-arm64; do
+    binary=$place/@hermes-hooks/$platform/bin/hermes-hooks
+    if [ -x "$binary" ]; then
+      exec "$binary" "$@"
+    fi
+  done
 done
 echo "hermes-hooks: the binary for this platform is not installed (npm installs it as an optional dependency, @hermes-hooks/<platform>-<arch>; an install with --omit=optional or --no-optional leaves it out): install hermes-hooks again, or use pip install hermes-hooks or cargo install hermes-hooks" >&2
 exit 1

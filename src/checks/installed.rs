@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 /// What the launcher's first bytes hold (packaging/npm/launcher.sh).
 const LAUNCHER_MARK: &[u8] = b"@hermes-hooks/";
+/// The platform packages, in the order the launcher tries them (packaging/npm.sh publishes
+/// these).
+const PLATFORMS: [&str; 4] = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"];
 /// How much of a file is read to tell the launcher from a binary.
 const HEAD: u64 = 2048;
 
@@ -24,17 +27,11 @@ pub(crate) fn binary_behind(path: &Path) -> Option<PathBuf> {
         Some(package.join("node_modules").join("@hermes-hooks")),
     ];
     places.into_iter().flatten().find_map(|scope| {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&scope)
-            .ok()?
-            .flatten()
-            .map(|entry| entry.path().join("bin").join("hermes-hooks"))
-            .filter(|binary| binary.is_file())
-            .collect();
-        found.sort();
-        found
-            .into_iter()
-            .next()
-            .and_then(|b| std::fs::canonicalize(b).ok())
+        PLATFORMS
+            .iter()
+            .map(|platform| scope.join(platform).join("bin").join("hermes-hooks"))
+            .find(|binary| binary.is_file())
+            .and_then(|binary| std::fs::canonicalize(binary).ok())
     })
 }
 
