@@ -263,6 +263,31 @@ impl Scope {
     }
 }
 
+/// A hook's name as the model may read it, before it is made.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ModelName<'a> {
+    /// A name that is shown as it is.
+    Given(&'a str),
+    /// A config hook's command, shown as `<label>#<sha8>`.
+    OfCommand(&'a str),
+}
+
+impl<'a> ModelName<'a> {
+    /// The name.
+    pub(crate) fn text(self) -> std::borrow::Cow<'a, str> {
+        match self {
+            Self::Given(name) => std::borrow::Cow::Borrowed(name),
+            Self::OfCommand(command) => std::borrow::Cow::Owned(model_name::model_name(command)),
+        }
+    }
+}
+
+impl<'a> From<&'a str> for ModelName<'a> {
+    fn from(name: &'a str) -> Self {
+        Self::Given(name)
+    }
+}
+
 impl HookSpec {
     /// A hook with the default timeout, no matcher and `fail_closed` off.
     pub fn new(
@@ -295,9 +320,15 @@ impl HookSpec {
     /// The name the model may read (in a block or a question it is shown): an Agent Hooks
     /// hook's `name`, a config hook's `<label>#<sha8>` (its command line may hold a secret).
     pub fn model_name(&self) -> std::borrow::Cow<'_, str> {
+        self.model_name_later().text()
+    }
+
+    /// [`Self::model_name`], made only when [`ModelName::text`] is called (a config hook's
+    /// costs a sha256, which most runs never need).
+    pub(crate) fn model_name_later(&self) -> ModelName<'_> {
         match &self.source {
-            Source::AgentHooks(_) => std::borrow::Cow::Borrowed(&self.name),
-            Source::Config => std::borrow::Cow::Owned(model_name::model_name(&self.command)),
+            Source::AgentHooks(_) => ModelName::Given(&self.name),
+            Source::Config => ModelName::OfCommand(&self.command),
         }
     }
 

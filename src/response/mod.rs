@@ -140,14 +140,14 @@ pub(crate) struct Answer {
 }
 
 /// What the reader needs to know about the hook.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Rules<'a> {
     /// The event it ran for.
     pub event: Event,
     /// What its answer may do there (by event and source).
     pub effects: Effects,
     /// Its name as the model may read it, for default messages.
-    pub name: std::borrow::Cow<'a, str>,
+    pub name: crate::config::ModelName<'a>,
     /// Its timeout, for messages.
     pub timeout: Duration,
     /// Block when it gives no usable answer (timeout, spawn failure, unparseable stdout).
@@ -167,7 +167,7 @@ impl<'a> Rules<'a> {
         Self {
             event: hook.event,
             effects: hook.effects(),
-            name: hook.model_name(),
+            name: hook.model_name_later(),
             timeout: hook.timeout,
             fail_closed: hook.fail_closed,
             plain_text_context: false,
@@ -270,7 +270,7 @@ fn exit_two(outcome: &Outcome, rules: &Rules<'_>) -> Answer {
             let trimmed = trimmed.trim_end().to_owned();
             (!trimmed.is_empty()).then_some(trimmed)
         })
-        .unwrap_or_else(|| default_block_message(&rules.name));
+        .unwrap_or_else(|| default_block_message(&rules.name.text()));
     if rules.effects.contains(Effects::GATE) {
         Answer {
             status: Status::Gated,
@@ -335,7 +335,7 @@ fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Ans
         };
         return Answer {
             status,
-            directive: Some(fail_closed_block(&rules.name, &what)),
+            directive: Some(fail_closed_block(&rules.name.text(), &what)),
             message: Some(format!("failed closed: {reason}")),
         };
     }
@@ -416,11 +416,11 @@ fn read_directive(
     let decision = obj.get("decision").and_then(Value::as_str);
     if effects.contains(Effects::BLOCK) {
         if action == Some("block") {
-            let message = block_message(obj, "message", "reason", &rules.name);
+            let message = block_message(obj, "message", "reason", rules.name);
             return (Some(Directive::Block { message }), None);
         }
         if matches!(decision, Some("block" | "deny")) {
-            let message = block_message(obj, "reason", "message", &rules.name);
+            let message = block_message(obj, "reason", "message", rules.name);
             return (Some(Directive::Block { message }), None);
         }
     }
@@ -460,7 +460,7 @@ fn read_directive(
         }
     }
     if effects.contains(Effects::ASK)
-        && let Some(ask) = ask_answer(obj, action, decision, &rules.name)
+        && let Some(ask) = ask_answer(obj, action, decision, rules.name)
     {
         return (Some(ask), None);
     }
@@ -542,7 +542,7 @@ fn ask_answer(
     obj: &Map<String, Value>,
     action: Option<&str>,
     decision: Option<&str>,
-    name: &str,
+    name: crate::config::ModelName<'_>,
 ) -> Option<Directive> {
     let keys: &[&str] = if action == Some("approve") {
         &["message", "reason"]
@@ -561,7 +561,7 @@ fn ask_answer(
     let message = keys
         .iter()
         .find_map(|key| trimmed(key))
-        .unwrap_or_else(|| default_ask_message(name));
+        .unwrap_or_else(|| default_ask_message(&name.text()));
     Some(Directive::Ask {
         message,
         rule_key: trimmed("rule_key"),
@@ -576,10 +576,15 @@ pub(crate) fn default_ask_message(name: &str) -> String {
 
 /// A block's message as Hermes picks it: `obj[primary] or obj[secondary]` when that is a
 /// non-empty string, else the default.
-fn block_message(obj: &Map<String, Value>, primary: &str, secondary: &str, name: &str) -> String {
+fn block_message(
+    obj: &Map<String, Value>,
+    primary: &str,
+    secondary: &str,
+    name: crate::config::ModelName<'_>,
+) -> String {
     match crate::pyjson::get_or(obj, primary, secondary) {
         Some(Value::String(text)) if !text.is_empty() => text.clone(),
-        _ => default_block_message(name),
+        _ => default_block_message(&name.text()),
     }
 }
 
