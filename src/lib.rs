@@ -49,6 +49,7 @@ mod properties;
 mod pyjson;
 mod python_int;
 mod response;
+mod rules;
 mod runner;
 mod script_word;
 mod statefile;

@@ -53,6 +53,8 @@ pub(crate) struct Paths {
     pub managed: Option<PathBuf>,
     /// `<home>/.env`.
     pub dotenv: PathBuf,
+    /// The user's rules file, `<home>/hermes-hooks/rules.yaml`.
+    pub user_rules: PathBuf,
 }
 
 impl Paths {
@@ -111,7 +113,7 @@ impl Paths {
         });
         let dotenv = home.join(".env");
         Ok(Self {
-            home,
+            home: home.clone(),
             config,
             allowlist,
             user_hooks,
@@ -123,6 +125,9 @@ impl Paths {
             home_named,
             managed: managed_dir().map(|dir| dir.join("config.yaml")),
             dotenv,
+            user_rules: home
+                .join("hermes-hooks")
+                .join(crate::config::rules::FILE_NAME),
         })
     }
 }

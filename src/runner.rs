@@ -176,7 +176,7 @@ fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
                 "left to Hermes, which runs its config hooks itself ({} is the bridge here)",
                 hooks[bridge].origin
             )),
-            Source::AgentHooks(_) => None,
+            Source::AgentHooks(_) | Source::Rules(_) => None,
         })
         .collect()
 }
@@ -239,6 +239,10 @@ fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
     {
         return false;
     }
+    if hook.rule().is_some() {
+        // A rule's conditions are its whole point: `test` without `--for-tool` checks them too.
+        return crate::rules::applies(hook, plan.invocation, plan.invocation.tool_input.as_ref());
+    }
     if !plan.apply_matchers || !hook.event.is_tool_event() {
         return true;
     }
@@ -266,7 +270,7 @@ fn wire_for(
         Source::AgentHooks(agent) => Dialect::AgentHooks {
             on_failure: agent.on_failure,
         },
-        Source::Config => Dialect::Hermes,
+        Source::Config | Source::Rules(_) => Dialect::Hermes,
     };
     Input::spool(|out| invocation.write_wire(out, dialect, hook.event, tool_input))
 }
@@ -405,11 +409,16 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
         return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
     }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
-    let payload = (!plan.dry_run).then(|| wire_for(hook, plan.invocation, tool_input));
+    let rule = hook.rule();
+    let payload =
+        (!plan.dry_run && rule.is_none()).then(|| wire_for(hook, plan.invocation, tool_input));
     let (verdict, sha256) = plan.gate.decide(hook, &work_dir);
     let mut report = match verdict {
         Verdict::Run { notice } => {
-            let mut report = run_decided(plan, index, payload, &work_dir);
+            let mut report = match rule {
+                Some(rule) => rule_report(hook, rule, index),
+                None => run_decided(plan, index, payload, &work_dir),
+            };
             report.notice = notice.or(report.notice);
             report
         }
@@ -418,6 +427,20 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
         Verdict::Refused { message } => denied(plan, index, Status::SpawnFailed, &message),
     };
     report.sha256 = sha256;
+    report
+}
+
+/// A rule that applies, and may decide: its answer, taken in this process (a dry run gives it
+/// too, since nothing runs).
+fn rule_report(hook: &HookSpec, rule: &crate::config::rules::Rule, index: usize) -> HookReport {
+    let started = std::time::Instant::now();
+    let (status, directive) = crate::rules::answer(hook, rule);
+    let mut report = HookReport::skipped(index, status, None);
+    if let Directive::Block { message } = &directive {
+        report.message = Some(message.clone());
+    }
+    report.directive = Some(directive);
+    report.elapsed = Some(started.elapsed());
     report
 }
 
@@ -439,7 +462,10 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
             Status::Changed => "changed since it was approved",
             _ => "could not be started",
         };
-        report.directive = Some(crate::response::fail_closed_block(&hook.model_name(), what));
+        report.directive = Some(crate::response::fail_closed_block(
+            &format!("{} {}", hook.kind_word(), hook.model_name()),
+            what,
+        ));
     }
     report
 }

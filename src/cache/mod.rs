@@ -64,6 +64,8 @@ struct Key {
     user_hooks: Option<PathBuf>,
     project_hooks: Option<PathBuf>,
     nested_hooks: Vec<PathBuf>,
+    user_rules: Option<PathBuf>,
+    project: Option<PathBuf>,
     event: Event,
 }
 
@@ -115,6 +117,8 @@ impl HookCache {
             user_hooks: options.user_hooks.map(Path::to_path_buf),
             project_hooks: options.project_hooks.map(Path::to_path_buf),
             nested_hooks: options.nested_hooks.to_vec(),
+            user_rules: options.user_rules.map(Path::to_path_buf),
+            project: options.project.map(Path::to_path_buf),
             event,
         };
         if let Some(entry) = self.entries.get(&key)
@@ -282,6 +286,9 @@ impl Deps {
             .flatten()
         {
             taking.path(file, false, Role::File);
+        }
+        for (file, _) in options.rules_files() {
+            taking.path(&file, false, Role::File);
         }
         for level in [options.user_hooks, options.project_hooks]
             .into_iter()
@@ -518,6 +525,8 @@ mod tests {
                     project_hooks: None,
                     nested_hooks: &[],
                     only: None,
+                    user_rules: None,
+                    project: None,
                 },
                 Event::parse(event).unwrap().event,
             )
@@ -640,6 +649,8 @@ mod tests {
                         project_hooks: None,
                         nested_hooks: &[],
                         only: None,
+                        user_rules: None,
+                        project: None,
                     },
                     Event::parse("post_tool_call").unwrap().event,
                 );

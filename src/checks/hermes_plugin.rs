@@ -185,7 +185,7 @@ fn slow_guards(config: &Path, set: &HookSet, findings: &mut Vec<Finding>) {
         let fix = match hook.source.kind() {
             SourceKind::Config => "set `timeout:` to that or less",
             SourceKind::AgentHooks => "set `timeout:` (milliseconds) to that or less",
-            SourceKind::Gateway | SourceKind::Plugin => continue,
+            SourceKind::Rules | SourceKind::Gateway | SourceKind::Plugin => continue,
         };
         findings.push(hook_finding(
             Level::Warning,

@@ -85,6 +85,8 @@ pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
         project_hooks: paths.project_hooks.as_deref(),
         nested_hooks: &paths.nested_hooks,
         only,
+        user_rules: Some(&paths.user_rules),
+        project: paths.project.as_deref(),
     }
 }
 

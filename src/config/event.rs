@@ -481,6 +481,9 @@ impl fmt::Display for UnknownEvent {
 impl std::error::Error for UnknownEvent {}
 
 impl Event {
+    /// `pre_tool_call`, the first row of the table.
+    pub const PRE_TOOL_CALL: Self = Self(0);
+
     /// Every event, in table order.
     pub fn all() -> impl Iterator<Item = Self> {
         (0..EVENTS.len()).map(|index| Self(u8::try_from(index).expect("the table is small")))
@@ -538,7 +541,7 @@ impl Event {
     pub fn effects(self, source: SourceKind) -> Effects {
         match source {
             SourceKind::Config => self.def().config,
-            SourceKind::AgentHooks => self.def().agent_hooks,
+            SourceKind::AgentHooks | SourceKind::Rules => self.def().agent_hooks,
             SourceKind::Gateway | SourceKind::Plugin => Effects::NONE,
         }
     }

@@ -60,6 +60,8 @@ fn every_failed_call_while_loading_is_an_error_naming_a_path_never_fewer_hooks()
             project_hooks: Some(&project),
             nested_hooks: &nested,
             only,
+            user_rules: None,
+            project: None,
         };
         fault::plan(None);
         let whole = load(options).unwrap();

@@ -8,6 +8,7 @@ pub(crate) mod hook_md;
 pub(crate) mod in_process;
 mod memo;
 mod model_name;
+pub(crate) mod rules;
 pub(crate) mod sources;
 pub(crate) mod yaml;
 
@@ -32,6 +33,8 @@ pub enum SourceKind {
     Config,
     /// An Agent Hooks HOOK.md folder.
     AgentHooks,
+    /// A rule of a rules file, evaluated without a process.
+    Rules,
     /// A Hermes gateway hook (audit only).
     Gateway,
     /// A Hermes plugin hook (audit only).
@@ -44,6 +47,7 @@ impl SourceKind {
         match self {
             Self::Config => "config",
             Self::AgentHooks => "agent-hooks",
+            Self::Rules => "rules",
             Self::Gateway => "gateway",
             Self::Plugin => "plugin",
         }
@@ -207,6 +211,8 @@ pub enum Source {
     Config,
     /// An Agent Hooks HOOK.md folder.
     AgentHooks(AgentHook),
+    /// A rule of a rules file: `command` is the file (approved as one unit), and nothing runs.
+    Rules(Box<rules::Rule>),
 }
 
 impl Source {
@@ -215,6 +221,7 @@ impl Source {
         match self {
             Self::Config => SourceKind::Config,
             Self::AgentHooks(_) => SourceKind::AgentHooks,
+            Self::Rules(_) => SourceKind::Rules,
         }
     }
 
@@ -313,7 +320,32 @@ impl HookSpec {
     pub const fn agent(&self) -> Option<&AgentHook> {
         match &self.source {
             Source::AgentHooks(agent) => Some(agent),
-            Source::Config => None,
+            Source::Config | Source::Rules(_) => None,
+        }
+    }
+
+    /// The rule, for a hook from a rules file.
+    pub fn rule(&self) -> Option<&rules::Rule> {
+        match &self.source {
+            Source::Rules(rule) => Some(rule),
+            Source::Config | Source::AgentHooks(_) => None,
+        }
+    }
+
+    /// The event its approval is recorded under: its own, or `rules` for a rule (a rules file is
+    /// approved as one unit, whatever events its rules are for).
+    pub fn consent_event(&self) -> &'static str {
+        match &self.source {
+            Source::Rules(_) => rules::CONSENT_EVENT,
+            Source::Config | Source::AgentHooks(_) => self.event.name(),
+        }
+    }
+
+    /// What the model and the person call it: `hook <name>` or `rule <name>`.
+    pub fn kind_word(&self) -> &'static str {
+        match &self.source {
+            Source::Rules(_) => "rule",
+            Source::Config | Source::AgentHooks(_) => "hook",
         }
     }
 
@@ -327,7 +359,7 @@ impl HookSpec {
     /// costs a sha256, which most runs never need).
     pub(crate) fn model_name_later(&self) -> ModelName<'_> {
         match &self.source {
-            Source::AgentHooks(_) => ModelName::Given(&self.name),
+            Source::AgentHooks(_) | Source::Rules(_) => ModelName::Given(&self.name),
             Source::Config => ModelName::OfCommand(&self.command),
         }
     }
@@ -455,6 +487,29 @@ pub struct LoadOptions<'a> {
     pub nested_hooks: &'a [PathBuf],
     /// Load only this event's hooks (and check only their entries); `None` loads everything.
     pub only: Option<Event>,
+    /// The user's rules file (`<home>/hermes-hooks/rules.yaml`), if any.
+    pub user_rules: Option<&'a Path>,
+    /// The project folder, absolute: what `${project}` stands for in a rule's pattern.
+    pub project: Option<&'a Path>,
+}
+
+impl LoadOptions<'_> {
+    /// The rules files, in order: the user's, the project's (`.agents/rules.yaml` beside its
+    /// hooks folder), then the nested projects'.
+    pub fn rules_files(&self) -> Vec<(PathBuf, Scope)> {
+        let beside = |hooks: &Path| hooks.parent().map(|agents| agents.join(rules::FILE_NAME));
+        self.user_rules
+            .map(|file| (file.to_path_buf(), Scope::User))
+            .into_iter()
+            .chain(
+                self.project_hooks
+                    .into_iter()
+                    .chain(self.nested_hooks.iter().map(PathBuf::as_path))
+                    .filter_map(beside)
+                    .map(|file| (file, Scope::Project)),
+            )
+            .collect()
+    }
 }
 
 /// Checks the parse memos of the config files against the files (see `memo`), mending each
@@ -479,6 +534,23 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     let config = hermes::load(files, options.only);
     let mut errors = config.errors;
     let mut warnings = config.warnings;
+    // Rules come first: they cost nothing, and a block there spares every process after it.
+    let home = crate::paths::home_dir();
+    let vars = rules::Vars {
+        project: options.project,
+        home: home.as_deref(),
+    };
+    let mut hooks = Vec::new();
+    for (file, scope) in options.rules_files() {
+        hooks.extend(rules::load_file(
+            &file,
+            scope,
+            options.only,
+            vars,
+            &mut warnings,
+            &mut errors,
+        ));
+    }
     let from_config = warnings.len();
     let mut level = |dir: Option<&Path>, scope| {
         dir.map(|dir| hook_md::load_level(dir, scope, options.only, &mut warnings))
@@ -492,7 +564,7 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
         .map(|dir| level(Some(dir), Scope::Project))
         .collect();
     errors.extend(unreadable_manifests(&warnings[from_config..]));
-    let mut hooks = config.hooks;
+    hooks.extend(config.hooks);
     let users = hooks.len()..hooks.len() + user.hooks.len();
     hooks.extend(user.hooks);
     let projects = hooks.len()..hooks.len() + project.hooks.len();

@@ -11,16 +11,18 @@ use super::{HookSet, Namesake, Replacement, SourceKind};
 pub struct Sources {
     config: bool,
     agent_hooks: bool,
+    rules: bool,
 }
 
 impl Sources {
     /// The names a request may give.
-    pub const NAMES: [&'static str; 2] = ["config", "agent-hooks"];
+    pub const NAMES: [&'static str; 3] = ["rules", "config", "agent-hooks"];
 
     /// No source at all.
     pub const NONE: Self = Self {
         config: false,
         agent_hooks: false,
+        rules: false,
     };
 
     /// Adds the source named `name` (as `list` names it); an audit-only or unknown name is
@@ -29,6 +31,7 @@ impl Sources {
         match name {
             "config" => self.config = true,
             "agent-hooks" => self.agent_hooks = true,
+            "rules" => self.rules = true,
             "gateway" | "plugin" => {
                 return Err(format!(
                     "\"{name}\" hooks run inside Hermes, not here (sources to run: {})",
@@ -50,6 +53,7 @@ impl Sources {
         match kind {
             SourceKind::Config => self.config,
             SourceKind::AgentHooks => self.agent_hooks,
+            SourceKind::Rules => self.rules,
             SourceKind::Gateway | SourceKind::Plugin => false,
         }
     }
@@ -106,6 +110,8 @@ impl HookSet {
         let kind_of = |file: &Path| {
             if files.holds(file) {
                 SourceKind::Config
+            } else if super::rules::is_rules_file(file) {
+                SourceKind::Rules
             } else {
                 SourceKind::AgentHooks
             }

@@ -139,13 +139,18 @@ pub(crate) struct Assessment {
 /// Judges `hook` against `list` without writing anything. `base` is the hook's working directory.
 pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessment {
     let script = pinned_file(hook, base);
-    let hashed = script.as_deref().map(fingerprint::sha256_file);
+    // A rule is pinned by the bytes it was read from: the rules that decide are exactly the ones
+    // the pin covers, and nothing is read twice.
+    let hashed = match &hook.source {
+        Source::Rules(rule) => Some(Ok(rule.sha256.clone())),
+        _ => script.as_deref().map(fingerprint::sha256_file),
+    };
     let (sha256, unreadable, refused) = match hashed {
         Some(Ok(sha256)) => (Some(sha256), None, false),
         Some(Err(err)) => (None, Some(err.to_string()), fingerprint::is_refused(&err)),
         None => (None, None, false),
     };
-    let entry = list.find(hook.event.name(), &hook.command);
+    let entry = list.find(hook.consent_event(), &hook.command);
     let text = |key: &str| {
         entry
             .and_then(|e| e.get(key))
@@ -190,6 +195,7 @@ pub(crate) fn would_run(
 pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
     match &hook.source {
         Source::AgentHooks(agent) => Some(agent.entry.clone()),
+        Source::Rules(rule) => Some(rule.file.clone()),
         Source::Config => fingerprint::script_path(&hook.command, base),
     }
 }
@@ -217,6 +223,7 @@ pub(crate) fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptS
                 .is_some_and(|program| Path::new(program) == agent.entry);
             fingerprint::path_state(&agent.entry, is_program)
         }
+        Source::Rules(rule) => fingerprint::path_state(&rule.file, false),
         Source::Config => fingerprint::script_state(&hook.command, base),
     }
 }
@@ -229,7 +236,7 @@ pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval
         .and_then(|p| std::fs::metadata(p).ok())
         .map(|meta| clock::python_mtime(&meta));
     Approval {
-        event: hook.event.name().to_owned(),
+        event: hook.consent_event().to_owned(),
         command: hook.command.clone(),
         script: assessment.script.as_deref().map(crate::paths::normalized),
         sha256: assessment.sha256.clone(),
@@ -320,7 +327,7 @@ impl ConsentGate {
     }
 
     fn verdict(&self, hook: &HookSpec, assessment: &Assessment) -> Verdict {
-        let event = hook.event.name();
+        let event = hook.consent_event();
         if assessment.refused {
             let script = assessment
                 .script
@@ -379,7 +386,7 @@ impl ConsentGate {
     /// Approves on the spot when a bypass that covers `hook` is active; `None` when there is none.
     fn approve_now(&self, hook: &HookSpec, assessment: &Assessment, was: &str) -> Option<Verdict> {
         let bypass = bypass_for(self.bypass, hook)?;
-        let what = format!("{} '{}'", hook.event.name(), hook.command);
+        let what = format!("{} '{}'", hook.consent_event(), hook.command);
         if !self.record {
             return Some(Verdict::Run {
                 notice: Some(format!("{what} is {was}; {bypass} would approve it")),
@@ -414,7 +421,7 @@ impl ConsentGate {
         if !self.record {
             return None;
         }
-        let event = hook.event.name();
+        let event = hook.consent_event();
         let script = crate::paths::normalized(script);
         match store::update(&self.path, |list| {
             (list.pin(event, &hook.command, &script, sha256), ())
@@ -510,6 +517,9 @@ fn tilde_note(command: &str, script: &Path, home: &Path) -> String {
 
 /// The command that reviews and approves `hook`, ready to copy.
 pub(crate) fn approve_hint(hook: &HookSpec) -> String {
+    if hook.rule().is_some() {
+        return format!("`hermes-hooks approve {}`", quoted(&hook.command));
+    }
     format!(
         "`hermes-hooks approve --event {} {}`",
         hook.event,

@@ -116,14 +116,21 @@ impl Matcher {
         }
     }
 
+    /// Too much backtracking counts as a match: the hook runs and decides.
     fn matches_text(&self, text: &str) -> bool {
+        self.decides(text).unwrap_or(true)
+    }
+
+    /// Whether the pattern matches `text`, or `None` when that cannot be told (too much
+    /// backtracking, or a text that is not ASCII for a pattern too large to build for one): a
+    /// guard's condition then counts as matching, and an exception to a guard as not matching.
+    pub fn decides(&self, text: &str) -> Option<bool> {
         match (&self.how, self.search) {
-            // Too much backtracking counts as a match: the hook runs and decides.
             (How::Regex(compiled), _) => self
                 .regex_for(compiled, text)
-                .is_none_or(|regex| regex.is_match(text).unwrap_or(true)),
-            (How::Plain | How::Invalid, true) => text.contains(&self.source),
-            (How::Plain | How::Invalid, false) => text == self.source,
+                .and_then(|regex| regex.is_match(text).ok()),
+            (How::Plain | How::Invalid, true) => Some(text.contains(&self.source)),
+            (How::Plain | How::Invalid, false) => Some(text == self.source),
         }
     }
 

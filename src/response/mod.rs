@@ -335,7 +335,10 @@ fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Ans
         };
         return Answer {
             status,
-            directive: Some(fail_closed_block(&rules.name.text(), &what)),
+            directive: Some(fail_closed_block(
+                &format!("hook {}", rules.name.text()),
+                &what,
+            )),
             message: Some(format!("failed closed: {reason}")),
         };
     }
@@ -348,10 +351,11 @@ fn fail_closed_or_open(status: Status, reason: String, rules: &Rules<'_>) -> Ans
 
 /// The block a `fail_closed` guard gives when it could not answer: one sentence for the model,
 /// naming the hook once and saying what happened, with no command to run (approving a hook is a
-/// person's act; the details are on stderr and in the hook's entry).
-pub(crate) fn fail_closed_block(name: &str, what: &str) -> Directive {
+/// person's act; the details are on stderr and in the hook's entry). `who` is `hook <name>` or
+/// `rule <name>`.
+pub(crate) fn fail_closed_block(who: &str, what: &str) -> Directive {
     Directive::Block {
-        message: format!("hook {name} {what}, so this call was blocked (fail_closed)"),
+        message: format!("{who} {what}, so this call was blocked (fail_closed)"),
     }
 }
 

@@ -44,7 +44,10 @@ pub(super) fn hold(outcome: &Outcome, rules: &Rules<'_>, answer: Answer) -> Answ
         .map_or_else(|| broke.clone(), |message| format!("{broke}; {message}"));
     Answer {
         status,
-        directive: Some(fail_closed_block(&rules.name.text(), &broke)),
+        directive: Some(fail_closed_block(
+            &format!("hook {}", rules.name.text()),
+            &broke,
+        )),
         message: Some(format!("failed closed: {reason}")),
     }
 }

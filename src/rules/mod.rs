@@ -1,0 +1,230 @@
+//! Rules, evaluated in this process: whether a rule applies to a call (its tool, then every
+//! `when`, then `unless`), what it answers, and the packs this program ships.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::config::rules::{Action, Condition, Rule};
+use crate::config::{HookSpec, Source};
+use crate::payload::Invocation;
+use crate::response::{Directive, Status};
+
+/// Keys a file tool names its file by, across the agents.
+const PATH_KEYS: [&str; 6] = [
+    "file_path",
+    "path",
+    "absolute_path",
+    "notebook_path",
+    "filePath",
+    "target_file",
+];
+
+/// The classes of the tools that touch one file (or, for a patch, several).
+const FILE_CLASSES: [&str; 3] = ["edit", "write", "read"];
+
+/// Whether the rule of `hook` applies to this call: its tool (name pattern or class), every
+/// `when` condition, and not every `unless` condition. `tool_input` is the input as it stands.
+pub(crate) fn applies(
+    hook: &HookSpec,
+    invocation: &Invocation,
+    tool_input: Option<&Map<String, Value>>,
+) -> bool {
+    let Source::Rules(rule) = &hook.source else {
+        return false;
+    };
+    if hook.event.is_tool_event() {
+        if let Some(class) = rule.tool_class
+            && invocation.tool_class != Some(class)
+        {
+            return false;
+        }
+        if !hook.matches_tool(invocation.tool_name()) {
+            return false;
+        }
+    }
+    let fields = Fields {
+        invocation,
+        input: tool_input,
+    };
+    rule.when.iter().all(|c| fields.any_matches(c))
+        && (rule.unless.is_empty() || !rule.unless.iter().all(|c| fields.all_match(c)))
+}
+
+/// What a rule that applies answers, with the status it gets.
+pub(crate) fn answer(hook: &HookSpec, rule: &Rule) -> (Status, Directive) {
+    match rule.action {
+        Action::Block => (
+            Status::Blocked,
+            Directive::Block {
+                message: rule.message.clone(),
+            },
+        ),
+        Action::Ask => (
+            Status::Asked,
+            Directive::Ask {
+                message: rule.message.clone(),
+                rule_key: Some(format!("hermes-hooks rule {}", hook.name)),
+                args: None,
+            },
+        ),
+        Action::Context => (
+            Status::Context,
+            Directive::Context {
+                text: rule.message.clone(),
+            },
+        ),
+    }
+}
+
+/// The call's fields, as conditions name them.
+struct Fields<'a> {
+    invocation: &'a Invocation,
+    input: Option<&'a Map<String, Value>>,
+}
+
+impl Fields<'_> {
+    /// For `when`: the field is there and one of its values matches.
+    fn any_matches(&self, condition: &Condition) -> bool {
+        // A text the pattern cannot decide on counts as matching: the guard holds.
+        self.values(&condition.field)
+            .iter()
+            .any(|text| condition.matcher.decides(text).unwrap_or(true))
+    }
+
+    /// For `unless`: the field is there and every one of its values matches (an exception for
+    /// one file of a patch is no exception for the others).
+    fn all_match(&self, condition: &Condition) -> bool {
+        let values = self.values(&condition.field);
+        // A text the pattern cannot decide on is no exception: the guard holds.
+        !values.is_empty()
+            && values
+                .iter()
+                .all(|text| condition.matcher.decides(text).unwrap_or(false))
+    }
+
+    /// Every text `field` has in this call (none when it is absent).
+    fn values(&self, field: &str) -> Vec<Cow<'_, str>> {
+        match field {
+            "command" => self.command().into_iter().collect(),
+            "path" => self.paths().into_iter().map(Cow::Owned).collect(),
+            _ => {
+                let mut out = Vec::new();
+                if let Some(value) = self.lookup(field) {
+                    scalars(value, &mut out);
+                }
+                out
+            }
+        }
+    }
+
+    /// The shell command of a shell tool, whatever the agent calls its tool.
+    fn command(&self) -> Option<Cow<'_, str>> {
+        if self.invocation.tool_class != Some("shell") {
+            return None;
+        }
+        match self.input?.get("command")? {
+            Value::String(text) => Some(Cow::Borrowed(text)),
+            Value::Array(words) => Some(Cow::Owned(
+                words
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The files a file tool touches, absolute and normalised against the call's `cwd`.
+    fn paths(&self) -> Vec<String> {
+        if !self
+            .invocation
+            .tool_class
+            .is_some_and(|class| FILE_CLASSES.contains(&class))
+        {
+            return Vec::new();
+        }
+        let Some(input) = self.input else {
+            return Vec::new();
+        };
+        let mut named: Vec<&str> = PATH_KEYS
+            .iter()
+            .filter_map(|key| input.get(*key)?.as_str())
+            .filter(|path| !path.is_empty())
+            .collect();
+        // A patch (Codex's apply_patch) names each file it adds, changes, moves or deletes.
+        for text in input.values().filter_map(Value::as_str) {
+            named.extend(patch_files(text));
+        }
+        let cwd = Path::new(&self.invocation.cwd);
+        named
+            .into_iter()
+            .map(|path| absolute(path, cwd).to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// A dotted path: the tool input first, then the payload's own fields, then its `extra`.
+    fn lookup(&self, field: &str) -> Option<&Value> {
+        let mut parts = field.split('.');
+        let first = parts.next()?;
+        let invocation = self.invocation;
+        let mut value = self
+            .input
+            .and_then(|input| input.get(first))
+            .or(match first {
+                "tool_name" => Some(&invocation.tool_name),
+                "session_id" => Some(&invocation.session_id),
+                "profile" => Some(&invocation.profile),
+                "parent_session_id" => invocation.parent_session_id.as_ref(),
+                _ => None,
+            })
+            .or(invocation.extra.get(first))?;
+        for part in parts {
+            value = match value {
+                Value::Object(map) => map.get(part)?,
+                Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+}
+
+/// Every scalar in `value` as text (nulls are nothing).
+fn scalars<'v>(value: &'v Value, out: &mut Vec<Cow<'v, str>>) {
+    match value {
+        Value::Null => {}
+        Value::String(text) => out.push(Cow::Borrowed(text)),
+        Value::Bool(b) => out.push(Cow::Owned(b.to_string())),
+        Value::Number(n) => out.push(Cow::Owned(n.to_string())),
+        Value::Array(items) => items.iter().for_each(|v| scalars(v, out)),
+        Value::Object(map) => map.values().for_each(|v| scalars(v, out)),
+    }
+}
+
+/// The files a patch names (`*** Add File: x`, `*** Update File:`, `*** Delete File:`,
+/// `*** Move to:`).
+fn patch_files(text: &str) -> impl Iterator<Item = &str> {
+    const HEADS: [&str; 4] = [
+        "*** Add File: ",
+        "*** Update File: ",
+        "*** Delete File: ",
+        "*** Move to: ",
+    ];
+    text.lines().filter_map(|line| {
+        let line = line.trim_start();
+        HEADS
+            .iter()
+            .find_map(|head| line.strip_prefix(head))
+            .map(str::trim)
+            .filter(|path| !path.is_empty())
+    })
+}
+
+/// `path` made absolute against `cwd` (`~` is the home folder) and normalised.
+fn absolute(path: &str, cwd: &Path) -> PathBuf {
+    let expanded = crate::paths::expand_tilde(path);
+    crate::paths::normalized(&cwd.join(expanded.as_ref()))
+}
