@@ -86,11 +86,21 @@ enum Answer {
     Quit,
 }
 
+/// The rules of the rules file `file`, in order.
+fn rules_of<'h>(hooks: &'h [HookSpec], file: &'h str) -> impl Iterator<Item = &'h HookSpec> {
+    hooks
+        .iter()
+        .filter(move |hook| hook.rule().is_some() && hook.command == file)
+}
+
 fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>) -> Decision {
     Decision {
-        event: hook.event.name(),
+        event: hook.consent_event(),
         source: hook.source.as_str(),
-        name: hook.name.clone(),
+        name: match hook.rule() {
+            Some(rule) => format!("{} rules", rule.scope.as_str()),
+            None => hook.name.clone(),
+        },
         command: hook.command.clone(),
         script: assessment.script.as_ref().map(|p| p.display().to_string()),
         sha256: assessment.sha256.clone(),
@@ -105,19 +115,37 @@ pub(crate) fn run(
     printer: &Printer,
 ) -> Result<ExitStatus> {
     let only = shared::optional_event(args.event.as_deref(), printer)?;
-    let loaded = shared::load(global, only, printer)?;
+    // Every event's hooks are loaded: a rules file is approved whole, so all of its rules are
+    // shown, whatever event was asked for.
+    let loaded = shared::load(global, None, printer)?;
     let list = store::read(&loaded.paths.allowlist)
         .context("cannot approve")?
         .unwrap_or_default();
     let base = shared::current_dir()?;
-    let named: Vec<&HookSpec> = loaded
-        .set
-        .hooks
+    let hooks = &loaded.set.hooks;
+    let of_event = |hook: &HookSpec| {
+        only.is_none_or(|only| {
+            hook.event == only
+                || hook.rule().is_some()
+                    && rules_of(hooks, &hook.command).any(|rule| rule.event == only)
+        })
+    };
+    let mut seen_files = Vec::new();
+    let named: Vec<&HookSpec> = hooks
         .iter()
+        .filter(|hook| of_event(hook))
         .filter(|hook| {
             args.hook
                 .as_ref()
                 .is_none_or(|given| names(hook, given, &base))
+        })
+        // A rules file is one item, however many rules it holds.
+        .filter(|hook| {
+            hook.rule().is_none() || {
+                let new = !seen_files.contains(&&hook.command);
+                seen_files.push(&hook.command);
+                new
+            }
         })
         .collect();
     if let (Some(given), true) = (&args.hook, named.is_empty()) {
@@ -154,6 +182,7 @@ pub(crate) fn run(
     }
     let short = Shortener::new(loaded.paths.project.as_deref());
     let reviewer = Reviewer {
+        hooks,
         allowlist: &loaded.paths.allowlist,
         color: shared::color_stderr(global),
         printer,
@@ -234,6 +263,8 @@ fn counts(outcome: &Outcome) -> String {
 
 /// Shows hooks for review on stderr and reads the answers.
 struct Reviewer<'a> {
+    /// Every hook loaded (a rules file's review lists its rules).
+    hooks: &'a [HookSpec],
     allowlist: &'a std::path::Path,
     color: bool,
     printer: &'a Printer,
@@ -330,17 +361,29 @@ impl Reviewer<'_> {
         let mut review = Screen::new(self.color);
         let width = stderr_width();
         let origin = self.short.text(&hook.origin.to_string());
-        let heading = format!(
-            "{}  {}  {}  declared at {origin}",
-            hook.event,
-            hook.source.as_str(),
-            hook.name,
-        );
+        let heading = match hook.rule() {
+            Some(rule) => format!(
+                "{} rules file {}",
+                rule.scope.as_str(),
+                self.short.path(&hook.command)
+            ),
+            None => format!(
+                "{}  {}  {}  declared at {origin}",
+                hook.event,
+                hook.source.as_str(),
+                hook.name,
+            ),
+        };
         review.blank().wrapped(&heading, width, 0, "  ");
-        // The command exactly as declared: it is what is approved.
-        review
-            .text("  command:  ")
-            .wrapped(&hook.command, width, INDENT.len(), INDENT);
+        if hook.rule().is_some() {
+            self.rules_shown(&mut review, &hook.command, width);
+        }
+        // The command exactly as declared: it is what is approved (a rules file's is its path).
+        if hook.rule().is_none() {
+            review
+                .text("  command:  ")
+                .wrapped(&hook.command, width, INDENT.len(), INDENT);
+        }
         review.line(format_args!("  state:    {}", assessment.state.as_str()));
         if let Some(script) = &assessment.script {
             let script = script.display().to_string();
@@ -373,6 +416,9 @@ impl Reviewer<'_> {
                 if assessment.state == ConsentState::Changed {
                     review.line(format_args!("  {}", no_diff(assessment)));
                 }
+                if hook.rule().is_some() {
+                    return review; // its rules are shown above
+                }
                 for line in preview(script) {
                     review.line(line);
                 }
@@ -380,6 +426,36 @@ impl Reviewer<'_> {
             (None, None) => {}
         }
         review
+    }
+
+    /// Every rule of the rules file `file`, one entry each: what it is for and what it does.
+    fn rules_shown(&self, review: &mut Screen, file: &str, width: Option<usize>) {
+        const INDENT: &str = "      ";
+        let rules: Vec<&HookSpec> = rules_of(self.hooks, file).collect();
+        review.line(format_args!(
+            "  {} {} (the file is approved as one):",
+            rules.len(),
+            if rules.len() == 1 { "rule" } else { "rules" }
+        ));
+        for hook in rules {
+            let Some(rule) = hook.rule() else { continue };
+            let mut what = format!("- {}: {} on {}", hook.name, rule.action.as_str(), hook.event);
+            if let Some(tool) = crate::config::rules::tool_shown(hook) {
+                what.push_str(&format!(", tool {tool}"));
+            }
+            for (word, conditions) in [("when", &rule.when), ("unless", &rule.unless)] {
+                for condition in conditions {
+                    what.push_str(&format!(
+                        ", {word} {} ~ {}",
+                        condition.field, condition.pattern
+                    ));
+                }
+            }
+            what.push_str(&format!(": \"{}\"", rule.message));
+            review
+                .text("    ")
+                .wrapped(&what, width, 4, INDENT);
+        }
     }
 
     fn painted(&self, diff: &str) -> Screen {

@@ -116,6 +116,13 @@ struct RawFile {
     rules: Option<Vec<Spanned<Value>>>,
 }
 
+/// The `tool:` of a rule as written: its class, or its tool name pattern.
+pub(crate) fn tool_shown(hook: &HookSpec) -> Option<&str> {
+    let rule = hook.rule()?;
+    rule.tool_class
+        .or_else(|| hook.matcher.as_ref().map(Matcher::source))
+}
+
 /// Whether `file` is a rules file (by its name): its warnings are the `rules` source's.
 pub(crate) fn is_rules_file(file: &Path) -> bool {
     file.file_name().is_some_and(|name| name == FILE_NAME)
