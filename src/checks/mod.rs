@@ -6,6 +6,7 @@
 mod hermes_plugin;
 mod in_process;
 mod installed;
+mod rules;
 mod smoke;
 pub(crate) mod wiring;
 
@@ -121,6 +122,7 @@ pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
         }
     };
     bypass_switches(checkup, &mut findings);
+    rules::check(checkup, &list, &mut findings);
     hooks(checkup, &list, &mut findings);
     in_process::check(checkup.home, &mut findings);
     hermes_plugin::check(checkup.home, checkup.config, checkup.set, &mut findings);
@@ -221,6 +223,33 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
             awaits_approval: false,
         });
     }
+    // A rules file that could not be read at all (a skipped rule is among the warnings).
+    let said = |e: &crate::config::LoadError| {
+        set.warnings
+            .iter()
+            .any(|w| w.origin == e.origin && w.message == e.message)
+    };
+    for error in set
+        .errors
+        .iter()
+        .filter(|e| e.source == SourceKind::Rules && !said(e))
+    {
+        let mut at = error.origin.to_string();
+        if let (Some(_), Some(column)) = (error.origin.line, error.column) {
+            at = format!("{at}:{column}");
+        }
+        findings.push(Finding {
+            level: Level::Error,
+            check: "rules",
+            event: None,
+            hook: None,
+            source: Some(SourceKind::Rules.as_str()),
+            at,
+            message: error.message.clone(),
+            diff: None,
+            awaits_approval: false,
+        });
+    }
     for warning in &set.warnings {
         // Mistakes that silently keep a guard from guarding (an entry skipped, an event key that
         // names no event, a block or list a repeated key drops) are errors.
@@ -259,6 +288,9 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
     let gate = ConsentGate::new(checkup.allowlist.to_owned(), checkup.bypass, false);
     for index in order {
         let hook = &set.hooks[index];
+        if hook.rule().is_some() {
+            continue; // checked in `rules`: nothing of theirs runs
+        }
         let finding = |level, check, message: String, diff: Option<String>| Finding {
             level,
             check,

@@ -314,8 +314,8 @@ impl Reader<'_> {
             return Ok(None);
         }
         let (matcher, tool_class) = tool(map.get("tool"), event)?;
-        let when = self.conditions(map.get("when"), "when")?;
-        let unless = self.conditions(map.get("unless"), "unless")?;
+        let when = self.conditions(map.get("when"), "when", line)?;
+        let unless = self.conditions(map.get("unless"), "unless", line)?;
         if fail_closed && action == Action::Context {
             self.warnings.push(Warning {
                 kind: WarningKind::InvalidValue,
@@ -374,7 +374,12 @@ impl Reader<'_> {
     }
 
     /// `when` or `unless`: a mapping from field to pattern, or a list of such mappings.
-    fn conditions(&self, raw: Option<&Value>, key: &str) -> Result<Vec<Condition>, Skip> {
+    fn conditions(
+        &mut self,
+        raw: Option<&Value>,
+        key: &str,
+        line: u64,
+    ) -> Result<Vec<Condition>, Skip> {
         let mappings: Vec<&Map<String, Value>> = match raw {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Object(map)) => vec![map],
@@ -407,7 +412,17 @@ impl Reader<'_> {
             if field.is_empty() || field.split('.').any(str::is_empty) {
                 return Err(Skip(format!("{key}: '{field}' is not a field path")));
             }
-            let pattern = self.put_in(pattern);
+            let (pattern, missing) = self.put_in(pattern);
+            if let Some(missing) = missing {
+                self.warnings.push(Warning {
+                    kind: WarningKind::InvalidValue,
+                    origin: self.origin(line),
+                    message: format!(
+                        "{key}.{field}: {missing} stands for no folder here, so the pattern \
+                         matches nothing"
+                    ),
+                });
+            }
             if pattern.len() > PATTERN_MAX {
                 return Err(Skip(format!(
                     "{key}.{field}: the pattern is longer than {PATTERN_MAX} bytes"
@@ -428,21 +443,26 @@ impl Reader<'_> {
 
     /// `pattern` with `${project}` and `${home}` replaced by their folders, escaped for a
     /// pattern (a variable without a folder matches nothing).
-    fn put_in(&self, pattern: &str) -> String {
+    /// The second value names a variable that stands for no folder here.
+    fn put_in(&self, pattern: &str) -> (String, Option<&'static str>) {
         let mut pattern = pattern.to_owned();
+        let mut missing = None;
         for (name, value) in [
             ("${project}", self.vars.project),
             ("${home}", self.vars.home),
         ] {
             if pattern.contains(name) {
-                let text = value.map_or_else(
-                    || "(?!)".to_owned(),
-                    |dir| escape(&crate::paths::normalized(dir).to_string_lossy()),
-                );
+                let text = match value {
+                    Some(dir) => escape(&crate::paths::normalized(dir).to_string_lossy()),
+                    None => {
+                        missing = Some(name);
+                        "(?!)".to_owned()
+                    }
+                };
                 pattern = pattern.replace(name, &text);
             }
         }
-        pattern
+        (pattern, missing)
     }
 }
 

@@ -159,6 +159,23 @@ impl Matcher {
         }
     }
 
+    /// Whether some text can match the pattern: `Some(false)` when none ever can (`[^\s\S]`,
+    /// `a^b`), `None` when that cannot be told here (lookaround, backreferences).
+    pub fn can_match(&self) -> Option<bool> {
+        match &self.how {
+            How::Regex(compiled) => {
+                let hir = regex_syntax::ParserBuilder::new()
+                    .unicode(false)
+                    .utf8(false)
+                    .build()
+                    .parse(compiled.ascii.as_str())
+                    .ok()?;
+                Some(hir.properties().minimum_len().is_some())
+            }
+            How::Plain | How::Invalid => Some(true),
+        }
+    }
+
     /// The pattern as written.
     pub fn source(&self) -> &str {
         &self.source
