@@ -77,6 +77,56 @@ struct Row<'a> {
     /// Project hook folders with this user hook's name that do not replace it, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     not_replaced_by: Vec<NotReplacedBy>,
+    /// A rule's conditions and answer (its `command` is its rules file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<RuleRow<'a>>,
+}
+
+/// What a rule checks and does.
+#[derive(Serialize)]
+struct RuleRow<'a> {
+    action: &'static str,
+    when: Vec<ConditionRow<'a>>,
+    unless: Vec<ConditionRow<'a>>,
+    message: &'a str,
+}
+
+/// One condition of a rule.
+#[derive(Serialize)]
+struct ConditionRow<'a> {
+    field: &'a str,
+    pattern: &'a str,
+}
+
+impl<'a> RuleRow<'a> {
+    fn of(rule: &'a crate::config::rules::Rule) -> Self {
+        let rows = |conditions: &'a [crate::config::rules::Condition]| {
+            conditions
+                .iter()
+                .map(|c| ConditionRow {
+                    field: &c.field,
+                    pattern: &c.pattern,
+                })
+                .collect()
+        };
+        Self {
+            action: rule.action.as_str(),
+            when: rows(&rule.when),
+            unless: rows(&rule.unless),
+            message: &rule.message,
+        }
+    }
+
+    /// The conditions as one line: `command ~ rm, unless command ~ ./build`.
+    fn conditions(&self, word: &str) -> Option<String> {
+        let list = if word == "when" { &self.when } else { &self.unless };
+        (!list.is_empty()).then(|| {
+            list.iter()
+                .map(|c| format!("{} ~ {}", c.field, c.pattern))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
 }
 
 /// A project folder with a user hook's name that does not replace it.
@@ -313,24 +363,37 @@ fn hook_rows<'a>(
             let diff = judge
                 .allowlist
                 .and_then(|allowlist| changes_since_approval(&assessment, allowlist));
+            let rule = hook.rule();
+            let run_would = match rule {
+                Some(_) if run_would == "run it" => "apply it".to_owned(),
+                _ => run_would,
+            };
             Row {
                 replaced_by,
                 replaces,
                 not_replaced_by,
                 event: hook.event.name(),
                 source: hook.source.as_str(),
-                scope: hook.agent().map(|agent| agent.scope.as_str()).or_else(|| {
-                    (judge.managed == Some(hook.origin.file.as_path())).then_some("managed")
-                }),
+                scope: hook
+                    .agent()
+                    .map(|agent| agent.scope.as_str())
+                    .or_else(|| rule.map(|rule| rule.scope.as_str()))
+                    .or_else(|| {
+                        (judge.managed == Some(hook.origin.file.as_path())).then_some("managed")
+                    }),
                 name: &hook.name,
                 command: &hook.command,
                 shown_command: None,
-                matcher: hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                matcher: match rule {
+                    Some(_) => crate::config::rules::tool_shown(hook),
+                    None => hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                },
+                rule: rule.map(RuleRow::of),
                 pattern: hook
                     .agent()
                     .and_then(|agent| agent.pattern.as_ref())
                     .map(crate::matcher::Matcher::source),
-                timeout_ms: Some(hook.timeout.as_millis()),
+                timeout_ms: rule.is_none().then(|| hook.timeout.as_millis()),
                 fail_closed: hook.fail_closed,
                 consent,
                 script: assessment.script.map(|p| p.display().to_string()),
@@ -393,12 +456,23 @@ fn long_record(screen: &mut Screen, row: &Row<'_>) {
         screen.line(format_args!("  {key:<13} {value}"));
     };
     field("declared at:", &row.declared_at);
-    if row.source != "config" {
+    if row.source == "agent-hooks" {
         field("command:", row.command);
     }
-    field("matcher:", &matcher_label(row));
-    let timeout = COLUMNS[4].1(row).0;
-    field("timeout:", &timeout);
+    if let Some(rule) = &row.rule {
+        field("tool:", row.matcher.unwrap_or("any"));
+        field("action:", rule.action);
+        for word in ["when", "unless"] {
+            if let Some(conditions) = rule.conditions(word) {
+                field(&format!("{word}:"), &conditions);
+            }
+        }
+        field("message:", rule.message);
+    } else {
+        field("matcher:", &matcher_label(row));
+        let timeout = COLUMNS[4].1(row).0;
+        field("timeout:", &timeout);
+    }
     if let Some(script) = &row.script {
         field("script:", &format!("{script} ({})", row.script_state));
     }
