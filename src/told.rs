@@ -51,20 +51,35 @@ pub(crate) fn of_decision(
             Status::SpawnFailed => "could not be started",
             _ => continue,
         };
-        let text = format!(
-            "hermes-hooks: guard {} {why}, so it did not check this call{}; review it with \
-             `hermes-hooks approve`",
-            crate::output::sanitize::line(&hook.name),
-            if hook.fail_closed {
-                " (it fails closed: the call was blocked)"
-            } else {
-                ""
-            },
-        );
-        told.push(Told {
-            key: format!("{}\0{}\0{why}", hook.event.name(), hook.command),
-            text,
-        });
+        let closed = if hook.fail_closed {
+            " (it fails closed: the call was blocked)"
+        } else {
+            ""
+        };
+        let (key, text) = if hook.rule().is_some() {
+            // The rules of one file are approved, and told, as one.
+            (
+                format!("rules\0{}\0{why}", hook.command),
+                format!(
+                    "hermes-hooks: the rules file {} {why}, so its rules did not check this \
+                     call{closed}; review it with `hermes-hooks approve`",
+                    crate::output::sanitize::line(&hook.command),
+                ),
+            )
+        } else {
+            (
+                format!("{}\0{}\0{why}", hook.event.name(), hook.command),
+                format!(
+                    "hermes-hooks: guard {} {why}, so it did not check this call{closed}; \
+                     review it with `hermes-hooks approve`",
+                    crate::output::sanitize::line(&hook.name),
+                ),
+            )
+        };
+        if told.iter().any(|t: &Told| t.key == key) {
+            continue;
+        }
+        told.push(Told { key, text });
     }
     for error in errors.iter().filter(|e| e.could_block) {
         told.push(Told {

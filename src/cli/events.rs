@@ -249,6 +249,8 @@ struct Detail<'a> {
     payload: Payloads,
     /// How to answer, one entry per effect (`nothing` first).
     answers: Vec<AnswerLine>,
+    /// A rule for this event, as a rules file writes it (`null` where a rule can do nothing).
+    rule_example: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -264,6 +266,8 @@ struct Names {
 struct Can {
     config: Vec<&'static str>,
     agent_hooks: Vec<&'static str>,
+    /// What a rule (rules.yaml) may do here.
+    rules: Vec<&'static str>,
     /// Hermes refuses `config` hooks here (Python plugins only).
     config_refused: bool,
     /// Hermes fires the event for Python plugins only: only `hermes-hooks run` runs `config`
@@ -329,11 +333,13 @@ fn detail(
             can: Can {
                 config: def.config.names(),
                 agent_hooks: def.agent_hooks.names(),
+                rules: crate::config::rules::actions_on(event),
                 config_refused: def.plugin_only,
                 config_run_only: def.plugin_fired,
             },
             payload,
             answers: examples.iter().map(answer_line).collect(),
+            rule_example: crate::config::rules::example(event),
         };
         printer.document(&detail)?;
         return Ok(ExitStatus::Success);
@@ -365,9 +371,14 @@ fn detail(
         names if names.is_empty() => "nothing (observers only)".to_owned(),
         names => names.join(", "),
     };
+    let rules = match crate::config::rules::actions_on(event) {
+        actions if actions.is_empty() => "nothing".to_owned(),
+        actions => actions.join(", "),
+    };
     screen
         .line(format!("  config hooks       {config}"))
-        .line(format!("  agent-hooks hooks  {agent}"));
+        .line(format!("  agent-hooks hooks  {agent}"))
+        .line(format!("  rules              {rules}"));
     for line in agent_extras(event) {
         screen.line(format!("    {line}"));
     }
@@ -382,6 +393,14 @@ fn detail(
         .line("How to answer (hermes-hooks reads either form; Hermes reads only its own):");
     for example in &examples {
         answer_lines(&mut screen, example);
+    }
+    if let Some(rule) = crate::config::rules::example(event) {
+        screen
+            .blank()
+            .line("Or, with no script, a rule (in rules.yaml; `hermes-hooks new --rules` starts one):");
+        for line in rule.lines() {
+            screen.line(format!("  {line}"));
+        }
     }
     super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)

@@ -315,10 +315,14 @@ pub(crate) fn consent_warnings(
             "{problem}; treating it as empty, so no hook counts as approved"
         ));
     }
+    // The rules of one file share its consent, and so its notice: said once.
+    let mut said: Vec<&str> = Vec::new();
     for hook in &report.hooks {
         if let Some(notice) = &hook.notice
             && !(denied_shown && hook.denied)
+            && !said.contains(&notice.as_str())
         {
+            said.push(notice);
             printer.warn(notice);
         }
     }

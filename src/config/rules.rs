@@ -116,6 +116,41 @@ struct RawFile {
     rules: Option<Vec<Spanned<Value>>>,
 }
 
+/// The actions a rule may take on `event`, by name.
+pub(crate) fn actions_on(event: Event) -> Vec<&'static str> {
+    [Action::Block, Action::Ask, Action::Context]
+        .into_iter()
+        .filter(|action| event.effects(SourceKind::Rules).contains(action.needs()))
+        .map(Action::as_str)
+        .collect()
+}
+
+/// A rule for `event` to start from, as a rules file writes it (`None` where a rule can do
+/// nothing).
+pub(crate) fn example(event: Event) -> Option<String> {
+    let actions = actions_on(event);
+    let name = event.name();
+    if event.is_tool_event() && actions.contains(&"block") {
+        return Some(format!(
+            "rules:\n- name: no-force-push\n  event: {name}\n  tool: shell\n  when:\n    \
+             command: '\\bgit\\s+push\\b.*\\s(-f|--force)\\b'\n  action: block\n  message: \
+             Force pushes are not allowed here.\n"
+        ));
+    }
+    if actions.contains(&"context") {
+        return Some(format!(
+            "rules:\n- name: house-style\n  event: {name}\n  action: context\n  message: \
+             Answer in British English.\n"
+        ));
+    }
+    actions.contains(&"block").then(|| {
+        format!(
+            "rules:\n- name: not-in-ci\n  event: {name}\n  when:\n    session_id: '^ci-'\n  \
+             action: block\n  message: Not in CI sessions.\n"
+        )
+    })
+}
+
 /// The `tool:` of a rule as written: its class, or its tool name pattern.
 pub(crate) fn tool_shown(hook: &HookSpec) -> Option<&str> {
     let rule = hook.rule()?;

@@ -1,8 +1,8 @@
-"""hermes-hooks inside Hermes: the Agent Hooks (HOOK.md folders) run for Hermes's events, with
-every effect Hermes honours from a plugin.
+"""hermes-hooks inside Hermes: the rules (rules.yaml) and the Agent Hooks (HOOK.md folders) run
+for Hermes's events, with every effect Hermes honours from a plugin.
 
-Each event is sent to a `hermes-hooks serve` process with "sources": ["agent-hooks"] (Hermes
-runs its config.yaml hooks itself, so no hook runs twice), and the answer is handed back the way
+Each event is sent to a `hermes-hooks serve` process with "sources": ["rules", "agent-hooks"]
+(Hermes runs its config.yaml hooks itself, so no hook runs twice), and the answer is handed back the way
 Hermes reads it: a block on pre_tool_call (or Hermes's own approval prompt when the hooks ask a
 person; a block where this Hermes has none or runs with its approvals switched off), a rewrite
 of the tool's arguments through the tool_request middleware (which Hermes calls before the
@@ -117,6 +117,8 @@ EVENTS = (
 )
 
 # What Hermes adds to every call and no hook needs.
+# The sources run here: rules and Agent Hooks (Hermes runs its config hooks itself).
+_SOURCES = ("rules", "agent-hooks")
 _NOT_PAYLOAD = ("telemetry_schema_version", "middleware_schema_version", "original_args")
 
 # Hermes's own consent switch for its shell hooks (`hermes -z` and `--accept-hooks` export it).
@@ -426,7 +428,8 @@ class _Guards:
                 listed = json.loads(done.stdout.decode("utf-8", "replace"))
                 guards = {}
                 for hook in listed.get("hooks") or []:
-                    if hook.get("source") == "agent-hooks" and hook.get("fail_closed") is True:
+                    source = hook.get("source")
+                    if source in _SOURCES and hook.get("fail_closed") is True:
                         guards.setdefault(str(hook.get("event")), []).append(str(hook.get("name")))
         except BaseException:
             guards = None
@@ -712,7 +715,7 @@ class _Plugin:
         payload = {k: v for k, v in kwargs.items() if k not in _NOT_PAYLOAD}
         payload["cwd"] = _session_cwd()
         ident = next(self._ids)
-        request = {"id": ident, "event": event, "payload": payload, "sources": ["agent-hooks"]}
+        request = {"id": ident, "event": event, "payload": payload, "sources": list(_SOURCES)}
         if project:
             request["project_dir"] = project
         try:
