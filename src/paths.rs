@@ -338,14 +338,20 @@ pub(crate) fn find_project(start: &Path) -> Found {
 /// Whether `dir` has `.agents/hooks`. A folder that cannot be looked into (permission denied,
 /// an I/O error) counts as having it, so the load reads it and says why it cannot: an error
 /// while looking for hooks is never "no hooks".
+///
+/// A rules file (`.agents/rules.yaml`) makes a project as well: a project may have rules and no
+/// hook folder.
 fn has_hooks(dir: &Path) -> bool {
-    match std::fs::metadata(dir.join(".agents").join("hooks")) {
-        Ok(meta) => meta.is_dir(),
+    let agents = dir.join(".agents");
+    let there = |path: &Path, dir: bool| match std::fs::metadata(path) {
+        Ok(meta) => !dir || meta.is_dir(),
         Err(err) => !matches!(
             err.kind(),
             std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
         ),
-    }
+    };
+    there(&agents.join("hooks"), true)
+        || there(&agents.join(crate::config::rules::FILE_NAME), false)
 }
 
 /// The first folder another user owns among `root`'s `.agents/hooks`, its `.agents`, `root`
@@ -353,8 +359,9 @@ fn has_hooks(dir: &Path) -> bool {
 fn foreign_on_the_way(root: &Path, start: &Path, me: u32) -> Option<(PathBuf, u32)> {
     let agents = root.join(".agents");
     let hooks = agents.join("hooks");
+    let rules = agents.join(crate::config::rules::FILE_NAME);
     let below = start.ancestors().take_while(|dir| *dir != root);
-    [hooks.as_path(), agents.as_path(), root]
+    [hooks.as_path(), rules.as_path(), agents.as_path(), root]
         .into_iter()
         .chain(below)
         .find_map(|folder| crate::owner::foreign(folder, me))

@@ -19,6 +19,8 @@ pub enum Unread {
     Config,
     /// A HOOK.md, or a hooks folder: its hooks are unknown.
     AgentHooks,
+    /// A rules file, or a rule in it: its rules are unknown.
+    Rules,
     /// The payload: no hook can be given it.
     Payload,
     /// The allowlist: no hook counts as approved.
@@ -31,6 +33,7 @@ impl Unread {
         match self {
             Self::Config => "config",
             Self::AgentHooks => "agent-hooks",
+            Self::Rules => "rules",
             Self::Payload => "payload",
             Self::Allowlist => "allowlist",
         }
@@ -56,9 +59,13 @@ pub struct RunnerError {
 
 /// Whether some hook, of either source, can block `event`.
 pub(crate) fn blockable(event: Event) -> bool {
-    [SourceKind::Config, SourceKind::AgentHooks]
-        .into_iter()
-        .any(|source| event.effects(source).contains(Effects::BLOCK))
+    [
+        SourceKind::Config,
+        SourceKind::AgentHooks,
+        SourceKind::Rules,
+    ]
+    .into_iter()
+    .any(|source| event.effects(source).contains(Effects::BLOCK))
 }
 
 /// The files of `set` whose hooks could not be read, as errors of an answer for `event`.
@@ -68,6 +75,7 @@ pub(crate) fn of_set(set: &HookSet, event: Event) -> Vec<RunnerError> {
         .map(|err| RunnerError {
             unread: match err.source {
                 SourceKind::Config => Unread::Config,
+                SourceKind::Rules => Unread::Rules,
                 _ => Unread::AgentHooks,
             },
             file: Some(err.origin.file.clone()),

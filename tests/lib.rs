@@ -48,6 +48,7 @@ mod project;
 mod python_re;
 mod races;
 mod revoke;
+mod rules;
 mod serve;
 mod terminal;
 mod test_cmd;

@@ -224,16 +224,7 @@ fn config_warnings(set: &HookSet, findings: &mut Vec<Finding>) {
         });
     }
     // A rules file that could not be read at all (a skipped rule is among the warnings).
-    let said = |e: &crate::config::LoadError| {
-        set.warnings
-            .iter()
-            .any(|w| w.origin == e.origin && w.message == e.message)
-    };
-    for error in set
-        .errors
-        .iter()
-        .filter(|e| e.source == SourceKind::Rules && !said(e))
-    {
+    for error in set.unread_rules_files() {
         let mut at = error.origin.to_string();
         if let (Some(_), Some(column)) = (error.origin.line, error.column) {
             at = format!("{at}:{column}");

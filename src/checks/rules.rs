@@ -102,10 +102,18 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
             }
             if let Some(why) = field_problem(hook, rule, &condition.field) {
                 let level = if why.1 { Level::Error } else { Level::Warning };
-                say(level, "rule", format!("{word} {}: {}", condition.field, why.0));
+                say(
+                    level,
+                    "rule",
+                    format!("{word} {}: {}", condition.field, why.0),
+                );
             }
             if let Some(message) = slowness(condition) {
-                say(Level::Warning, "rule", format!("{word} {}: {message}", condition.field));
+                say(
+                    Level::Warning,
+                    "rule",
+                    format!("{word} {}: {message}", condition.field),
+                );
             }
         }
         if let Some(earlier) = shadowed_by(set, index) {
@@ -189,7 +197,10 @@ fn field_problem(hook: &HookSpec, rule: &Rule, field: &str) -> Option<(String, b
     let class = rule.tool_class;
     match first {
         "command" if !tool_event => Some((
-            format!("{} has no tool call, so there is no shell command", hook.event),
+            format!(
+                "{} has no tool call, so there is no shell command",
+                hook.event
+            ),
             true,
         )),
         "command" if class.is_some_and(|c| c != "shell") => Some((
@@ -285,7 +296,10 @@ fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
         let same_tool = match (first.tool_class, &earlier.matcher) {
             (None, None) => true,
             (Some(class), None) => rule.tool_class == Some(class),
-            (None, Some(m)) => hook.matcher.as_ref().is_some_and(|h| h.source() == m.source()),
+            (None, Some(m)) => hook
+                .matcher
+                .as_ref()
+                .is_some_and(|h| h.source() == m.source()),
             (Some(_), Some(_)) => false,
         };
         earlier.event == hook.event

@@ -439,7 +439,12 @@ impl Reviewer<'_> {
         ));
         for hook in rules {
             let Some(rule) = hook.rule() else { continue };
-            let mut what = format!("- {}: {} on {}", hook.name, rule.action.as_str(), hook.event);
+            let mut what = format!(
+                "- {}: {} on {}",
+                hook.name,
+                rule.action.as_str(),
+                hook.event
+            );
             if let Some(tool) = crate::config::rules::tool_shown(hook) {
                 what.push_str(&format!(", tool {tool}"));
             }
@@ -452,9 +457,7 @@ impl Reviewer<'_> {
                 }
             }
             what.push_str(&format!(": \"{}\"", rule.message));
-            review
-                .text("    ")
-                .wrapped(&what, width, 4, INDENT);
+            review.text("    ").wrapped(&what, width, 4, INDENT);
         }
     }
 

@@ -377,6 +377,9 @@ pub(crate) fn load_problems(set: &HookSet, printer: &Printer) {
             "{error}; its hooks do not run (the other sources' hooks do)"
         ));
     }
+    for error in set.unread_rules_files() {
+        printer.error(&anyhow!("{error}"));
+    }
 }
 
 /// The warnings of loading: one line each, except HOOK.md files that could not be read at all,

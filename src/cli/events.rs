@@ -395,9 +395,9 @@ fn detail(
         answer_lines(&mut screen, example);
     }
     if let Some(rule) = crate::config::rules::example(event) {
-        screen
-            .blank()
-            .line("Or, with no script, a rule (in rules.yaml; `hermes-hooks new --rules` starts one):");
+        screen.blank().line(
+            "Or, with no script, a rule (in rules.yaml; `hermes-hooks new --rules` starts one):",
+        );
         for line in rule.lines() {
             screen.line(format!("  {line}"));
         }

@@ -119,7 +119,11 @@ impl<'a> RuleRow<'a> {
 
     /// The conditions as one line: `command ~ rm, unless command ~ ./build`.
     fn conditions(&self, word: &str) -> Option<String> {
-        let list = if word == "when" { &self.when } else { &self.unless };
+        let list = if word == "when" {
+            &self.when
+        } else {
+            &self.unless
+        };
         (!list.is_empty()).then(|| {
             list.iter()
                 .map(|c| format!("{} ~ {}", c.field, c.pattern))

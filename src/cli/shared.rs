@@ -64,17 +64,7 @@ pub(crate) fn load_from(
             "{error}; none of its hooks are shown or run (the other sources' are)"
         ));
     }
-    // A rules file that could not be read at all (a skipped rule was said as a warning).
-    let said = |e: &config::LoadError| {
-        set.warnings
-            .iter()
-            .any(|w| w.origin == e.origin && w.message == e.message)
-    };
-    for error in set
-        .errors
-        .iter()
-        .filter(|e| e.source == SourceKind::Rules && !said(e))
-    {
+    for error in set.unread_rules_files() {
         printer.error(&anyhow::anyhow!("{error}"));
     }
     Ok(Loaded { paths, set })

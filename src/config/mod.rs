@@ -445,6 +445,18 @@ pub struct Namesake {
 }
 
 impl HookSet {
+    /// The rules files that could not be read at all (a rule that was skipped is among the
+    /// warnings, and not repeated here).
+    pub(crate) fn unread_rules_files(&self) -> impl Iterator<Item = &LoadError> {
+        self.errors.iter().filter(|e| {
+            e.source == SourceKind::Rules
+                && !self
+                    .warnings
+                    .iter()
+                    .any(|w| w.origin == e.origin && w.message == e.message)
+        })
+    }
+
     /// For each hook, the project hook that replaces it: a candidate replaces its user hook only
     /// when `would_run` says the project hook would run itself.
     pub fn replaced(&self, would_run: impl FnMut(&HookSpec) -> bool) -> Vec<Option<usize>> {

@@ -274,7 +274,7 @@ impl Reader<'_> {
     /// One rule, or `None` when it is skipped (with an error naming its line) or is for another
     /// event than `only`.
     fn rule(&mut self, item: &Spanned<Value>, only: Option<Event>) -> Option<HookSpec> {
-        let line = item.referenced.line() + 1;
+        let line = item.referenced.line();
         let name = item
             .value
             .get("name")

@@ -1,0 +1,306 @@
+//! Rules (rules.yaml): guards without scripts, approved per file, evaluated first, shown and
+//! checked wherever a hook is.
+
+use std::fs;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, code, json, statuses, stderr};
+
+const GUARD: &str = r"rules:
+- name: no-rm-rf
+  tool: shell
+  when:
+    command: '\brm\s+(-[a-zA-Z]*r[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*r)\b'
+  unless:
+    command: '\brm\s+-rf\s+\./build\b'
+  message: Recursive force delete was blocked by a rule.
+  fail_closed: true
+";
+
+fn user_rules(env: &TestEnv, text: &str) -> PathBuf {
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, text).unwrap();
+    file
+}
+
+fn project_rules(env: &TestEnv, text: &str) -> PathBuf {
+    let file = env.work().join(".agents/rules.yaml");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, text).unwrap();
+    file
+}
+
+fn approve_all(env: &TestEnv) {
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+fn shell(command: &str) -> String {
+    serde_json::json!({"tool_name": "terminal", "tool_input": {"command": command}}).to_string()
+}
+
+#[test]
+fn an_approved_rule_blocks_a_matching_call_and_lets_its_exception_and_other_calls_through() {
+    let env = TestEnv::new();
+    user_rules(&env, GUARD);
+    approve_all(&env);
+    for blocked in ["rm -rf /", "sudo rm -fr ~", "cd /tmp && rm -Rf x; rm -fr y"] {
+        let out = env.run("pre_tool_call", &shell(blocked));
+        assert_eq!(code(&out), 2, "{blocked}: {}", stderr(&out));
+        let line = json(&out);
+        assert_eq!(line["action"], "block", "{line}");
+        assert_eq!(
+            line["message"],
+            "Recursive force delete was blocked by a rule."
+        );
+        assert_eq!(line["hooks"][0]["source"], "rules", "{line}");
+        assert_eq!(statuses(&line), ["blocked"]);
+    }
+    for allowed in ["rm -rf ./build", "rm file.txt", "ls -la"] {
+        let out = env.run("pre_tool_call", &shell(allowed));
+        assert_eq!(code(&out), 0, "{allowed}: {}", stderr(&out));
+        assert_eq!(statuses(&json(&out)), ["not_matched"], "{allowed}");
+    }
+    // Not a shell tool: the rule is for the shell class only.
+    let write =
+        r#"{"tool_name": "write_file", "tool_input": {"path": "x", "content": "rm -rf /"}}"#;
+    assert_eq!(code(&env.run("pre_tool_call", write)), 0);
+}
+
+#[test]
+fn a_rules_file_is_approved_as_one_unit_and_an_edit_stops_every_rule_until_it_is_reviewed() {
+    let env = TestEnv::new();
+    let file = user_rules(
+        &env,
+        &format!("{GUARD}- name: no-curl\n  tool: shell\n  when: {{command: curl}}\n"),
+    );
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let outcome = json(&out);
+    assert_eq!(
+        outcome["approved"].as_array().unwrap().len(),
+        1,
+        "{outcome}"
+    );
+    assert_eq!(outcome["approved"][0]["event"], "rules");
+    let approvals = env.approvals();
+    assert_eq!(approvals.len(), 1, "{approvals:?}");
+    assert_eq!(
+        approvals[0]["command"],
+        Value::from(file.to_string_lossy().as_ref())
+    );
+    assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    // An edit anywhere in the file (here, loosening the other rule) stops every rule.
+    let text = fs::read_to_string(&file).unwrap();
+    fs::write(
+        &file,
+        text.replace("when: {command: curl}", "when: {command: wget}"),
+    )
+    .unwrap();
+    let out = env.run("pre_tool_call", &shell("rm -rf /"));
+    // The fail_closed rule blocks, saying why; the other one does not run at all.
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let line = json(&out);
+    assert_eq!(
+        line["message"],
+        "rule no-rm-rf changed since it was approved, so this call was blocked (fail_closed)"
+    );
+    assert_eq!(
+        stderr(&out).matches("changed since approval").count(),
+        1,
+        "one notice for the file: {}",
+        stderr(&out)
+    );
+    let out = env.run("pre_tool_call", &shell("wget x"));
+    assert_eq!(code(&out), 0);
+    assert_eq!(statuses(&json(&out)), ["not_matched", "changed"]);
+    // Reviewing shows every rule and what changed.
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["approved"][0]["was"], "changed");
+    assert_eq!(code(&env.run("pre_tool_call", &shell("wget x"))), 2);
+}
+
+#[test]
+fn an_unapproved_project_rules_file_decides_nothing_and_a_project_of_rules_alone_is_found() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.work().join(".git")).unwrap();
+    project_rules(
+        &env,
+        "rules:\n- name: quiet\n  tool: shell\n  when: {command: curl}\n",
+    );
+    let out = env.run("pre_tool_call", &shell("curl x"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["unapproved"]);
+    assert!(
+        stderr(&out).contains("hermes-hooks approve"),
+        "{}",
+        stderr(&out)
+    );
+    approve_all(&env);
+    let out = env.run("pre_tool_call", &shell("curl x"));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(json(&out)["message"], "blocked by rule quiet");
+}
+
+#[test]
+fn rules_come_before_config_hooks_and_a_rule_block_spares_the_scripts() {
+    let env = TestEnv::new();
+    let marker = env.path("ran");
+    let script = env.script("mark.sh", &format!("touch {}", marker.display()));
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        script.display()
+    ));
+    env.approve("pre_tool_call", &script.to_string_lossy());
+    user_rules(&env, GUARD);
+    approve_all(&env);
+    let out = env.run("pre_tool_call", &shell("rm -rf /"));
+    assert_eq!(code(&out), 2);
+    assert_eq!(statuses(&json(&out)), ["blocked", "not_run"]);
+    assert!(!marker.exists(), "the script after the rule never started");
+}
+
+#[test]
+fn a_rule_can_ask_a_person_and_add_context_where_its_event_allows() {
+    let env = TestEnv::new();
+    user_rules(
+        &env,
+        "rules:\n- name: ask-push\n  tool: shell\n  when: {command: 'git push'}\n  action: ask\n  \
+         message: Pushing needs a person.\n- name: house\n  event: pre_llm_call\n  action: \
+         context\n  message: Answer briefly.\n- name: wrong\n  event: post_tool_call\n  action: \
+         ask\n",
+    );
+    let listed = env.cmd().arg("list").output().unwrap();
+    assert!(
+        stderr(&listed).contains(
+            "rules.yaml:11: rule 'wrong' is skipped: action ask is not possible on post_tool_call"
+        ),
+        "{}",
+        stderr(&listed)
+    );
+    approve_all(&env);
+    let out = env.run("pre_tool_call", &shell("git push origin main"));
+    assert_eq!(code(&out), 2);
+    let line = json(&out);
+    assert_eq!(line["action"], "approve", "{line}");
+    assert_eq!(line["message"], "Pushing needs a person.");
+    let out = env.run("pre_llm_call", "{}");
+    assert_eq!(json(&out)["context"], "Answer briefly.");
+}
+
+#[test]
+fn every_mistake_in_a_rules_file_names_the_file_and_line_and_silences_only_that_rule() {
+    let env = TestEnv::new();
+    user_rules(
+        &env,
+        "rules:\n- name: good\n  tool: shell\n  when: {command: curl}\n- name: Bad\n- name: \
+         typo\n  unles: {command: x}\n- name: broken\n  when: {command: '(unclosed'}\n- name: \
+         good\n",
+    );
+    let out = env.cmd().arg("list").output().unwrap();
+    let said = stderr(&out);
+    for expected in [
+        "rules.yaml:5: rule 'Bad' is skipped: name 'Bad' must be lowercase",
+        "rules.yaml:6: rule 'typo' is skipped: unknown key 'unles'",
+        "rules.yaml:8: rule 'broken' is skipped: when.command: missing ), unterminated",
+        "rules.yaml:10: rule 'good' is skipped: the name 'good' is used by an earlier rule",
+    ] {
+        assert!(said.contains(expected), "{expected}\n{said}");
+    }
+    approve_all(&env);
+    assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    // With --fail-closed, a rule that could not be read may have been a guard: the call stops.
+    let out = env
+        .cmd()
+        .args(["run", "--fail-closed", "pre_tool_call"])
+        .write_stdin(shell("ls"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    // A file that is not a rules file at all is one error naming it; other sources still run.
+    user_rules(&env, "rule:\n- name: x\n");
+    let out = env.run("pre_tool_call", &shell("curl x"));
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out).contains("not a rules file: unknown field `rule`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn list_test_events_and_the_audit_log_show_rules_as_rules() {
+    let env = TestEnv::new();
+    user_rules(&env, GUARD);
+    approve_all(&env);
+    let listed = json(&env.cmd().args(["list", "--json"]).output().unwrap());
+    let rule = &listed["hooks"][0];
+    assert_eq!(rule["source"], "rules", "{rule}");
+    assert_eq!(rule["matcher"], "shell");
+    assert_eq!(rule["rule"]["action"], "block");
+    assert_eq!(rule["rule"]["unless"][0]["field"], "command");
+    assert_eq!(rule["run_would"], "apply it");
+    let payload = env.path("payload.json");
+    fs::write(&payload, shell("rm -rf /")).unwrap();
+    let out = env
+        .cmd()
+        .args([
+            "test",
+            "pre_tool_call",
+            "--expect",
+            "block",
+            "--payload-file",
+        ])
+        .arg(&payload)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env
+        .cmd()
+        .args([
+            "test",
+            "pre_tool_call",
+            "--expect",
+            "allow",
+            "--payload-file",
+        ])
+        .arg(&payload)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "--expect allow fails on a rule's block");
+    let events = json(
+        &env.cmd()
+            .args(["events", "pre_tool_call", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(events["can"]["rules"], serde_json::json!(["block", "ask"]));
+    assert!(
+        events["rule_example"]
+            .as_str()
+            .unwrap()
+            .contains("tool: shell")
+    );
+    let log = env.path("audit.jsonl");
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_AUDIT_LOG", &log)
+        .args(["run", "pre_tool_call"])
+        .write_stdin(shell("rm -rf /"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let entry: Value = serde_json::from_str(fs::read_to_string(&log).unwrap().trim()).unwrap();
+    assert_eq!(entry["hooks"][0]["source"], "rules", "{entry}");
+    assert_eq!(entry["hooks"][0]["status"], "blocked");
+}
