@@ -5,6 +5,7 @@
 //! without asking. Writes go through the same locked, atomic path as `run`. The summary names
 //! every hook and what became of it.
 
+use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
 use anyhow::{Context as _, Result, bail};
@@ -446,17 +447,14 @@ impl Reviewer<'_> {
                 hook.event
             );
             if let Some(tool) = crate::config::rules::tool_shown(hook) {
-                what.push_str(&format!(", tool {tool}"));
+                let _ = write!(what, ", tool {tool}");
             }
             for (word, conditions) in [("when", &rule.when), ("unless", &rule.unless)] {
                 for condition in conditions {
-                    what.push_str(&format!(
-                        ", {word} {} ~ {}",
-                        condition.field, condition.pattern
-                    ));
+                    let _ = write!(what, ", {word} {} ~ {}", condition.field, condition.pattern);
                 }
             }
-            what.push_str(&format!(": \"{}\"", rule.message));
+            let _ = write!(what, ": \"{}\"", rule.message);
             review.text("    ").wrapped(&what, width, 4, INDENT);
         }
     }

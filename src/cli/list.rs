@@ -397,7 +397,7 @@ fn hook_rows<'a>(
                     .agent()
                     .and_then(|agent| agent.pattern.as_ref())
                     .map(crate::matcher::Matcher::source),
-                timeout_ms: rule.is_none().then(|| hook.timeout.as_millis()),
+                timeout_ms: rule.is_none().then_some(hook.timeout.as_millis()),
                 fail_closed: hook.fail_closed,
                 consent,
                 script: assessment.script.map(|p| p.display().to_string()),

@@ -487,12 +487,11 @@ impl Reader<'_> {
             ("${home}", self.vars.home),
         ] {
             if pattern.contains(name) {
-                let text = match value {
-                    Some(dir) => escape(&crate::paths::normalized(dir).to_string_lossy()),
-                    None => {
-                        missing = Some(name);
-                        "(?!)".to_owned()
-                    }
+                let text = if let Some(dir) = value {
+                    escape(&crate::paths::normalized(dir).to_string_lossy())
+                } else {
+                    missing = Some(name);
+                    "(?!)".to_owned()
                 };
                 pattern = pattern.replace(name, &text);
             }
