@@ -88,7 +88,7 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
             findings.push(finding(hook, level, check, message));
         };
         for (word, condition) in conditions(rule) {
-            if condition.matcher.can_match() == Some(false) {
+            if condition.matcher().can_match() == Some(false) {
                 say(
                     Level::Error,
                     "rule",
@@ -245,7 +245,7 @@ fn slowness(condition: &Condition) -> Option<String> {
     let mut slowest = Duration::ZERO;
     for probe in &probes {
         let started = Instant::now();
-        let decided = condition.matcher.decides(probe);
+        let decided = condition.matcher().decides(probe);
         let took = started.elapsed();
         if decided.is_none() {
             return Some(format!(

@@ -15,6 +15,7 @@ mod install_twice;
 mod list;
 mod log;
 mod new;
+mod new_rules;
 mod pager;
 mod quick;
 mod revoke;

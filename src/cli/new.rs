@@ -35,15 +35,27 @@ use crate::paths;
 pub(crate) struct NewArgs {
     /// The hook's name: 1 to 64 lowercase letters, digits and single hyphens (it names the folder
     /// or the script)
-    name: String,
+    #[arg(required_unless_present = "rules")]
+    name: Option<String>,
     /// The event it runs on: canonical, Agent Hooks or Claude Code name
     #[arg(
         long,
         value_name = "EVENT",
         value_parser = super::completions::EventName,
-        hide_possible_values = true
+        hide_possible_values = true,
+        required_unless_present = "rules"
     )]
-    event: String,
+    event: Option<String>,
+    /// Write a shipped rule pack (destructive, force-push, secrets, outside-project) into the
+    /// user's rules file (<hermes home>/hermes-hooks/rules.yaml), or with --project into the
+    /// project's .agents/rules.yaml, for review and approval: a guard with no script
+    #[arg(
+        long,
+        value_name = "PACK",
+        value_parser = clap::builder::PossibleValuesParser::new(super::new_rules::PACK_NAMES),
+        conflicts_with_all = ["name", "event", "matcher", "config"]
+    )]
+    rules: Option<String>,
     /// Run only for tools whose whole name matches this regex (tool events only)
     #[arg(long, value_name = "REGEX")]
     matcher: Option<String>,
@@ -102,7 +114,14 @@ struct Made {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
-    let called = shared::event(&args.event, printer)?;
+    if let Some(pack) = &args.rules {
+        let project = args.project.clone();
+        return super::new_rules::run(global, pack, project, args.json, printer);
+    }
+    let (Some(name), Some(event)) = (&args.name, &args.event) else {
+        bail!("name the hook and its event (--event EVENT), or pick a rule pack with --rules");
+    };
+    let called = shared::event(event, printer)?;
     let scope = if args.user {
         Scope::User
     } else if let Some(file) = &args.config {
@@ -115,7 +134,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &NewArgs, printer: &Printer) -> Res
         _ => SourceKind::AgentHooks,
     };
     let hook = Hook {
-        name: &args.name,
+        name,
         called,
         matcher: args.matcher.as_deref(),
         lang: args.lang,

@@ -69,6 +69,47 @@ impl Slot {
         Some(Self { folder, name })
     }
 
+    /// The memo's place for another reader's parse (`kind` names the reader and its format;
+    /// `parts` are everything the parse depends on besides this binary); `None` as for
+    /// [`Self::of`].
+    pub(crate) fn keyed(kind: &[u8], parts: &[&[u8]]) -> Option<Self> {
+        if cfg!(test) {
+            return None;
+        }
+        let folder = directories::BaseDirs::new()?
+            .cache_dir()
+            .join("hermes-hooks")
+            .join("parsed");
+        let mut hash = Sha256::new();
+        hash.update(kind);
+        hash.update(binary_identity()?);
+        for part in parts {
+            hash.update(u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
+            hash.update(part);
+        }
+        let name = crate::consent::fingerprint::hex(&hash.finalize());
+        Some(Self { folder, name })
+    }
+
+    /// What [`Self::keep_body`] wrote for this slot, when it is there and sound.
+    pub(crate) fn recall_body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        let bytes =
+            crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let memo: Body<String, T> = serde_json::from_slice(&bytes).ok()?;
+        (memo.name == self.name).then_some(memo.body)
+    }
+
+    /// Writes `body` as this slot's memo; false when it could not be.
+    pub(crate) fn keep_body<T: Serialize>(&self, body: &T) -> bool {
+        let Ok(json) = serde_json::to_vec(&Body {
+            name: self.name.as_str(),
+            body,
+        }) else {
+            return false;
+        };
+        self.write(&json)
+    }
+
     fn path(&self) -> PathBuf {
         self.folder.join(format!("{}.json", self.name))
     }
@@ -92,6 +133,11 @@ impl Slot {
         let Ok(json) = serde_json::to_vec(&memo) else {
             return false;
         };
+        self.write(&json)
+    }
+
+    /// Writes `json` as the memo (a temporary file renamed over it).
+    fn write(&self, json: &[u8]) -> bool {
         if fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -108,7 +154,7 @@ impl Slot {
         else {
             return false;
         };
-        file.write_all(&json).is_ok() && file.persist(self.path()).is_ok()
+        file.write_all(json).is_ok() && file.persist(self.path()).is_ok()
     }
 
     /// Checks the memo against `expected`, what parsing the bytes gives: `None` when there is
@@ -143,6 +189,13 @@ pub(crate) enum Mended {
     Removed(PathBuf),
     /// Neither could be done: it is still there, and still believed.
     Left(PathBuf),
+}
+
+/// Another reader's memo: its own name, and what the reader keeps.
+#[derive(Serialize, Deserialize)]
+struct Body<N, T> {
+    name: N,
+    body: T,
 }
 
 /// [`Memo`] as it is written, borrowing the mapping.

@@ -5,6 +5,8 @@
 
 mod python;
 
+pub(crate) use python::needed::Needed;
+
 use std::sync::OnceLock;
 
 use fancy_regex::{Regex, RegexBuilder};
@@ -174,6 +176,12 @@ impl Matcher {
             }
             How::Plain | How::Invalid => Some(true),
         }
+    }
+
+    /// What a text must contain for the search pattern `pattern` to be found in it: a quick
+    /// test that spares building the pattern for most texts (`None`: no such test).
+    pub(crate) fn needed(pattern: &str) -> Option<Needed> {
+        python::needed_for(pattern)
     }
 
     /// The pattern as written.

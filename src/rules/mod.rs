@@ -1,6 +1,8 @@
 //! Rules, evaluated in this process: whether a rule applies to a call (its tool, then every
 //! `when`, then `unless`), what it answers, and the packs this program ships.
 
+pub(crate) mod packs;
+
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -21,8 +23,11 @@ const PATH_KEYS: [&str; 6] = [
     "target_file",
 ];
 
-/// The classes of the tools that touch one file (or, for a patch, several).
-const FILE_CLASSES: [&str; 3] = ["edit", "write", "read"];
+/// The classes of the tools that name files (a search names the file or folder it reads).
+const FILE_CLASSES: [&str; 4] = ["edit", "write", "read", "search"];
+
+/// Keys a tool names several files by.
+const PATHS_KEYS: [&str; 2] = ["paths", "file_paths"];
 
 /// Whether the rule of `hook` applies to this call: its tool (name pattern or class), every
 /// `when` condition, and not every `unless` condition. `tool_input` is the input as it stands.
@@ -90,7 +95,7 @@ impl Fields<'_> {
         // A text the pattern cannot decide on counts as matching: the guard holds.
         self.values(&condition.field)
             .iter()
-            .any(|text| condition.matcher.decides(text).unwrap_or(true))
+            .any(|text| condition.decides(text).unwrap_or(true))
     }
 
     /// For `unless`: the field is there and every one of its values matches (an exception for
@@ -101,7 +106,7 @@ impl Fields<'_> {
         !values.is_empty()
             && values
                 .iter()
-                .all(|text| condition.matcher.decides(text).unwrap_or(false))
+                .all(|text| condition.decides(text).unwrap_or(false))
     }
 
     /// Every text `field` has in this call (none when it is absent).
@@ -137,7 +142,8 @@ impl Fields<'_> {
         }
     }
 
-    /// The files a file tool touches, absolute and normalised against the call's `cwd`.
+    /// The files a file tool (edit, write, read, search) names, absolute and normalised against
+    /// the call's `cwd`.
     fn paths(&self) -> Vec<String> {
         if !self
             .invocation
@@ -152,6 +158,13 @@ impl Fields<'_> {
         let mut named: Vec<&str> = PATH_KEYS
             .iter()
             .filter_map(|key| input.get(*key)?.as_str())
+            .chain(
+                PATHS_KEYS
+                    .iter()
+                    .filter_map(|key| input.get(*key)?.as_array())
+                    .flatten()
+                    .filter_map(Value::as_str),
+            )
             .filter(|path| !path.is_empty())
             .collect();
         // A patch (Codex's apply_patch) names each file it adds, changes, moves or deletes.

@@ -7,6 +7,7 @@
 //! out), and named groups (renamed to numbers, so any identifier works).
 
 mod emit;
+pub(crate) mod needed;
 mod parse;
 mod tables;
 mod tokenizer;
@@ -74,6 +75,13 @@ pub(super) fn translate(pattern: &str, mode: Mode, text: Text) -> Result<Transla
         narrowed,
         words: emit::words_read(&alt),
     })
+}
+
+/// What a text must contain for `pattern` to be found in it (see [`needed`]); `None` when no
+/// such set can be told, or Python rejects the pattern.
+pub(super) fn needed_for(pattern: &str) -> Option<needed::Needed> {
+    let (alt, flags) = parse::parse(pattern).ok()?;
+    needed::of(&alt, flags)
 }
 
 /// Whether `pattern` holds no character that is special to Python's `re` (outside verbose mode,

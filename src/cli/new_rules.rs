@@ -1,0 +1,234 @@
+//! `new --rules PACK [--project]`: a shipped rule pack written into a rules file (the user's, or
+//! the project's `.agents/rules.yaml`) for review: a new file is made, an existing one gets the
+//! pack's rules appended after it is read whole (a file that does not read as rules, or that
+//! already has a rule of the pack's, is left as it is). Nothing is approved here.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use serde::Serialize;
+
+use super::{GlobalArgs, shared};
+use crate::config::rules::{self, FILE_NAME};
+use crate::config::{Scope, Warning};
+use crate::exit::ExitStatus;
+use crate::output::{Printer, Screen};
+use crate::rules::packs::{self, Pack};
+
+/// The names `--rules` takes.
+pub(crate) const PACK_NAMES: [&str; 4] = [
+    packs::PACKS[0].name,
+    packs::PACKS[1].name,
+    packs::PACKS[2].name,
+    packs::PACKS[3].name,
+];
+
+/// `new --rules --json`.
+#[derive(Serialize)]
+struct Written {
+    pack: &'static str,
+    scope: &'static str,
+    /// The rules file.
+    file: String,
+    /// Whether the file was made (else the pack was appended to it).
+    created: bool,
+    /// The rules written, in order.
+    rules: Vec<String>,
+    /// The commands to run next.
+    next: Vec<String>,
+}
+
+// `--project [DIR]`: absent, given alone, or given a folder.
+#[allow(clippy::option_option)]
+pub(crate) fn run(
+    global: &GlobalArgs,
+    pack: &str,
+    project: Option<Option<PathBuf>>,
+    json: bool,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let pack = packs::find(pack).with_context(|| {
+        format!(
+            "no rule pack is named '{pack}' (packs: {})",
+            PACK_NAMES.join(", ")
+        )
+    })?;
+    let paths = global.paths()?;
+    let (file, scope) = match project {
+        None => (paths.user_rules.clone(), Scope::User),
+        Some(dir) => {
+            let root = match dir {
+                Some(dir) => dir,
+                None => super::new::project_root(&shared::current_dir()?, printer)?,
+            };
+            (root.join(".agents").join(FILE_NAME), Scope::Project)
+        }
+    };
+    let (created, names) = write(&file, pack, scope)?;
+    let shown = file.display().to_string();
+    let written = Written {
+        pack: pack.name,
+        scope: scope.as_str(),
+        file: shown.clone(),
+        created,
+        rules: names,
+        next: vec![
+            format!("hermes-hooks approve {}", shell_word(&shown)),
+            "hermes-hooks install <agent>".to_owned(),
+            "hermes-hooks doctor".to_owned(),
+        ],
+    };
+    if json {
+        printer.document(&written)?;
+    } else {
+        printer.show(&human(&written, pack))?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Writes the pack into `file` (made, or appended to); the names of the rules it wrote.
+fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> {
+    let (header, items) = pack.parts();
+    let existing = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
+        Ok(bytes) => Some(
+            String::from_utf8(bytes)
+                .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", file.display()))?,
+        ),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => bail!("cannot read {}: {err}", file.display()),
+    };
+    let before = match &existing {
+        Some(text) => read_rules(file, text, scope)
+            .with_context(|| format!("{} is left as it is", file.display()))?,
+        None => Vec::new(),
+    };
+    let ours = names_in(items);
+    if let Some(clash) = ours.iter().find(|name| before.contains(name)) {
+        bail!(
+            "{} already has a rule named {clash}: the {} pack is there already, or a rule of \
+             yours has its name; nothing was written",
+            file.display(),
+            pack.name
+        );
+    }
+    let text = match &existing {
+        None => format!(
+            "# Rules for hermes-hooks: guards checked without a script. This file is approved as\n\
+             # one unit: after any edit, review it again with `hermes-hooks approve`.\n#\n\
+             {header}rules:\n{items}"
+        ),
+        Some(old) => {
+            let mut text = old.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            if text.trim().is_empty() {
+                text.push_str("rules:\n");
+            }
+            format!(
+                "{text}\n# The {} pack, from `hermes-hooks new --rules {}`.\n{items}",
+                pack.name, pack.name
+            )
+        }
+    };
+    // What is written must read as the rules before plus the pack's, and nothing else.
+    let after = read_rules(file, &text, scope).with_context(|| {
+        format!(
+            "the pack cannot be appended to {} as it is written (its rules must be the file's \
+             last entry, in block style); nothing was written",
+            file.display()
+        )
+    })?;
+    if after.len() != before.len() + ours.len() {
+        bail!(
+            "the pack cannot be appended to {}: the file would not read as its rules plus the \
+             pack's; nothing was written",
+            file.display()
+        );
+    }
+    let dir = file.parent().unwrap_or_else(|| Path::new("."));
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // A new file gets the mode a file a person writes gets; an old one keeps its own.
+    let mode = fs::metadata(file).map_or(0o644, |meta| meta.permissions().mode() & 0o7777);
+    crate::statefile::write_atomic(dir, file, ".rules.yaml.", text.as_bytes())
+        .with_context(|| format!("cannot write {}", file.display()))?;
+    fs::set_permissions(file, fs::Permissions::from_mode(mode))
+        .with_context(|| format!("cannot set the mode of {}", file.display()))?;
+    Ok((existing.is_none(), ours))
+}
+
+/// The names of the rules `text` declares, or why it does not read as a rules file (any rule
+/// skipped counts: a file with a mistake is not appended to).
+fn read_rules(file: &Path, text: &str, scope: Scope) -> Result<Vec<String>> {
+    let scratch = tempfile::Builder::new()
+        .prefix(".rules-check.")
+        .tempfile()
+        .context("cannot make a scratch file")?;
+    fs::write(scratch.path(), text).context("cannot write a scratch file")?;
+    let mut warnings: Vec<Warning> = Vec::new();
+    let mut errors = Vec::new();
+    let hooks = rules::load_file(
+        scratch.path(),
+        scope,
+        None,
+        rules::Vars::default(),
+        &mut warnings,
+        &mut errors,
+    );
+    if let Some(error) = errors.first() {
+        let at = error
+            .origin
+            .line
+            .map_or_else(String::new, |line| format!(":{line}"));
+        bail!(
+            "{}{at}: {}",
+            file.display(),
+            error
+                .message
+                .trim_end_matches("; none of its rules are used")
+        );
+    }
+    let mut names: Vec<String> = Vec::new();
+    for hook in hooks {
+        if !names.contains(&hook.name) {
+            names.push(hook.name);
+        }
+    }
+    Ok(names)
+}
+
+/// The rule names a pack's items declare, in order.
+fn names_in(items: &str) -> Vec<String> {
+    items
+        .lines()
+        .filter_map(|line| line.strip_prefix("- name:"))
+        .map(|name| name.trim().to_owned())
+        .collect()
+}
+
+fn shell_word(text: &str) -> String {
+    shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
+}
+
+fn human(written: &Written, pack: &Pack) -> Screen {
+    let mut screen = Screen::new(false);
+    let how = if written.created {
+        "made"
+    } else {
+        "appended to"
+    };
+    screen.line(format_args!(
+        "The {} pack ({}): {} rules, {how} {}",
+        pack.name,
+        pack.about,
+        written.rules.len(),
+        written.file
+    ));
+    screen.line("Nothing is checked until you review and approve the file:");
+    for next in &written.next {
+        screen.line(format_args!("  {next}"));
+    }
+    screen
+}

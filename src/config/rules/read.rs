@@ -1,0 +1,382 @@
+//! A rules file's text read whole and checked: every rule of every event, each pattern built
+//! once to be sure it can be, each mistake with its line. What comes out is plain data, kept as
+//! a memo between commands (see [`super::load_file`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use serde_saphyr::Spanned;
+
+use super::{Action, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Vars, escape};
+use crate::config::hook_md;
+use crate::config::yaml;
+use crate::config::{Event, SourceKind};
+use crate::matcher::{Matcher, Needed};
+
+/// A file, read.
+#[derive(Serialize, Deserialize, Default)]
+pub(super) struct Read {
+    /// The rules that can be used, in file order.
+    pub rules: Vec<Kept>,
+    /// Softer problems: `(line, message)`.
+    pub notes: Vec<(u64, String)>,
+    /// Rules skipped: `(line, message)`.
+    pub skipped: Vec<(u64, String)>,
+    /// Why the whole file cannot be used, with the line and column when known.
+    pub unusable: Option<(Option<u64>, Option<u64>, String)>,
+}
+
+/// One rule, checked.
+#[derive(Serialize, Deserialize)]
+pub(super) struct Kept {
+    pub line: u64,
+    pub name: String,
+    pub event: String,
+    /// A tool name pattern (`tool:` that is not a class).
+    pub tool: Option<String>,
+    pub tool_class: Option<String>,
+    pub when: Vec<KeptCondition>,
+    pub unless: Vec<KeptCondition>,
+    pub action: Action,
+    pub message: String,
+    pub fail_closed: bool,
+    pub priority: u16,
+}
+
+/// One condition, checked: the pattern builds, and what a text must hold for it.
+#[derive(Serialize, Deserialize)]
+pub(super) struct KeptCondition {
+    pub field: String,
+    pub pattern: String,
+    pub needed: Option<Needed>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    rules: Option<Vec<Spanned<Value>>>,
+}
+
+/// Why a rule is skipped.
+struct Skip(String);
+
+/// Reads `bytes` as a rules file.
+pub(super) fn read(bytes: &[u8], vars: Vars<'_>) -> Read {
+    let mut out = Read::default();
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        out.unusable = Some((None, None, "it is not UTF-8 text".to_owned()));
+        return out;
+    };
+    let raw = match yaml::parse::<Option<RawFile>>(text) {
+        Ok(raw) => raw,
+        Err(err) => {
+            let (line, column) = err.at.map_or((None, None), |(line, column)| {
+                (u64::try_from(line).ok(), u64::try_from(column).ok())
+            });
+            let hint = if err.message.contains("unknown field") {
+                " (a rules file holds one key, `rules:`, a list of rules)"
+            } else {
+                ""
+            };
+            out.unusable = Some((
+                line,
+                column,
+                format!("not a rules file: {}{hint}", err.message),
+            ));
+            return out;
+        }
+    };
+    let items = raw.and_then(|raw| raw.rules).unwrap_or_default();
+    if items.len() > RULES_MAX {
+        out.unusable = Some((
+            None,
+            None,
+            format!(
+                "it holds {} rules, more than the {RULES_MAX} a file may hold",
+                items.len()
+            ),
+        ));
+        return out;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for item in &items {
+        let line = item.referenced.line();
+        let name = item.value.get("name").and_then(Value::as_str);
+        let who = name.map_or_else(|| "a rule".to_owned(), |name| format!("rule '{name}'"));
+        match rule(&item.value, line, vars, &mut names, &mut out.notes) {
+            Ok(kept) => out.rules.push(kept),
+            Err(Skip(why)) => out.skipped.push((line, format!("{who} is skipped: {why}"))),
+        }
+    }
+    out
+}
+
+fn rule(
+    item: &Value,
+    line: u64,
+    vars: Vars<'_>,
+    names: &mut Vec<String>,
+    notes: &mut Vec<(u64, String)>,
+) -> Result<Kept, Skip> {
+    let Value::Object(map) = item else {
+        return Err(Skip(format!(
+            "a rule is a mapping with a name, not {}",
+            kind(item)
+        )));
+    };
+    if let Some(unknown) = map.keys().find(|key| !KEYS.contains(&key.as_str())) {
+        return Err(Skip(format!(
+            "unknown key '{unknown}' (a rule has {})",
+            KEYS.join(", ")
+        )));
+    }
+    let name = name(map, names)?;
+    let event = match map.get("event") {
+        None => Event::PRE_TOOL_CALL,
+        Some(Value::String(text)) => Event::parse(text.trim())
+            .map(|resolved| resolved.event)
+            .map_err(|unknown| Skip(format!("event: {unknown}")))?,
+        Some(other) => return Err(Skip(format!("event must be a name, not {}", kind(other)))),
+    };
+    let action = action(map.get("action"))?;
+    if !event.effects(SourceKind::Rules).contains(action.needs()) {
+        return Err(Skip(format!(
+            "action {} is not possible on {event}",
+            action.as_str()
+        )));
+    }
+    let mut fail_closed = flag(map.get("fail_closed"), "fail_closed")?;
+    let priority = priority(map.get("priority"))?;
+    let message = message(map.get("message"), action, &name)?;
+    let (tool, tool_class) = tool(map.get("tool"), event)?;
+    let mut conditions = |key| conditions(map.get(key), key, line, vars, notes);
+    let when = conditions("when")?;
+    let unless = conditions("unless")?;
+    if fail_closed && action == Action::Context {
+        notes.push((
+            line,
+            format!("rule '{name}': fail_closed is ignored, a context rule cannot block"),
+        ));
+        fail_closed = false;
+    }
+    Ok(Kept {
+        line,
+        name,
+        event: event.name().to_owned(),
+        tool,
+        tool_class,
+        when,
+        unless,
+        action,
+        message,
+        fail_closed,
+        priority,
+    })
+}
+
+fn name(map: &Map<String, Value>, names: &mut Vec<String>) -> Result<String, Skip> {
+    let name = match map.get("name") {
+        Some(Value::String(name)) => name.trim(),
+        Some(other) => return Err(Skip(format!("name must be text, not {}", kind(other)))),
+        None => return Err(Skip("it has no name".to_owned())),
+    };
+    if !hook_md::is_spec_name(name) {
+        return Err(Skip(format!(
+            "name '{name}' must be lowercase letters and digits, with single hyphens between \
+             them"
+        )));
+    }
+    if names.iter().any(|seen| seen == name) {
+        return Err(Skip(format!(
+            "the name '{name}' is used by an earlier rule of this file"
+        )));
+    }
+    names.push(name.to_owned());
+    Ok(name.to_owned())
+}
+
+/// `when` or `unless`: a mapping from field to pattern, or a list of such mappings.
+fn conditions(
+    raw: Option<&Value>,
+    key: &str,
+    line: u64,
+    vars: Vars<'_>,
+    notes: &mut Vec<(u64, String)>,
+) -> Result<Vec<KeptCondition>, Skip> {
+    let mappings: Vec<&Map<String, Value>> = match raw {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(map)) => vec![map],
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_object().ok_or_else(|| {
+                    Skip(format!(
+                        "{key}: each item is a mapping from a field to a pattern, not {}",
+                        kind(item)
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(Skip(format!(
+                "{key} is a mapping from a field to a pattern, not {}",
+                kind(other)
+            )));
+        }
+    };
+    let mut conditions = Vec::new();
+    for (field, pattern) in mappings.into_iter().flatten() {
+        let Value::String(pattern) = pattern else {
+            return Err(Skip(format!(
+                "{key}.{field}: a pattern is text (quote it), not {}",
+                kind(pattern)
+            )));
+        };
+        if field.is_empty() || field.split('.').any(str::is_empty) {
+            return Err(Skip(format!("{key}: '{field}' is not a field path")));
+        }
+        let (pattern, missing) = put_in(pattern, vars);
+        if let Some(missing) = missing {
+            notes.push((
+                line,
+                format!(
+                    "{key}.{field}: {missing} stands for no folder here, so the pattern matches \
+                     nothing"
+                ),
+            ));
+        }
+        if pattern.len() > PATTERN_MAX {
+            return Err(Skip(format!(
+                "{key}.{field}: the pattern is longer than {PATTERN_MAX} bytes"
+            )));
+        }
+        // Built once here, so a pattern that reads is one that can be used later.
+        let (_, invalid) = Matcher::compile_search(&pattern);
+        if let Some(why) = invalid {
+            return Err(Skip(format!("{key}.{field}: {why}")));
+        }
+        conditions.push(KeptCondition {
+            field: field.clone(),
+            needed: Matcher::needed(&pattern),
+            pattern,
+        });
+    }
+    Ok(conditions)
+}
+
+/// `pattern` with `${project}` and `${home}` replaced by their folders, escaped for a pattern (a
+/// variable without a folder matches nothing); the second value names such a variable.
+fn put_in(pattern: &str, vars: Vars<'_>) -> (String, Option<&'static str>) {
+    let mut pattern = pattern.to_owned();
+    let mut missing = None;
+    for (name, value) in [("${project}", vars.project), ("${home}", vars.home)] {
+        if pattern.contains(name) {
+            let text = if let Some(dir) = value {
+                escape(&crate::paths::normalized(dir).to_string_lossy())
+            } else {
+                missing = Some(name);
+                "(?!)".to_owned()
+            };
+            pattern = pattern.replace(name, &text);
+        }
+    }
+    (pattern, missing)
+}
+
+/// What a YAML value is, in a message.
+const fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+fn action(raw: Option<&Value>) -> Result<Action, Skip> {
+    match raw {
+        None => Ok(Action::Block),
+        Some(Value::String(text)) => match text.trim() {
+            "block" => Ok(Action::Block),
+            "ask" => Ok(Action::Ask),
+            "context" => Ok(Action::Context),
+            other => Err(Skip(format!(
+                "action '{other}' is not one of block, ask, context"
+            ))),
+        },
+        Some(other) => Err(Skip(format!(
+            "action is block, ask or context, not {}",
+            kind(other)
+        ))),
+    }
+}
+
+fn flag(raw: Option<&Value>, key: &str) -> Result<bool, Skip> {
+    match raw {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(value)) => Ok(*value),
+        Some(other) => Err(Skip(format!("{key} is true or false, not {}", kind(other)))),
+    }
+}
+
+fn priority(raw: Option<&Value>) -> Result<u16, Skip> {
+    match raw {
+        None | Some(Value::Null) => Ok(hook_md::DEFAULT_PRIORITY),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|n| u16::try_from(n).ok())
+            .filter(|n| *n <= hook_md::MAX_PRIORITY)
+            .ok_or_else(|| {
+                Skip(format!(
+                    "priority is a whole number from 0 to {}, not {n}",
+                    hook_md::MAX_PRIORITY
+                ))
+            }),
+        Some(other) => Err(Skip(format!(
+            "priority is a whole number, not {}",
+            kind(other)
+        ))),
+    }
+}
+
+fn message(raw: Option<&Value>, action: Action, name: &str) -> Result<String, Skip> {
+    match raw {
+        Some(Value::String(text)) if !text.trim().is_empty() => Ok(text.trim().to_owned()),
+        None | Some(Value::Null | Value::String(_)) => match action {
+            Action::Block => Ok(format!("blocked by rule {name}")),
+            Action::Ask => Ok(format!("rule {name} asks a person to approve this call")),
+            Action::Context => Err(Skip(
+                "a context rule needs a message: the text the model is given".to_owned(),
+            )),
+        },
+        Some(other) => Err(Skip(format!("message is text, not {}", kind(other)))),
+    }
+}
+
+/// `tool`: a tool class (`shell`), else a pattern the tool name must match in full.
+fn tool(raw: Option<&Value>, event: Event) -> Result<(Option<String>, Option<String>), Skip> {
+    let text = match raw {
+        None | Some(Value::Null) => return Ok((None, None)),
+        Some(Value::String(text)) => text.trim(),
+        Some(other) => {
+            return Err(Skip(format!(
+                "tool is a tool name pattern or a class, not {}",
+                kind(other)
+            )));
+        }
+    };
+    if !event.is_tool_event() {
+        return Err(Skip(format!(
+            "tool only applies to tool events, and {event} is not one"
+        )));
+    }
+    if TOOL_CLASSES.contains(&text) {
+        return Ok((None, Some(text.to_owned())));
+    }
+    match Matcher::compile(text) {
+        (_, Some(why)) => Err(Skip(format!("tool: {why}"))),
+        (_, None) => Ok((Some(text.to_owned()), None)),
+    }
+}

@@ -1,0 +1,182 @@
+//! The rule packs this program ships: reviewed rules files for the guards most people want,
+//! which `hermes-hooks new --rules PACK` writes into a rules file for review and approval.
+
+/// One shipped pack.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pack {
+    /// The name `new --rules` takes.
+    pub name: &'static str,
+    /// What it guards, in a few words.
+    pub about: &'static str,
+    /// The pack as a rules file: a header comment, then `rules:` and its rules.
+    pub text: &'static str,
+}
+
+/// Every pack, in the order `new --rules` lists them.
+pub(crate) const PACKS: [Pack; 4] = [
+    Pack {
+        name: "destructive",
+        about: "deleting, wiping or formatting what lies outside the project",
+        text: include_str!("packs/destructive.yaml"),
+    },
+    Pack {
+        name: "force-push",
+        about: "force pushes and history rewrites on protected branches",
+        text: include_str!("packs/force-push.yaml"),
+    },
+    Pack {
+        name: "secrets",
+        about: "reading or printing secrets and credentials",
+        text: include_str!("packs/secrets.yaml"),
+    },
+    Pack {
+        name: "outside-project",
+        about: "writing files outside the project",
+        text: include_str!("packs/outside-project.yaml"),
+    },
+];
+
+/// The pack named `name`.
+pub(crate) fn find(name: &str) -> Option<&'static Pack> {
+    PACKS.iter().find(|pack| pack.name == name)
+}
+
+impl Pack {
+    /// The pack split for appending to a rules file: its header comment, and the rule items
+    /// after its `rules:` line.
+    pub(crate) fn parts(&self) -> (&'static str, &'static str) {
+        let text = self.text;
+        let at = text
+            .match_indices("rules:\n")
+            .find(|(at, _)| *at == 0 || text.as_bytes()[at - 1] == b'\n')
+            .map_or(0, |(at, _)| at);
+        let items = &text[at..];
+        (&text[..at], items.strip_prefix("rules:\n").unwrap_or(items))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each pack against its cases: real command lines and file calls, with what the pack must
+    //! block and what it must let through (every case through the engine's own evaluation).
+
+    use std::path::Path;
+
+    use serde_json::{Map, Value};
+
+    use super::PACKS;
+    use crate::config::rules::{self, Vars};
+    use crate::config::{HookSpec, Scope};
+    use crate::payload::Invocation;
+
+    /// The folders every case is checked in.
+    const PROJECT: &str = "/home/dev/project";
+    const HOME: &str = "/home/dev";
+
+    /// The pack's rules, read as a rules file is.
+    fn load(text: &str) -> Vec<HookSpec> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rules.yaml");
+        std::fs::write(&file, text).unwrap();
+        let (mut warnings, mut errors) = (Vec::new(), Vec::new());
+        let vars = Vars {
+            project: Some(Path::new(PROJECT)),
+            home: Some(Path::new(HOME)),
+        };
+        let hooks = rules::load_file(&file, Scope::User, None, vars, &mut warnings, &mut errors);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(errors.is_empty(), "{errors:?}");
+        hooks
+    }
+
+    /// The rules that block the case's call.
+    fn blocking<'h>(hooks: &'h [HookSpec], case: &Map<String, Value>) -> Vec<&'h str> {
+        let mut input = case.clone();
+        input.remove("expect");
+        input.insert("cwd".to_owned(), Value::from(PROJECT));
+        let invocation = Invocation::from_input(input, PROJECT);
+        hooks
+            .iter()
+            .filter(|hook| crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref()))
+            .map(|hook| hook.name.as_str())
+            .collect()
+    }
+
+    fn cases(pack: &str) -> Vec<Map<String, Value>> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/rules/packs")
+            .join(format!("{pack}.cases.jsonl"));
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_pack_blocks_what_it_must_and_lets_as_many_everyday_calls_through() {
+        for pack in PACKS {
+            let hooks = load(pack.text);
+            assert!(!hooks.is_empty(), "{}", pack.name);
+            let cases = cases(pack.name);
+            let (mut blocks, mut allows, mut wrong) = (0, 0, Vec::new());
+            for case in &cases {
+                let expect = case["expect"].as_str().unwrap();
+                let by = blocking(&hooks, case);
+                match expect {
+                    "block" => blocks += 1,
+                    "allow" => allows += 1,
+                    other => panic!("{}: expect {other}", pack.name),
+                }
+                if (expect == "block") == by.is_empty() {
+                    wrong.push(format!(
+                        "{expect}: {} (by {by:?})",
+                        Value::Object(case.clone())
+                    ));
+                }
+            }
+            assert!(wrong.is_empty(), "{}:\n{}", pack.name, wrong.join("\n"));
+            assert!(blocks >= 25, "{}: {blocks} block cases", pack.name);
+            assert!(
+                allows >= blocks,
+                "{}: {allows} allow cases, {blocks} block",
+                pack.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_pack_splits_into_a_header_and_rules_that_append_to_a_file() {
+        for pack in PACKS {
+            let (header, items) = pack.parts();
+            assert!(
+                header.lines().all(|l| l.is_empty() || l.starts_with('#')),
+                "{}",
+                pack.name
+            );
+            assert!(
+                items.starts_with("- name:") || items.starts_with('#'),
+                "{}",
+                pack.name
+            );
+            let appended = format!("rules:\n- name: mine\n  when: {{command: x}}\n{items}");
+            assert_eq!(
+                load(&appended).len(),
+                load(pack.text).len() + 1,
+                "{}",
+                pack.name
+            );
+        }
+    }
+
+    #[test]
+    fn rule_names_are_unique_across_the_packs() {
+        let mut seen = std::collections::HashSet::new();
+        for pack in PACKS {
+            for hook in load(pack.text) {
+                assert!(seen.insert(hook.name.clone()), "{} twice", hook.name);
+            }
+        }
+    }
+}
