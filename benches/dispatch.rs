@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 use hermes_hooks::{Approval, record, sha256_file};
 
+#[path = "dispatch/rules.rs"]
+mod rules;
+
 /// The binary under test: `HERMES_HOOKS_BENCH_BIN` when set and not empty (to compare builds),
 /// else the release binary as `cargo build --release` makes it (see [`build_shipped`]).
 fn bin() -> &'static OsStr {
@@ -130,6 +133,8 @@ struct Fixture {
     /// A home with 250 config hooks across events, and a project with 50 HOOK.md folders.
     many: PathBuf,
     project: PathBuf,
+    /// Homes whose one source is a rules file, and their project.
+    rules: rules::Homes,
 }
 
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -199,6 +204,7 @@ fn fixture() -> Fixture {
     record(&home.join("shell-hooks-allowlist.json"), &approvals).expect("approve");
     let (one, empty_project) = one_hook(dir.path(), &trivial);
     let (many, project) = many_hooks(dir.path(), &trivial);
+    let rules = rules::homes(dir.path());
     Fixture {
         _dir: dir,
         home,
@@ -208,6 +214,7 @@ fn fixture() -> Fixture {
         empty_project,
         many,
         project,
+        rules,
     }
 }
 
@@ -463,6 +470,7 @@ fn timings(fx: &Fixture) -> (Vec<Row>, Duration) {
         target: "<= 2x and < 2 ms",
         met: Some(ratio <= 2.0 && ms(none.median) < 2.0),
     });
+    rows.extend(rules::run_rows(fx));
 
     let run_many = |home: &Path, project: &Path| {
         let mut cmd = tool(home, Some(project));
@@ -489,6 +497,7 @@ fn timings(fx: &Fixture) -> (Vec<Row>, Duration) {
     });
 
     rows.extend(serve_rows(fx));
+    rows.push(rules::serve_row(fx));
 
     let one_sleep = measure(5, || timed(&mut Command::new(&fx.sleeper), b"{}"));
     let three = measure(5, || timed(&mut run_cmd(&fx.home, "on_session_end"), b"{}"));
@@ -550,7 +559,7 @@ fn serve_rows(fx: &Fixture) -> Vec<Row> {
         ),
     ] {
         let mut process = Server::start(home, project);
-        let (pinned, one_cpu) = on_one_cpu(process.child.id(), || {
+        let (pinned, one_cpu) = on_one_cpu(&[process.child.id()], || {
             measure(requests, || process.ask(&miss))
         });
         let scheduled = measure(requests, || process.ask(&miss));
@@ -595,12 +604,12 @@ fn serve_rows(fx: &Fixture) -> Vec<Row> {
     rows
 }
 
-/// Runs `body` with this process and the process `pid` on one CPU (the first this process may
-/// use), then gives both the CPUs this process had. A round trip between two processes on
-/// two CPUs also pays the wake-up of an idle CPU, which a virtual machine that halts idle CPUs
+/// Runs `body` with this process and the processes `pids` on one CPU (the first this process
+/// may use), then gives them all the CPUs this process had. A round trip between two processes
+/// on two CPUs also pays the wake-up of an idle CPU, which a virtual machine that halts idle CPUs
 /// makes cost tens of microseconds, as long as the work itself; on one CPU the figure is the
-/// server's work and the two pipes. The flag says whether both were pinned.
-fn on_one_cpu<T>(pid: u32, body: impl FnOnce() -> T) -> (T, bool) {
+/// server's work and the two pipes. The flag says whether all were pinned.
+fn on_one_cpu<T>(pids: &[u32], body: impl FnOnce() -> T) -> (T, bool) {
     use rustix::process::Pid;
     use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
     let Ok(mine) = sched_getaffinity(None) else {
@@ -611,12 +620,17 @@ fn on_one_cpu<T>(pid: u32, body: impl FnOnce() -> T) -> (T, bool) {
     };
     let mut one = CpuSet::new();
     one.set(first);
-    let server = i32::try_from(pid).ok().and_then(Pid::from_raw);
-    let pinned = sched_setaffinity(None, &one).is_ok()
-        && server.is_some_and(|server| sched_setaffinity(Some(server), &one).is_ok());
+    let servers: Vec<Option<Pid>> = pids
+        .iter()
+        .map(|pid| i32::try_from(*pid).ok().and_then(Pid::from_raw))
+        .collect();
+    let mut pinned = sched_setaffinity(None, &one).is_ok();
+    for server in &servers {
+        pinned &= server.is_some_and(|server| sched_setaffinity(Some(server), &one).is_ok());
+    }
     let result = body();
     let _ = sched_setaffinity(None, &mine);
-    if let Some(server) = server {
+    for server in servers.into_iter().flatten() {
         let _ = sched_setaffinity(Some(server), &mine);
     }
     (result, pinned)
@@ -720,7 +734,12 @@ fn hot_code_row(binary: &OsStr) -> Row {
 /// that tests/interop/run.sh installs; without it, one row says so.
 fn inside_hermes(binary: &OsStr) -> Vec<Row> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("target/interop/venv-0.19.0/bin/python");
+    // The environment tests/interop/run.sh makes, or the one it is told to use.
+    #[allow(clippy::disallowed_methods)]
+    let venv = std::env::var_os("HERMES_INTEROP_VENV")
+        .filter(|path| !path.is_empty())
+        .map_or_else(|| root.join("target/interop/venv-0.19.0"), PathBuf::from);
+    let python = venv.join("bin/python");
     let skipped = |why: &str| {
         vec![Row {
             figure: "inside Hermes: plugin, none applies (ms per call)",
@@ -762,6 +781,20 @@ fn inside_hermes(binary: &OsStr) -> Vec<Row> {
         return skipped("latency.py gave no plugin rows");
     };
     let bridge = |wiring| median(wiring).map_or_else(|| "n/a".to_owned(), |m| format!("{m:.2} ms"));
+    let rule = median("plugin, a rule blocks").map_or_else(
+        || Row {
+            figure: "inside Hermes: plugin, a rule blocks / none applies",
+            measured: "n/a (latency.py gave no rule row)".to_owned(),
+            target: "<= 1.1x",
+            met: None,
+        },
+        |rule| Row {
+            figure: "inside Hermes: plugin, a rule blocks / none applies",
+            measured: format!("{rule:.2} / {none:.2} ms = {:.2}x", rule / none),
+            target: "<= 1.1x",
+            met: Some(rule / none <= 1.1),
+        },
+    );
     vec![
         Row {
             figure: "inside Hermes: plugin, none applies (ms per call)",
@@ -775,6 +808,7 @@ fn inside_hermes(binary: &OsStr) -> Vec<Row> {
             target: "<= 1.1x",
             met: Some(one / direct <= 1.1),
         },
+        rule,
         Row {
             figure: "  bridge, none applies / one trivial hook",
             measured: format!(

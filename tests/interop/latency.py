@@ -11,6 +11,8 @@ measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 - nothing: no hook at all (what dispatch costs anyway);
 - plugin, none applies: the hermes-hooks plugin, no Agent Hooks guard for the event;
 - plugin, one trivial hook: the plugin and one project guard that reads its input and exits 0;
+- plugin, a rule blocks: the plugin and a user rules file (approved) whose one rule blocks every
+  timed call, decided inside the plugin's server with no process;
 - shell hook, direct: the same script as a Hermes config hook;
 - bridge, none applies / one trivial hook: a config hook `BINARY run pre_tool_call`.
 
@@ -35,6 +37,14 @@ from agent_loop import Run  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 TRIVIAL = "#!/bin/sh\ncat >/dev/null\n"
+RULE = r"""rules:
+- name: no-numbered-files
+  tool: read
+  when:
+    path: '/file-\d+\.txt$'
+  action: block
+  message: Reading the numbered files was blocked by a rule.
+"""
 
 
 def read_file(path):
@@ -62,6 +72,13 @@ def trivial_guard(run):
     script.chmod(0o755)
 
 
+def blocking_rule(run):
+    """The user rules file (approved with the plugin) whose rule blocks every timed call."""
+    path = run.hermes / "hermes-hooks" / "rules.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(RULE)
+
+
 def trivial_script(run):
     script = run.root / "trivial.sh"
     script.write_text(TRIVIAL)
@@ -75,6 +92,7 @@ def setups(plugin):
         rows += [
             ("plugin, none applies", lambda r: r.plugin()),
             ("plugin, one trivial hook", lambda r: (trivial_guard(r), r.plugin())),
+            ("plugin, a rule blocks", lambda r: (blocking_rule(r), r.plugin())),
         ]
     rows += [
         ("shell hook, direct", lambda r: r.shell_hooks({"pre_tool_call": trivial_script(r)})),

@@ -1,0 +1,201 @@
+//! The rows of rules (guards written as patterns, evaluated in the process), each timed in turns
+//! with the figure it must stay near: the same command where hooks are configured and none applies.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use hermes_hooks::{Approval, record, sha256_file};
+
+use super::{
+    Fixture, MISS, PAYLOAD, Row, Server, ms, on_one_cpu, request, run_cmd, side_by_side, timed,
+    tool, us,
+};
+
+/// The shipped packs, in the order `new --rules` lists them.
+const PACKS: [&str; 4] = ["destructive", "force-push", "secrets", "outside-project"];
+
+/// How many rules the `serve` fixture holds: the packs', then generated ones.
+const FIFTY: usize = 50;
+
+/// A shell call the destructive pack blocks.
+const RM_ROOT: &[u8] = br#"{"tool_name": "terminal", "args": {"command": "rm -rf /"}, "session_id": "bench", "tool_call_id": "c1"}"#;
+
+/// The homes with rules and the project they are run in.
+pub(super) struct Homes {
+    /// A home whose one source is an approved user rules file: the four packs.
+    packs: PathBuf,
+    /// The same packs and generated rules, 50 in all.
+    fifty: PathBuf,
+    /// A project (it has `.git`) without hooks, so that `${project}` stands for a folder.
+    project: PathBuf,
+    /// How many rules the packs hold.
+    pack_rules: usize,
+}
+
+/// Makes the homes under `root`.
+pub(super) fn homes(root: &Path) -> Homes {
+    let project = root.join("rules-project");
+    std::fs::create_dir_all(project.join(".git")).expect("project");
+    let packs_text = packs();
+    let pack_rules = packs_text
+        .lines()
+        .filter(|l| l.starts_with("- name:"))
+        .count();
+    let packs = home(&root.join("rules-packs"), &packs_text);
+    let mut text = packs_text;
+    for n in 0..FIFTY.saturating_sub(pack_rules) {
+        let _ = write!(
+            text,
+            "- name: no-deploy-{n:02}\n  tool: shell\n  when:\n    command: \
+             '\\bdeploy\\.sh\\s+(\\S+\\s+)*--target[= ]prod-{n:02}\\b'\n  action: block\n  \
+             message: Deploying to prod-{n:02} is not done from an agent.\n"
+        );
+    }
+    let fifty = home(&root.join("rules-fifty"), &text);
+    Homes {
+        packs,
+        fifty,
+        project,
+        pack_rules,
+    }
+}
+
+/// The four shipped packs as one rules file, each appended as `new --rules` appends one: its
+/// header comment and items, without its own `rules:` line.
+fn packs() -> String {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/packs");
+    let mut text = String::from("rules:\n");
+    for pack in PACKS {
+        let pack = std::fs::read_to_string(folder.join(format!("{pack}.yaml"))).expect("pack");
+        for line in pack.lines().filter(|line| *line != "rules:") {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// A Hermes home whose one source is `rules` as its user rules file, approved.
+fn home(home: &Path, rules: &str) -> PathBuf {
+    let file = home.join("hermes-hooks").join("rules.yaml");
+    std::fs::create_dir_all(file.parent().expect("folder")).expect("home");
+    std::fs::write(&file, rules).expect("rules file");
+    let approval = Approval {
+        event: "rules".to_owned(),
+        command: file.display().to_string(),
+        script: Some(file.clone()),
+        sha256: sha256_file(&file).ok(),
+        mtime: None,
+    };
+    record(&home.join("shell-hooks-allowlist.json"), &[approval]).expect("approve");
+    home.to_path_buf()
+}
+
+/// `run pre_tool_call` in `home` with the rules project.
+fn run_rules(home: &Path, project: &Path) -> Command {
+    let mut cmd = tool(home, Some(project));
+    cmd.args(["run", "pre_tool_call"]);
+    cmd
+}
+
+/// Runs `cmd` once with `payload` and checks the exit status says `blocked` (2) or not (0), so
+/// that no figure is taken of a fixture whose rules do not load.
+fn expect(cmd: &mut Command, payload: &[u8], blocked: bool) {
+    use std::io::Write as _;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut pipe = child.stdin.take().expect("stdin");
+    pipe.write_all(payload).expect("payload");
+    drop(pipe);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(if blocked { 2 } else { 0 }),
+        "run with the rules fixture: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `run` with the four packs, a call no rule blocks and one a rule blocks, in turns with `run`
+/// where hooks are configured and none applies.
+pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
+    let homes = &fx.rules;
+    expect(&mut run_rules(&homes.packs, &homes.project), PAYLOAD, false);
+    expect(&mut run_rules(&homes.packs, &homes.project), RM_ROOT, true);
+    let [passed, none, blocked] = side_by_side(
+        200,
+        [
+            &mut || timed(&mut run_rules(&homes.packs, &homes.project), PAYLOAD),
+            &mut || timed(&mut run_cmd(&fx.home, "pre_tool_call"), MISS),
+            &mut || timed(&mut run_rules(&homes.packs, &homes.project), RM_ROOT),
+        ],
+    );
+    let ratio = ms(passed.median) / ms(none.median);
+    let blocked_ratio = ms(blocked.median) / ms(none.median);
+    vec![
+        Row {
+            figure: "run, rules only (4 packs), `ls -la` / none applies",
+            measured: format!(
+                "{:.2} / {:.2} ms = {ratio:.2}x ({} rules)",
+                ms(passed.median),
+                ms(none.median),
+                homes.pack_rules
+            ),
+            target: "<= 1.1x",
+            met: Some(ratio <= 1.1),
+        },
+        Row {
+            figure: "  run, a pack rule blocks `rm -rf /` / none applies",
+            measured: format!(
+                "{:.2} / {:.2} ms = {blocked_ratio:.2}x",
+                ms(blocked.median),
+                ms(none.median)
+            ),
+            target: "(reference)",
+            met: None,
+        },
+    ]
+}
+
+/// `serve` with 50 rules, one of which blocks the call, in turns with `serve` where hooks are
+/// configured and none applies; the harness and both servers on one CPU.
+pub(super) fn serve_row(fx: &Fixture) -> Row {
+    let homes = &fx.rules;
+    let requests = 2000;
+    let mut none = Server::start(&fx.home, None);
+    let mut rules = Server::start(&homes.fifty, Some(&homes.project));
+    let (miss, hit) = (request(MISS), request(RM_ROOT));
+    rules.ask(&hit);
+    assert!(
+        rules.line.contains("\"block\""),
+        "serve with 50 rules did not block: {}",
+        rules.line
+    );
+    let pids = [none.child.id(), rules.child.id()];
+    let ([decided, nothing], one_cpu) = on_one_cpu(&pids, || {
+        side_by_side(requests, [&mut || rules.ask(&hit), &mut || none.ask(&miss)])
+    });
+    none.stop();
+    rules.stop();
+    let ratio = us(decided.median) / us(nothing.median);
+    let mut measured = format!(
+        "{:.1} / {:.1} us = {ratio:.2}x",
+        us(decided.median),
+        us(nothing.median)
+    );
+    if !one_cpu {
+        measured.push_str(" (not pinned)");
+    }
+    Row {
+        figure: "serve, 50 rules, a rule blocks / none applies, one CPU",
+        measured,
+        target: "<= 2x",
+        met: Some(ratio <= 2.0),
+    }
+}
