@@ -15,29 +15,44 @@ bin=target/release/hermes-hooks
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# The example home and project, from the repository root as the README runs them. The parse
+# The example home and project, from the repository root as the README runs them, and a home
+# whose one source is a rules file holding the shipped packs, approved, run with a project of its
+# own (so that `${project}` stands for a folder); each call's first word names its home. The parse
 # memos go to the scratch folder, and each call runs once before it is traced (under valgrind
 # too: a memo is kept per binary, and valgrind's counts as another), so the trace is of a call
 # whose memo exists, as nearly every call is.
+rules_home="$scratch/rules-home"
+mkdir -p "$rules_home" "$scratch/project/.git"
+for pack in destructive force-push secrets outside-project; do
+  XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" new --rules "$pack" >/dev/null
+done
+XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" --user-hooks /nonexistent -q \
+  approve --yes >/dev/null
 calls=(
-  "run pre_tool_call examples/payloads/rm-rf.json"
-  "run pre_tool_call examples/payloads/ls.json"
-  "run pre_llm_call examples/payloads/turn.json"
-  "run post_tool_call examples/payloads/ls.json"
-  "run pre_tool_call examples/payloads/force-push.json --project examples/project"
-  "run subagent_stop examples/payloads/stop.json --project examples/project"
-  "run PreToolUse examples/payloads/rm-rf.json --agent claude-code"
+  "examples run pre_tool_call examples/payloads/rm-rf.json"
+  "examples run pre_tool_call examples/payloads/ls.json"
+  "examples run pre_llm_call examples/payloads/turn.json"
+  "examples run post_tool_call examples/payloads/ls.json"
+  "examples run pre_tool_call examples/payloads/force-push.json --project examples/project"
+  "examples run subagent_stop examples/payloads/stop.json --project examples/project"
+  "examples run PreToolUse examples/payloads/rm-rf.json --agent claude-code"
+  "rules run pre_tool_call examples/payloads/ls.json --project $scratch/project"
+  "rules run pre_tool_call examples/payloads/rm-rf.json --project $scratch/project"
 )
 n=0
 for call in "${calls[@]}"; do
-  read -r command event payload rest <<<"$call"
+  read -r home command event payload rest <<<"$call"
+  case "$home" in
+  rules) home=$rules_home ;;
+  *) home=examples/hermes-home ;;
+  esac
   # `--agent` is run's own option (after the command); the other options are global.
   run_options=()
   case "$rest" in
   --agent*) read -r -a run_options <<<"$rest" && rest="" ;;
   esac
   # shellcheck disable=SC2086 # the rest is options, split on purpose
-  args=(--hermes-home examples/hermes-home --user-hooks /nonexistent $rest "$command"
+  args=(--hermes-home "$home" --user-hooks /nonexistent $rest "$command"
     ${run_options[@]+"${run_options[@]}"} "$event")
   n=$((n + 1))
   XDG_CACHE_HOME="$scratch/cache" valgrind --tool=callgrind --callgrind-out-file=/dev/null \

@@ -203,40 +203,48 @@ pub(crate) fn load_file(
         file: file.to_path_buf(),
         line,
     };
-    let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
-        Err(err) => {
+    let unreadable = |err: std::io::Error, errors: &mut Vec<LoadError>| {
+        if err.kind() != std::io::ErrorKind::NotFound {
             errors.push(LoadError {
                 source: SourceKind::Rules,
                 origin: origin(None),
                 column: None,
                 message: format!("cannot read it: {err}; none of its rules are used"),
             });
+        }
+    };
+    // The bytes are hashed in pieces first: when the memo of that hash is there (nearly every
+    // time), the file is never held whole, which saves a start the page faults of a buffer as
+    // large as the file.
+    let sha256 = match sha256_of(file) {
+        Ok(sha256) => sha256,
+        Err(err) => {
+            unreadable(err, errors);
             return Vec::new();
         }
     };
-    let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
-    let folder = |dir: Option<&Path>| dir.map(|d| d.as_os_str().as_encoded_bytes().to_vec());
-    let (project, home) = (folder(vars.project), folder(vars.home));
-    let slot = memo::Slot::keyed(
-        MEMO_FORMAT,
-        &[
-            sha256.as_bytes(),
-            project.as_deref().unwrap_or(b"\0"),
-            home.as_deref().unwrap_or(b"\0"),
-        ],
-    );
-    let recalled = slot
+    let recalled = memo_slot(&sha256, vars)
         .as_ref()
         .and_then(memo::Slot::recall_body::<read::Read>);
-    let read = recalled.unwrap_or_else(|| {
+    let (read, sha256) = if let Some(read) = recalled {
+        (read, sha256)
+    } else {
+        // Read whole to be parsed, and pinned by the bytes parsed (the file may have changed
+        // since it was hashed).
+        let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                unreadable(err, errors);
+                return Vec::new();
+            }
+        };
+        let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
         let read = read::read(&bytes, vars);
-        if let Some(slot) = &slot {
+        if let Some(slot) = memo_slot(&sha256, vars) {
             slot.keep_body(&read);
         }
-        read
-    });
+        (read, sha256)
+    };
     if let Some((line, column, message)) = read.unusable {
         errors.push(LoadError {
             source: SourceKind::Rules,
@@ -289,6 +297,48 @@ pub(crate) fn load_file(
 
 /// Changes whenever what a rules memo holds changes.
 const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 1\0";
+
+/// Where the memo of a rules file with this sha256 lives, read with these folders for
+/// `${project}` and `${home}`.
+fn memo_slot(sha256: &str, vars: Vars<'_>) -> Option<memo::Slot> {
+    let folder = |dir: Option<&Path>| dir.map(|d| d.as_os_str().as_encoded_bytes().to_vec());
+    let (project, home) = (folder(vars.project), folder(vars.home));
+    memo::Slot::keyed(
+        MEMO_FORMAT,
+        &[
+            sha256.as_bytes(),
+            project.as_deref().unwrap_or(b"\0"),
+            home.as_deref().unwrap_or(b"\0"),
+        ],
+    )
+}
+
+/// The sha256 of `file`'s bytes, read in pieces with the checks and the cap of
+/// [`crate::limits::read`].
+fn sha256_of(file: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let max = crate::limits::MANIFEST_MAX;
+    let mut reader = crate::limits::open_regular(file)?.take(max + 1);
+    let mut hasher = Sha256::new();
+    // On the stack: a heap buffer would cost the page faults this read is here to save.
+    let mut piece = [0_u8; 8 * 1024];
+    let mut total: u64 = 0;
+    loop {
+        match reader.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => {
+                total += n as u64;
+                hasher.update(&piece[..n]);
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    if total > max {
+        return Err(crate::limits::too_large(max));
+    }
+    Ok(crate::consent::fingerprint::hex(&hasher.finalize()))
+}
 
 /// The hook of one checked rule.
 fn build(
