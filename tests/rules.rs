@@ -460,3 +460,70 @@ fn a_hostile_rules_file_is_refused_with_its_name_and_never_hangs_or_crashes() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_shipped_packs_together_are_clean_for_doctor_and_block_the_calls_they_name() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.work().join(".git")).unwrap();
+    for pack in ["destructive", "force-push", "secrets", "outside-project"] {
+        let out = env.cmd().args(["new", "--rules", pack]).output().unwrap();
+        assert_eq!(code(&out), 0, "{pack}: {}", stderr(&out));
+    }
+    approve_all(&env);
+    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    let summary = json(&out);
+    assert_eq!(code(&out), 0, "{summary}");
+    let noisy: Vec<&Value> = summary["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["source"] == "rules" && f["level"] != "ok")
+        .collect();
+    assert!(noisy.is_empty(), "{noisy:?}");
+    for (call, pack) in [
+        (shell("rm -rf ~"), "destructive-"),
+        (shell("git push --force origin main"), "force-push-"),
+        (shell("cat .env"), "secrets-"),
+        (
+            serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": "/etc/hosts", "content": "x"}})
+                .to_string(),
+            "outside-project-",
+        ),
+    ] {
+        let out = env.run("pre_tool_call", &call);
+        assert_eq!(code(&out), 2, "{call}: {}", stderr(&out));
+        let line = json(&out);
+        let by = line["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["status"] == "blocked")
+            .unwrap();
+        assert!(by["name"].as_str().unwrap().starts_with(pack), "{line}");
+    }
+    assert_eq!(
+        code(&env.run("pre_tool_call", &shell("cargo test && git push"))),
+        0
+    );
+}
+
+#[test]
+fn a_dotted_field_reaches_into_the_tool_input_and_the_payload() {
+    let env = TestEnv::new();
+    user_rules(
+        &env,
+        "rules:\n- name: by-input\n  when: {tool_input.options.mode: '^force$'}\n- name: \
+         by-session\n  when: {session_id: '^ci-'}\n",
+    );
+    approve_all(&env);
+    let nested = r#"{"tool_name": "deploy", "tool_input": {"options": {"mode": "force"}}, "session_id": "s"}"#;
+    let out = env.run("pre_tool_call", nested);
+    assert_eq!(json(&out)["message"], "blocked by rule by-input");
+    let ci = r#"{"tool_name": "deploy", "tool_input": {}, "session_id": "ci-42"}"#;
+    assert_eq!(
+        json(&env.run("pre_tool_call", ci))["message"],
+        "blocked by rule by-session"
+    );
+    let other = r#"{"tool_name": "deploy", "tool_input": {"options": {"mode": "forced"}}}"#;
+    assert_eq!(code(&env.run("pre_tool_call", other)), 0);
+}
