@@ -253,6 +253,13 @@ pub(crate) fn load_file(
             message,
         });
     }
+    for (line, message) in read.no_folder {
+        warnings.push(Warning {
+            kind: WarningKind::NoFolder,
+            origin: origin(Some(line)),
+            message,
+        });
+    }
     for (line, message) in read.skipped {
         warnings.push(Warning {
             kind: WarningKind::SkippedEntry,
@@ -288,7 +295,7 @@ pub(crate) fn load_file(
 }
 
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 1\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 2\0";
 
 /// The hook of one checked rule.
 fn build(
