@@ -55,6 +55,9 @@ pub(crate) struct Paths {
     pub dotenv: PathBuf,
     /// The user's rules file, `<home>/hermes-hooks/rules.yaml`.
     pub user_rules: PathBuf,
+    /// The folder `${project}` stands for in a rule: the project, else the repository root
+    /// above where the search started, else that folder itself (never `$HOME` or `/`).
+    pub work_root: Option<PathBuf>,
 }
 
 impl Paths {
@@ -97,6 +100,10 @@ impl Paths {
             None => find_project_for(start),
         };
         let (project, project_skipped) = (found.root, found.skipped);
+        let work_root = project.clone().or_else(|| match start {
+            Start::Dir(dir) => work_root_from(dir),
+            Start::Agent { root, .. } => Some(root.to_path_buf()),
+        });
         let nested_hooks = found
             .nested
             .iter()
@@ -128,6 +135,7 @@ impl Paths {
             user_rules: home
                 .join("hermes-hooks")
                 .join(crate::config::rules::FILE_NAME),
+            work_root,
         })
     }
 }
@@ -287,6 +295,23 @@ impl std::fmt::Display for Skipped {
             self.reason()
         )
     }
+}
+
+/// Where a project with no `.agents` folder lies, seen from `start`: the repository root above
+/// it, else `start` itself; `None` for the home folder and `/`, which are never a project.
+pub(crate) fn work_root_from(start: &Path) -> Option<PathBuf> {
+    let start = normalized(&std::path::absolute(start).ok()?);
+    let home = home_dir().map(|home| normalized(&home));
+    let never = |dir: &Path| dir.parent().is_none() || home.as_deref() == Some(dir);
+    for dir in start.ancestors() {
+        if never(dir) {
+            break;
+        }
+        if dir.join(".git").exists() {
+            return Some(dir.to_path_buf());
+        }
+    }
+    (!never(&start)).then_some(start)
 }
 
 /// The project root for `start`: the nearest directory, `start` included, that has

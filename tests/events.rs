@@ -307,7 +307,7 @@ What a config hook reads on stdin (one line, no newline at the end):
 {"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "session_id": "test-session", "cwd": "[ROOT]/work", "profile": "default", "extra": {"task_id": "test-task", "tool_call_id": "test-call"}}
 
 What an agent-hooks hook reads on stdin (the timestamp is the time of the call):
-{"event_type": "pre-tool-call", "timestamp": "2026-11-27T22:58:25.683128Z", "session_id": "test-session", "work_dir": "[ROOT]/work", "context": {}, "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "tool_use_id": "test-call", "tool_class": "shell", "task_id": "test-task", "tool_call_id": "test-call"}
+{"event_type": "pre-tool-call", "timestamp": "[..]", "session_id": "test-session", "work_dir": "[ROOT]/work", "context": {}, "tool_name": "terminal", "tool_input": {"command": "echo hello"}, "tool_use_id": "test-call", "tool_class": "shell", "task_id": "test-task", "tool_call_id": "test-call"}
 
 How to answer (hermes-hooks reads either form; Hermes reads only its own):
   nothing: let it go on unchanged

@@ -128,6 +128,43 @@ fn the_project_example_guards_and_gates() {
     );
 }
 
+/// The README's "Guards without scripts" section, run as written (with `approve --yes`): the
+/// pack's rule denies the call it shows, with no hook script anywhere.
+#[test]
+fn the_readme_rules_walk_through_works_as_written() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = readme.find("## Guards without scripts").unwrap();
+    let end = start + readme[start..].find("\n## Your first hook").unwrap();
+    let mut script = String::from("set -e\n");
+    for block in readme[start..end].split("```sh\n").skip(1) {
+        let code = block.split("```").next().unwrap();
+        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
+    }
+    let env = crate::common::TestEnv::new();
+    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &script])
+        .env("HOME", env.home())
+        .env("PATH", path)
+        .env("TMPDIR", env.root())
+        .env_remove("HERMES_HOME")
+        .env_remove("HERMES_ACCEPT_HOOKS")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .current_dir(env.work())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let text = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{script}\n---\n{text}");
+    assert!(
+        stdout.contains(r#""permissionDecision":"deny""#)
+            && stdout.contains("Deleting outside the project"),
+        "{text}"
+    );
+    assert!(stdout.contains("result: none"), "{text}");
+}
+
 /// The README's "Your first hook" walk-through, run as written (with `approve --yes` for the
 /// questions a person answers), in a scratch home: every `test --expect` in it must hold.
 #[test]

@@ -2,6 +2,7 @@
 //! checked wherever a hook is.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -303,4 +304,226 @@ fn list_test_events_and_the_audit_log_show_rules_as_rules() {
     let entry: Value = serde_json::from_str(fs::read_to_string(&log).unwrap().trim()).unwrap();
     assert_eq!(entry["hooks"][0]["source"], "rules", "{entry}");
     assert_eq!(entry["hooks"][0]["status"], "blocked");
+}
+
+#[test]
+fn doctor_names_rules_that_never_match_fields_no_agent_sends_and_shadowed_and_slow_rules() {
+    let env = TestEnv::new();
+    user_rules(
+        &env,
+        "rules:\n- name: never\n  tool: shell\n  when: {command: '[^\\s\\S]'}\n- name: \
+         wrong-tool\n  tool: edit\n  when: {command: 'rm'}\n- name: typo\n  when: \
+         {comand: 'rm'}\n- name: broad\n  tool: shell\n  when: {command: 'git'}\n- name: \
+         narrow\n  tool: shell\n  when: {command: 'git', description: 'x'}\n- name: slow\n  \
+         tool: shell\n  when: {command: '(a|a)+\\1b'}\n",
+    );
+    approve_all(&env);
+    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    assert_eq!(code(&out), 1, "errors make doctor fail");
+    let findings = json(&out)["findings"].clone();
+    let said = |hook: &str, level: &str, words: &str| {
+        findings.as_array().unwrap().iter().any(|f| {
+            f["hook"] == hook
+                && f["level"] == level
+                && f["message"].as_str().unwrap().contains(words)
+        })
+    };
+    assert!(said("never", "error", "can never match"), "{findings}");
+    assert!(
+        said("wrong-tool", "error", "no shell command"),
+        "{findings}"
+    );
+    assert!(
+        said("typo", "warning", "no agent is known to send"),
+        "{findings}"
+    );
+    assert!(said("narrow", "warning", "rule broad"), "{findings}");
+    assert!(said("slow", "warning", "backtracks too much"), "{findings}");
+    assert!(!said("broad", "warning", "blocks every call"), "{findings}");
+    let consent: Vec<&Value> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "consent")
+        .collect();
+    assert_eq!(
+        consent.len(),
+        1,
+        "one consent finding for the file: {consent:?}"
+    );
+}
+
+#[test]
+fn new_rules_writes_a_pack_for_review_appends_to_a_file_and_never_writes_into_one_it_cannot_read() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "destructive", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let made = json(&out);
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    assert_eq!(made["file"], Value::from(file.to_string_lossy().as_ref()));
+    assert_eq!(made["created"], true);
+    // Nothing is approved by writing it.
+    let listed = json(&env.cmd().args(["list", "--json"]).output().unwrap());
+    assert!(
+        listed["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["consent"] == "unapproved")
+    );
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "force-push"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(text.contains("destructive-rm-outside-project") && text.contains("force-push-"));
+    // Twice is refused, and the file stays as it is.
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "force-push"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("already has a rule named force-push-"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    // A file that does not read as rules is never written into.
+    let broken = project_rules(&env, "rules:\n  - name: [unclosed\n");
+    let before = fs::read(&broken).unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "secrets", "--project"])
+        .arg(env.work())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("is left as it is"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read(&broken).unwrap(), before);
+    fs::remove_file(&broken).unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "secrets", "--project"])
+        .arg(env.work())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let bits = fs::metadata(&broken).unwrap().permissions().mode() & 0o777;
+    assert_eq!(bits, 0o644, "a project file others clone and review");
+}
+
+#[test]
+fn a_hostile_rules_file_is_refused_with_its_name_and_never_hangs_or_crashes() {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let deep = format!(
+        "rules:\n- name: deep\n  when: {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let wide = format!("rules:\n{}", "- name: r\n".repeat(2000));
+    let big = format!("rules: []\n#{}\n", "x".repeat(2 * 1024 * 1024));
+    for text in [deep, wide, big] {
+        fs::write(&file, &text).unwrap();
+        let out = env.run("pre_tool_call", &shell("ls"));
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(stderr(&out).contains("rules.yaml"), "{}", stderr(&out));
+    }
+    // A FIFO where the file should be: refused at once, nothing read from it.
+    fs::remove_file(&file).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &file,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let out = env.run("pre_tool_call", &shell("ls"));
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out).contains("not a regular file") || stderr(&out).contains("FIFO"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_shipped_packs_together_are_clean_for_doctor_and_block_the_calls_they_name() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.work().join(".git")).unwrap();
+    for pack in ["destructive", "force-push", "secrets", "outside-project"] {
+        let out = env.cmd().args(["new", "--rules", pack]).output().unwrap();
+        assert_eq!(code(&out), 0, "{pack}: {}", stderr(&out));
+    }
+    approve_all(&env);
+    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    let summary = json(&out);
+    assert_eq!(code(&out), 0, "{summary}");
+    let noisy: Vec<&Value> = summary["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["source"] == "rules" && f["level"] != "ok")
+        .collect();
+    assert!(noisy.is_empty(), "{noisy:?}");
+    for (call, pack) in [
+        (shell("rm -rf ~"), "destructive-"),
+        (shell("git push --force origin main"), "force-push-"),
+        (shell("cat .env"), "secrets-"),
+        (
+            serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": "/etc/hosts", "content": "x"}})
+                .to_string(),
+            "outside-project-",
+        ),
+    ] {
+        let out = env.run("pre_tool_call", &call);
+        assert_eq!(code(&out), 2, "{call}: {}", stderr(&out));
+        let line = json(&out);
+        let by = line["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["status"] == "blocked")
+            .unwrap();
+        assert!(by["name"].as_str().unwrap().starts_with(pack), "{line}");
+    }
+    assert_eq!(
+        code(&env.run("pre_tool_call", &shell("cargo test && git push"))),
+        0
+    );
+}
+
+#[test]
+fn a_dotted_field_reaches_into_the_tool_input_and_the_payload() {
+    let env = TestEnv::new();
+    user_rules(
+        &env,
+        "rules:\n- name: by-input\n  when: {tool_input.options.mode: '^force$'}\n- name: \
+         by-session\n  when: {session_id: '^ci-'}\n",
+    );
+    approve_all(&env);
+    let nested = r#"{"tool_name": "deploy", "tool_input": {"options": {"mode": "force"}}, "session_id": "s"}"#;
+    let out = env.run("pre_tool_call", nested);
+    assert_eq!(json(&out)["message"], "blocked by rule by-input");
+    let ci = r#"{"tool_name": "deploy", "tool_input": {}, "session_id": "ci-42"}"#;
+    assert_eq!(
+        json(&env.run("pre_tool_call", ci))["message"],
+        "blocked by rule by-session"
+    );
+    let other = r#"{"tool_name": "deploy", "tool_input": {"options": {"mode": "forced"}}}"#;
+    assert_eq!(code(&env.run("pre_tool_call", other)), 0);
 }

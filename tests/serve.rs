@@ -1520,3 +1520,50 @@ fn sources_that_are_not_a_list_of_runnable_sources_are_refused_with_the_id() {
     }
     assert_eq!(server.finish().0, 0);
 }
+
+#[test]
+fn a_rules_file_edited_in_place_or_renamed_over_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, "rules:\n- name: first\n  when: {tool_name: x}\n").unwrap();
+        let mut both = Beside::new(&env, way, &[]);
+        let after = both.across(|| {
+            edit_in_place(&file, "rules:\n- name: second\n  when: {tool_name: x}\n");
+        });
+        assert_eq!(after, ["second"], "{way}");
+        let after = both.across(|| {
+            rename_over(&file, "rules:\n- name: third\n  when: {tool_name: x}\n");
+        });
+        assert_eq!(after, ["third"], "{way}");
+    }
+}
+
+#[test]
+fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "rules:\n- name: no-curl\n  tool: shell\n  when: {command: '\\bcurl\\b'}\n",
+    )
+    .unwrap();
+    let approved = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&approved), 0);
+    let payload = serde_json::json!({"tool_name": "terminal", "args": {"command": "curl x | sh"}});
+    let mut server = Server::start(&env, &[]);
+    let mut ask = |id, sources: Value| {
+        let mut line = request(id, "pre_tool_call", &payload);
+        line["sources"] = sources;
+        server.ask(&line)
+    };
+    let rules = ask(1, serde_json::json!(["rules", "agent-hooks"]));
+    assert_eq!(rules["exit"], 2, "{rules}");
+    assert_eq!(rules["message"], "blocked by rule no-curl");
+    let agent = ask(2, serde_json::json!(["agent-hooks"]));
+    assert_eq!(agent["exit"], 0, "{agent}");
+    assert_eq!(ask(3, Value::Null)["exit"], 2);
+    assert_eq!(server.finish().0, 0);
+}

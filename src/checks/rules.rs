@@ -211,7 +211,7 @@ fn field_problem(hook: &HookSpec, rule: &Rule, field: &str) -> Option<(String, b
             true,
         )),
         "path" if !tool_event => Some((format!("{} has no tool call", hook.event), true)),
-        "path" if class.is_some_and(|c| !["edit", "write", "read"].contains(&c)) => Some((
+        "path" if class.is_some_and(|c| !crate::rules::FILE_CLASSES.contains(&c)) => Some((
             format!(
                 "the rule is for {} tools, which name no file",
                 class.unwrap_or_default()

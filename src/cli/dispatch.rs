@@ -389,7 +389,11 @@ pub(crate) fn load_warnings(warnings: &[crate::config::Warning], printer: &Print
         warning.kind == crate::config::WarningKind::SkippedEntry
             && warning.origin.file.file_name() == Some(std::ffi::OsStr::new("HOOK.md"))
     });
-    for warning in others {
+    // A rule's missing folder is said by `list` and `doctor`, not on every call.
+    for warning in others
+        .into_iter()
+        .filter(|w| w.kind != crate::config::WarningKind::NoFolder)
+    {
         printer.warn(warning);
     }
     if !broken.is_empty() {

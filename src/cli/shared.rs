@@ -89,7 +89,7 @@ pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
         nested_hooks: &paths.nested_hooks,
         only,
         user_rules: Some(&paths.user_rules),
-        project: paths.project.as_deref(),
+        project: paths.work_root.as_deref(),
     }
 }
 

@@ -107,6 +107,9 @@ pub enum WarningKind {
     ManagedOverride,
     /// An event key Hermes itself ignores (an alias or a legacy name); this tool runs it.
     NotForHermes,
+    /// A rule's `${project}` or `${home}` where there is no such folder (`run` does not repeat
+    /// it on every call).
+    NoFolder,
 }
 
 impl WarningKind {
@@ -128,6 +131,7 @@ impl WarningKind {
             Self::UnsetVariable => "unset_variable",
             Self::ManagedOverride => "managed_override",
             Self::NotForHermes => "not_for_hermes",
+            Self::NoFolder => "no_folder",
         }
     }
 }

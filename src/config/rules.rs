@@ -261,6 +261,13 @@ pub(crate) fn load_file(
             message,
         });
     }
+    for (line, message) in read.no_folder {
+        warnings.push(Warning {
+            kind: WarningKind::NoFolder,
+            origin: origin(Some(line)),
+            message,
+        });
+    }
     for (line, message) in read.skipped {
         warnings.push(Warning {
             kind: WarningKind::SkippedEntry,
@@ -296,7 +303,7 @@ pub(crate) fn load_file(
 }
 
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 1\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 2\0";
 
 /// Where the memo of a rules file with this sha256 lives, read with these folders for
 /// `${project}` and `${home}`.
@@ -407,3 +414,30 @@ pub(crate) fn escape(text: &str) -> String {
 
 /// The tool classes a `tool:` may name (the agents' classes, by name).
 pub(crate) const TOOL_CLASSES: [&str; 6] = ["shell", "edit", "write", "read", "search", "web"];
+
+#[cfg(test)]
+mod tests {
+    use super::{Event, Scope, Vars, actions_on, example, load_file};
+
+    #[test]
+    fn the_example_rule_events_shows_loads_as_written_for_every_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rules.yaml");
+        for event in Event::all() {
+            let Some(text) = example(event) else {
+                assert!(!actions_on(event).contains(&"block"), "{event}");
+                continue;
+            };
+            std::fs::write(&file, text).unwrap();
+            let (mut warnings, mut errors) = (Vec::new(), Vec::new());
+            let vars = Vars::default();
+            let rules = load_file(&file, Scope::User, None, vars, &mut warnings, &mut errors);
+            assert!(
+                warnings.is_empty() && errors.is_empty(),
+                "{event}: {warnings:?} {errors:?}"
+            );
+            assert_eq!(rules.len(), 1, "{event}");
+            assert_eq!(rules[0].event, event);
+        }
+    }
+}

@@ -201,10 +201,11 @@ pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
 }
 
 /// Whether `given` names `hook`, as `approve` and `revoke` accept it: its command exactly as
-/// declared, an Agent Hooks hook's name as `list` shows it, or the path of its script (relative
-/// to `base`, `~` expanded).
+/// declared, an Agent Hooks hook's or a rule's name as `list` shows it (a rule's names its
+/// file), or the path of its script (relative to `base`, `~` expanded).
 pub(crate) fn names(hook: &HookSpec, given: &str, base: &Path) -> bool {
-    if given == hook.command || (hook.agent().is_some() && given == hook.name) {
+    let by_name = hook.agent().is_some() || hook.rule().is_some();
+    if given == hook.command || (by_name && given == hook.name) {
         return true;
     }
     let path = base.join(crate::paths::expand_tilde(given).as_ref());

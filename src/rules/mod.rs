@@ -24,7 +24,7 @@ const PATH_KEYS: [&str; 6] = [
 ];
 
 /// The classes of the tools that name files (a search names the file or folder it reads).
-const FILE_CLASSES: [&str; 4] = ["edit", "write", "read", "search"];
+pub(crate) const FILE_CLASSES: [&str; 4] = ["edit", "write", "read", "search"];
 
 /// Keys a tool names several files by.
 const PATHS_KEYS: [&str; 2] = ["paths", "file_paths"];
@@ -181,8 +181,17 @@ impl Fields<'_> {
     /// A dotted path: the tool input first, then the payload's own fields, then its `extra`.
     fn lookup(&self, field: &str) -> Option<&Value> {
         let mut parts = field.split('.');
-        let first = parts.next()?;
+        let mut first = parts.next()?;
         let invocation = self.invocation;
+        // `tool_input.x` (or `args.x`, Hermes's name) names the tool input's own key.
+        if matches!(first, "tool_input" | "args") {
+            first = parts.next()?;
+            let mut value = self.input?.get(first)?;
+            for part in parts {
+                value = step(value, part)?;
+            }
+            return Some(value);
+        }
         let mut value = self
             .input
             .and_then(|input| input.get(first))
@@ -195,13 +204,18 @@ impl Fields<'_> {
             })
             .or(invocation.extra.get(first))?;
         for part in parts {
-            value = match value {
-                Value::Object(map) => map.get(part)?,
-                Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
+            value = step(value, part)?;
         }
         Some(value)
+    }
+}
+
+/// One step of a dotted path: a key of a mapping, or the index of a list item.
+fn step<'v>(value: &'v Value, part: &str) -> Option<&'v Value> {
+    match value {
+        Value::Object(map) => map.get(part),
+        Value::Array(items) => items.get(part.parse::<usize>().ok()?),
+        _ => None,
     }
 }
 

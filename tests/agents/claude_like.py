@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import rules_pack
+
 GUARD_HOOK = Path(__file__).resolve().parent / "claude-code" / "guard_hook.py"
 
 # The names of the checks that failed, in order.
@@ -84,3 +86,30 @@ def ask_check(run, title, guard_with, wire_with):
     note("ask: keep %s, the model read: %s" % (
         "survived" if run.keep_survived() else "was deleted",
         json.dumps(results[0] if results else "(no tool result)")))
+
+
+def rules_checks(binary, make_run, agent, shell_call):
+    """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
+    `agent` wired by `install`: the model asks the shell (`shell_call(command)`, the call as the
+    fake model sends it) for `rm -rf` of a folder outside the project; first without the pack
+    (the control: the folder goes), then with it. `make_run()` gives a fresh run."""
+    for with_pack in (False, True):
+        run = make_run()
+        outside = rules_pack.Outside()
+        try:
+            said = rules_pack.install(lambda *args: hermes_hooks(binary, run, *args),
+                                      run.hermes) if with_pack else None
+            wire(binary, run, agent, approve=False)
+            run.drive(calls=(shell_call(outside.command),))
+            results = run.tool_results()
+            if not with_pack:
+                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
+                       "(control)", not outside.survived() and results, run.why())
+                continue
+            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
+                   outside.survived() and results, run.why())
+            report("rules: the pack rule's message reaches the model in the tool result",
+                   any(said in t for t in results), "wanted: %s\n%s" % (said, run.why()))
+        finally:
+            outside.cleanup()
+            run.cleanup()

@@ -12,8 +12,11 @@ guard: arguments nested deeper than Python's json writes, and a project hook nob
 `hermes -z` (which exports HERMES_ACCEPT_HOOKS=1). And a guard that asks a person: through the
 plugin with Hermes's approval gate on (Hermes refuses the call, nobody being there to ask) and in
 `hermes -z`, which switches that gate off (the plugin blocks), and through the bridge (blocks). Prints one `ok`/`FAIL` line per check (`note`
-lines say what was observed without judging it) and exits 1 when a check failed.
-AGENT_LOOP_KEEP_TMP=1 keeps the folders of failed runs. Runs with the Python of Hermes's virtual
+lines say what was observed without judging it) and exits 1 when a check failed. And the shipped
+destructive rule pack, with no script hook, through the plugin and the bridge: the model's `rm -rf`
+of a folder outside the project is blocked, and the model reads the rule's message.
+AGENT_LOOP_KEEP_TMP=1 keeps the folders of failed runs; AGENT_CHECKS=rules runs only the rules
+checks. Runs with the Python of Hermes's virtual
 environment (PyYAML comes from there).
 """
 
@@ -27,6 +30,11 @@ import time
 from pathlib import Path
 
 import yaml
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "agents"))
+
+import rules_pack  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 # The binary under test (latency.py, importing this module, sets it itself).
@@ -288,6 +296,11 @@ class Run:
                 f"stderr: {tail(r.stderr if r else '')}\nrequests: {len(self.main_requests())}, "
                 f"last tool results: {self.tool_results()}\nguard calls: {len(self.guard_calls())}\n"
                 f"agent.log: {tail(self.agent_log())}")
+
+    def audit_tail(self, lines=6):
+        path = self.root / "audit.jsonl"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
 
     def ended(self):
         """The run finished by itself (not by the timeout) with the final answer."""
@@ -618,12 +631,47 @@ def hostile_checks(plugin=True):
                    not gained, f"gained: {gained}")
 
 
+# --- Rules: the shipped destructive pack, no script hook -------------------------------------
+
+def rules_checks(plugin=True):
+    """`new --rules destructive` and `approve --yes` write and approve the pack in the run's
+    Hermes home; the model asks the terminal for `rm -rf` of a folder outside the project. First
+    without the pack (the control: the folder goes), then through the plugin and the bridge."""
+    paths = (["plugin"] if plugin else []) + ["bridge"]
+    for path, with_pack in [(paths[0], False)] + [(p, True) for p in paths]:
+        outside = rules_pack.Outside()
+        try:
+            with checked_run(f"rules-{path}-{with_pack}") as r:
+                said = rules_pack.install(r.ours, r.hermes) if with_pack else None
+                if path == "plugin":
+                    r.plugin()
+                else:
+                    r.bridge()
+                r.drive([[terminal(outside.command)]])
+                results = r.tool_results()
+                if not with_pack:
+                    report(f"rules, {path}, without the pack (control): `rm -rf` of a folder "
+                           "outside the project runs", not outside.survived() and r.ended(),
+                           r.why())
+                    continue
+                report(f"rules, {path}: the destructive pack blocks `rm -rf` of a folder "
+                       "outside the project", outside.survived() and r.ended(), r.why())
+                report(f"rules, {path}: the pack rule's message reaches the model in the next "
+                       "request", any(said in t for t in results),
+                       f"wanted: {said}\n{r.why()}\naudit: {r.audit_tail()}")
+        finally:
+            outside.cleanup()
+
+
 def path_without_hermes_hooks():
     dirs = os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
     return os.pathsep.join(d for d in dirs if not os.path.exists(os.path.join(d, "hermes-hooks")))
 
 
 def main():
+    if os.environ.get("AGENT_CHECKS") == "rules":
+        rules_checks(plugin=has_plugin())
+        return summary()
     control()
     bridge_checks()
     bridge_concurrency()
@@ -633,6 +681,11 @@ def main():
         note("skipped the runs through the plugin: this binary has no `install hermes`")
     hostile_checks(plugin=has_plugin())
     ask_checks(plugin=has_plugin())
+    rules_checks(plugin=has_plugin())
+    return summary()
+
+
+def summary():
     print(f"\nagent loop: {checks - len(failures)} of {checks} checks passed", flush=True)
     if failures:
         print("failed:\n  " + "\n  ".join(failures), flush=True)

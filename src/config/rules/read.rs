@@ -19,6 +19,8 @@ pub(super) struct Read {
     pub rules: Vec<Kept>,
     /// Softer problems: `(line, message)`.
     pub notes: Vec<(u64, String)>,
+    /// Patterns naming a folder there is none of: `(line, message)`.
+    pub no_folder: Vec<(u64, String)>,
     /// Rules skipped: `(line, message)`.
     pub skipped: Vec<(u64, String)>,
     /// Why the whole file cannot be used, with the line and column when known.
@@ -58,6 +60,12 @@ struct RawFile {
 
 /// Why a rule is skipped.
 struct Skip(String);
+
+/// Where a rule's softer problems go.
+struct Notes<'a> {
+    soft: &'a mut Vec<(u64, String)>,
+    no_folder: &'a mut Vec<(u64, String)>,
+}
 
 /// Reads `bytes` as a rules file.
 pub(super) fn read(bytes: &[u8], vars: Vars<'_>) -> Read {
@@ -103,7 +111,11 @@ pub(super) fn read(bytes: &[u8], vars: Vars<'_>) -> Read {
         let line = item.referenced.line();
         let name = item.value.get("name").and_then(Value::as_str);
         let who = name.map_or_else(|| "a rule".to_owned(), |name| format!("rule '{name}'"));
-        match rule(&item.value, line, vars, &mut names, &mut out.notes) {
+        let mut notes = Notes {
+            soft: &mut out.notes,
+            no_folder: &mut out.no_folder,
+        };
+        match rule(&item.value, line, vars, &mut names, &mut notes) {
             Ok(kept) => out.rules.push(kept),
             Err(Skip(why)) => out.skipped.push((line, format!("{who} is skipped: {why}"))),
         }
@@ -116,7 +128,7 @@ fn rule(
     line: u64,
     vars: Vars<'_>,
     names: &mut Vec<String>,
-    notes: &mut Vec<(u64, String)>,
+    notes: &mut Notes<'_>,
 ) -> Result<Kept, Skip> {
     let Value::Object(map) = item else {
         return Err(Skip(format!(
@@ -149,11 +161,11 @@ fn rule(
     let priority = priority(map.get("priority"))?;
     let message = message(map.get("message"), action, &name)?;
     let (tool, tool_class) = tool(map.get("tool"), event)?;
-    let mut conditions = |key| conditions(map.get(key), key, line, vars, notes);
+    let mut conditions = |key| conditions(map.get(key), key, line, vars, notes.no_folder);
     let when = conditions("when")?;
     let unless = conditions("unless")?;
     if fail_closed && action == Action::Context {
-        notes.push((
+        notes.soft.push((
             line,
             format!("rule '{name}': fail_closed is ignored, a context rule cannot block"),
         ));
@@ -201,7 +213,7 @@ fn conditions(
     key: &str,
     line: u64,
     vars: Vars<'_>,
-    notes: &mut Vec<(u64, String)>,
+    no_folder: &mut Vec<(u64, String)>,
 ) -> Result<Vec<KeptCondition>, Skip> {
     let mappings: Vec<&Map<String, Value>> = match raw {
         None | Some(Value::Null) => return Ok(Vec::new()),
@@ -237,11 +249,11 @@ fn conditions(
         }
         let (pattern, missing) = put_in(pattern, vars);
         if let Some(missing) = missing {
-            notes.push((
+            no_folder.push((
                 line,
                 format!(
-                    "{key}.{field}: {missing} stands for no folder here, so the pattern matches \
-                     nothing"
+                    "{key}.{field}: {missing} stands for no folder here (none was found from \
+                     where this runs), so no path counts as inside it"
                 ),
             ));
         }

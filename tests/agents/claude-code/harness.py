@@ -20,6 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import rules_pack  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 CLAUDE = os.path.abspath(sys.argv[1])
 HERMES_HOOKS = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
@@ -608,6 +613,31 @@ def ask_rewrite_checks():
         r.cleanup()
 
 
+def rules_checks():
+    """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
+    Claude Code wired by `install`: the model asks Bash for `rm -rf` of a folder outside the
+    project; first without the pack (the control: the folder goes), then with it."""
+    for with_pack in (False, True):
+        r = Run("hh-rules")
+        outside = rules_pack.Outside()
+        try:
+            said = rules_pack.install(lambda *args: hermes_hooks(r, *args), r.hermes) \
+                if with_pack else None
+            wire(r, approve=False)
+            r.drive(command=outside.command)
+            if not with_pack:
+                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
+                       "(control)", not outside.survived() and r.tool_results(), r.why())
+                continue
+            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
+                   outside.survived() and r.tool_results(), r.why())
+            report("rules: the pack rule's message reaches the model in the tool result",
+                   any(said in t for t in r.tool_results()), "wanted: %s\n%s" % (said, r.why()))
+        finally:
+            outside.cleanup()
+            r.cleanup()
+
+
 def claude_version():
     """The agent's version as (major, minor, patch), or None."""
     try:
@@ -661,15 +691,17 @@ def speaks_claude_code():
 
 def main():
     only = os.environ.get("AGENT_CHECKS")
-    if only not in ("hostile", "ask"):
+    if only not in ("hostile", "ask", "rules"):
         native_checks()
     if speaks_claude_code():
-        if only not in ("hostile", "ask"):
+        if only not in ("hostile", "ask", "rules"):
             through_checks()
-        if only != "hostile":
+        if only not in ("hostile", "ask"):
+            rules_checks()
+        if only not in ("hostile", "rules"):
             ask_checks()
             ask_rewrite_checks()
-        if only != "ask":
+        if only not in ("ask", "rules"):
             hostile_checks()
             skill_shell_check()
     else:

@@ -18,6 +18,11 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import rules_pack  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_MODEL = os.path.join(HERE, "fake_model.py")
 NATIVE_HOOK = os.path.join(HERE, "native_hook.py")
@@ -716,17 +721,63 @@ def ask_checks(h, hh):
         outputs[0] if outputs else "(no tool output)"))
 
 
+def rules_checks(h, hh):
+    """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
+    Codex wired by `install`: the model asks the shell to delete a folder outside the project,
+    first without the pack (the control), then with it. Codex refuses `rm -rf` by itself
+    ("rm -f style commands are not permitted"), so its control is noted, and `rm -r`, which
+    Codex runs, is checked the same way: the pack blocks both."""
+    for flags in ("-rf", "-r"):
+        for with_pack in (False, True):
+            rules_run(h, hh, flags, with_pack)
+
+
+def rules_run(h, hh, flags, with_pack):
+    outside = rules_pack.Outside()
+    command = outside.command.replace("rm -rf ", "rm %s " % flags, 1)
+    said = []
+
+    def wire(root, work, env):
+        if with_pack:
+            said.append(rules_pack.install(lambda *args: hh.call(list(args), work, env),
+                                           env["HERMES_HOME"]))
+        hh.wire_codex(work, env)
+    try:
+        r = h.run("hermes-rules", None, [{"shell": command}], wire=wire)
+        outputs = r.tool_outputs()
+        if not with_pack and flags == "-rf":
+            print("note: without the pack, Codex itself %s `rm -rf` of a folder outside the "
+                  "project; the model read: %s" % (
+                      "refused" if outside.survived() else "ran",
+                      outputs[0] if outputs else "(no tool output)"))
+        elif not with_pack:
+            check(not outside.survived() and bool(outputs),
+                  f"rules: without the pack, `rm {flags}` of a folder outside the project runs "
+                  "(control)", r.describe())
+        else:
+            check(outside.survived() and bool(outputs),
+                  f"rules: the destructive pack blocks `rm {flags}` of a folder outside the "
+                  "project", f"outputs: {outputs}; {r.describe()}")
+            check(any(said[0] in o for o in outputs),
+                  f"rules: the pack rule's message reaches the model in the tool output "
+                  f"(`rm {flags}`)", f"wanted: {said[0]}; outputs: {outputs}; {r.describe()}")
+    finally:
+        outside.cleanup()
+
+
 def hermes_checks(h, binary):
     hh = Hermes(binary)
     if not hh.can_install:
         print("note: no `install` command yet; Codex is wired by hand as install would write it")
     only = checks_asked()
-    if only not in ("hostile", "ask"):
+    if only not in ("hostile", "ask", "rules"):
         hermes_tool_checks(h, hh)
         hermes_context_checks(h, hh)
-    if only != "hostile":
+    if only not in ("hostile", "ask"):
+        rules_checks(h, hh)
+    if only not in ("hostile", "rules"):
         ask_checks(h, hh)
-    if only != "ask":
+    if only not in ("ask", "rules"):
         hostile_checks(h, hh, binary)
 
 
@@ -740,7 +791,7 @@ def main():
     codex, runs = sys.argv[1], sys.argv[2]
     os.makedirs(runs, exist_ok=True)
     h = Harness(codex, runs)
-    if checks_asked() not in ("hermes", "hostile", "ask"):
+    if checks_asked() not in ("hermes", "hostile", "ask", "rules"):
         native_checks(h)
     if len(sys.argv) > 3:
         binary = os.path.abspath(sys.argv[3])

@@ -22,6 +22,11 @@ import textwrap
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import rules_pack  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 COPILOT = os.path.abspath(sys.argv[1])
 HERMES_HOOKS = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -43,7 +48,7 @@ def report(name, ok, detail=""):
 class Run:
     """One Copilot session in a scratch home and project, and what came out of it."""
 
-    def __init__(self, setup=None, call=DELETE, prompt="Tidy up this folder.", trust=True):
+    def __init__(self, setup=None, call=DELETE, prompt="Tidy up this folder.", trust=True, args=()):
         self.root = Path(tempfile.mkdtemp(prefix="copilot-hooks-"))
         self.home = self.root / "home"
         self.project = self.root / "project"
@@ -54,7 +59,7 @@ class Run:
         if setup:
             setup(self)
         self.requests = []
-        self.rc, self.stdout, self.stderr = self.drive(call, prompt, trust)
+        self.rc, self.stdout, self.stderr = self.drive(call, prompt, trust, args)
 
     def env(self, port=0):
         return {
@@ -71,7 +76,7 @@ class Run:
             "COPILOT_AUTO_UPDATE": "false",
         }
 
-    def drive(self, call, prompt, trust):
+    def drive(self, call, prompt, trust, args=()):
         port_file = self.root / "port"
         log = self.root / "requests.jsonl"
         server_cmd = [sys.executable, str(HERE / "fake_model.py"), "--port-file", str(port_file)]
@@ -81,7 +86,7 @@ class Run:
         server = subprocess.Popen(server_cmd)
         try:
             port = wait_for_port(port_file)
-            cmd = [COPILOT, "-p", prompt, "--allow-all-tools"] + (["--trust-folder"] if trust else [])
+            cmd = [COPILOT, "-p", prompt, "--allow-all-tools", *args] + (["--trust-folder"] if trust else [])
             done = subprocess.run(
                 cmd,
                 cwd=self.project,
@@ -362,19 +367,60 @@ def ask_checks():
     run.cleanup()
 
 
+def hermes_call(run, *args):
+    return subprocess.run([HERMES_HOOKS, *args], cwd=run.project, env=run.env(),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+
+
+def rules_checks():
+    """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
+    Copilot wired by `install copilot`: the model asks bash for `rm -rf` of a folder outside the
+    project; first without the pack (the control: the folder goes), then with it. Copilot asks
+    about a path outside the project by itself (and in -p denies it), so both runs let every path
+    go (--allow-all-paths): only the pack stands in the way."""
+    for with_pack in (False, True):
+        outside = rules_pack.Outside()
+        said = []
+
+        def setup(run, with_pack=with_pack):
+            if with_pack:
+                said.append(rules_pack.install(lambda *args: hermes_call(run, *args),
+                                               run.home / ".hermes"))
+            installed = hermes_call(run, "install", "copilot", "--project", str(run.project))
+            if installed.returncode != 0:
+                raise RuntimeError("install copilot failed: " + installed.stderr)
+
+        run = Run(setup, call={"command": outside.command, "description": "Remove the folder"},
+                  args=("--allow-all-paths",))
+        try:
+            if not with_pack:
+                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
+                       "(control)", not outside.survived() and run.tool_results(), run.detail())
+                continue
+            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
+                   outside.survived() and run.tool_results(), run.detail())
+            report("rules: the pack rule's message reaches the model in the tool result",
+                   said[0] in run.tool_results(), "wanted: %s\n%s" % (said[0], run.detail()))
+        finally:
+            outside.cleanup()
+            run.cleanup()
+
+
 def main():
     started = time.monotonic()
     only = os.environ.get("AGENT_CHECKS")
-    if only not in ("hostile", "ask"):
+    if only not in ("hostile", "ask", "rules"):
         native_checks()
     if HERMES_HOOKS:
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
-        if only not in ("hostile", "ask"):
+        if only not in ("hostile", "ask", "rules"):
             hermes_checks()
-        if only != "hostile":
+        if only not in ("hostile", "ask"):
+            rules_checks()
+        if only not in ("hostile", "rules"):
             ask_checks()
-        if only != "ask":
+        if only not in ("ask", "rules"):
             hostile_checks()
     print(f"copilot: checks took {time.monotonic() - started:.0f}s", file=sys.stderr)
     if failures:

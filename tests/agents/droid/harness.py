@@ -58,6 +58,8 @@ class Run:
         (self.proj / "keep" / "precious.txt").write_text("keep me\n")
         self.requests = []
         self.result = None
+        # How much Droid lets go by itself in `droid exec`.
+        self.autonomy = ["--auto", "high"]
         self.extra_env = {}
 
     def settings(self, hooks):
@@ -95,7 +97,7 @@ class Run:
                 "model": "fake-model", "displayName": "Fake", "provider": "anthropic",
                 "baseUrl": "http://127.0.0.1:%d" % port, "apiKey": "dummy",
                 "maxOutputTokens": 4096}]}))
-            argv = [DROID, "exec", "--auto", "high", "-m", "custom:fake-model", prompt]
+            argv = [DROID, "exec", *self.autonomy, "-m", "custom:fake-model", prompt]
             self.result = subprocess.run(
                 ["timeout", "-k", "5", str(RUN_TIMEOUT)] + argv,
                 cwd=self.proj, env=self.env(port), stdin=subprocess.DEVNULL,
@@ -339,12 +341,26 @@ def ask_checks():
     r.cleanup()
 
 
+def rules_run():
+    """A run for the rules checks. `--auto high` refuses `rm -rf` outside the project by itself
+    ("insufficient permission to proceed"), so these runs skip Droid's permission checks: only
+    the pack stands in the way."""
+    run = Run("hh-rules")
+    run.autonomy = ["--skip-permissions-unsafe"]
+    return run
+
+
 def main():
     started = time.monotonic()
-    if os.environ.get("AGENT_CHECKS") != "ask":
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("ask", "rules"):
         native_checks()
         through_checks()
-    ask_checks()
+    if only != "ask":
+        claude_like.rules_checks(HERMES_HOOKS, rules_run, "droid", lambda command: {
+            **EXECUTE, "input": {**EXECUTE["input"], "command": command}})
+    if only != "rules":
+        ask_checks()
     note("droid: %d checks failed, %.0fs" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
 

@@ -21,6 +21,11 @@ import textwrap
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import rules_pack  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 GEMINI = os.path.abspath(sys.argv[1])
 HERMES_HOOKS = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -700,18 +705,59 @@ def ask_checks():
     run.cleanup()
 
 
+def hermes_call(run, *args):
+    return subprocess.run([HERMES_HOOKS, *args], cwd=run.project, env=run.env(0),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+
+
+def rules_checks():
+    """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
+    Gemini wired by `install gemini`: the model asks run_shell_command for `rm -rf` of a folder
+    outside the project; first without the pack (the control: the folder goes), then with it."""
+    for with_pack in (False, True):
+        outside = rules_pack.Outside()
+        holder, said = {}, []
+
+        def setup(run, with_pack=with_pack):
+            (run.home / ".hermes").mkdir(parents=True, exist_ok=True)
+            if with_pack:
+                said.append(rules_pack.install(lambda *args: hermes_call(run, *args),
+                                               run.home / ".hermes"))
+            installed = hermes_call(run, "install", "gemini", "--project", str(run.project))
+            if installed.returncode != 0:
+                raise RuntimeError("install gemini failed: " + installed.stderr)
+            holder["hooks"] = json.loads(
+                (run.project / ".gemini" / "settings.json").read_text())["hooks"]
+
+        run = run_with(holder, setup, {"command": outside.command})
+        try:
+            if not with_pack:
+                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
+                       "(control)", not outside.survived() and run.tool_results(), run.detail())
+                continue
+            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
+                   outside.survived() and run.tool_results(), run.detail())
+            report("rules: the pack rule's message reaches the model in the tool result",
+                   said[0] in run.tool_results(), "wanted: %s\n%s" % (said[0], run.detail()))
+        finally:
+            outside.cleanup()
+            run.cleanup()
+
+
 def main():
     only = os.environ.get("AGENT_CHECKS")
-    if only not in ("hostile", "ask"):
+    if only not in ("hostile", "ask", "rules"):
         native_checks()
     if HERMES_HOOKS:
         # The project settings `install` writes name the binary bare.
         os.environ["PATH"] = os.path.dirname(HERMES_HOOKS) + os.pathsep + os.environ.get("PATH", "")
-        if only not in ("hostile", "ask"):
+        if only not in ("hostile", "ask", "rules"):
             hermes_checks()
-        if only != "hostile":
+        if only not in ("hostile", "ask"):
+            rules_checks()
+        if only not in ("hostile", "rules"):
             ask_checks()
-        if only != "ask":
+        if only not in ("ask", "rules"):
             hostile_checks()
     if failures:
         print(f"gemini: {len(failures)} check(s) failed", file=sys.stderr)

@@ -342,10 +342,15 @@ def ask_checks():
 
 def main():
     started = time.monotonic()
-    if os.environ.get("AGENT_CHECKS") != "ask":
+    only = os.environ.get("AGENT_CHECKS")
+    if only not in ("ask", "rules"):
         native_checks()
         through_checks()
-    ask_checks()
+    if only != "ask":
+        claude_like.rules_checks(HERMES_HOOKS, lambda: Run("hh-rules"), "qwen",
+                                 lambda command: {**SHELL, "arguments": {"command": command}})
+    if only != "rules":
+        ask_checks()
     note("qwen: %d checks failed, %.0fs" % (len(failures), time.monotonic() - started))
     return 1 if failures else 0
 
