@@ -527,3 +527,25 @@ fn a_dotted_field_reaches_into_the_tool_input_and_the_payload() {
     let other = r#"{"tool_name": "deploy", "tool_input": {"options": {"mode": "forced"}}}"#;
     assert_eq!(code(&env.run("pre_tool_call", other)), 0);
 }
+
+#[test]
+fn a_rules_memo_whose_patterns_went_missing_still_guards() {
+    let env = TestEnv::new();
+    user_rules(&env, GUARD);
+    approve_all(&env);
+    assert_eq!(code(&env.run("pre_tool_call", &shell("ls"))), 0);
+    let parsed = env.home().join(".cache/hermes-hooks/parsed");
+    let mut removed = 0;
+    for entry in fs::read_dir(&parsed).unwrap() {
+        let path = entry.unwrap().path();
+        let memo: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        if memo["body"].is_array() {
+            fs::remove_file(&path).unwrap();
+            removed += 1;
+        }
+    }
+    assert_eq!(removed, 1, "the patterns are kept apart from the rules");
+    let out = env.run("pre_tool_call", &shell("rm -rf /"));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(statuses(&json(&out)), ["blocked"]);
+}

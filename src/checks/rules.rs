@@ -9,6 +9,7 @@ use crate::config::rules::{Condition, Rule};
 use crate::config::{HookSet, HookSpec};
 use crate::consent::store::Allowlist;
 use crate::consent::{assess, changes_since_approval};
+use crate::matcher::Matcher;
 
 /// Tool input keys the agents send, across their tools (a rule's field outside these and the
 /// payload's own is likely a typo).
@@ -88,14 +89,14 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
             findings.push(finding(hook, level, check, message));
         };
         for (word, condition) in conditions(rule) {
-            if condition.matcher().can_match() == Some(false) {
+            if condition.matcher().and_then(Matcher::can_match) == Some(false) {
                 say(
                     Level::Error,
                     "rule",
                     format!(
                         "{word} {}: the pattern `{}` can never match, so {}",
                         condition.field,
-                        condition.pattern,
+                        condition.shown_pattern(),
                         consequence(word)
                     ),
                 );
@@ -241,18 +242,19 @@ fn sample_keys(hook: &HookSpec) -> Vec<String> {
 
 /// A pattern that is slow on long texts a call can hold, or gives up on them.
 fn slowness(condition: &Condition) -> Option<String> {
+    let matcher = condition.matcher()?;
     let probes = probes();
     let mut slowest = Duration::ZERO;
     for probe in &probes {
         let started = Instant::now();
-        let decided = condition.matcher().decides(probe);
+        let decided = matcher.decides(probe);
         let took = started.elapsed();
         if decided.is_none() {
             return Some(format!(
                 "the pattern `{}` backtracks too much on a {} KB text and gives up (the rule \
                  then counts as matching, an exception as not holding): rewrite it without \
                  nested repetition",
-                condition.pattern,
+                condition.shown_pattern(),
                 probe.len() / 1024
             ));
         }
@@ -261,7 +263,7 @@ fn slowness(condition: &Condition) -> Option<String> {
     (slowest > SLOW).then(|| {
         format!(
             "the pattern `{}` takes {:.1} ms on a {} KB text; a rule should take microseconds",
-            condition.pattern,
+            condition.shown_pattern(),
             slowest.as_secs_f64() * 1000.0,
             probes.iter().map(String::len).max().unwrap_or(0) / 1024
         )
@@ -309,7 +311,7 @@ fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
             && first.when.iter().all(|c| {
                 rule.when
                     .iter()
-                    .any(|own| own.field == c.field && own.pattern == c.pattern)
+                    .any(|own| own.field == c.field && own.pattern() == c.pattern())
             })
     })
 }

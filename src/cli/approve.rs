@@ -451,7 +451,12 @@ impl Reviewer<'_> {
             }
             for (word, conditions) in [("when", &rule.when), ("unless", &rule.unless)] {
                 for condition in conditions {
-                    let _ = write!(what, ", {word} {} ~ {}", condition.field, condition.pattern);
+                    let _ = write!(
+                        what,
+                        ", {word} {} ~ {}",
+                        condition.field,
+                        condition.shown_pattern()
+                    );
                 }
             }
             let _ = write!(what, ": \"{}\"", rule.message);

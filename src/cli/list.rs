@@ -105,7 +105,7 @@ impl<'a> RuleRow<'a> {
                 .iter()
                 .map(|c| ConditionRow {
                     field: &c.field,
-                    pattern: &c.pattern,
+                    pattern: c.shown_pattern(),
                 })
                 .collect()
         };

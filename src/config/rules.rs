@@ -6,7 +6,7 @@
 mod read;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
@@ -75,19 +75,33 @@ impl Action {
 pub struct Condition {
     /// The field (`command`, `path`, or a dotted path into the tool input or the payload).
     pub field: String,
-    /// The pattern, as written (with `${project}` and `${home}` put in).
-    pub pattern: String,
+    /// Its pattern: an index into its file's patterns.
+    pattern: usize,
+    patterns: Arc<Patterns>,
     /// What a text must hold for the pattern to be found in it, when that can be told.
     needed: Option<Needed>,
-    /// The pattern, built when first needed.
-    matcher: OnceLock<Matcher>,
+    /// The pattern, built when first needed (`None`: its text could not be had).
+    matcher: OnceLock<Option<Matcher>>,
 }
 
 impl Condition {
+    /// The pattern as written (with `${project}` and `${home}` put in); `None` when it can no
+    /// longer be had (its memo went, and the file changed since).
+    pub fn pattern(&self) -> Option<&str> {
+        self.patterns.get(self.pattern)
+    }
+
+    /// [`Self::pattern`] to be shown to a person.
+    pub fn shown_pattern(&self) -> &str {
+        self.pattern()
+            .unwrap_or("(its pattern can no longer be read: the file changed)")
+    }
+
     /// The pattern, built to be searched anywhere in a text.
-    pub fn matcher(&self) -> &Matcher {
+    pub fn matcher(&self) -> Option<&Matcher> {
         self.matcher
-            .get_or_init(|| Matcher::compile_search(&self.pattern).0)
+            .get_or_init(|| Some(Matcher::compile_search(self.pattern()?).0))
+            .as_ref()
     }
 
     /// Whether the pattern is found in `text`, or `None` when that cannot be told (see
@@ -100,7 +114,56 @@ impl Condition {
         {
             return Some(false);
         }
-        self.matcher().decides(text)
+        self.matcher()?.decides(text)
+    }
+}
+
+/// The patterns of one rules file: in hand when the file was just read, else read from their
+/// memo when a call could first match one; should that memo be gone, the file is read again,
+/// and its patterns are used only if its bytes are still the ones its rules came from.
+pub(crate) struct Patterns {
+    list: OnceLock<Option<Vec<String>>>,
+    later: Option<Later>,
+}
+
+/// Where [`Patterns`] come from when they are not in hand.
+struct Later {
+    slot: Option<memo::Slot>,
+    file: PathBuf,
+    sha256: String,
+    project: Option<PathBuf>,
+    home: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Patterns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Patterns")
+    }
+}
+
+impl Patterns {
+    fn given(list: Vec<String>) -> Self {
+        Self {
+            list: OnceLock::from(Some(list)),
+            later: None,
+        }
+    }
+
+    fn get(&self, index: usize) -> Option<&str> {
+        let list = self.list.get_or_init(|| {
+            let later = self.later.as_ref()?;
+            if let Some(list) = later.slot.as_ref().and_then(memo::Slot::recall_body) {
+                return Some(list);
+            }
+            let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
+            let same = crate::consent::fingerprint::hex(&Sha256::digest(&bytes)) == later.sha256;
+            let vars = Vars {
+                project: later.project.as_deref(),
+                home: later.home.as_deref(),
+            };
+            same.then(|| read::read(&bytes, vars).patterns)
+        });
+        list.as_ref()?.get(index).map(String::as_str)
     }
 }
 
@@ -223,28 +286,10 @@ pub(crate) fn load_file(
             return Vec::new();
         }
     };
-    let recalled = memo_slot(&sha256, vars)
-        .as_ref()
-        .and_then(memo::Slot::recall_body::<read::Read>);
-    let (read, sha256) = if let Some(read) = recalled {
-        (read, sha256)
-    } else {
-        // Read whole to be parsed, and pinned by the bytes parsed (the file may have changed
-        // since it was hashed).
-        let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                unreadable(err, errors);
-                return Vec::new();
-            }
-        };
-        let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
-        let read = read::read(&bytes, vars);
-        if let Some(slot) = memo_slot(&sha256, vars) {
-            slot.keep_body(&read);
-        }
-        (read, sha256)
+    let Some((read, sha256, patterns)) = recall_or_read(file, sha256, vars, errors) else {
+        return Vec::new();
     };
+    let patterns = Arc::new(patterns);
     if let Some((line, column, message)) = read.unusable {
         errors.push(LoadError {
             source: SourceKind::Rules,
@@ -294,7 +339,9 @@ pub(crate) fn load_file(
             if only.is_some_and(|only| only != event) {
                 return None;
             }
-            Some(build(kept, event, &absolute, &sha256, scope, file))
+            Some(build(
+                kept, event, &absolute, &sha256, scope, file, &patterns,
+            ))
         })
         .collect();
     // Stable: equal priorities keep their file order.
@@ -302,16 +349,79 @@ pub(crate) fn load_file(
     rules
 }
 
+/// The file's reading: from its memo when there is one for `sha256` (the patterns to be read
+/// later), else read whole now and kept as a memo, with the hash of the bytes read. `None`
+/// (with the error said) when the file cannot be read.
+fn recall_or_read(
+    file: &Path,
+    sha256: String,
+    vars: Vars<'_>,
+    errors: &mut Vec<LoadError>,
+) -> Option<(read::Read, String, Patterns)> {
+    let recalled = memo_slot(MEMO_FORMAT, &sha256, vars)
+        .as_ref()
+        .and_then(memo::Slot::recall_body::<read::Read>);
+    Some(if let Some(read) = recalled {
+        let later = Later {
+            slot: memo_slot(PATTERNS_FORMAT, &sha256, vars),
+            file: file.to_path_buf(),
+            sha256: sha256.clone(),
+            project: vars.project.map(Path::to_path_buf),
+            home: vars.home.map(Path::to_path_buf),
+        };
+        let patterns = Patterns {
+            list: OnceLock::new(),
+            later: Some(later),
+        };
+        (read, sha256, patterns)
+    } else {
+        // Read whole to be parsed, and pinned by the bytes parsed (the file may have changed
+        // since it was hashed).
+        let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                if err.kind() != std::io::ErrorKind::NotFound {
+                    errors.push(LoadError {
+                        source: SourceKind::Rules,
+                        origin: Origin {
+                            file: file.to_path_buf(),
+                            line: None,
+                        },
+                        column: None,
+                        message: format!("cannot read it: {err}; none of its rules are used"),
+                    });
+                }
+                return None;
+            }
+        };
+        let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
+        let mut read = read::read(&bytes, vars);
+        if let (Some(rules), Some(patterns)) = (
+            memo_slot(MEMO_FORMAT, &sha256, vars),
+            memo_slot(PATTERNS_FORMAT, &sha256, vars),
+        ) {
+            // The patterns first: a memo of rules is believed only with its patterns there.
+            if patterns.keep_body(&read.patterns) {
+                rules.keep_body(&read);
+            }
+        }
+        let patterns = Patterns::given(std::mem::take(&mut read.patterns));
+        (read, sha256, patterns)
+    })
+}
+
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 2\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 3\0";
+/// The same for the memo of a rules file's patterns.
+const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 1\0";
 
 /// Where the memo of a rules file with this sha256 lives, read with these folders for
 /// `${project}` and `${home}`.
-fn memo_slot(sha256: &str, vars: Vars<'_>) -> Option<memo::Slot> {
+fn memo_slot(kind: &[u8], sha256: &str, vars: Vars<'_>) -> Option<memo::Slot> {
     let folder = |dir: Option<&Path>| dir.map(|d| d.as_os_str().as_encoded_bytes().to_vec());
     let (project, home) = (folder(vars.project), folder(vars.home));
     memo::Slot::keyed(
-        MEMO_FORMAT,
+        kind,
         &[
             sha256.as_bytes(),
             project.as_deref().unwrap_or(b"\0"),
@@ -355,12 +465,14 @@ fn build(
     sha256: &str,
     scope: Scope,
     file: &Path,
+    patterns: &Arc<Patterns>,
 ) -> HookSpec {
     let conditions = |list: Vec<read::KeptCondition>| {
         list.into_iter()
             .map(|c| Condition {
                 field: c.field,
                 pattern: c.pattern,
+                patterns: Arc::clone(patterns),
                 needed: c.needed,
                 matcher: OnceLock::new(),
             })

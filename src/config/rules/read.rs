@@ -25,6 +25,10 @@ pub(super) struct Read {
     pub skipped: Vec<(u64, String)>,
     /// Why the whole file cannot be used, with the line and column when known.
     pub unusable: Option<(Option<u64>, Option<u64>, String)>,
+    /// Every condition's pattern, by [`KeptCondition::pattern`]: kept in a memo of their own,
+    /// read only when a call could match one (most of a memo's bytes, and most of its reading).
+    #[serde(skip)]
+    pub patterns: Vec<String>,
 }
 
 /// One rule, checked.
@@ -48,7 +52,8 @@ pub(super) struct Kept {
 #[derive(Serialize, Deserialize)]
 pub(super) struct KeptCondition {
     pub field: String,
-    pub pattern: String,
+    /// Its index in [`Read::patterns`].
+    pub pattern: usize,
     pub needed: Option<Needed>,
 }
 
@@ -61,10 +66,11 @@ struct RawFile {
 /// Why a rule is skipped.
 struct Skip(String);
 
-/// Where a rule's softer problems go.
+/// Where a rule's softer problems (and its patterns) go.
 struct Notes<'a> {
     soft: &'a mut Vec<(u64, String)>,
     no_folder: &'a mut Vec<(u64, String)>,
+    patterns: &'a mut Vec<String>,
 }
 
 /// Reads `bytes` as a rules file.
@@ -114,6 +120,7 @@ pub(super) fn read(bytes: &[u8], vars: Vars<'_>) -> Read {
         let mut notes = Notes {
             soft: &mut out.notes,
             no_folder: &mut out.no_folder,
+            patterns: &mut out.patterns,
         };
         match rule(&item.value, line, vars, &mut names, &mut notes) {
             Ok(kept) => out.rules.push(kept),
@@ -161,9 +168,8 @@ fn rule(
     let priority = priority(map.get("priority"))?;
     let message = message(map.get("message"), action, &name)?;
     let (tool, tool_class) = tool(map.get("tool"), event)?;
-    let mut conditions = |key| conditions(map.get(key), key, line, vars, notes.no_folder);
-    let when = conditions("when")?;
-    let unless = conditions("unless")?;
+    let when = conditions(map.get("when"), "when", line, vars, notes)?;
+    let unless = conditions(map.get("unless"), "unless", line, vars, notes)?;
     if fail_closed && action == Action::Context {
         notes.soft.push((
             line,
@@ -213,7 +219,7 @@ fn conditions(
     key: &str,
     line: u64,
     vars: Vars<'_>,
-    no_folder: &mut Vec<(u64, String)>,
+    notes: &mut Notes<'_>,
 ) -> Result<Vec<KeptCondition>, Skip> {
     let mappings: Vec<&Map<String, Value>> = match raw {
         None | Some(Value::Null) => return Ok(Vec::new()),
@@ -249,7 +255,7 @@ fn conditions(
         }
         let (pattern, missing) = put_in(pattern, vars);
         if let Some(missing) = missing {
-            no_folder.push((
+            notes.no_folder.push((
                 line,
                 format!(
                     "{key}.{field}: {missing} stands for no folder here (none was found from \
@@ -270,8 +276,9 @@ fn conditions(
         conditions.push(KeptCondition {
             field: field.clone(),
             needed: Matcher::needed(&pattern),
-            pattern,
+            pattern: notes.patterns.len(),
         });
+        notes.patterns.push(pattern);
     }
     Ok(conditions)
 }
