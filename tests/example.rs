@@ -128,18 +128,25 @@ fn the_project_example_guards_and_gates() {
     );
 }
 
+/// The shell blocks of the README's section from `start` to `end`, as one script (`set -e`,
+/// and `approve --yes` for the questions a person answers).
+fn readme_section(start: &str, end: &str) -> String {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let from = readme.find(start).unwrap();
+    let to = from + readme[from..].find(end).unwrap();
+    let mut script = String::from("set -e\n");
+    for block in readme[from..to].split("```sh\n").skip(1) {
+        let code = block.split("```").next().unwrap();
+        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
+    }
+    script
+}
+
 /// The README's "Guards without scripts" section, run as written (with `approve --yes`): the
 /// pack's rule denies the call it shows, with no hook script anywhere.
 #[test]
 fn the_readme_rules_walk_through_works_as_written() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let start = readme.find("## Guards without scripts").unwrap();
-    let end = start + readme[start..].find("\n## Your first hook").unwrap();
-    let mut script = String::from("set -e\n");
-    for block in readme[start..end].split("```sh\n").skip(1) {
-        let code = block.split("```").next().unwrap();
-        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
-    }
+    let script = readme_section("## Guards without scripts", "\n## Your first hook");
     let env = crate::common::TestEnv::new();
     let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
     let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
@@ -169,14 +176,7 @@ fn the_readme_rules_walk_through_works_as_written() {
 /// questions a person answers), in a scratch home: every `test --expect` in it must hold.
 #[test]
 fn the_readme_walk_through_works_as_written() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let start = readme.find("## Your first hook").unwrap();
-    let end = start + readme[start..].find("\n## Configuration").unwrap();
-    let mut script = String::from("set -e\n");
-    for block in readme[start..end].split("```sh\n").skip(1) {
-        let code = block.split("```").next().unwrap();
-        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
-    }
+    let script = readme_section("## Your first hook", "\n## Configuration");
     // The walk-through's `run` exits 2 (blocked): the script goes on to say so.
     let script = script.replace(
         "| hermes-hooks run pre_tool_call\n",

@@ -50,6 +50,27 @@ impl Slot {
     /// cache folder, or when this binary cannot be told apart from another build (its own file
     /// cannot be statted).
     pub(crate) fn of(bytes: &[u8], only: Option<Event>) -> Option<Self> {
+        Self::named(FORMAT, |hash| {
+            hash.update(only.map_or("", Event::name));
+            hash.update(b"\0");
+            hash.update(bytes);
+        })
+    }
+
+    /// The memo's place for another reader's parse (`kind` names the reader and its format;
+    /// `parts` are everything the parse depends on besides this binary); `None` as for
+    /// [`Self::of`].
+    pub(crate) fn keyed(kind: &[u8], parts: &[&[u8]]) -> Option<Self> {
+        Self::named(kind, |hash| {
+            for part in parts {
+                hash.update(u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
+                hash.update(part);
+            }
+        })
+    }
+
+    /// The slot named by the hash of `kind`, this binary, and what `rest` adds.
+    fn named(kind: &[u8], rest: impl FnOnce(&mut Sha256)) -> Option<Self> {
         // Unit tests never touch the user's cache; the integration tests, each with a home of
         // its own, test the memo.
         if cfg!(test) {
@@ -60,33 +81,9 @@ impl Slot {
             .join("hermes-hooks")
             .join("parsed");
         let mut hash = Sha256::new();
-        hash.update(FORMAT);
-        hash.update(binary_identity()?);
-        hash.update(only.map_or("", Event::name));
-        hash.update(b"\0");
-        hash.update(bytes);
-        let name = crate::consent::fingerprint::hex(&hash.finalize());
-        Some(Self { folder, name })
-    }
-
-    /// The memo's place for another reader's parse (`kind` names the reader and its format;
-    /// `parts` are everything the parse depends on besides this binary); `None` as for
-    /// [`Self::of`].
-    pub(crate) fn keyed(kind: &[u8], parts: &[&[u8]]) -> Option<Self> {
-        if cfg!(test) {
-            return None;
-        }
-        let folder = directories::BaseDirs::new()?
-            .cache_dir()
-            .join("hermes-hooks")
-            .join("parsed");
-        let mut hash = Sha256::new();
         hash.update(kind);
         hash.update(binary_identity()?);
-        for part in parts {
-            hash.update(u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
-            hash.update(part);
-        }
+        rest(&mut hash);
         let name = crate::consent::fingerprint::hex(&hash.finalize());
         Some(Self { folder, name })
     }
