@@ -73,16 +73,24 @@ impl Slot {
     fn named(kind: &[u8], rest: impl FnOnce(&mut Sha256)) -> Option<Self> {
         // Unit tests never touch the user's cache; the integration tests, each with a home of
         // its own, test the memo.
+        // Asked once per process: the cache folder (the user's home, the environment) and this
+        // binary's identity (a stat) are the same for every slot.
+        static PLACE: std::sync::OnceLock<Option<(PathBuf, [u8; 40])>> = std::sync::OnceLock::new();
         if cfg!(test) {
             return None;
         }
-        let folder = directories::BaseDirs::new()?
-            .cache_dir()
-            .join("hermes-hooks")
-            .join("parsed");
+        let (folder, identity) = PLACE
+            .get_or_init(|| {
+                let folder = directories::BaseDirs::new()?
+                    .cache_dir()
+                    .join("hermes-hooks")
+                    .join("parsed");
+                Some((folder, binary_identity()?))
+            })
+            .clone()?;
         let mut hash = Sha256::new();
         hash.update(kind);
-        hash.update(binary_identity()?);
+        hash.update(identity);
         rest(&mut hash);
         let name = crate::consent::fingerprint::hex(&hash.finalize());
         Some(Self { folder, name })

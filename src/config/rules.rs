@@ -128,7 +128,6 @@ pub(crate) struct Patterns {
 
 /// Where [`Patterns`] come from when they are not in hand.
 struct Later {
-    slot: Option<memo::Slot>,
     file: PathBuf,
     sha256: String,
     project: Option<PathBuf>,
@@ -152,15 +151,16 @@ impl Patterns {
     fn get(&self, index: usize) -> Option<&str> {
         let list = self.list.get_or_init(|| {
             let later = self.later.as_ref()?;
-            if let Some(list) = later.slot.as_ref().and_then(memo::Slot::recall_body) {
-                return Some(list);
-            }
-            let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
-            let same = crate::consent::fingerprint::hex(&Sha256::digest(&bytes)) == later.sha256;
             let vars = Vars {
                 project: later.project.as_deref(),
                 home: later.home.as_deref(),
             };
+            let slot = memo_slot(PATTERNS_FORMAT, &later.sha256, vars);
+            if let Some(list) = slot.as_ref().and_then(memo::Slot::recall_body) {
+                return Some(list);
+            }
+            let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
+            let same = crate::consent::fingerprint::hex(&Sha256::digest(&bytes)) == later.sha256;
             same.then(|| read::read(&bytes, vars).patterns)
         });
         list.as_ref()?.get(index).map(String::as_str)
@@ -363,7 +363,6 @@ fn recall_or_read(
         .and_then(memo::Slot::recall_body::<read::Read>);
     Some(if let Some(read) = recalled {
         let later = Later {
-            slot: memo_slot(PATTERNS_FORMAT, &sha256, vars),
             file: file.to_path_buf(),
             sha256: sha256.clone(),
             project: vars.project.map(Path::to_path_buf),
