@@ -102,14 +102,9 @@ def rules_checks(binary, make_run, agent, shell_call):
             wire(binary, run, agent, approve=False)
             run.drive(calls=(shell_call(outside.command),))
             results = run.tool_results()
-            if not with_pack:
-                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
-                       "(control)", not outside.survived() and results, run.why())
-                continue
-            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
-                   outside.survived() and results, run.why())
-            report("rules: the pack rule's message reaches the model in the tool result",
-                   any(said in t for t in results), "wanted: %s\n%s" % (said, run.why()))
+            rules_pack.report_run(
+                report, with_pack, outside.survived(), results, run.why(),
+                lambda: (any(said in t for t in results), said))
         finally:
             outside.cleanup()
             run.cleanup()

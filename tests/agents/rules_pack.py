@@ -56,3 +56,19 @@ def message(rules_file):
     if not found:
         raise RuntimeError("no message for %s in %s" % (RULE, rules_file))
     return found.group(1).strip()
+
+
+def report_run(report, with_pack, survived, results, detail, carried):
+    """The checks of one run: without the pack (the control) the folder goes; with it the folder
+    stays and the rule's message reaches the model. `carried` is asked only with the pack: it
+    gives whether the tool results hold the message (as each harness reads them) and the
+    message."""
+    if not with_pack:
+        report("rules: without the pack, `rm -rf` of a folder outside the project runs "
+               "(control)", not survived and results, detail)
+        return
+    report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
+           survived and results, detail)
+    held, said = carried()
+    report("rules: the pack rule's message reaches the model in the tool result",
+           held, "wanted: %s\n%s" % (said, detail))

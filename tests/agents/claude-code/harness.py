@@ -625,14 +625,9 @@ def rules_checks():
                 if with_pack else None
             wire(r, approve=False)
             r.drive(command=outside.command)
-            if not with_pack:
-                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
-                       "(control)", not outside.survived() and r.tool_results(), r.why())
-                continue
-            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
-                   outside.survived() and r.tool_results(), r.why())
-            report("rules: the pack rule's message reaches the model in the tool result",
-                   any(said in t for t in r.tool_results()), "wanted: %s\n%s" % (said, r.why()))
+            rules_pack.report_run(
+                report, with_pack, outside.survived(), r.tool_results(), r.why(),
+                lambda: (any(said in t for t in r.tool_results()), said))
         finally:
             outside.cleanup()
             r.cleanup()

@@ -731,14 +731,9 @@ def rules_checks():
 
         run = run_with(holder, setup, {"command": outside.command})
         try:
-            if not with_pack:
-                report("rules: without the pack, `rm -rf` of a folder outside the project runs "
-                       "(control)", not outside.survived() and run.tool_results(), run.detail())
-                continue
-            report("rules: the destructive pack blocks `rm -rf` of a folder outside the project",
-                   outside.survived() and run.tool_results(), run.detail())
-            report("rules: the pack rule's message reaches the model in the tool result",
-                   said[0] in run.tool_results(), "wanted: %s\n%s" % (said[0], run.detail()))
+            rules_pack.report_run(
+                report, with_pack, outside.survived(), run.tool_results(), run.detail(),
+                lambda: (said[0] in run.tool_results(), said[0]))
         finally:
             outside.cleanup()
             run.cleanup()
