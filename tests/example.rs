@@ -142,25 +142,33 @@ fn readme_section(start: &str, end: &str) -> String {
     script
 }
 
+/// Runs `script` with bash in `env`'s scratch home and working directory, with nothing of this
+/// machine's Hermes or agent settings.
+fn run_script(env: &crate::common::TestEnv, script: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    // The binary first, then the system's tools the walk-throughs use (mktemp, cat, chmod, git).
+    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
+    Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", script])
+        .env("HOME", env.home())
+        .env("PATH", path)
+        .env("TMPDIR", env.root())
+        .env_remove("HERMES_HOME")
+        .env_remove("HERMES_ACCEPT_HOOKS")
+        .env_remove("HERMES_SAFE_MODE")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .current_dir(env.work())
+        .output()
+        .unwrap()
+}
+
 /// The README's "Guards without scripts" section, run as written (with `approve --yes`): the
 /// pack's rule denies the call it shows, with no hook script anywhere.
 #[test]
 fn the_readme_rules_walk_through_works_as_written() {
     let script = readme_section("## Guards without scripts", "\n## Your first hook");
     let env = crate::common::TestEnv::new();
-    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
-    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
-    let out = Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", &script])
-        .env("HOME", env.home())
-        .env("PATH", path)
-        .env("TMPDIR", env.root())
-        .env_remove("HERMES_HOME")
-        .env_remove("HERMES_ACCEPT_HOOKS")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .current_dir(env.work())
-        .output()
-        .unwrap();
+    let out = run_script(&env, &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let text = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{script}\n---\n{text}");
@@ -183,20 +191,7 @@ fn the_readme_walk_through_works_as_written() {
         "| hermes-hooks run pre_tool_call || true\n",
     );
     let env = crate::common::TestEnv::new();
-    let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
-    // The binary first, then the system's tools the walk-through uses (mktemp, cat, chmod).
-    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
-    let out = Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", &script])
-        .env("HOME", env.home())
-        .env("PATH", path)
-        .env("TMPDIR", env.root())
-        .env_remove("HERMES_HOME")
-        .env_remove("HERMES_ACCEPT_HOOKS")
-        .env_remove("HERMES_SAFE_MODE")
-        .current_dir(env.work())
-        .output()
-        .unwrap();
+    let out = run_script(&env, &script);
     let text = format!(
         "{}\n{}",
         String::from_utf8_lossy(&out.stdout),
