@@ -28,6 +28,8 @@ for pack in destructive force-push secrets outside-project; do
 done
 XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" --user-hooks /nonexistent -q \
   approve --yes >/dev/null
+# A rules file in use is known by its stamp once it has not changed for a few seconds.
+sleep 4
 calls=(
   "examples run pre_tool_call examples/payloads/rm-rf.json"
   "examples run pre_tool_call examples/payloads/ls.json"

@@ -528,18 +528,36 @@ fn a_dotted_field_reaches_into_the_tool_input_and_the_payload() {
     assert_eq!(code(&env.run("pre_tool_call", other)), 0);
 }
 
+/// The memos of one home's rules files, with their bytes.
+fn memos(env: &TestEnv) -> Vec<(PathBuf, Vec<u8>)> {
+    let parsed = env.home().join(".cache/hermes-hooks/parsed");
+    let mut memos: Vec<_> = fs::read_dir(&parsed)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "body"))
+        .map(|path| {
+            let bytes = fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect();
+    memos.sort();
+    memos
+}
+
+fn holds(bytes: &[u8], text: &str) -> bool {
+    bytes.windows(text.len()).any(|w| w == text.as_bytes())
+}
+
 #[test]
 fn a_rules_memo_whose_patterns_went_missing_still_guards() {
     let env = TestEnv::new();
     user_rules(&env, GUARD);
     approve_all(&env);
     assert_eq!(code(&env.run("pre_tool_call", &shell("ls"))), 0);
-    let parsed = env.home().join(".cache/hermes-hooks/parsed");
+    // The patterns' memo holds the patterns and no rule's name; the rules' memo the names.
     let mut removed = 0;
-    for entry in fs::read_dir(&parsed).unwrap() {
-        let path = entry.unwrap().path();
-        let memo: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
-        if memo["body"].is_array() {
+    for (path, bytes) in memos(&env) {
+        if holds(&bytes, r"\brm\s+(-") && !holds(&bytes, "no-rm-rf") {
             fs::remove_file(&path).unwrap();
             removed += 1;
         }
@@ -548,4 +566,37 @@ fn a_rules_memo_whose_patterns_went_missing_still_guards() {
     let out = env.run("pre_tool_call", &shell("rm -rf /"));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(statuses(&json(&out)), ["blocked"]);
+}
+
+#[test]
+fn a_rules_file_known_by_its_stamp_is_read_again_after_an_edit_that_keeps_its_size_and_times() {
+    let env = TestEnv::new();
+    let file = user_rules(
+        &env,
+        "rules:\n- name: no-curl\n  tool: shell\n  when: {command: curl}\n",
+    );
+    approve_all(&env);
+    assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    let before = memos(&env).len();
+    // A file is known by its stamp only once it has not changed for a few seconds.
+    std::thread::sleep(std::time::Duration::from_millis(3500));
+    assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    assert_eq!(memos(&env).len(), before + 1, "the stamp's memo is kept");
+    assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    // Same size, same modification time: only the change time (which no program can set back)
+    // tells the edit, and the edited rules are not the approved ones.
+    let modified = fs::metadata(&file).unwrap().modified().unwrap();
+    let text = fs::read_to_string(&file).unwrap();
+    fs::write(&file, text.replace("curl", "wget")).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    for (call, status) in [("curl x", "not_matched"), ("wget x", "changed")] {
+        let out = env.run("pre_tool_call", &shell(call));
+        assert_eq!(code(&out), 0, "{call}: {}", stderr(&out));
+        assert_eq!(statuses(&json(&out)), [status], "{call}");
+    }
 }

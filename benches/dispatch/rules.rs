@@ -91,6 +91,20 @@ fn home(home: &Path, rules: &str) -> PathBuf {
     home.to_path_buf()
 }
 
+/// Waits until the fixture's rules files are old enough to be known by their stamp, as a rules
+/// file in use nearly always is (a file changed in the last seconds is hashed on every call).
+fn settle(homes: &Homes) {
+    for home in [&homes.packs, &homes.fifty] {
+        let file = home.join("hermes-hooks").join("rules.yaml");
+        let age = std::fs::metadata(&file)
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .unwrap_or_default();
+        std::thread::sleep(std::time::Duration::from_secs(4).saturating_sub(age));
+    }
+}
+
 /// `run pre_tool_call` in `home` with the rules project.
 fn run_rules(home: &Path, project: &Path) -> Command {
     let mut cmd = tool(home, Some(project));
@@ -125,6 +139,7 @@ fn expect(cmd: &mut Command, payload: &[u8], blocked: bool) {
 /// `run` where hooks are configured and none applies, in the same project.
 pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
     let homes = &fx.rules;
+    settle(homes);
     expect(&mut run_rules(&homes.packs, &homes.project), PAYLOAD, false);
     expect(&mut run_rules(&homes.packs, &homes.project), RM_ROOT, true);
     // The baseline is given the same project: finding and reading a project is not the rules'
@@ -175,6 +190,7 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
 /// configured and none applies; the harness and both servers on one CPU.
 pub(super) fn serve_row(fx: &Fixture) -> Row {
     let homes = &fx.rules;
+    settle(homes);
     let requests = 2000;
     let mut none = Server::start(&fx.home, None);
     let mut rules = Server::start(&homes.fifty, Some(&homes.project));

@@ -9,7 +9,8 @@
 //! exactly as before. A memo that is missing, malformed, not the user's own or
 //! writable by others is ignored and made again; a cache folder that cannot be written costs
 //! nothing but the parse. Memos older than a week go when another is written (one still in use
-//! is made again by the next command).
+//! is made again by the next command). Other readers (rules files) keep their own reading in
+//! the same folder, in a compact binary form (`<name>.body`), named by what it depends on.
 
 use std::fs;
 use std::io::Write as _;
@@ -27,6 +28,8 @@ use super::yaml::pyyaml::{Mapping, Node, Value};
 pub(crate) const KEPT_KEYS: [&str; 2] = ["hooks", "hooks_auto_accept"];
 /// Changes whenever what a memo holds, or how it is written, changes.
 const FORMAT: &[u8] = b"hermes-hooks parse memo 2\0";
+/// How a memo kept by [`Slot::keep_body`] is named: `<name>.body`.
+const BODY_EXTENSION: &str = "body";
 /// A memo this old is removed when another is written.
 const UNUSED_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -99,20 +102,26 @@ impl Slot {
     /// What [`Self::keep_body`] wrote for this slot, when it is there and sound.
     pub(crate) fn recall_body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
         let bytes =
-            crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
-        let memo: Body<String, T> = serde_json::from_slice(&bytes).ok()?;
+            crate::limits::read_private(&self.body_path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let memo: Body<String, T> = postcard::from_bytes(&bytes).ok()?;
         (memo.name == self.name).then_some(memo.body)
     }
 
-    /// Writes `body` as this slot's memo; false when it could not be.
+    /// Writes `body` as this slot's memo; false when it could not be. Unlike the parse memo,
+    /// whose mapping a person may want to read, a body is kept in a compact binary form: it is
+    /// read on every `run`, and decoding JSON of its size costs more than the rest of reading it.
     pub(crate) fn keep_body<T: Serialize>(&self, body: &T) -> bool {
-        let Ok(json) = serde_json::to_vec(&Body {
+        let Ok(bytes) = postcard::to_stdvec(&Body {
             name: self.name.as_str(),
             body,
         }) else {
             return false;
         };
-        self.write(&json)
+        self.write(&bytes, &self.body_path())
+    }
+
+    fn body_path(&self) -> PathBuf {
+        self.folder.join(format!("{}.{BODY_EXTENSION}", self.name))
     }
 
     fn path(&self) -> PathBuf {
@@ -138,11 +147,11 @@ impl Slot {
         let Ok(json) = serde_json::to_vec(&memo) else {
             return false;
         };
-        self.write(&json)
+        self.write(&json, &self.path())
     }
 
-    /// Writes `json` as the memo (a temporary file renamed over it).
-    fn write(&self, json: &[u8]) -> bool {
+    /// Writes `bytes` at `path` in the memo folder (a temporary file renamed over it).
+    fn write(&self, bytes: &[u8], path: &Path) -> bool {
         if fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -159,7 +168,7 @@ impl Slot {
         else {
             return false;
         };
-        file.write_all(json).is_ok() && file.persist(self.path()).is_ok()
+        file.write_all(bytes).is_ok() && file.persist(path).is_ok()
     }
 
     /// Checks the memo against `expected`, what parsing the bytes gives: `None` when there is
@@ -298,7 +307,10 @@ fn prune(folder: &Path) {
         let name = name.to_string_lossy();
         let limit = if name.ends_with(".tmp") {
             Duration::from_secs(3600)
-        } else if name.ends_with(".json") {
+        } else if name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext == "json" || ext == BODY_EXTENSION)
+        {
             UNUSED_FOR
         } else {
             continue;

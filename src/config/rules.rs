@@ -4,18 +4,18 @@
 //! takes out only its own rules.
 
 mod read;
+mod recall;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest as _, Sha256};
 
 use super::{
     Effects, Event, HookSpec, LoadError, Origin, Scope, Source, SourceKind, Warning, WarningKind,
-    memo,
 };
 use crate::matcher::{Matcher, Needed};
+use recall::Patterns;
 
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
 pub(crate) const CONSENT_EVENT: &str = "rules";
@@ -118,55 +118,6 @@ impl Condition {
     }
 }
 
-/// The patterns of one rules file: in hand when the file was just read, else read from their
-/// memo when a call could first match one; should that memo be gone, the file is read again,
-/// and its patterns are used only if its bytes are still the ones its rules came from.
-pub(crate) struct Patterns {
-    list: OnceLock<Option<Vec<String>>>,
-    later: Option<Later>,
-}
-
-/// Where [`Patterns`] come from when they are not in hand.
-struct Later {
-    file: PathBuf,
-    sha256: String,
-    project: Option<PathBuf>,
-    home: Option<PathBuf>,
-}
-
-impl std::fmt::Debug for Patterns {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Patterns")
-    }
-}
-
-impl Patterns {
-    fn given(list: Vec<String>) -> Self {
-        Self {
-            list: OnceLock::from(Some(list)),
-            later: None,
-        }
-    }
-
-    fn get(&self, index: usize) -> Option<&str> {
-        let list = self.list.get_or_init(|| {
-            let later = self.later.as_ref()?;
-            let vars = Vars {
-                project: later.project.as_deref(),
-                home: later.home.as_deref(),
-            };
-            let slot = memo_slot(PATTERNS_FORMAT, &later.sha256, vars);
-            if let Some(list) = slot.as_ref().and_then(memo::Slot::recall_body) {
-                return Some(list);
-            }
-            let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
-            let same = crate::consent::fingerprint::hex(&Sha256::digest(&bytes)) == later.sha256;
-            same.then(|| read::read(&bytes, vars).patterns)
-        });
-        list.as_ref()?.get(index).map(String::as_str)
-    }
-}
-
 /// What a rules file declares for one rule beyond the common fields.
 #[derive(Clone, Debug)]
 pub struct Rule {
@@ -266,27 +217,7 @@ pub(crate) fn load_file(
         file: file.to_path_buf(),
         line,
     };
-    let unreadable = |err: std::io::Error, errors: &mut Vec<LoadError>| {
-        if err.kind() != std::io::ErrorKind::NotFound {
-            errors.push(LoadError {
-                source: SourceKind::Rules,
-                origin: origin(None),
-                column: None,
-                message: format!("cannot read it: {err}; none of its rules are used"),
-            });
-        }
-    };
-    // The bytes are hashed in pieces first: when the memo of that hash is there (nearly every
-    // time), the file is never held whole, which saves a start the page faults of a buffer as
-    // large as the file.
-    let sha256 = match sha256_of(file) {
-        Ok(sha256) => sha256,
-        Err(err) => {
-            unreadable(err, errors);
-            return Vec::new();
-        }
-    };
-    let Some((read, sha256, patterns)) = recall_or_read(file, sha256, vars, errors) else {
+    let Some((read, sha256, patterns)) = recall::reading(file, vars, errors) else {
         return Vec::new();
     };
     let patterns = Arc::new(patterns);
@@ -347,113 +278,6 @@ pub(crate) fn load_file(
     // Stable: equal priorities keep their file order.
     rules.sort_by_key(|hook| std::cmp::Reverse(hook.rule().map_or(0, |rule| rule.priority)));
     rules
-}
-
-/// The file's reading: from its memo when there is one for `sha256` (the patterns to be read
-/// later), else read whole now and kept as a memo, with the hash of the bytes read. `None`
-/// (with the error said) when the file cannot be read.
-fn recall_or_read(
-    file: &Path,
-    sha256: String,
-    vars: Vars<'_>,
-    errors: &mut Vec<LoadError>,
-) -> Option<(read::Read, String, Patterns)> {
-    let recalled = memo_slot(MEMO_FORMAT, &sha256, vars)
-        .as_ref()
-        .and_then(memo::Slot::recall_body::<read::Read>);
-    Some(if let Some(read) = recalled {
-        let later = Later {
-            file: file.to_path_buf(),
-            sha256: sha256.clone(),
-            project: vars.project.map(Path::to_path_buf),
-            home: vars.home.map(Path::to_path_buf),
-        };
-        let patterns = Patterns {
-            list: OnceLock::new(),
-            later: Some(later),
-        };
-        (read, sha256, patterns)
-    } else {
-        // Read whole to be parsed, and pinned by the bytes parsed (the file may have changed
-        // since it was hashed).
-        let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                if err.kind() != std::io::ErrorKind::NotFound {
-                    errors.push(LoadError {
-                        source: SourceKind::Rules,
-                        origin: Origin {
-                            file: file.to_path_buf(),
-                            line: None,
-                        },
-                        column: None,
-                        message: format!("cannot read it: {err}; none of its rules are used"),
-                    });
-                }
-                return None;
-            }
-        };
-        let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
-        let mut read = read::read(&bytes, vars);
-        if let (Some(rules), Some(patterns)) = (
-            memo_slot(MEMO_FORMAT, &sha256, vars),
-            memo_slot(PATTERNS_FORMAT, &sha256, vars),
-        ) {
-            // The patterns first: a memo of rules is believed only with its patterns there.
-            if patterns.keep_body(&read.patterns) {
-                rules.keep_body(&read);
-            }
-        }
-        let patterns = Patterns::given(std::mem::take(&mut read.patterns));
-        (read, sha256, patterns)
-    })
-}
-
-/// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 3\0";
-/// The same for the memo of a rules file's patterns.
-const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 1\0";
-
-/// Where the memo of a rules file with this sha256 lives, read with these folders for
-/// `${project}` and `${home}`.
-fn memo_slot(kind: &[u8], sha256: &str, vars: Vars<'_>) -> Option<memo::Slot> {
-    let folder = |dir: Option<&Path>| dir.map(|d| d.as_os_str().as_encoded_bytes().to_vec());
-    let (project, home) = (folder(vars.project), folder(vars.home));
-    memo::Slot::keyed(
-        kind,
-        &[
-            sha256.as_bytes(),
-            project.as_deref().unwrap_or(b"\0"),
-            home.as_deref().unwrap_or(b"\0"),
-        ],
-    )
-}
-
-/// The sha256 of `file`'s bytes, read in pieces with the checks and the cap of
-/// [`crate::limits::read`].
-fn sha256_of(file: &Path) -> std::io::Result<String> {
-    use std::io::Read as _;
-    let max = crate::limits::MANIFEST_MAX;
-    let mut reader = crate::limits::open_regular(file)?.take(max + 1);
-    let mut hasher = Sha256::new();
-    // On the stack: a heap buffer would cost the page faults this read is here to save.
-    let mut piece = [0_u8; 8 * 1024];
-    let mut total: u64 = 0;
-    loop {
-        match reader.read(&mut piece) {
-            Ok(0) => break,
-            Ok(n) => {
-                total += n as u64;
-                hasher.update(&piece[..n]);
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    if total > max {
-        return Err(crate::limits::too_large(max));
-    }
-    Ok(crate::consent::fingerprint::hex(&hasher.finalize()))
 }
 
 /// The hook of one checked rule.

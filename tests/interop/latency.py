@@ -11,8 +11,10 @@ measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 - nothing: no hook at all (what dispatch costs anyway);
 - plugin, none applies: the hermes-hooks plugin, no Agent Hooks guard for the event;
 - plugin, one trivial hook: the plugin and one project guard that reads its input and exits 0;
-- plugin, a rule blocks: the plugin and a user rules file (approved) whose one rule blocks every
-  timed call, decided inside the plugin's server with no process;
+- plugin, a rule blocks / plugin, a rule lets through: one run of the plugin and a user rules
+  file (approved) whose one rule blocks the calls of even-numbered files, decided inside the
+  plugin's server with no process; the calls it blocks and the calls it lets through (where the
+  rule is configured and none applies) are shown as two rows of the same run, taken in turns;
 - shell hook, direct: the same script as a Hermes config hook;
 - bridge, none applies / one trivial hook: a config hook `BINARY run pre_tool_call`.
 
@@ -41,7 +43,7 @@ RULE = r"""rules:
 - name: no-numbered-files
   tool: read
   when:
-    path: '/file-\d+\.txt$'
+    path: '/file-\d*[02468]\.txt$'
   action: block
   message: Reading the numbered files was blocked by a rule.
 """
@@ -73,7 +75,7 @@ def trivial_guard(run):
 
 
 def blocking_rule(run):
-    """The user rules file (approved with the plugin) whose rule blocks every timed call."""
+    """The user rules file (approved with the plugin) whose rule blocks every other timed call."""
     path = run.hermes / "hermes-hooks" / "rules.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(RULE)
@@ -92,7 +94,8 @@ def setups(plugin):
         rows += [
             ("plugin, none applies", lambda r: r.plugin()),
             ("plugin, one trivial hook", lambda r: (trivial_guard(r), r.plugin())),
-            ("plugin, a rule blocks", lambda r: (blocking_rule(r), r.plugin())),
+            (("plugin, a rule blocks", "plugin, a rule lets through"),
+             lambda r: (blocking_rule(r), r.plugin())),
         ]
     rows += [
         ("shell hook, direct", lambda r: r.shell_hooks({"pre_tool_call": trivial_script(r)})),
@@ -103,16 +106,32 @@ def setups(plugin):
 
 
 def per_call(run):
-    """Milliseconds per tool call: the middleware and the hook dispatch summed, call by call."""
+    """(path, milliseconds) per tool call, in the order the calls were dispatched: the middleware
+    and the hook dispatch of the same call summed."""
     path = run.root / "timer.jsonl"
     lines = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
-    hooks = [x["ns"] for x in lines if x["what"] == "hook"]
-    middleware = [x["ns"] for x in lines if x["what"] == "middleware"]
-    middleware += [0] * (len(hooks) - len(middleware))
-    return [(h + m) / 1e6 for h, m in zip(hooks, middleware)]
+    middleware = {}
+    for x in lines:
+        if x["what"] == "middleware":
+            middleware.setdefault(x.get("path"), []).append(x["ns"])
+    calls = []
+    for x in lines:
+        if x["what"] == "hook":
+            kept = middleware.get(x.get("path")) or [0]
+            calls.append((x.get("path"), (x["ns"] + kept.pop(0)) / 1e6))
+    return calls
 
 
-def measure(label, setup, calls):
+def even(path):
+    """Whether `path` names an even-numbered file (the ones the rule blocks)."""
+    digits = "".join(c for c in str(path) if c.isdigit())
+    return bool(digits) and int(digits) % 2 == 0
+
+
+def measure(labels, setup, calls):
+    """The rows of one run: one label for every call, or two (the calls of even-numbered files,
+    then the others)."""
+    label = labels if isinstance(labels, str) else labels[0]
     run = Run("latency-" + label.replace(" ", "-").replace(",", ""))
     try:
         with_timer(run)
@@ -122,10 +141,16 @@ def measure(label, setup, calls):
         rounds = [[read_file(f"file-{r * 8 + i}.txt") for i in range(8)]
                   for r in range(max(1, calls // 8))]
         run.drive(rounds)
-        times = per_call(run)
-        if not run.ended() or len(times) < 2:
-            return label, None, run.why()
-        return label, times, None
+        timed = per_call(run)
+        if not run.ended() or len(timed) < 4:
+            return [(label, None, run.why())]
+        if isinstance(labels, str):
+            return [(labels, [ms for _, ms in timed], None)]
+        # The first call (which starts the server) stays first of the first row.
+        first, rest = timed[0], timed[1:]
+        blocked = [first[1]] + [ms for path, ms in rest if even(path)]
+        passed = [first[1]] + [ms for path, ms in rest if not even(path)]
+        return [(labels[0], blocked, None), (labels[1], passed, None)]
     finally:
         shutil.rmtree(run.root, ignore_errors=True)
 
@@ -133,7 +158,8 @@ def measure(label, setup, calls):
 def main():
     agent_loop.BINARY = os.path.abspath(sys.argv[1])
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 32
-    rows = [measure(label, setup, calls) for label, setup in setups(agent_loop.has_plugin())]
+    rows = [row for labels, setup in setups(agent_loop.has_plugin())
+            for row in measure(labels, setup, calls)]
     print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a row, "
           f"{agent_loop.BINARY})")
     print(f"{'wiring':<28} {'first':>8} {'median':>8} {'p90':>8} {'min':>8}")

@@ -2,7 +2,8 @@
 
 It wraps Hermes's `PluginManager.invoke_hook` and the `tool_request` middleware entry point (where
 a plugin's rewrite runs, before the `pre_tool_call` hooks), and appends one line per call to the
-file HOOK_TIMER_LOG names: `{"what": "hook" or "middleware", "event": ..., "ns": ...}`. Only the
+file HOOK_TIMER_LOG names: `{"what": "hook" or "middleware", "event": ..., "ns": ..., "path": ...}`
+(`path`: the call's `path` argument, or null, to tell the calls of one run apart). Only the
 event HOOK_TIMER_EVENT names (default `pre_tool_call`) is timed; middleware is timed with it when
 that event is `pre_tool_call`. Without HOOK_TIMER_LOG it does nothing.
 """
@@ -15,11 +16,15 @@ import time
 _lock = threading.Lock()
 
 
-def _record(what, event, ns):
+def _path_of(args):
+    return args.get("path") if isinstance(args, dict) else None
+
+
+def _record(what, event, ns, args):
     path = os.environ.get("HOOK_TIMER_LOG")
     if not path:
         return
-    line = json.dumps({"what": what, "event": event, "ns": ns})
+    line = json.dumps({"what": what, "event": event, "ns": ns, "path": _path_of(args)})
     with _lock, open(path, "a", encoding="utf-8") as f:
         f.write(line + "\n")
 
@@ -32,7 +37,7 @@ def _timed_hooks(original, event):
         try:
             return original(self, hook_name, **kwargs)
         finally:
-            _record("hook", hook_name, time.perf_counter_ns() - start)
+            _record("hook", hook_name, time.perf_counter_ns() - start, kwargs.get("args"))
 
     invoke_hook.hook_timer = True
     return invoke_hook
@@ -44,7 +49,7 @@ def _timed_middleware(original):
         try:
             return original(tool_name, args, **context)
         finally:
-            _record("middleware", "pre_tool_call", time.perf_counter_ns() - start)
+            _record("middleware", "pre_tool_call", time.perf_counter_ns() - start, args)
 
     apply_tool_request_middleware.hook_timer = True
     return apply_tool_request_middleware
