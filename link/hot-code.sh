@@ -28,8 +28,9 @@ for pack in destructive force-push secrets outside-project; do
 done
 XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" --user-hooks /nonexistent -q \
   approve --yes >/dev/null
-# A rules file in use is known by its stamp once it has not changed for a few seconds.
-sleep 4
+# A rules file in use is known by its stamp once it is past the window in which a second change
+# could leave its stamp as it was (2 s at most).
+sleep 3
 calls=(
   "examples run pre_tool_call examples/payloads/rm-rf.json"
   "examples run pre_tool_call examples/payloads/ls.json"

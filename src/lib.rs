@@ -10,6 +10,7 @@
 //! public.
 //!
 //! Inside, in one direction (each module only uses the ones above it):
+//! - `stamp` (what stands for a file's bytes until they change);
 //! - `config` (sources into one ordered list of [`HookSpec`]; the event table in
 //!   `config::event`; YAML mechanics in `config::yaml`), `matcher`, `payload`, `synthetic`,
 //!   `cache` (hook sets kept between events);
@@ -52,6 +53,7 @@ mod response;
 mod rules;
 mod runner;
 mod script_word;
+mod stamp;
 mod statefile;
 mod synthetic;
 mod text;

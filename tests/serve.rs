@@ -12,7 +12,7 @@ use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
 
 use crate::common::{
-    MAX_DEPTH, OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, nested,
+    MAX_DEPTH, OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, nested, stderr,
     wait_gone,
 };
 
@@ -1565,5 +1565,65 @@ fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
     let agent = ask(2, serde_json::json!(["agent-hooks"]));
     assert_eq!(agent["exit"], 0, "{agent}");
     assert_eq!(ask(3, Value::Null)["exit"], 2);
+    assert_eq!(server.finish().0, 0);
+}
+
+#[test]
+fn an_allowlist_serve_keeps_is_read_again_after_a_revoke_and_after_an_edit_in_place() {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "rules:\n- name: no-curl\n  tool: shell\n  when: {command: '\\bcurl\\b'}\n",
+    )
+    .unwrap();
+    let approve = || {
+        let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+        assert_eq!(code(&out), 0);
+    };
+    approve();
+    let payload = serde_json::json!({"tool_name": "terminal", "args": {"command": "curl x"}});
+    let mut server = Server::start(&env, &[]);
+    let mut exits = Vec::new();
+    let mut ask = |server: &mut Server| {
+        let id = exits.len() as u64;
+        let answer = server.ask(&request(id, "pre_tool_call", &payload));
+        exits.push(answer["exit"].as_i64().unwrap());
+        answer
+    };
+    // Past the window in which a second change could leave the allowlist's stamp as it was:
+    // from now on the server keeps what it read.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(ask(&mut server)["exit"], 2);
+    assert_eq!(ask(&mut server)["exit"], 2);
+    // A revoke writes a new file over it.
+    let out = env.cmd().args(["revoke", "no-curl"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let answer = ask(&mut server);
+    assert_eq!(answer["exit"], 0, "{answer}");
+    approve();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(ask(&mut server)["exit"], 2);
+    // An edit in place that keeps the size and the modification time: another pin of the same
+    // length. Only the change time tells it.
+    let allowlist = env.hermes_home().join("shell-hooks-allowlist.json");
+    let modified = std::fs::metadata(&allowlist).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&allowlist).unwrap();
+    let pin = serde_json::from_str::<Value>(&text).unwrap()["approvals"][0]["script_sha256"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    std::fs::write(&allowlist, text.replace(&pin, &"0".repeat(pin.len()))).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&allowlist)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let answer = ask(&mut server);
+    assert_eq!(answer["exit"], 0, "{answer}");
+    assert_eq!(answer["hooks"][0]["status"], "changed", "{answer}");
+    assert_eq!(exits, [2, 2, 0, 2, 0]);
     assert_eq!(server.finish().0, 0);
 }

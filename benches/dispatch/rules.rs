@@ -92,7 +92,7 @@ fn home(home: &Path, rules: &str) -> PathBuf {
 }
 
 /// Waits until the fixture's rules files are old enough to be known by their stamp, as a rules
-/// file in use nearly always is (a file changed in the last seconds is hashed on every call).
+/// file in use nearly always is (one that has just changed is hashed on every call).
 fn settle(homes: &Homes) {
     for home in [&homes.packs, &homes.fifty] {
         let file = home.join("hermes-hooks").join("rules.yaml");
@@ -101,7 +101,7 @@ fn settle(homes: &Homes) {
             .ok()
             .and_then(|modified| modified.elapsed().ok())
             .unwrap_or_default();
-        std::thread::sleep(std::time::Duration::from_secs(4).saturating_sub(age));
+        std::thread::sleep(std::time::Duration::from_secs(3).saturating_sub(age));
     }
 }
 

@@ -20,20 +20,20 @@
 //!   within the timestamp granularity of when the file was statted cannot be told apart, so
 //!   such a set is read again on every use until its files' change times are older than that.
 //!
-//! The consent allowlist is not kept: the gate reads it on every event that has a hook to run,
-//! and the pin hashes each script right before it starts.
+//! The consent allowlist is kept apart (`consent::KeptList`, by the same stamp); the pin hashes
+//! each script right before it starts.
 
 mod watch;
 
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt as _;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use anyhow::Result;
 
 use crate::config::{self, Event, HookSet, LoadOptions};
+use crate::stamp::Stamp;
 use watch::{Limit, Names, Token, Watch};
 
 /// How many sets are kept (each project and event has its own); past it, all are dropped.
@@ -173,59 +173,6 @@ fn limit() -> (Limit, Option<String>) {
     }
 }
 
-/// A file's identity and the metadata a change moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-    mode: u32,
-}
-
-impl Stamp {
-    /// The stamp of `path` (symlinks followed); `None` when it cannot be statted.
-    fn of(path: &Path) -> Option<Self> {
-        std::fs::metadata(path).ok().map(|meta| Self::from(&meta))
-    }
-
-    fn from(meta: &std::fs::Metadata) -> Self {
-        Self {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-            mode: meta.mode(),
-        }
-    }
-
-    const fn is_dir(&self) -> bool {
-        self.mode & 0o170_000 == 0o040_000
-    }
-
-    /// Whether a change made now could leave this stamp as it is: the file changed within the
-    /// timestamp granularity before `now` (2 s where the file system keeps whole seconds, as
-    /// FAT and some network file systems do; else 100 ms, well above a kernel tick). The change
-    /// time is the one to ask: every write, `chmod`, rename and link moves it, and no program
-    /// can set it back (the modification time can be, as `touch -r`, `cp -p` and rsync do).
-    fn racy(&self, now: SystemTime) -> bool {
-        let (secs, nanos) = self.ctime;
-        let window = if nanos == 0 {
-            Duration::from_secs(2)
-        } else {
-            Duration::from_millis(100)
-        };
-        let (Ok(secs), Ok(nanos)) = (u64::try_from(secs), u32::try_from(nanos)) else {
-            return true;
-        };
-        let changed = SystemTime::UNIX_EPOCH + Duration::new(secs, nanos);
-        now.duration_since(changed)
-            .map_or(true, |age| age <= window)
-    }
-}
-
 /// How a path is compared on each use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Compare {
@@ -239,7 +186,7 @@ impl Compare {
     fn same(self, then: Option<Stamp>, now: Option<Stamp>) -> bool {
         match self {
             Self::Whole => now == then,
-            Self::Identity => now.map(|s| (s.dev, s.ino)) == then.map(|s| (s.dev, s.ino)),
+            Self::Identity => now.map(|s| s.identity()) == then.map(|s| s.identity()),
         }
     }
 }
@@ -427,7 +374,9 @@ impl Taking<'_> {
             return false;
         };
         let token = match role {
-            Role::Folder(names) if stamp.is_dir() => self.watch.add(path, names, true, stamp.dev),
+            Role::Folder(names) if stamp.is_dir() => {
+                self.watch.add(path, names, true, stamp.identity().0)
+            }
             // A file where a folder could be: only what it is counts, and a listed file
             // becomes a folder only through its folder's listing.
             Role::Folder(_) => {
@@ -436,7 +385,7 @@ impl Taking<'_> {
                 }
                 return false;
             }
-            Role::File => self.watch.add(path, &Names::Any, false, stamp.dev),
+            Role::File => self.watch.add(path, &Names::Any, false, stamp.identity().0),
         };
         match token {
             Some(token) => {

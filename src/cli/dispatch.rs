@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, anyhow};
 use clap::Args;
@@ -13,7 +14,7 @@ use crate::agents::{Agent, Allowances, Reply, ToolClass};
 use crate::config::event::Resolved;
 use crate::config::event::UnknownEvent;
 use crate::config::{self, Event, HookSet, HookSpec, SourceKind};
-use crate::consent::ConsentGate;
+use crate::consent::{ConsentGate, KeptList};
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::loop_guard;
@@ -64,6 +65,11 @@ pub(crate) trait HookSource {
     /// Whether to say that `HERMES_SAFE_MODE` keeps every hook from running (once is enough).
     fn announce_safe_mode(&mut self) -> bool {
         true
+    }
+
+    /// Where the allowlist is kept between events, for a source that answers many.
+    fn kept_allowlist(&self) -> Option<Arc<Mutex<KeptList>>> {
+        None
     }
 }
 
@@ -301,6 +307,8 @@ struct Prepared {
     agent: Agent,
     /// The project root whose hooks were loaded, and what it was found from.
     project: (Option<PathBuf>, crate::paths::ProjectFrom),
+    /// Where the source keeps the allowlist between events.
+    kept_allowlist: Option<Arc<Mutex<KeptList>>>,
 }
 
 fn prepare(
@@ -365,6 +373,7 @@ fn prepare(
         payload_error,
         allow,
         agent: request.agent,
+        kept_allowlist: source.kept_allowlist(),
     })
 }
 
@@ -423,7 +432,8 @@ fn execute(
 ) -> Answer {
     let event = resolved.event;
     let bypass = shared::bypass(global, &prepared.set);
-    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run);
+    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run)
+        .keeping(prepared.kept_allowlist.clone());
     let watchdog = shared::watchdog_program(&prepared.set);
     let (limit, limit_problem) = loop_guard::limit(args.gate_limit);
     if let Some(problem) = limit_problem {

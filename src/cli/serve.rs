@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead as _};
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, Result};
 use clap::Args;
@@ -19,6 +20,7 @@ use crate::agents::Agent;
 use crate::cache::HookCache;
 use crate::config::sources::{ConfigFiles, Sources};
 use crate::config::{Event, HookSet};
+use crate::consent::KeptList;
 use crate::exec::interrupt;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
@@ -54,9 +56,15 @@ struct Kept {
     /// For each event and choice of sources, the kept set it was narrowed from, and the
     /// narrowed set.
     narrowed: HashMap<(Event, Option<Sources>), Narrowed>,
+    /// The allowlist as last read, read again when it changes.
+    allowlist: Arc<Mutex<KeptList>>,
 }
 
 impl HookSource for Kept {
+    fn kept_allowlist(&self) -> Option<Arc<Mutex<KeptList>>> {
+        Some(Arc::clone(&self.allowlist))
+    }
+
     fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
         if let Some(skipped) = &paths.project_skipped
             && self.said_skipped.insert(skipped.root.clone())
@@ -123,6 +131,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         said_skipped: HashSet::new(),
         sources: None,
         narrowed: HashMap::new(),
+        allowlist: Arc::default(),
     };
     let mut stdin = io::stdin().lock();
     let mut line = Vec::new();

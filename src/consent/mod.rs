@@ -9,13 +9,14 @@ pub(crate) mod store;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
 use crate::clock;
 use crate::config::{HookSpec, Source};
 pub(crate) use overrides::Overrides;
+pub(crate) use store::KeptList;
 use store::{Allowlist, Approval, StoreError};
 
 /// Why unapproved or changed hooks may run anyway, and which hooks that covers: this tool's own
@@ -269,6 +270,8 @@ pub struct ConsentGate {
     bypass: Option<Bypass>,
     record: bool,
     snapshot: OnceLock<Snapshot>,
+    /// Where a long-lived caller keeps the allowlist between events.
+    kept: Option<Arc<Mutex<store::KeptList>>>,
 }
 
 struct Snapshot {
@@ -285,11 +288,25 @@ impl ConsentGate {
             bypass,
             record,
             snapshot: OnceLock::new(),
+            kept: None,
         }
     }
 
+    /// The same gate reading the allowlist through `kept`, which a caller that answers many
+    /// events keeps between them: the file is read again only when it changed.
+    pub(crate) fn keeping(self, kept: Option<Arc<Mutex<store::KeptList>>>) -> Self {
+        Self { kept, ..self }
+    }
+
     fn snapshot(&self) -> &Snapshot {
-        self.snapshot.get_or_init(|| match store::read(&self.path) {
+        let read = || match &self.kept {
+            Some(kept) => match kept.lock() {
+                Ok(mut kept) => kept.read(&self.path),
+                Err(_) => store::read(&self.path),
+            },
+            None => store::read(&self.path),
+        };
+        self.snapshot.get_or_init(|| match read() {
             Ok(list) => Snapshot {
                 list: list.unwrap_or_default(),
                 problem: None,

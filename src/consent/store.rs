@@ -3,9 +3,11 @@
 //! [`crate::statefile`] (locked read-modify-write, atomic replace, mode 0600).
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
+use crate::stamp::Stamp;
 use crate::statefile::{self, FileKind};
 
 const KIND: FileKind = FileKind::Allowlist;
@@ -180,6 +182,41 @@ pub(crate) fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
             path: path.to_path_buf(),
             reason,
         })
+}
+
+/// The allowlist as a process that answers many events (`serve`) last read it: read again only
+/// when its stamp changed, or while a change could still leave the stamp as it is
+/// ([`Stamp::racy`]). An approval
+/// or a revocation (written by renaming a new file over it) or an edit in place always changes
+/// the stamp, so a decision never rests on an allowlist older than the file.
+#[derive(Debug, Default)]
+pub(crate) struct KeptList {
+    last: Option<(PathBuf, Stamp, Allowlist)>,
+}
+
+impl KeptList {
+    /// What [`read`] gives for `path` now.
+    pub(crate) fn read(&mut self, path: &Path) -> Result<Option<Allowlist>, StoreError> {
+        // Before the file is looked at: a change after this moment gives it a later stamp.
+        let now = SystemTime::now();
+        let before = Stamp::of(path);
+        if let (Some(stamp), Some((kept_path, kept_stamp, list))) = (&before, &self.last)
+            && kept_path == path
+            && kept_stamp == stamp
+        {
+            return Ok(Some(list.clone()));
+        }
+        self.last = None;
+        let read = read(path)?;
+        let after = Stamp::of(path);
+        if let (Some(list), Some(stamp)) = (&read, before)
+            && after.as_ref() == Some(&stamp)
+            && !stamp.racy(now)
+        {
+            self.last = Some((path.to_path_buf(), stamp, list.clone()));
+        }
+        Ok(read)
+    }
 }
 
 /// Read-modify-write under the lock. `change` returns whether it changed anything; nothing is

@@ -4,22 +4,19 @@
 //! `${home}` stand for. The patterns are kept apart and read only when a call could match one.
 //!
 //! Hashing the file is then most of what is left, so a second memo is named by the file's stamp
-//! (device, inode, size, modification and change times) and holds the hash with the reading. A
-//! write to the file changes its change time, which no program can set back; only a write in the
-//! same tick of the clock as the stamp could go unseen, so a stamp is kept only for a file whose
-//! last change was [`SETTLED`] before it was hashed (as Git does with its index). The rules that
-//! decide are always those of bytes that were hashed, and their pin is that hash.
+//! ([`crate::stamp`]) and holds the hash with the reading, kept only once the file has settled.
+//! The rules that decide are always those of bytes that were hashed, and their pin is that hash.
 
-use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use super::{Vars, read};
 use crate::config::{LoadError, Origin, SourceKind, memo};
+use crate::stamp::Stamp;
 
 /// Changes whenever what a rules memo holds changes.
 const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 4\0";
@@ -27,9 +24,6 @@ const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 4\0";
 const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 2\0";
 /// The same for the memo named by a file's stamp.
 const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 1\0";
-/// How long before it was hashed a file must have last changed for its stamp to be kept: more
-/// than the coarsest timestamps a Linux file system keeps (FAT's two seconds).
-const SETTLED: Duration = Duration::from_secs(3);
 
 /// The patterns of one rules file: in hand when the file was just read, else read from their
 /// memo when a call could first match one; should that memo be gone, the file is read again,
@@ -136,7 +130,7 @@ pub(super) fn reading(
             return None;
         }
     };
-    let stamp_slot = slot(STAMP_FORMAT, &stamp.key, vars);
+    let stamp_slot = slot(STAMP_FORMAT, &stamp.bytes(), vars);
     if let Some(known) = stamp_slot
         .as_ref()
         .and_then(memo::Slot::recall_body::<Stamped>)
@@ -186,7 +180,7 @@ pub(super) fn reading(
     // Kept only for the bytes hashed under this stamp.
     if let Some(stamp_slot) = stamp_slot
         && sha256 == hashed
-        && stamp.settled_by(now)
+        && !stamp.racy(now)
     {
         stamp_slot.keep_body(&StampedRef {
             sha256: &sha256,
@@ -196,45 +190,11 @@ pub(super) fn reading(
     Some((read, sha256, patterns))
 }
 
-/// What stands for a file's bytes until they change.
-struct Stamp {
-    /// Device, inode, size, and the modification and change times, in bytes.
-    key: Vec<u8>,
-    /// The last change.
-    changed: Option<SystemTime>,
-}
-
-impl Stamp {
-    /// Whether the file had last changed at least [`SETTLED`] before `now`.
-    fn settled_by(&self, now: SystemTime) -> bool {
-        self.changed
-            .and_then(|changed| now.duration_since(changed).ok())
-            .is_some_and(|age| age >= SETTLED)
-    }
-}
-
 /// Opens `file` as [`crate::limits::open_regular`] does, with its stamp as the open file has it.
 fn open_stamped(file: &Path) -> std::io::Result<(std::fs::File, Stamp)> {
     let opened = crate::limits::open_regular(file)?;
-    let meta = opened.metadata()?;
-    let fields = [
-        meta.dev(),
-        meta.ino(),
-        meta.size(),
-        meta.mtime().cast_unsigned(),
-        meta.mtime_nsec().cast_unsigned(),
-        meta.ctime().cast_unsigned(),
-        meta.ctime_nsec().cast_unsigned(),
-    ];
-    let key = fields
-        .iter()
-        .flat_map(|field| field.to_le_bytes())
-        .collect();
-    let changed = u64::try_from(meta.ctime()).ok().and_then(|secs| {
-        let nanos = u32::try_from(meta.ctime_nsec()).ok()?;
-        SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
-    });
-    Ok((opened, Stamp { key, changed }))
+    let stamp = Stamp::from(&opened.metadata()?);
+    Ok((opened, stamp))
 }
 
 /// Where a memo of `kind` named by `name` lives, for these folders for `${project}` and
