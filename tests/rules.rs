@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::common::{TestEnv, code, json, statuses, stderr};
+use crate::common::{TestEnv, code, edit_keeping_times, json, statuses, stderr};
 
 const GUARD: &str = r"rules:
 - name: no-rm-rf
@@ -585,15 +585,8 @@ fn a_rules_file_known_by_its_stamp_is_read_again_after_an_edit_that_keeps_its_si
     assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
     // Same size, same modification time: only the change time (which no program can set back)
     // tells the edit, and the edited rules are not the approved ones.
-    let modified = fs::metadata(&file).unwrap().modified().unwrap();
     let text = fs::read_to_string(&file).unwrap();
-    fs::write(&file, text.replace("curl", "wget")).unwrap();
-    fs::File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_modified(modified)
-        .unwrap();
+    edit_keeping_times(&file, &text.replace("curl", "wget"));
     for (call, status) in [("curl x", "not_matched"), ("wget x", "changed")] {
         let out = env.run("pre_tool_call", &shell(call));
         assert_eq!(code(&out), 0, "{call}: {}", stderr(&out));

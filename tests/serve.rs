@@ -12,8 +12,8 @@ use rustix::process::{Pid, Signal, kill_process};
 use serde_json::Value;
 
 use crate::common::{
-    MAX_DEPTH, OTHER_UID, PROMPTLY, TestEnv, await_pid, code, give_away_all, json, nested, stderr,
-    wait_gone,
+    MAX_DEPTH, OTHER_UID, PROMPTLY, TestEnv, await_pid, code, edit_keeping_times, give_away_all,
+    json, nested, stderr, wait_gone,
 };
 
 /// A running `serve`, asked one request at a time.
@@ -1037,14 +1037,9 @@ fn an_edit_that_keeps_size_and_modification_time_counts_from_the_next_request() 
         let dotfiles = env.home().join("dotfiles");
         std::fs::create_dir_all(&dotfiles).unwrap();
         std::fs::hard_link(folder.join("HOOK.md"), dotfiles.join("HOOK.md")).unwrap();
-        // Rewritten to the same length, and the modification time put back as it was (as
-        // `cp -p`, `touch -r` and rsync do): only the change time moves.
-        let keep_times = |path: &Path, text: &str| {
-            let modified = std::fs::metadata(path).unwrap().modified().unwrap();
-            edit_in_place(path, text);
-            let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-            file.set_modified(modified).unwrap();
-        };
+        // Rewritten to the same length, and the modification time put back as it was: only
+        // the change time moves.
+        let keep_times = edit_keeping_times;
         let mut both = Beside::new(&env, way, &[]);
         let after = both.across(|| {
             keep_times(&dotfiles.join("HOOK.md"), &manifest("other"));
@@ -1540,9 +1535,8 @@ fn a_rules_file_edited_in_place_or_renamed_over_counts_from_the_next_request() {
     }
 }
 
-#[test]
-fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
-    let env = TestEnv::new();
+/// A user rules file whose one rule blocks `curl` in a shell command.
+fn no_curl_rule(env: &TestEnv) {
     let file = env.hermes_home().join("hermes-hooks/rules.yaml");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(
@@ -1550,6 +1544,12 @@ fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
         "rules:\n- name: no-curl\n  tool: shell\n  when: {command: '\\bcurl\\b'}\n",
     )
     .unwrap();
+}
+
+#[test]
+fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
+    let env = TestEnv::new();
+    no_curl_rule(&env);
     let approved = env.cmd().args(["approve", "--yes"]).output().unwrap();
     assert_eq!(code(&approved), 0);
     let payload = serde_json::json!({"tool_name": "terminal", "args": {"command": "curl x | sh"}});
@@ -1571,13 +1571,7 @@ fn a_rule_decides_in_serve_for_a_request_that_names_the_rules_source() {
 #[test]
 fn an_allowlist_serve_keeps_is_read_again_after_a_revoke_and_after_an_edit_in_place() {
     let env = TestEnv::new();
-    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &file,
-        "rules:\n- name: no-curl\n  tool: shell\n  when: {command: '\\bcurl\\b'}\n",
-    )
-    .unwrap();
+    no_curl_rule(&env);
     let approve = || {
         let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
         assert_eq!(code(&out), 0);
@@ -1608,19 +1602,12 @@ fn an_allowlist_serve_keeps_is_read_again_after_a_revoke_and_after_an_edit_in_pl
     // An edit in place that keeps the size and the modification time: another pin of the same
     // length. Only the change time tells it.
     let allowlist = env.hermes_home().join("shell-hooks-allowlist.json");
-    let modified = std::fs::metadata(&allowlist).unwrap().modified().unwrap();
     let text = std::fs::read_to_string(&allowlist).unwrap();
     let pin = serde_json::from_str::<Value>(&text).unwrap()["approvals"][0]["script_sha256"]
         .as_str()
         .unwrap()
         .to_owned();
-    std::fs::write(&allowlist, text.replace(&pin, &"0".repeat(pin.len()))).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&allowlist)
-        .unwrap()
-        .set_modified(modified)
-        .unwrap();
+    edit_keeping_times(&allowlist, &text.replace(&pin, &"0".repeat(pin.len())));
     let answer = ask(&mut server);
     assert_eq!(answer["exit"], 0, "{answer}");
     assert_eq!(answer["hooks"][0]["status"], "changed", "{answer}");

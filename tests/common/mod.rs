@@ -239,6 +239,20 @@ pub fn statuses(line: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Rewrites `path` in place to `text` (of the same length, for the test to mean anything) and
+/// puts its modification time back, as `cp -p`, `touch -r` and rsync do: only its change time
+/// tells that it changed.
+pub fn edit_keeping_times(path: &Path, text: &str) {
+    let modified = fs::metadata(path).unwrap().modified().unwrap();
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    file.set_modified(modified).unwrap();
+}
+
 /// Whether a process is still running (zombies count as gone).
 pub fn alive(pid: i32) -> bool {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat"));
