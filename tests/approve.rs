@@ -1,6 +1,8 @@
 //! `approve`: `--yes` for scripts, a refusal without a terminal, a real confirmation on a
 //! pseudo-terminal, `--all` to re-pin, and a corrupt allowlist left alone.
 
+use std::os::unix::fs::PermissionsExt as _;
+
 use serde_json::Value;
 
 use crate::common::{TestEnv, code, json, statuses, stderr};
@@ -411,4 +413,42 @@ fn a_missing_script_is_never_approved() {
         statuses(&json(&env.run("pre_tool_call", "{}"))),
         ["unapproved"]
     );
+}
+
+#[test]
+fn approving_a_script_that_cannot_run_yet_says_why_and_the_fix() {
+    let env = TestEnv::new();
+    let script = env.work().join("guard.sh");
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        script.display()
+    ));
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("it cannot run yet:") && shown.contains("is not executable (chmod +x it)"),
+        "{shown}"
+    );
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--json", script.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert!(
+        doc["approved"][0]["cannot_run"]
+            .as_str()
+            .is_some_and(|why| why.contains("not executable")),
+        "{doc}"
+    );
+    // Once it can run, nothing more is said.
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", script.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("cannot run"));
 }

@@ -1116,3 +1116,74 @@ fn wiring_that_names_another_install_than_the_one_on_path_is_a_warning() {
         "{findings:?}"
     );
 }
+
+#[test]
+fn doctor_names_the_wired_file_and_counts_the_hermes_plugin_among_the_wired_agents() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let user = env.home().join(".claude/settings.json");
+    // The project's `.claude` is missing, then holds `{}`: neither is wired.
+    for project in [None, Some("{}\n")] {
+        if let Some(text) = project {
+            settings(&env, ".claude/settings.json", text);
+        }
+        let findings = wiring_findings(&env, true);
+        let wired: Vec<_> = findings
+            .iter()
+            .filter(|f| {
+                f["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("is wired to hermes-hooks")
+            })
+            .collect();
+        assert_eq!(wired.len(), 1, "{findings:?}");
+        assert_eq!(
+            wired[0]["at"],
+            user.display().to_string(),
+            "only the file that routes the events: {findings:?}"
+        );
+    }
+    // A Hermes tool's matcher, with Claude Code wired: a warning while Hermes is not wired,
+    // none once its plugin is installed.
+    let guard = env.work().join("guard.sh");
+    std::fs::write(&guard, "#!/bin/sh\nexit 0\n").unwrap();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: {}\n",
+        guard.display()
+    ));
+    let unseen = |findings: &[serde_json::Value]| {
+        has(
+            findings,
+            "warning",
+            "the matcher `terminal` matches no built-in tool",
+        )
+    };
+    let findings = wiring_findings(&env, true);
+    assert!(
+        !unseen(&findings),
+        "a config hook is Hermes's: {findings:?}"
+    );
+    env.config("hooks: {}\n");
+    env.hook_md(
+        &env.user_hooks(),
+        "terminal-guard",
+        "name: terminal-guard\ndescription: Watches the terminal tool.\ntrigger: pre-tool-call\n\
+         matcher:\n  tool: terminal\n",
+        "exit 0",
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(unseen(&findings), "{findings:?}");
+    let out = env.cmd().args(["install", "hermes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(
+        !unseen(&findings),
+        "the plugin runs it for Hermes: {findings:?}"
+    );
+}

@@ -202,10 +202,67 @@ fn install_wires_every_event_with_a_counterpart_and_changes_nothing_else() {
             .filter(|(_, c, _)| !c.starts_with("hermes-hooks "))
             .collect();
         assert_eq!(theirs, before, "{agent}");
-        // Everything install added goes again, to the byte.
-        ok(&wire(&env, &["uninstall", agent, "--json"]));
+        // Everything install added goes again, to the byte, and so does install's backup,
+        // which keeps nothing more.
+        let report = ok(&wire(&env, &["uninstall", agent, "--json"]));
         assert_eq!(fs::read_to_string(&path).unwrap(), text, "{agent}");
+        assert!(!backup_of(&path).exists(), "{agent}");
+        assert_eq!(
+            report["removed"],
+            serde_json::json!([backup_of(&path).display().to_string()]),
+            "{agent}"
+        );
     }
+}
+
+/// Every file and folder under `root`, but `.git`.
+fn tree(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if path.is_dir() {
+                folders.push(path.clone());
+            }
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn uninstall_after_install_leaves_no_trace_and_a_second_install_is_as_readable_as_the_first() {
+    for (agent, file, _) in agents() {
+        let env = TestEnv::new();
+        let before = tree(&env.work());
+        ok(&wire(&env, &["install", agent]));
+        let first = fs::read_to_string(env.work().join(file)).unwrap();
+        let report = ok(&wire(&env, &["uninstall", agent, "--json"]));
+        // The file install made, and its folders, go: nothing for `git status` to show.
+        assert_eq!(tree(&env.work()), before, "{agent}: {report}");
+        assert_eq!(report["backup"], Value::Null, "{agent}");
+        ok(&wire(&env, &["install", agent]));
+        assert_eq!(
+            fs::read_to_string(env.work().join(file)).unwrap(),
+            first,
+            "{agent}"
+        );
+    }
+    // A file holding only `{}` is written out as a person would write it, not on one line.
+    let env = TestEnv::new();
+    let path = env.work().join(".claude/settings.json");
+    put(&path, "{}\n");
+    ok(&wire(&env, &["install", "claude-code"]));
+    let wired = fs::read_to_string(&path).unwrap();
+    assert!(wired.lines().count() > 20, "{wired}");
+    ok(&wire(&env, &["uninstall", "claude-code"]));
+    assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
+    assert!(!backup_of(&path).exists());
 }
 
 #[test]
@@ -338,6 +395,10 @@ fn a_file_that_does_not_parse_is_refused_and_left_untouched() {
                 err.contains(&path.display().to_string()) && err.contains("line "),
                 "{err}"
             );
+            // Where the agent reads strict JSON, the file does nothing for it either.
+            if Path::new(file).extension().is_some_and(|ext| ext == "json") && agent != "gemini" {
+                assert!(err.contains("so it ignores the whole file"), "{err}");
+            }
             assert_eq!(fs::read_to_string(&path).unwrap(), text);
             assert!(!backup_of(&path).exists());
         }
@@ -612,7 +673,7 @@ fn copilot_is_wired_in_its_own_hook_file_with_its_own_event_names_and_keys() {
         assert!(!hooks.contains_key(twice), "{twice} reports the same call");
     }
     ok(&wire(&env, &["uninstall", "copilot"]));
-    assert!(commands(&path).is_empty());
+    assert!(!path.exists(), "the file install made goes with its wiring");
     // The user's wiring goes into Copilot's user hooks folder.
     let env = TestEnv::new();
     ok(&wire(&env, &["install", "copilot", "--user"]));
@@ -763,4 +824,29 @@ fn install_hermes_never_writes_through_a_symlinked_plugin_folder() {
     let out = wire(&env, &["install", "hermes"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn uninstall_hermes_asks_for_the_disable_first_while_the_plugin_is_enabled() {
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "hermes"]));
+    env.config("plugins:\n  enabled:\n    - hermes-hooks\n");
+    // `hermes plugins disable` needs the plugin's folder: removing it first would leave the
+    // entry with no command to take it out.
+    let out = wire(&env, &["uninstall", "hermes"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("run it first, then `hermes-hooks uninstall hermes` again"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        plugin_folder(&env).join("plugin.yaml").exists(),
+        "nothing was removed"
+    );
+    // What `hermes plugins disable hermes-hooks` leaves: the name under `disabled`.
+    env.config("plugins:\n  enabled: []\n  disabled:\n    - hermes-hooks\n");
+    let report = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
+    assert_eq!(report["needs"], serde_json::json!([]), "{report}");
+    assert!(!plugin_folder(&env).join("plugin.yaml").exists());
 }

@@ -145,6 +145,25 @@ Project: none (no .agents/hooks from here up to the repository root)
         "{}",
         stderr(&out)
     );
+    // It says the file did not parse, never that it holds no hooks.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("No hooks shown: ")
+            && String::from_utf8_lossy(&out.stdout).contains("config.yaml did not parse"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // An indentation mistake: PyYAML's words and position, then what they mean.
+    env.config("hooks:\n  pre_tool_call:\n    - command: /bin/true\n   matcher: x\n");
+    let out = env.cmd().arg("list").output().unwrap();
+    assert!(
+        stderr(&out).contains(
+            "config.yaml:4:4: while parsing a block mapping (from line 2, column 3): expected \
+             <block end>, but found '<block mapping start>'; that is, line 4 starts at column 4, \
+             where no mapping above it has its keys"
+        ),
+        "{}",
+        stderr(&out)
+    );
 
     env.config("hooks:\n  pre_tool_call:\n    - command: x.sh\n");
     std::fs::write(env.allowlist_path(), "not json").unwrap();

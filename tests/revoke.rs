@@ -92,3 +92,32 @@ fn a_name_that_begins_with_a_dash_is_taken_as_a_name_after_two_dashes() {
     assert!(stderr(&out).contains("no hook"), "{}", stderr(&out));
     assert_eq!(env.approvals().len(), 1);
 }
+
+#[test]
+fn a_hook_whose_folder_is_gone_is_revoked_by_its_name() {
+    let env = TestEnv::new();
+    let gone = env.hook_md(
+        &env.project_hooks(),
+        "guard-x",
+        "name: guard-x\ndescription: Goes away.\ntrigger: pre-tool-call\n",
+        "exit 0",
+    );
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // The same name elsewhere, still there (another project's, say): not this revoke's.
+    let elsewhere = env
+        .home()
+        .join("elsewhere/.agents/hooks/guard-x/scripts/run");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::write(&elsewhere, "#!/bin/sh\n").unwrap();
+    env.approve("pre_tool_call", elsewhere.to_str().unwrap());
+    std::fs::remove_dir_all(gone.parent().unwrap().parent().unwrap()).unwrap();
+    let out = env.cmd().args(["revoke", "guard-x"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let left: Vec<_> = env
+        .approvals()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(left, [elsewhere.display().to_string()]);
+}

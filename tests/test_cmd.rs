@@ -169,6 +169,11 @@ fn expect_is_a_one_line_assertion() {
         .output()
         .unwrap();
     assert_eq!(code(&out), 0);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.ends_with("ok: the hooks answered block, as expected\n"),
+        "a pass says so: {shown}"
+    );
     let out = env
         .cmd()
         .args([
@@ -186,6 +191,7 @@ fn expect_is_a_one_line_assertion() {
         stderr(&out).trim_end(),
         "hermes-hooks: error: test pre_tool_call: expected block, got none"
     );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("ok: "));
     let out = env
         .cmd()
         .args(["test", "pre_tool_call", "--expect", "maybe"])

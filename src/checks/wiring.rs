@@ -27,8 +27,14 @@ pub(crate) struct Place {
 /// Where a bare program name is found on the search path (`which`).
 pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> Option<std::path::PathBuf>;
 
-/// Every wiring finding, then the tool-matcher warnings.
-pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec<Finding> {
+/// Every wiring finding, then the tool-matcher warnings. Hermes counts as wired when config.yaml
+/// declares hooks or the plugin is installed (`plugin`).
+pub(crate) fn check(
+    places: &[Place],
+    set: &HookSet,
+    on_path: Lookup<'_>,
+    plugin: bool,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut wired: Vec<Agent> = Vec::new();
     let longest = settings::longest(set);
@@ -121,10 +127,11 @@ pub(crate) fn check(places: &[Place], set: &HookSet, on_path: Lookup<'_>) -> Vec
             coverage(agent, places, &routed, off, &mut findings);
         }
     }
-    if set
-        .hooks
-        .iter()
-        .any(|h| h.source.kind() == SourceKind::Config)
+    if plugin
+        || set
+            .hooks
+            .iter()
+            .any(|h| h.source.kind() == SourceKind::Config)
     {
         wired.push(Agent::Hermes);
     }
@@ -327,12 +334,24 @@ fn coverage(
         .filter(|e| e.wired && !routed.contains_key(e.name))
         .map(|e| e.name)
         .collect();
-    let folders: Vec<String> = places
-        .iter()
-        .filter(|p| p.agent == agent)
-        .map(|p| p.folder.display().to_string())
-        .collect();
-    let at = folders.join(", ");
+    // Where the wiring is: the files that route an event, not every folder looked in (a
+    // project's `.claude` that does not exist, or holds no hook, is not wired).
+    let mut files: Vec<String> = Vec::new();
+    for routed in routed.values().flatten() {
+        let file = routed.file.display().to_string();
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        files = places
+            .iter()
+            .filter(|p| p.agent == agent && p.folder.is_dir())
+            .map(|p| p.folder.display().to_string())
+            .collect();
+    }
+    let at = files.join(", ");
     if missing.is_empty() {
         // Switched off, nothing runs: the errors before this say what to remove.
         if !switched_off {

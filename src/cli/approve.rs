@@ -67,6 +67,9 @@ struct Decision {
     /// Why it was declined or skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    /// Approved, but its script cannot be started as it is: why, and the fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cannot_run: Option<String>,
 }
 
 #[derive(Serialize, Default)]
@@ -107,6 +110,7 @@ fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>
         sha256: assessment.sha256.clone(),
         was: assessment.state.as_str(),
         reason,
+        cannot_run: None,
     }
 }
 
@@ -188,6 +192,7 @@ pub(crate) fn run(
         color: shared::color_stderr(global),
         printer,
         short: &short,
+        base: &base,
     };
     reviewer.review_all(&pending, !asks, &loaded.paths.home, &mut outcome)?;
     if args.json {
@@ -228,6 +233,7 @@ fn summary(outcome: &Outcome, short: &Shortener) -> Screen {
             };
             let separator = if verb == "approved" { "  " } else { ": " };
             let whole = format!("{head}{separator}{tail}");
+            let after = decision.cannot_run.as_deref();
             let fits = width.is_none_or(|w| shown_width(&whole) <= w);
             if fits {
                 screen.line(if tail.is_empty() { head } else { whole });
@@ -241,9 +247,30 @@ fn summary(outcome: &Outcome, short: &Shortener) -> Screen {
                     .text(INDENT)
                     .wrapped(&tail, width, INDENT.len(), INDENT);
             }
+            if let Some(after) = after {
+                screen
+                    .text(INDENT)
+                    .wrapped(&short.text(after), width, INDENT.len(), INDENT);
+            }
         }
     }
     screen
+}
+
+/// Why an approved hook's script cannot be started as it is, with the fix (`None`: it can).
+fn cannot_run(hook: &HookSpec, assessment: &Assessment, base: &std::path::Path) -> Option<String> {
+    use crate::consent::fingerprint::ScriptState;
+    let script = assessment
+        .script
+        .as_ref()
+        .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+    match crate::consent::script_state(hook, base) {
+        ScriptState::NotExecutable => Some(format!(
+            "it cannot run yet: {script} is not executable (chmod +x it)"
+        )),
+        ScriptState::Missing => Some(format!("it cannot run yet: {script} is not there")),
+        ScriptState::Ok | ScriptState::NotAFile | ScriptState::TooLarge => None,
+    }
 }
 
 /// The closing note: how many of each, and why the exit status is 1 when it is.
@@ -270,6 +297,8 @@ struct Reviewer<'a> {
     color: bool,
     printer: &'a Printer,
     short: &'a Shortener,
+    /// Where a relative script path is found from.
+    base: &'a std::path::Path,
 }
 
 impl Reviewer<'_> {
@@ -306,7 +335,9 @@ impl Reviewer<'_> {
             match answer {
                 Answer::Yes | Answer::All => {
                     record(self.allowlist, &[approval_for(hook, assessment)])?;
-                    outcome.approved.push(decision_for(hook, assessment, None));
+                    let mut decision = decision_for(hook, assessment, None);
+                    decision.cannot_run = cannot_run(hook, assessment, self.base);
+                    outcome.approved.push(decision);
                 }
                 Answer::No => {
                     let decision = decision_for(hook, assessment, Some("declined".to_owned()));

@@ -208,7 +208,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         Err(_) => crate::config::HookSet::default(),
     };
     let on_path = |name: &str| which::which(name).ok();
-    checks::wiring::check(&places, &set, &on_path)
+    let plugin = !matches!(
+        crate::agents::plugin::installed(&paths.home),
+        crate::agents::plugin::Installed::Absent
+    );
+    checks::wiring::check(&places, &set, &on_path, plugin)
 }
 
 /// Why `--strict` failed on unapproved hooks, and what to do on a runner with no allowlist.

@@ -106,8 +106,12 @@ struct Report {
     dry_run: bool,
     /// Whether the file's text changes.
     changed: bool,
-    /// Where the file as it was is kept (`null`: nothing written, or the file is new).
+    /// Where the file as it was is kept (`null`: nothing written, the file is new, or an
+    /// uninstall, which keeps none).
     backup: Option<String>,
+    /// What uninstall removed besides the entries: the file install made, once it holds
+    /// nothing else, the folders it leaves empty, and a backup that keeps nothing more.
+    removed: Vec<String>,
     /// The command each event runs (`<Event>` in place of the event).
     command: String,
     events: Vec<EventReport>,
@@ -182,7 +186,7 @@ pub(super) fn apply(
             agent.title()
         ));
     }
-    let written = finish(&opened, index, &scope, args.dry_run, mode == Mode::Install)?;
+    let written = finish(&opened, index, (&scope, wiring), args.dry_run, mode)?;
     let settings = &opened[index];
     let report = Report {
         agent: agent.name(),
@@ -192,6 +196,11 @@ pub(super) fn apply(
         dry_run: args.dry_run,
         changed: written.changed,
         backup: written.backup.map(|b| b.display().to_string()),
+        removed: written
+            .removed
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect(),
         command: settings::command(&binary, agent, "<Event>"),
         events: plan
             .events
@@ -351,18 +360,32 @@ fn timeout_of(own: &AgentEvent, longest: &HashMap<Event, Duration>, wiring: &Wir
 struct Written {
     changed: bool,
     backup: Option<PathBuf>,
+    /// What uninstall removed besides the entries (a file or folder install made, a backup
+    /// that kept nothing more).
+    removed: Vec<PathBuf>,
     diff: String,
 }
 
-/// Writes the changed file (never with `--dry-run`; a missing file only when `create`), with its
-/// backup.
+/// Writes the changed file (never with `--dry-run`; a missing file only on install): on install
+/// with its backup, on uninstall without one, and removing what install made and uninstall left
+/// with nothing in it.
 fn finish(
     opened: &[Settings],
     index: usize,
-    scope: &Scope,
+    (scope, wiring): (&Scope, &Wiring),
     dry_run: bool,
-    create: bool,
+    mode: Mode,
 ) -> Result<Written> {
+    let create = mode == Mode::Install;
+    let root = match scope {
+        Scope::Project(root) => Some(root.as_path()),
+        Scope::User => None,
+    };
+    let mut removed = Vec::new();
+    let mut unwrite = |settings: &Settings, after: &str| -> Result<()> {
+        removed.extend(settings::unwrite(settings, after, wiring.new_file, root)?.removed);
+        Ok(())
+    };
     let settings = &opened[index];
     let before = settings.before.as_deref().unwrap_or_default();
     let after = settings.text();
@@ -376,7 +399,10 @@ fn finish(
         .to_string();
     let mut backup = None;
     if changed && !dry_run {
-        backup = settings::write(settings, &after, *scope == Scope::User)?;
+        match mode {
+            Mode::Install => backup = settings::write(settings, &after, *scope == Scope::User)?,
+            Mode::Uninstall => unwrite(settings, &after)?,
+        }
     }
     // Uninstall may change another file of the folder as well.
     for other in opened
@@ -389,12 +415,18 @@ fn finish(
             && other.before.as_deref() != Some(other.text().as_str())
             && !dry_run
         {
-            settings::write(other, &other.text(), *scope == Scope::User)?;
+            match mode {
+                Mode::Install => {
+                    settings::write(other, &other.text(), *scope == Scope::User)?;
+                }
+                Mode::Uninstall => unwrite(other, &other.text())?,
+            }
         }
     }
     Ok(Written {
         changed,
         backup,
+        removed,
         diff,
     })
 }
@@ -473,6 +505,14 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
     }
     if let Some(backup) = &report.backup {
         screen.line(format_args!("The file as it was is kept in {backup}"));
+    }
+    if !report.removed.is_empty() {
+        screen.line(format_args!(
+            "Removed, as install made it and nothing else is in it:"
+        ));
+        for path in &report.removed {
+            hang(&mut screen, "  ", path);
+        }
     }
     if !report.needs.is_empty() {
         screen.line(format_args!("{title} still needs:"));

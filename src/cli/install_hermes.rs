@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use serde::Serialize;
 
 use super::GlobalArgs;
@@ -61,6 +61,20 @@ pub(super) fn apply(
             (changes, Some(exe), Vec::new())
         }
         Mode::Uninstall => {
+            // `hermes plugins disable` finds the plugin by its folder: once that is gone it
+            // fails, and the entry stays. So the order is disable, then uninstall.
+            if !dry_run && plugin::enabled(&paths.config) == Some(true) {
+                bail!(
+                    "Hermes still enables the plugin ({} lists {} in plugins.enabled), and `hermes \
+                     plugins disable {}` works only while the plugin is installed: run it first, \
+                     then `hermes-hooks uninstall hermes` again (without Hermes's command, take \
+                     {} out of plugins.enabled by hand); nothing was removed",
+                    paths.config.display(),
+                    plugin::NAME,
+                    plugin::NAME,
+                    plugin::NAME
+                );
+            }
             let (changes, left) = plugin::uninstall(home, dry_run)?;
             (changes, None, left)
         }
@@ -106,12 +120,13 @@ fn needs(mode: Mode, enabled: Option<bool>) -> Vec<String> {
         (Mode::Install, Some(true)) => Vec::new(),
         (Mode::Install, _) => vec![format!(
             "the plugin enabled: run `{}` (Hermes loads only the plugins listed in \
-             plugins.enabled of config.yaml, and none in safe mode)",
+             plugins.enabled of config.yaml, and none in safe mode); if Hermes asks whether the \
+             plugin may replace built-in tools, answer no: it replaces none",
             plugin::ENABLE
         )],
         (Mode::Uninstall, Some(true)) => vec![format!(
-            "config.yaml still lists {} in plugins.enabled: `hermes plugins disable {}` \
-             removes it",
+            "config.yaml still lists {} in plugins.enabled: run `hermes plugins disable {}` \
+             before the uninstall (it needs the plugin in place)",
             plugin::NAME,
             plugin::NAME
         )],

@@ -204,10 +204,20 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     let mut screen = Screen::new(false);
     if rows.is_empty() {
         let scope = only.map_or_else(String::new, |event| format!(" for {event}"));
-        screen.line(format_args!(
-            "No hooks{scope} in {}.",
-            loaded.paths.config.display()
-        ));
+        let config = loaded.paths.config.display();
+        if loaded
+            .set
+            .errors
+            .iter()
+            .any(|error| error.source == crate::config::SourceKind::Config)
+        {
+            screen.line(format_args!(
+                "No hooks shown{scope}: {config} did not parse (the error above says where), and \
+                 no other source declares any."
+            ));
+        } else {
+            screen.line(format_args!("No hooks{scope} in {config}."));
+        }
         screen.line(shared::project_line(&loaded.paths));
         super::pager::show_stdout(args.pager, printer, &screen)?;
         return Ok(status);

@@ -223,10 +223,11 @@ pub(crate) enum Command {
     /// Scaffold a hook that works as it is: an Agent Hooks folder, or a script and the hooks:
     /// entry to paste
     New(new::NewArgs),
-    /// Wire an agent's settings (claude-code, codex, gemini, cursor, copilot, droid, qwen) to run
-    /// these hooks
+    /// Wire an agent to run these hooks: its settings (claude-code, codex, gemini, cursor,
+    /// copilot, droid, qwen), or the Hermes plugin (hermes)
     Install(install::InstallArgs),
-    /// Remove the wiring `install` wrote into an agent's settings
+    /// Remove the wiring `install` wrote (an agent's entries, or the Hermes plugin), leaving no
+    /// trace of it
     Uninstall(uninstall::UninstallArgs),
     /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionsArgs),

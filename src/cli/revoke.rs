@@ -12,6 +12,7 @@ use crate::consent::{names, store};
 use crate::exit::ExitStatus;
 use crate::output::{Printer, Screen};
 use crate::paths::Paths;
+use std::path::Path;
 
 #[derive(Args, Debug)]
 pub(crate) struct RevokeArgs {
@@ -84,9 +85,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
     Ok(ExitStatus::Success)
 }
 
-/// The commands whose approvals `given` names: itself, and the command of every declared hook it
-/// names (an Agent Hooks name or a script path). Hooks that cannot be loaded (a broken config)
-/// only leave the exact command.
+/// The commands whose approvals `given` names: itself, the command of every declared hook it
+/// names (an Agent Hooks name or a script path), and of every approval whose script is gone and
+/// was named so (a deleted Agent Hooks folder `given`, a deleted script of that file name).
+/// Hooks that cannot be loaded (a broken config) only leave the exact command and the gone.
 fn commands_named(given: &str, paths: &Paths, event: Option<Event>) -> Result<Vec<String>> {
     let base = shared::current_dir()?;
     let mut commands = vec![given.to_owned()];
@@ -97,5 +99,30 @@ fn commands_named(given: &str, paths: &Paths, event: Option<Event>) -> Result<Ve
             }
         }
     }
+    if let Ok(Some(list)) = store::read(&paths.allowlist) {
+        for entry in list.entries() {
+            let text = |key: &str| entry.get(key).and_then(serde_json::Value::as_str);
+            let (Some(command), Some(script)) = (text("command"), text("script")) else {
+                continue;
+            };
+            let script = Path::new(script);
+            if gone_name(script) == Some(given)
+                && script.symlink_metadata().is_err()
+                && !commands.iter().any(|c| c == command)
+            {
+                commands.push(command.to_owned());
+            }
+        }
+    }
     Ok(commands)
+}
+
+/// The name `list` gave the hook whose script is `script`: an Agent Hooks folder's name for
+/// `<folder>/scripts/<file>`, else the script's file name.
+fn gone_name(script: &Path) -> Option<&str> {
+    let parent = script.parent()?;
+    if parent.file_name().is_some_and(|name| name == "scripts") {
+        return parent.parent()?.file_name()?.to_str();
+    }
+    script.file_name()?.to_str()
 }

@@ -392,6 +392,16 @@ fn human(
             screen.line(format_args!("  {line}"));
         }
     }
+    // A passing --expect says so (a failing one is an error on stderr).
+    if let Some(want) = args.expect
+        && want == Expect::of(directive)
+        && did_not_run.is_empty()
+    {
+        screen.line(format_args!(
+            "ok: the hooks answered {}, as expected",
+            want.name()
+        ));
+    }
     screen
 }
 

@@ -16,8 +16,10 @@ use crate::output::Printer;
     after_help = "It removes each entry written exactly as install writes it (`hermes-hooks run \
     --agent <agent> <Event>`, alone in its group, no other key), then an event list and a `hooks` \
     key left empty; anything else stays byte for byte. An entry calling hermes-hooks for this \
-    agent that was changed by hand is left, with a warning. The file as it was is kept as \
-    <file>.hermes-hooks.bak."
+    agent that was changed by hand is left, with a warning. No backup is kept: only what install \
+    wrote goes. Nothing of install is left behind: a settings file install made is removed once \
+    nothing else is in it (with the project folders it leaves empty), and install's backup \
+    (<file>.hermes-hooks.bak) once the file holds exactly what it kept."
 )]
 pub(crate) struct UninstallArgs {
     #[command(flatten)]

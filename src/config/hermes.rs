@@ -199,7 +199,11 @@ fn parse_top(path: &Path, bytes: &[u8], only: Option<Event>) -> Result<Mapping, 
                 u64::try_from(column).unwrap_or(u64::MAX),
             )
         });
-        config_error(path, at, err.message)
+        let message = match crate::config::yaml::plain::explained(&err.message, err.at) {
+            Some(plain) => format!("{}; that is, {plain}", err.message),
+            None => err.message,
+        };
+        config_error(path, at, message)
     })?;
     match root.map(|node| node.value) {
         None | Some(Value::Null) => Ok(Mapping::default()),

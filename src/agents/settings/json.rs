@@ -338,10 +338,17 @@ pub(crate) struct Style {
 
 impl Style {
     /// The style of `text`: the indentation of its first indented line, two spaces when the
-    /// file is new or nothing in it is indented but it spans lines.
+    /// file is new, holds only an empty object, or nothing in it is indented but it spans lines.
+    /// Only a file with content on one line is kept on one line.
     pub(crate) fn of(text: &str) -> Self {
         let trimmed = text.trim();
-        if !trimmed.is_empty() && !trimmed.contains('\n') {
+        let empty = trimmed
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'));
+        if !trimmed.is_empty()
+            && !trimmed.contains('\n')
+            && empty.is_none_or(|inside| !inside.trim().is_empty())
+        {
             return Self { unit: None };
         }
         let unit = text
@@ -564,6 +571,20 @@ mod tests {
         let root = parse(text, false).unwrap();
         let out = add_member(text, &root, "b", &json!([1]), &Style::of(text)).apply(text);
         assert_eq!(out, "{\n    \"a\": 1,\n    \"b\": [\n        1\n    ]\n}");
+    }
+
+    #[test]
+    fn an_empty_object_on_one_line_is_written_out_indented() {
+        for text in ["{}", "{ }\n"] {
+            let root = parse(text, false).unwrap();
+            let out = add_member(text, &root, "b", &json!([1]), &Style::of(text)).apply(text);
+            assert_eq!(out.trim_end(), "{\n  \"b\": [\n    1\n  ]\n}", "{text:?}");
+        }
+        // Content on one line stays on one line.
+        let text = "{\"a\": 1}";
+        let root = parse(text, false).unwrap();
+        let out = add_member(text, &root, "b", &json!([1]), &Style::of(text)).apply(text);
+        assert_eq!(out, "{\"a\": 1, \"b\": [1]}");
     }
 
     #[test]

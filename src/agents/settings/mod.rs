@@ -6,14 +6,16 @@
 
 pub(crate) mod json;
 pub(crate) mod toml;
+mod write;
+
+pub(crate) use write::{unwrite, write};
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::{Map, Value};
 
 use super::{Agent, AgentEvent};
@@ -219,13 +221,6 @@ pub(crate) const TIMEOUT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The largest settings file read (real ones are a few kilobytes).
 pub(crate) const SETTINGS_MAX: u64 = 4 * 1024 * 1024;
-
-/// The name of the backup kept beside a settings file.
-pub(crate) fn backup_path(real: &Path) -> PathBuf {
-    let mut name = real.file_name().unwrap_or_default().to_os_string();
-    name.push(".hermes-hooks.bak");
-    real.with_file_name(name)
-}
 
 impl Wiring {
     /// The settings folder for `scope` (`home`: the user's home folder; `dir_env`: the value of
@@ -479,8 +474,17 @@ impl Settings {
                 } else {
                     text
                 };
-                let root = json::parse(&text, comments)
-                    .map_err(|err| refusal(path, format!("not valid JSON: {err}")))?;
+                let root = json::parse(&text, comments).map_err(|err| {
+                    let agent = if comments {
+                        ""
+                    } else {
+                        // The agent's own reader is as strict: the file does nothing now.
+                        " (the agent reads this file as strict JSON as well, comments and \
+                         trailing commas refused, so it ignores the whole file as it stands: \
+                         fix it, then run this again)"
+                    };
+                    refusal(path, format!("not valid JSON: {err}{agent}"))
+                })?;
                 if root.members().is_none() {
                     bail!(refusal(
                         path,
@@ -979,63 +983,6 @@ pub(crate) fn uninstall(settings: &mut Settings, agent: Agent, wiring: &Wiring) 
         }
     }
     Ok(plan)
-}
-
-/// Writes `after` over the settings file (atomically: a temporary file in the same folder,
-/// renamed over it, with the file's mode), after keeping the file as it was in
-/// [`backup_path`]. Refused when the text would not parse back, or when the file changed since
-/// it was read (someone else wrote it meanwhile). Returns the backup's path, when one was kept.
-pub(crate) fn write(settings: &Settings, after: &str, private: bool) -> Result<Option<PathBuf>> {
-    let check = match settings.format {
-        Format::Toml => toml::parse(after).map(|_| ()),
-        Format::Json => json::parse(after, false).map(|_| ()),
-        Format::JsonWithComments => json::parse(after, true).map(|_| ()),
-    };
-    if let Err(err) = check {
-        bail!(
-            "the edit of {} would not parse ({err}); nothing was written",
-            settings.path.display()
-        );
-    }
-    let real = &settings.real;
-    let now = match crate::limits::read(real, SETTINGS_MAX) {
-        Ok(bytes) => Some(bytes),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => None,
-        Err(err) => return Err(err).with_context(|| format!("cannot read {}", real.display())),
-    };
-    if now.as_deref() != settings.before.as_deref().map(str::as_bytes) {
-        bail!(
-            "{} changed while it was being edited; nothing was written: run the command again",
-            settings.path.display()
-        );
-    }
-    let dir = real
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mode = fs::metadata(real).map_or(if private { 0o600 } else { 0o644 }, |m| {
-        m.permissions().mode() & 0o7777
-    });
-    let backup = match &settings.before {
-        Some(before) => {
-            let backup = backup_path(real);
-            put(dir, &backup, before, mode)?;
-            Some(backup)
-        }
-        None => None,
-    };
-    put(dir, real, after, mode)?;
-    Ok(backup)
-}
-
-/// Writes `text` to `path` atomically with `mode`.
-fn put(dir: &Path, path: &Path, text: &str, mode: u32) -> Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    crate::statefile::write_atomic(dir, path, &format!(".{name}."), text.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-        .with_context(|| format!("cannot set the mode of {}", path.display()))
 }
 
 /// The longest hook timeout of each event of `set`.

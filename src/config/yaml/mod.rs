@@ -5,6 +5,7 @@
 //!   value that makes a wrong type a warning rather than an error, the frontmatter slicer, and
 //!   one error type with the line and column for both.
 
+pub(crate) mod plain;
 pub(crate) mod pyyaml;
 
 use std::fmt;
