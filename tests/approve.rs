@@ -452,3 +452,53 @@ fn approving_a_script_that_cannot_run_yet_says_why_and_the_fix() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stdout).contains("cannot run"));
 }
+
+#[test]
+fn the_review_shows_what_a_hook_says_it_does_and_its_code_past_the_opening_comments() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "no-deploys", "--event", "pre_tool_call"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let manifest = env.project_hooks().join("no-deploys/HOOK.md");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let said = text
+        .lines()
+        .find(|line| line.starts_with("description:"))
+        .unwrap()
+        .to_owned();
+    std::fs::write(
+        &manifest,
+        text.replace(&said, "description: Blocks deploys from the agent."),
+    )
+    .unwrap();
+    let (shown, out) = crate::common::on_a_terminal(&env, &["approve"], &[("[d]iff", b"y\r")]);
+    assert_eq!(code(&out), 0, "{shown}");
+    assert!(
+        shown.contains("says:     Blocks deploys from the agent."),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("| #!/bin/sh") && shown.contains("lines of comments (v shows them)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("| set -eu"),
+        "the code, not the comments: {shown}"
+    );
+    // list --long and --json say it too.
+    let out = env.cmd().args(["list", "--long"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("description:  Blocks deploys from the agent."),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    assert_eq!(
+        json(&out)["hooks"][0]["description"],
+        "Blocks deploys from the agent."
+    );
+}

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::common::{TestEnv, code, redacted, stderr};
+use crate::common::{TestEnv, code, json, redacted, stderr};
 
 fn setup(env: &TestEnv) {
     env.script("ok.sh", "cat >/dev/null; printf '{}'");
@@ -273,4 +273,41 @@ fn long_names_the_project_hook_that_overrides_a_user_hook() {
         text.contains("  run would:    skip it: overridden by"),
         "{text}"
     );
+}
+
+#[test]
+fn a_plugin_is_one_row_for_people_and_one_entry_per_event_in_json() {
+    let env = TestEnv::new();
+    let out = env.cmd().args(["install", "hermes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let plugin_rows = |args: &[&str]| -> Vec<String> {
+        let out = env.cmd().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|line| line.contains(" plugin "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let rows = plugin_rows(&["list"]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].contains(" events "), "{rows:?}");
+    let rows = plugin_rows(&["list", "--event", "pre_tool_call"]);
+    assert!(
+        rows.len() == 1 && rows[0].starts_with("pre_tool_call"),
+        "{rows:?}"
+    );
+    let out = env.cmd().args(["list", "--long"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("events:       pre_tool_call, "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    let entries = json(&out)["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|hook| hook["source"] == "plugin")
+        .count();
+    assert!(entries > 1, "one entry per event in JSON");
 }

@@ -60,6 +60,9 @@ struct Decision {
     event: &'static str,
     source: &'static str,
     name: String,
+    /// What it does, as its HOOK.md says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
     command: String,
     script: Option<String>,
     sha256: Option<String>,
@@ -105,6 +108,7 @@ fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>
             Some(rule) => format!("{} rules", rule.scope.as_str()),
             None => hook.name.clone(),
         },
+        description: hook.agent().and_then(|agent| agent.description.clone()),
         command: hook.command.clone(),
         script: assessment.script.as_ref().map(|p| p.display().to_string()),
         sha256: assessment.sha256.clone(),
@@ -407,6 +411,12 @@ impl Reviewer<'_> {
             ),
         };
         review.blank().wrapped(&heading, width, 0, "  ");
+        if let Some(description) = hook.agent().and_then(|agent| agent.description.as_deref()) {
+            // What it says it does, beside what it is: the script below is what runs.
+            review
+                .text("  says:     ")
+                .wrapped(description, width, INDENT.len(), INDENT);
+        }
         if hook.rule().is_some() {
             self.rules_shown(&mut review, &hook.command, width);
         }
@@ -560,18 +570,34 @@ fn script_text(script: &std::path::Path) -> String {
     screen.into_text()
 }
 
-/// The first lines of the script, or a note when it is binary or unreadable.
+/// The first lines of the script's code (its `#!` line, then past the comments it opens with,
+/// which say what the author meant, to what runs), or a note when it is binary or unreadable.
 fn preview(script: &std::path::Path) -> Vec<String> {
     let lines = match script_lines(script) {
         Ok(lines) => lines,
         Err(why) => return vec![format!("  {why}")],
     };
-    let mut shown = vec!["  first lines:".to_owned()];
-    shown.extend(lines.iter().take(PREVIEW_LINES).map(|l| format!("  | {l}")));
-    if lines.len() > PREVIEW_LINES {
+    let shebang = usize::from(lines.first().is_some_and(|l| l.starts_with("#!")));
+    let comments = lines[shebang..]
+        .iter()
+        .take_while(|line| {
+            let line = line.trim_start();
+            line.is_empty() || line.starts_with('#') || line.starts_with("//")
+        })
+        .count();
+    let mut shown = vec!["  first lines of code:".to_owned()];
+    shown.extend(lines[..shebang].iter().map(|l| format!("  | {l}")));
+    if comments > 0 {
+        shown.push(format!(
+            "  | ... {comments} lines of comments (v shows them)"
+        ));
+    }
+    let code = &lines[shebang + comments..];
+    shown.extend(code.iter().take(PREVIEW_LINES).map(|l| format!("  | {l}")));
+    if code.len() > PREVIEW_LINES {
         shown.push(format!(
             "  ({} more lines: answer v to view the whole script)",
-            lines.len() - PREVIEW_LINES
+            code.len() - PREVIEW_LINES
         ));
     }
     shown

@@ -44,6 +44,12 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     scope: Option<&'static str>,
     name: &'a str,
+    /// What it does, as its HOOK.md says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    /// An in-process plugin's events, shown in one record for people.
+    #[serde(skip)]
+    events: Vec<&'a str>,
     command: &'a str,
     /// The command as a person reads it (a path under the home as `~/...`), for the table.
     #[serde(skip)]
@@ -192,14 +198,31 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     };
     let (mut rows, notes) = hook_rows(&loaded.set, &overrides, &judge);
     let in_process = in_process::load(&loaded.paths.home);
-    rows.extend(
-        in_process
-            .iter()
-            .flat_map(|hook| in_process_rows(hook, only)),
-    );
     if args.json {
+        rows.extend(
+            in_process
+                .iter()
+                .flat_map(|hook| in_process_rows(hook, only)),
+        );
         printer.document(&listing(&loaded, rows))?;
         return Ok(status);
+    }
+    // For people, a plugin is one row (its events in one cell), unless one event is asked for.
+    let labels: Vec<String> = in_process.iter().map(events_label).collect();
+    for (hook, label) in in_process.iter().zip(&labels) {
+        match only {
+            Some(_) => rows.extend(in_process_rows(hook, only)),
+            None => rows.extend(
+                in_process_rows(hook, only)
+                    .into_iter()
+                    .take(1)
+                    .map(|row| Row {
+                        event: label,
+                        events: hook.events.iter().map(String::as_str).collect(),
+                        ..row
+                    }),
+            ),
+        }
     }
     let mut screen = Screen::new(false);
     if rows.is_empty() {
@@ -396,6 +419,8 @@ fn hook_rows<'a>(
                         (judge.managed == Some(hook.origin.file.as_path())).then_some("managed")
                     }),
                 name: &hook.name,
+                description: hook.agent().and_then(|agent| agent.description.as_deref()),
+                events: Vec::new(),
                 command: &hook.command,
                 shown_command: None,
                 matcher: match rule {
@@ -469,6 +494,12 @@ fn long_record(screen: &mut Screen, row: &Row<'_>) {
     let mut field = |key: &str, value: &str| {
         screen.line(format_args!("  {key:<13} {value}"));
     };
+    if let Some(description) = row.description {
+        field("description:", description);
+    }
+    if row.events.len() > 1 {
+        field("events:", &row.events.join(", "));
+    }
     field("declared at:", &row.declared_at);
     if row.source == "agent-hooks" {
         field("command:", row.command);
@@ -511,6 +542,15 @@ fn long_record(screen: &mut Screen, row: &Row<'_>) {
 
 /// Gateway and plugin hooks: one row per event they declare, consent `in-process` (Hermes runs
 /// them in its own process; this tool never does), script state of their handler.
+/// The events of an in-process plugin in one cell: the one event, or how many.
+fn events_label(hook: &InProcessHook) -> String {
+    match hook.events.as_slice() {
+        [] => "-".to_owned(),
+        [one] => one.clone(),
+        many => format!("{} events", many.len()),
+    }
+}
+
 fn in_process_rows(hook: &InProcessHook, only: Option<crate::config::Event>) -> Vec<Row<'_>> {
     let handler = if hook.handler.is_file() {
         ScriptState::Ok

@@ -397,7 +397,7 @@ impl Reader<'_> {
             ));
         }
         let name = self.name(raw.name.as_ref(), folder_name)?;
-        self.description(raw.description.as_ref());
+        let description = self.description(raw.description.as_ref());
         self.metadata(raw.metadata.as_ref());
         let timeout = self.timeout(raw.timeout.as_ref());
         let priority = self.priority(raw.priority.as_ref());
@@ -429,6 +429,7 @@ impl Reader<'_> {
             on_failure: resolved.is_failure(),
             scope,
             priority,
+            description,
         });
         Some(HookSpec {
             matcher,
@@ -500,7 +501,8 @@ impl Reader<'_> {
         true
     }
 
-    fn description(&mut self, raw: Option<&Spanned<Loose>>) {
+    /// The description, when it is one (1 to 1024 characters, trimmed); a warning otherwise.
+    fn description(&mut self, raw: Option<&Spanned<Loose>>) -> Option<String> {
         match raw {
             Some(Spanned {
                 value: Loose::Str(text),
@@ -513,7 +515,9 @@ impl Reader<'_> {
                         referenced.line() + 1,
                         "description must be 1 to 1024 characters".to_owned(),
                     );
+                    return None;
                 }
+                return Some(text.trim().to_owned());
             }
             Some(Spanned {
                 value, referenced, ..
@@ -526,6 +530,7 @@ impl Reader<'_> {
                 "no description: say what the hook does (1 to 1024 characters)".to_owned(),
             ),
         }
+        None
     }
 
     /// `metadata`: a mapping of strings to strings (the spec's "additional metadata"), which this

@@ -253,6 +253,8 @@ pub struct AgentHook {
     pub scope: Scope,
     /// Higher runs first within its level.
     pub priority: u16,
+    /// What it does, as its HOOK.md says in `description` (when that is a usable one).
+    pub description: Option<String>,
 }
 
 /// The level of an Agent Hooks folder.
