@@ -14,7 +14,9 @@ measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 - plugin, a rule blocks / plugin, a rule lets through: one run of the plugin and a user rules
   file (approved) whose one rule blocks the calls of even-numbered files, decided inside the
   plugin's server with no process; the calls it blocks and the calls it lets through (where the
-  rule is configured and none applies) are shown as two rows of the same run, taken in turns;
+  rule is configured and none applies) are shown as two rows of the same run, their messages
+  taking turns (each message all of one kind: Hermes runs a message's calls side by side, and a
+  blocked call beside calls whose tools run is slowed by them, not by the rule);
 - shell hook, direct: the same script as a Hermes config hook;
 - bridge, none applies / one trivial hook: a config hook `BINARY run pre_tool_call`.
 
@@ -136,10 +138,15 @@ def measure(labels, setup, calls):
     try:
         with_timer(run)
         setup(run)
-        for i in range(calls):
+        for i in range(2 * calls):
             (run.proj / f"file-{i}.txt").write_text(f"file {i}\n")
-        rounds = [[read_file(f"file-{r * 8 + i}.txt") for i in range(8)]
-                  for r in range(max(1, calls // 8))]
+        if isinstance(labels, str):
+            rounds = [[read_file(f"file-{r * 8 + i}.txt") for i in range(8)]
+                      for r in range(max(1, calls // 8))]
+        else:
+            # Messages in turns: eight even-numbered files, then eight odd-numbered ones.
+            rounds = [[read_file(f"file-{(r // 2) * 16 + 2 * i + r % 2}.txt") for i in range(8)]
+                      for r in range(max(2, calls // 8))]
         run.drive(rounds)
         timed = per_call(run)
         if not run.ended() or len(timed) < 4:
