@@ -827,26 +827,31 @@ fn install_hermes_never_writes_through_a_symlinked_plugin_folder() {
 }
 
 #[test]
-fn uninstall_hermes_asks_for_the_disable_first_while_the_plugin_is_enabled() {
+fn uninstall_hermes_advice_works_after_it_ran() {
     let env = TestEnv::new();
     ok(&wire(&env, &["install", "hermes"]));
     env.config("plugins:\n  enabled:\n    - hermes-hooks\n");
-    // `hermes plugins disable` needs the plugin's folder: removing it first would leave the
-    // entry with no command to take it out.
-    let out = wire(&env, &["uninstall", "hermes"]);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    // Before: Hermes's own command, which needs the plugin's folder, still works.
+    let dry = ok(&wire(&env, &["uninstall", "hermes", "--dry-run", "--json"]));
     assert!(
-        stderr(&out).contains("run it first, then `hermes-hooks uninstall hermes` again"),
-        "{}",
-        stderr(&out)
+        dry["needs"][0]
+            .as_str()
+            .unwrap()
+            .contains("run `hermes plugins disable hermes-hooks` before the uninstall"),
+        "{dry}"
     );
+    // After: that command would fail, so the advice is the entry to take out by hand.
+    let report = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
+    let needs = report["needs"][0].as_str().unwrap();
     assert!(
-        plugin_folder(&env).join("plugin.yaml").exists(),
-        "nothing was removed"
+        needs.contains("still lists hermes-hooks in plugins.enabled: take that entry out by hand"),
+        "{report}"
     );
-    // What `hermes plugins disable hermes-hooks` leaves: the name under `disabled`.
+    assert!(!needs.contains("run `hermes plugins disable"), "{report}");
+    assert!(!plugin_folder(&env).join("plugin.yaml").exists());
+    // What `hermes plugins disable hermes-hooks` leaves: nothing more to do.
+    ok(&wire(&env, &["install", "hermes"]));
     env.config("plugins:\n  enabled: []\n  disabled:\n    - hermes-hooks\n");
     let report = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
     assert_eq!(report["needs"], serde_json::json!([]), "{report}");
-    assert!(!plugin_folder(&env).join("plugin.yaml").exists());
 }

@@ -2,9 +2,9 @@
 //! `<home>/plugins/hermes-hooks/` (see [`crate::agents::plugin`]) rather than into a settings
 //! file; the same options and the same kind of report as the other agents.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 use serde::Serialize;
 
 use super::GlobalArgs;
@@ -61,20 +61,6 @@ pub(super) fn apply(
             (changes, Some(exe), Vec::new())
         }
         Mode::Uninstall => {
-            // `hermes plugins disable` finds the plugin by its folder: once that is gone it
-            // fails, and the entry stays. So the order is disable, then uninstall.
-            if !dry_run && plugin::enabled(&paths.config) == Some(true) {
-                bail!(
-                    "Hermes still enables the plugin ({} lists {} in plugins.enabled), and `hermes \
-                     plugins disable {}` works only while the plugin is installed: run it first, \
-                     then `hermes-hooks uninstall hermes` again (without Hermes's command, take \
-                     {} out of plugins.enabled by hand); nothing was removed",
-                    paths.config.display(),
-                    plugin::NAME,
-                    plugin::NAME,
-                    plugin::NAME
-                );
-            }
             let (changes, left) = plugin::uninstall(home, dry_run)?;
             (changes, None, left)
         }
@@ -99,7 +85,7 @@ pub(super) fn apply(
             .collect(),
         enabled,
         diff: dry_run.then(|| diff(&changes)),
-        needs: needs(mode, enabled),
+        needs: needs(mode, enabled, dry_run, &paths.config),
         warnings: left_behind(&left),
     };
     if json {
@@ -114,8 +100,10 @@ pub(super) fn apply(
 }
 
 /// What Hermes still needs: the plugin enabled (after install), or no longer listed (after
-/// uninstall, where a stale entry is harmless but untidy).
-fn needs(mode: Mode, enabled: Option<bool>) -> Vec<String> {
+/// uninstall, where a stale entry is harmless but untidy). The advice works from where the
+/// person is: `hermes plugins disable` finds a plugin by its folder, so after the uninstall the
+/// entry is taken out by hand.
+fn needs(mode: Mode, enabled: Option<bool>, dry_run: bool, config: &Path) -> Vec<String> {
     match (mode, enabled) {
         (Mode::Install, Some(true)) => Vec::new(),
         (Mode::Install, _) => vec![format!(
@@ -124,10 +112,17 @@ fn needs(mode: Mode, enabled: Option<bool>) -> Vec<String> {
              plugin may replace built-in tools, answer no: it replaces none",
             plugin::ENABLE
         )],
-        (Mode::Uninstall, Some(true)) => vec![format!(
-            "config.yaml still lists {} in plugins.enabled: run `hermes plugins disable {}` \
-             before the uninstall (it needs the plugin in place)",
+        (Mode::Uninstall, Some(true)) if dry_run => vec![format!(
+            "{} lists {} in plugins.enabled: run `hermes plugins disable {}` before the \
+             uninstall (it finds the plugin by its folder), or take the entry out by hand after",
+            config.display(),
             plugin::NAME,
+            plugin::NAME
+        )],
+        (Mode::Uninstall, Some(true)) => vec![format!(
+            "{} still lists {} in plugins.enabled: take that entry out by hand (`hermes plugins \
+             disable` no longer finds the plugin now that its folder is gone)",
+            config.display(),
             plugin::NAME
         )],
         (Mode::Uninstall, _) => Vec::new(),
