@@ -21,6 +21,8 @@ pub enum FileKind {
     GateState,
     /// What was said to a person about guards that did not run, per session.
     ToldState,
+    /// The audit log kept by default (its lock is taken only to start it anew).
+    AuditLog,
 }
 
 impl fmt::Display for FileKind {
@@ -29,6 +31,7 @@ impl fmt::Display for FileKind {
             Self::Allowlist => "allowlist",
             Self::GateState => "loop guard state file",
             Self::ToldState => "told-guards state file",
+            Self::AuditLog => "audit log",
         })
     }
 }

@@ -4,6 +4,7 @@
 //! says when no log is configured.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
@@ -218,22 +219,80 @@ fn log_reads_what_run_writes() {
 }
 
 #[test]
-fn log_says_how_to_turn_it_on() {
+fn decisions_are_recorded_by_default_and_off_turns_it_off() {
     let env = TestEnv::new();
+    let default = env.hermes_home().join("hermes-hooks/audit.jsonl");
     let out = env.cmd().arg("log").output().unwrap();
-    assert_eq!(code(&out), 1);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("no audit log is configured")
-            && stderr(&out).contains("HERMES_HOOKS_AUDIT_LOG=FILE"),
+        stderr(&out).contains("no decisions recorded yet")
+            && stderr(&out).contains(&default.display().to_string()),
         "{}",
         stderr(&out)
     );
-    assert!(out.stdout.is_empty());
+    let guard = env.work().join("guard.sh");
+    std::fs::write(&guard, "#!/bin/sh\necho no >&2\nexit 2\n").unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: {}\n",
+        guard.display()
+    ));
+    env.approve("pre_tool_call", guard.to_str().unwrap());
+    let call = |tool: &str| format!(r#"{{"tool_name": "{tool}", "tool_input": {{}}}}"#);
+    // Nothing applies: nothing is recorded.
+    assert_eq!(code(&env.run("pre_tool_call", &call("read_file"))), 0);
+    assert!(!default.exists());
+    assert_eq!(code(&env.run("pre_tool_call", &call("terminal"))), 2);
+    let mode = std::fs::metadata(&default).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let out = env.cmd().args(["log", "--json"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 1, "{doc}");
+    assert_eq!(doc["rows"][0]["status"], "blocked", "{doc}");
+    // Off: nothing is written, and `log` says so.
+    let before = std::fs::read(&default).unwrap();
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_AUDIT_LOG", "off")
+        .args(["run", "pre_tool_call"])
+        .write_stdin(call("terminal"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(std::fs::read(&default).unwrap(), before);
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_AUDIT_LOG", "off")
+        .arg("log")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("the audit log is off"),
+        "{}",
+        stderr(&out)
+    );
+    // Past its bound the log starts anew, its older lines kept beside it.
+    let mut big = before.clone();
+    while big.len() < 8 * 1024 * 1024 {
+        big.extend_from_slice(&before);
+    }
+    std::fs::write(&default, &big).unwrap();
+    assert_eq!(code(&env.run("pre_tool_call", &call("terminal"))), 2);
+    let fresh = std::fs::read_to_string(&default).unwrap();
+    assert_eq!(fresh.lines().count(), 1, "{fresh}");
+    let older = env.hermes_home().join("hermes-hooks/audit.jsonl.1");
+    assert_eq!(std::fs::read(&older).unwrap(), big);
+}
 
+#[test]
+fn a_log_named_that_does_not_exist_yet_is_said_and_read_as_empty() {
+    let env = TestEnv::new();
     let out = log(&env, &[]);
     assert_eq!(code(&out), 0);
     assert!(
-        stderr(&out).contains("does not exist yet"),
+        stderr(&out).contains("no decisions recorded yet"),
         "{}",
         stderr(&out)
     );

@@ -32,7 +32,8 @@ use crate::undecided::{self, RunnerError};
 #[derive(Args, Debug, Default)]
 pub(crate) struct DispatchArgs {
     /// Append one JSON line per event (each hook's command, script sha256, status, directive)
-    /// to FILE [env: HERMES_HOOKS_AUDIT_LOG]
+    /// to FILE; `off` keeps no log [env: HERMES_HOOKS_AUDIT_LOG] [default: the events a hook
+    /// applies to, in <hermes home>/hermes-hooks/audit.jsonl]
     #[arg(long, value_name = "FILE")]
     pub(super) audit_log: Option<PathBuf>,
     /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
@@ -628,8 +629,10 @@ fn chain_text(err: &anyhow::Error) -> String {
         .join(": ")
 }
 
-/// Appends the event's line to the audit log, when one is asked for; a failure is a warning
-/// (the decision stands).
+/// Appends the event's line to the audit log: a log named by the person gets every event, the
+/// default one (`<hermes home>/hermes-hooks/audit.jsonl`) the events where a hook applied or
+/// the runner could not check the call; none with `HERMES_HOOKS_AUDIT_LOG=off`. A failure is a
+/// warning (the decision stands).
 fn audit(
     args: &DispatchArgs,
     event: Event,
@@ -639,11 +642,14 @@ fn audit(
     status: ExitStatus,
     printer: &Printer,
 ) {
-    let Some(path) = args
-        .audit_log
-        .clone()
-        .or_else(|| env::var_os(env::HERMES_HOOKS_AUDIT_LOG).map(PathBuf::from))
-    else {
+    let target = audit::Target::of(args.audit_log.as_deref(), &prepared.home);
+    let rotate = matches!(target, audit::Target::Default(_));
+    let applied = !errors.is_empty()
+        || report
+            .hooks
+            .iter()
+            .any(|hook| hook.status != Status::NotMatched);
+    let Some(path) = target.path().filter(|_| applied || !rotate) else {
         return;
     };
     let invocation = &prepared.invocation;
@@ -668,7 +674,7 @@ fn audit(
     if args.audit_payload || env::flag(env::HERMES_HOOKS_AUDIT_PAYLOAD) {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }
-    match audit::append(&path, &mut line) {
+    match audit::append(path, &mut line, rotate) {
         Ok(audit::Appended::Whole) => {}
         Ok(audit::Appended::WithoutPayload) => printer.warn(format!(
             "the audit log {} can be read by others (chmod 600 it): the payload was left out",

@@ -22,7 +22,7 @@ use crate::config::Event;
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
-use crate::output::audit::{Logged, LoggedHook};
+use crate::output::audit::{self, Logged, LoggedHook};
 use crate::response::Status;
 
 #[derive(Args, Debug)]
@@ -30,8 +30,11 @@ use crate::response::Status;
     after_help = "Rows are hooks that applied to a run, oldest first, grouped under the \
     decision they belong to (its time, run id, event, session, outcome and tool). Hooks that \
     did not run, or whose matcher passed over the call, are left out unless --all or --status \
-    asks for them. `run` writes the log only when given --audit-log FILE or \
-    HERMES_HOOKS_AUDIT_LOG=FILE."
+    asks for them. Unless told otherwise, `run` and `serve` record the events a hook applies to \
+    in <hermes home>/hermes-hooks/audit.jsonl (no payloads, mode 0600; past 8 MiB it starts anew \
+    and its older lines are kept as audit.jsonl.1), which is what `log` reads; --audit-log FILE \
+    or HERMES_HOOKS_AUDIT_LOG=FILE names another log (every event), HERMES_HOOKS_AUDIT_LOG=off \
+    keeps none."
 )]
 pub(crate) struct LogArgs {
     /// The audit log to read [env: HERMES_HOOKS_AUDIT_LOG]
@@ -146,16 +149,18 @@ impl Skipped {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Result<ExitStatus> {
-    let Some(path) = args
-        .audit_log
-        .clone()
-        .or_else(|| env::var_os(env::HERMES_HOOKS_AUDIT_LOG).map(PathBuf::from))
-    else {
+    let home = global.paths()?.home;
+    let target = audit::Target::of(args.audit_log.as_deref(), &home);
+    let Some(path) = target.path().map(Path::to_path_buf) else {
         bail!(
-            "no audit log is configured, so there are no decisions to show. Turn it on where \
-             your agent calls `hermes-hooks run`: set {var}=FILE in its environment (or pass \
-             --audit-log FILE); then `hermes-hooks log` reads the same {var} or --audit-log",
-            var = env::HERMES_HOOKS_AUDIT_LOG
+            "the audit log is off ({var}={off}), so no decisions are recorded: unset {var} where \
+             your agent calls `hermes-hooks run` to record them in {default}",
+            var = env::HERMES_HOOKS_AUDIT_LOG,
+            off = audit::OFF,
+            default = home
+                .join("hermes-hooks")
+                .join(audit::DEFAULT_NAME)
+                .display()
         );
     };
     let event = shared::optional_event(args.event.as_deref(), printer)?;
@@ -202,13 +207,25 @@ pub(crate) fn run(global: &GlobalArgs, args: &LogArgs, printer: &Printer) -> Res
         }
     } else {
         printer.note(format!(
-            "{} does not exist yet: `run` creates it on its first call with the log turned on",
+            "no decisions recorded yet: `run` creates {} at the first event a hook applies to",
             path.display()
         ));
         Skipped::default()
     };
     let shown = sink.finish(skipped.count)?;
     warn_skipped(&path, &skipped, printer);
+    let older = audit::older(&path);
+    if matches!(target, audit::Target::Default(_))
+        && older.exists()
+        && !args.json
+        && (!shown || args.limit == 0)
+    {
+        printer.note(format!(
+            "older decisions are in {} (`hermes-hooks log --audit-log {}`)",
+            older.display(),
+            older.display()
+        ));
+    }
     if !shown && !args.json {
         printer.note(format!("no decisions in {} match", path.display()));
     }

@@ -2,11 +2,16 @@
 //! session, and for each hook its command, script sha256, status and directive), appended with a
 //! single write so that lines of concurrent runs never interleave. The payload is left out unless
 //! asked for.
+//!
+//! Unless a person chose otherwise, decisions go to `<hermes home>/hermes-hooks/audit.jsonl`
+//! (the events where a hook applied; a log asked for by name gets every event), started anew
+//! past [`ROTATE_AT`] with its older lines kept as `audit.jsonl.1`; `HERMES_HOOKS_AUDIT_LOG=off`
+//! turns it off.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write as _};
-use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
-use std::path::Path;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -17,6 +22,55 @@ use super::json::DirectiveKeys;
 use crate::config::{Event, HookSpec};
 use crate::payload::{HermesWire, Invocation};
 use crate::runner::RunReport;
+
+/// The log kept when none is named, in `<hermes home>/hermes-hooks/`.
+pub(crate) const DEFAULT_NAME: &str = "audit.jsonl";
+/// The size past which the default log starts anew (its older lines kept as `<log>.1`).
+pub(crate) const ROTATE_AT: u64 = 8 * 1024 * 1024;
+/// The value of `HERMES_HOOKS_AUDIT_LOG` (or `--audit-log`) that keeps no log.
+pub(crate) const OFF: &str = "off";
+
+/// Where decisions are recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// Nowhere: `HERMES_HOOKS_AUDIT_LOG=off`.
+    Off,
+    /// A log named with `--audit-log` or `HERMES_HOOKS_AUDIT_LOG`: every event, as asked.
+    Named(PathBuf),
+    /// The default log: the events where a hook applied, started anew past [`ROTATE_AT`].
+    Default(PathBuf),
+}
+
+impl Target {
+    /// The log `flag` (`--audit-log`) or `HERMES_HOOKS_AUDIT_LOG` names, else the default one
+    /// of the Hermes home `home`.
+    pub(crate) fn of(flag: Option<&Path>, home: &Path) -> Self {
+        let named = flag
+            .map(|path| path.as_os_str().to_os_string())
+            .or_else(|| crate::env::var_os(crate::env::HERMES_HOOKS_AUDIT_LOG))
+            .filter(|value| !value.is_empty());
+        match named {
+            Some(value) if value.eq_ignore_ascii_case(OFF) => Self::Off,
+            Some(value) => Self::Named(PathBuf::from(value)),
+            None => Self::Default(home.join("hermes-hooks").join(DEFAULT_NAME)),
+        }
+    }
+
+    /// The log's path, unless it is off.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        match self {
+            Self::Off => None,
+            Self::Named(path) | Self::Default(path) => Some(path),
+        }
+    }
+}
+
+/// Where the default log's older lines are kept once it starts anew.
+pub(crate) fn older(log: &Path) -> PathBuf {
+    let mut name = log.as_os_str().to_os_string();
+    name.push(".1");
+    PathBuf::from(name)
+}
 
 /// One line of the log.
 #[derive(Serialize)]
@@ -268,16 +322,36 @@ pub(crate) enum Appended {
 /// Appends `line` to the log at `path` with one `write`: on a local file system, appends of
 /// concurrent runs land whole, one after the other. The log is created mode 0600; a symlink in
 /// its place, or anything but a regular file, is refused; a payload is never written into a log
-/// that group or others can read (the line goes in without it).
-pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Appended> {
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .custom_flags(i32::try_from(flags.bits()).unwrap_or(0))
-        .open(path)?;
-    let meta = file.metadata()?;
+/// that group or others can read (the line goes in without it). With `rotate` (the default
+/// log), its folder is made (mode 0700) when missing, and a log past [`ROTATE_AT`] is renamed
+/// to [`older`] first, under a lock, so that two runs never both start it anew.
+pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>, rotate: bool) -> io::Result<Appended> {
+    let open = || {
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .custom_flags(i32::try_from(flags.bits()).unwrap_or(0))
+            .open(path)
+    };
+    let mut file = match open() {
+        Err(err) if rotate && err.kind() == io::ErrorKind::NotFound => {
+            let folder = path.parent().unwrap_or(Path::new("."));
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(folder)?;
+            open()?
+        }
+        opened => opened?,
+    };
+    let mut meta = file.metadata()?;
+    if rotate && meta.is_file() && meta.len() >= ROTATE_AT {
+        start_anew(path, &meta)?;
+        file = open()?;
+        meta = file.metadata()?;
+    }
     if !meta.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -303,6 +377,27 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>) -> io::Result<Append
             format!("only {written} of {} bytes were appended", bytes.len()),
         ))
     }
+}
+
+/// Renames the log at `path` (the file `meta` describes) to [`older`], unless another run did
+/// so first.
+fn start_anew(path: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt as _;
+    let renamed = crate::statefile::locked(crate::statefile::FileKind::AuditLog, path, || {
+        let now = std::fs::symlink_metadata(path);
+        if now.is_ok_and(|now| now.ino() == meta.ino() && now.dev() == meta.dev()) {
+            std::fs::rename(path, older(path)).map_err(|error| {
+                crate::statefile::StateError::Io {
+                    kind: crate::statefile::FileKind::AuditLog,
+                    action: "cannot start anew",
+                    path: path.to_path_buf(),
+                    error,
+                }
+            })?;
+        }
+        Ok(())
+    });
+    renamed.map_err(io::Error::other)
 }
 
 /// One line of the log as read back by `log`: the fields [`AuditLine`] writes; anything missing
