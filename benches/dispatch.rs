@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use hermes_hooks::{Approval, record, sha256_file};
 
+#[path = "dispatch/audit.rs"]
+mod audit;
 #[path = "dispatch/rules.rs"]
 mod rules;
 
@@ -135,6 +137,8 @@ struct Fixture {
     project: PathBuf,
     /// Homes whose one source is a rules file, and their project.
     rules: rules::Homes,
+    /// A home with one cheap rule, for the audit log's rows.
+    audit: PathBuf,
 }
 
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -205,6 +209,7 @@ fn fixture() -> Fixture {
     let (one, empty_project) = one_hook(dir.path(), &trivial);
     let (many, project) = many_hooks(dir.path(), &trivial);
     let rules = rules::homes(dir.path());
+    let audit = audit::home(dir.path());
     Fixture {
         _dir: dir,
         home,
@@ -215,6 +220,7 @@ fn fixture() -> Fixture {
         many,
         project,
         rules,
+        audit,
     }
 }
 
@@ -335,7 +341,13 @@ struct Server {
 
 impl Server {
     fn start(home: &Path, project: Option<&Path>) -> Self {
+        Self::start_with(home, project, &[])
+    }
+
+    /// [`Self::start`] with these variables set.
+    fn start_with(home: &Path, project: Option<&Path>, vars: &[(&str, &str)]) -> Self {
         let mut child = tool(home, project)
+            .envs(vars.iter().copied())
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -834,6 +846,7 @@ fn main() -> ExitCode {
     let binary = bin(); // builds it first, so no build lands inside a measurement
     let fx = fixture();
     let (mut rows, run_one) = timings(&fx);
+    rows.extend(audit::rows(&fx.audit));
     match peak_rss_kb(&fx) {
         Some(kb) => rows.push(Row {
             figure: "peak RSS, 5 MB payload, hook floods 50 MB",

@@ -41,7 +41,7 @@ pub(super) fn homes(root: &Path) -> Homes {
         .lines()
         .filter(|l| l.starts_with("- name:"))
         .count();
-    let packs = home(&root.join("rules-packs"), &packs_text);
+    let packs = approved_home(&root.join("rules-packs"), &packs_text);
     let mut text = packs_text;
     for n in 0..FIFTY.saturating_sub(pack_rules) {
         let _ = write!(
@@ -51,7 +51,7 @@ pub(super) fn homes(root: &Path) -> Homes {
              message: Deploying to prod-{n:02} is not done from an agent.\n"
         );
     }
-    let fifty = home(&root.join("rules-fifty"), &text);
+    let fifty = approved_home(&root.join("rules-fifty"), &text);
     Homes {
         packs,
         fifty,
@@ -76,7 +76,7 @@ fn packs() -> String {
 }
 
 /// A Hermes home whose one source is `rules` as its user rules file, approved.
-fn home(home: &Path, rules: &str) -> PathBuf {
+pub(super) fn approved_home(home: &Path, rules: &str) -> PathBuf {
     let file = home.join("hermes-hooks").join("rules.yaml");
     std::fs::create_dir_all(file.parent().expect("folder")).expect("home");
     std::fs::write(&file, rules).expect("rules file");
