@@ -401,9 +401,16 @@ fn a_folder_owned_by_root_is_taken_by_any_user() {
         return;
     }
     fs::set_permissions(env.root(), fs::Permissions::from_mode(0o755)).unwrap();
+    // The binary as built may sit where that user cannot reach it (a checkout inside a folder
+    // of mode 0700, as `mktemp -d` makes): a copy beside the test's files can be reached.
+    let bin = env.root().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let copy = bin.join("hermes-hooks");
+    fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).unwrap();
     let project_as_user = || {
         let out = env
-            .std_cmd()
+            .std_cmd_of(&copy)
             .uid(USER)
             .gid(USER)
             .current_dir(&root)

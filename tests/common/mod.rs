@@ -120,7 +120,12 @@ impl TestEnv {
 
     /// The binary with HOME set, the tool's variables cleared, in the working directory.
     pub fn std_cmd(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("hermes-hooks"));
+        self.std_cmd_of(assert_cmd::cargo::cargo_bin!("hermes-hooks"))
+    }
+
+    /// [`Self::std_cmd`] running `program` (a copy of the binary, say).
+    pub fn std_cmd_of(&self, program: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         for name in TOOL_ENV {
             cmd.env_remove(name);
         }
