@@ -33,9 +33,11 @@ fn list_never_splits_a_path_and_falls_back_to_records() {
     assert!(wide.starts_with("EVENT "), "a table when it fits: {wide}");
     assert!(wide.contains(&path), "{wide}");
 
+    // Records, the path broken only after a `/` where it is wider than the room for it.
     let narrow = on_a_sized_terminal(&env, &["list", "--color", "never"], 60);
-    assert!(narrow.contains(&format!("hook:    {path}\n")), "{narrow}");
+    assert!(narrow.contains("hook:    /"), "{narrow}");
     assert!(narrow.contains("event:   pre_tool_call\n"), "{narrow}");
+    assert_fits_with_names_whole(&narrow, 60, &path);
 
     // A terminal that reports no size is treated as not a terminal: one line per hook.
     let no_size = on_a_sized_terminal(&env, &["list", "--color", "never"], 0);
@@ -75,14 +77,18 @@ fn doctor_wraps_between_words() {
     let env = TestEnv::new();
     let path = long_names(&env);
     let shown = on_a_sized_terminal(&env, &["doctor", "--color", "never"], 60);
-    // Only a line holding the one word longer than the width (the path, whole) is wider.
+    // The path, wider than the width, is broken after a `/`, never inside a name.
+    assert_fits_with_names_whole(&shown, 60, &path);
+}
+
+/// No line of `shown` is wider than `cols`, and every name of `path` is whole on one line.
+fn assert_fits_with_names_whole(shown: &str, cols: usize, path: &str) {
     for line in shown.lines() {
-        assert!(
-            line.chars().count() <= 60 || line.contains(&path),
-            "{line:?} in\n{shown}"
-        );
+        assert!(line.chars().count() <= cols, "{line:?} in\n{shown}");
     }
-    assert!(shown.lines().any(|l| l.contains(&path)), "{shown}");
+    for name in path.split_inclusive('/') {
+        assert!(shown.contains(name), "{name:?} split in\n{shown}");
+    }
 }
 
 #[test]
@@ -517,4 +523,94 @@ fn the_hook_under_review_is_shown_without_splitting_a_path() {
             .any(|l| l.ends_with("script:   ~/.hermes/agent-hooks/audit-writes.sh")),
         "{shown}"
     );
+}
+
+/// `text` without its colour sequences.
+fn without_colour(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // `ESC [ ... m`
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+/// The long words of `text` (paths, names, ids): what no width may split.
+fn long_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "(),;:'\"`".contains(c)).to_owned())
+        .filter(|w| w.chars().count() >= 12)
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+#[test]
+fn every_human_output_fits_80_and_100_columns_with_nothing_split() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    // A decision in the default log, with a session id as agents make them.
+    let session = "5b0e7c1a-93f4-4d2e-8a61-0c3f9b2d7e18";
+    let mut run = alice.cmd(&env, &["run", "pre_tool_call"]);
+    let mut child = run
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        &mut child.stdin.take().unwrap(),
+        format!(
+            r#"{{"tool_name": "terminal", "tool_input": {{"command": "ls -la"}}, "session_id": "{session}"}}"#
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    child.wait().unwrap();
+    let outputs: &[&[&str]] = &[
+        &["list"],
+        &["list", "--long"],
+        &["doctor", "--no-exec"],
+        &["events"],
+        &["test", "pre_tool_call", "--for-tool", "terminal"],
+        &["install", "claude-code", "--dry-run"],
+        &["uninstall", "claude-code", "--dry-run"],
+        &["approve", "--yes", "block-rm-rf"],
+    ];
+    for args in outputs {
+        // Piped, nothing is wrapped: its long words are the ones to find whole on a terminal.
+        let piped = alice.cmd(&env, args).output().unwrap();
+        let words = long_words(&String::from_utf8_lossy(&piped.stdout));
+        for cols in [80, 100] {
+            let shown = without_colour(&alice.shown(&env, args, cols));
+            // A diff shows the file's own lines as they are (copied, they are the file's text).
+            let diff = |line: &str| line.starts_with(['+', '-', '@']);
+            for line in shown.lines().filter(|line| !diff(line)) {
+                assert!(
+                    line.chars().count() <= usize::from(cols),
+                    "{args:?} at {cols}: a line is cut or wraps: {line:?}\n{shown}"
+                );
+            }
+            // A long value may break after a `/` or a `|`, never inside a name.
+            for word in &words {
+                for name in word.split_inclusive(['/', '|']) {
+                    assert!(
+                        shown.contains(name),
+                        "{args:?} at {cols}: {name:?} of {word:?} is split or missing\n{shown}"
+                    );
+                }
+            }
+        }
+    }
 }

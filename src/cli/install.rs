@@ -448,15 +448,16 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
         if report.changed {
             screen.diff(report.diff.as_deref().unwrap_or_default(), "", usize::MAX);
         }
-        screen.line(format_args!(
-            "Dry run: {} {} written.",
-            report.file,
-            if report.changed {
-                "would be"
-            } else {
-                "would not be"
-            }
-        ));
+        let would = if report.changed {
+            "would be"
+        } else {
+            "would not be"
+        };
+        hang(
+            &mut screen,
+            "",
+            &format!("Dry run: {} {would} written.", report.file),
+        );
     }
     let mut by_action: Vec<(&str, Vec<&str>)> = Vec::new();
     for event in &report.events {

@@ -207,23 +207,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         printer.document(&listing(&loaded, rows))?;
         return Ok(status);
     }
-    // For people, a plugin is one row (its events in one cell), unless one event is asked for.
     let labels: Vec<String> = in_process.iter().map(events_label).collect();
-    for (hook, label) in in_process.iter().zip(&labels) {
-        match only {
-            Some(_) => rows.extend(in_process_rows(hook, only)),
-            None => rows.extend(
-                in_process_rows(hook, only)
-                    .into_iter()
-                    .take(1)
-                    .map(|row| Row {
-                        event: label,
-                        events: hook.events.iter().map(String::as_str).collect(),
-                        ..row
-                    }),
-            ),
-        }
-    }
+    rows.extend(plugin_rows(&in_process, &labels, only));
     let mut screen = Screen::new(false);
     if rows.is_empty() {
         let scope = only.map_or_else(String::new, |event| format!(" for {event}"));
@@ -241,7 +226,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         } else {
             screen.line(format_args!("No hooks{scope} in {config}."));
         }
-        screen.line(shared::project_line(&loaded.paths));
+        screen.wrapped(
+            &shared::project_line(&loaded.paths),
+            crate::output::table::terminal_width(),
+            0,
+            "  ",
+        );
         super::pager::show_stdout(args.pager, printer, &screen)?;
         return Ok(status);
     }
@@ -250,7 +240,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         for row in &rows {
             long_record(&mut screen, row);
         }
-        screen.line(shared::project_line(&loaded.paths));
+        screen.wrapped(
+            &shared::project_line(&loaded.paths),
+            crate::output::table::terminal_width(),
+            0,
+            "  ",
+        );
         for note in &notes {
             screen.line(note);
         }
@@ -262,11 +257,15 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
         row.shown_command = shown_command(row, &short);
     }
     screen.table(table(&rows, shared::color(global)));
-    screen
-        .blank()
-        .line(short.text(&shared::project_line(&loaded.paths)));
+    let width = crate::output::table::terminal_width();
+    screen.blank().wrapped(
+        &short.text(&shared::project_line(&loaded.paths)),
+        width,
+        0,
+        "  ",
+    );
     for note in &notes {
-        screen.line(short.text(note));
+        screen.wrapped(&short.text(note), width, 0, "  ");
     }
     super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(status)
@@ -481,18 +480,24 @@ fn run_would(
 
 /// One hook as a record, for `--long`: a heading line, then one `key: value` line each.
 fn long_record(screen: &mut Screen, row: &Row<'_>) {
+    // At the terminal's width, broken between words (a path after a `/`).
+    const INDENT: &str = "                ";
     let shown = if row.source == "config" {
         row.command
     } else {
         row.name
     };
-    screen.line(format_args!(
-        "{}  {}  {shown}",
-        row.event,
-        source_label(row)
-    ));
+    let width = crate::output::table::terminal_width();
+    screen.wrapped(
+        &format!("{}  {}  {shown}", row.event, source_label(row)),
+        width,
+        0,
+        "  ",
+    );
     let mut field = |key: &str, value: &str| {
-        screen.line(format_args!("  {key:<13} {value}"));
+        screen
+            .text(format_args!("  {key:<13} "))
+            .wrapped(value, width, INDENT.len(), INDENT);
     };
     if let Some(description) = row.description {
         field("description:", description);
@@ -542,6 +547,32 @@ fn long_record(screen: &mut Screen, row: &Row<'_>) {
 
 /// Gateway and plugin hooks: one row per event they declare, consent `in-process` (Hermes runs
 /// them in its own process; this tool never does), script state of their handler.
+/// The rows of in-process plugins for people: a plugin is one row (its events in one cell, from
+/// `labels`), unless one event is asked for.
+fn plugin_rows<'a>(
+    plugins: &'a [InProcessHook],
+    labels: &'a [String],
+    only: Option<crate::config::Event>,
+) -> Vec<Row<'a>> {
+    let mut rows = Vec::new();
+    for (hook, label) in plugins.iter().zip(labels) {
+        match only {
+            Some(_) => rows.extend(in_process_rows(hook, only)),
+            None => rows.extend(
+                in_process_rows(hook, only)
+                    .into_iter()
+                    .take(1)
+                    .map(|row| Row {
+                        event: label,
+                        events: hook.events.iter().map(String::as_str).collect(),
+                        ..row
+                    }),
+            ),
+        }
+    }
+    rows
+}
+
 /// The events of an in-process plugin in one cell: the one event, or how many.
 fn events_label(hook: &InProcessHook) -> String {
     match hook.events.as_slice() {

@@ -341,9 +341,10 @@ fn human(
         screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));
     }
     for hook in hooks {
+        // Its name, then its command: a long path goes on under it, broken after a `/`.
         screen
             .blank()
-            .line(format_args!("{}  {}", hook.name, hook.command));
+            .wrapped(&format!("{}  {}", hook.name, hook.command), width, 0, "  ");
         screen
             .text("  status:     ")
             .paint(hook.status, status_tone(hook.status));

@@ -133,7 +133,8 @@ pub(crate) fn wrap_shown(text: &str, width: Option<usize>) -> Vec<String> {
 }
 
 /// `text` in lines of at most `width` columns broken only between words, keeping the spaces
-/// between the words of a line (a word longer than the width gets a line of its own, whole).
+/// between the words of a line (a word longer than the width gets lines of its own, broken only
+/// after a `/`, as [`wrap_words`] does).
 fn wrap_spaced(text: &str, width: Option<usize>) -> Vec<String> {
     let Some(width) = width else {
         return vec![text.to_owned()];
@@ -149,6 +150,16 @@ fn wrap_spaced(text: &str, width: Option<usize>) -> Vec<String> {
             continue;
         }
         let gap = std::mem::take(&mut spaces);
+        if word.width() > width && word.contains('/') {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            let mut pieces = crate::text::after_slashes(word, width);
+            let last = pieces.pop().unwrap_or_default();
+            lines.extend(pieces.into_iter().map(str::to_owned));
+            lines.push(last.to_owned());
+            continue;
+        }
         if !line.is_empty() && line.width() + gap + word.width() > width {
             lines.push(std::mem::take(&mut line));
         } else if !line.is_empty() || lines.is_empty() {
@@ -156,7 +167,9 @@ fn wrap_spaced(text: &str, width: Option<usize>) -> Vec<String> {
         }
         line.push_str(word);
     }
-    lines.push(line);
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
     lines
 }
 

