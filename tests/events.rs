@@ -295,7 +295,15 @@ fn events_detail_for_a_person() {
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-pre_tool_call  (Agent Hooks: pre-tool-call; Claude Code: PreToolUse, PreSkillShellCommand; Codex CLI: PreToolUse; Gemini CLI: BeforeTool; Cursor: preToolUse, beforeShellExecution, beforeMCPExecution, beforeReadFile; GitHub Copilot CLI: preToolUse, PreToolUse; Factory Droid: PreToolUse; Qwen Code: PreToolUse)
+pre_tool_call
+  Agent Hooks: pre-tool-call
+  Claude Code: PreToolUse, PreSkillShellCommand
+  Codex CLI: PreToolUse
+  Gemini CLI: BeforeTool
+  Cursor: preToolUse, beforeShellExecution, beforeMCPExecution, beforeReadFile
+  GitHub Copilot CLI: preToolUse, PreToolUse
+  Factory Droid: PreToolUse
+  Qwen Code: PreToolUse
 Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and `matcher.pattern`.
 
 What hooks can do here

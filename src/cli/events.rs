@@ -347,6 +347,61 @@ fn detail(
     let mut screen = Screen::new(shared::color(global));
     heading(&mut screen, called);
     screen.blank().line("What hooks can do here");
+    let [config, agent, rules] = what_hooks_can(event);
+    let width = terminal_width();
+    for (label, text) in [
+        ("  config hooks       ", &config),
+        ("  agent-hooks hooks  ", &agent),
+        ("  rules              ", &rules),
+    ] {
+        screen
+            .text(label)
+            .wrapped(text, width, label.len(), &" ".repeat(label.len()));
+    }
+    for line in agent_extras(event) {
+        screen.text("    ").wrapped(&line, width, 4, "      ");
+    }
+    screen.blank();
+    stdin_sample(
+        &mut screen,
+        "What a config hook reads on stdin (one line, no newline at the end)",
+        &payload.config,
+        width,
+    );
+    screen.blank();
+    stdin_sample(
+        &mut screen,
+        "What an agent-hooks hook reads on stdin (the timestamp is the time of the call)",
+        &payload.agent_hooks,
+        width,
+    );
+    screen.blank().wrapped(
+        "How to answer (hermes-hooks reads either form; Hermes reads only its own):",
+        width,
+        0,
+        "",
+    );
+    for example in &examples {
+        answer_lines(&mut screen, example, width);
+    }
+    if let Some(rule) = crate::config::rules::example(event) {
+        screen.blank().wrapped(
+            "Or, with no script, a rule (in rules.yaml; `hermes-hooks new --rules` starts one):",
+            width,
+            0,
+            "",
+        );
+        for line in rule.lines() {
+            screen.line(format!("  {line}"));
+        }
+    }
+    super::pager::show_stdout(args.pager, printer, &screen)?;
+    Ok(ExitStatus::Success)
+}
+
+/// What config hooks, Agent Hooks hooks and rules can do on `event`, in words.
+fn what_hooks_can(event: Event) -> [String; 3] {
+    let def = event.def();
     let config = if def.plugin_only {
         "refused: Hermes takes this event from Python plugins only".to_owned()
     } else if def.plugin_fired {
@@ -375,35 +430,7 @@ fn detail(
         actions if actions.is_empty() => "nothing".to_owned(),
         actions => actions.join(", "),
     };
-    screen
-        .line(format!("  config hooks       {config}"))
-        .line(format!("  agent-hooks hooks  {agent}"))
-        .line(format!("  rules              {rules}"));
-    for line in agent_extras(event) {
-        screen.line(format!("    {line}"));
-    }
-    screen
-        .blank()
-        .line("What a config hook reads on stdin (one line, no newline at the end):")
-        .line(&payload.config)
-        .blank()
-        .line("What an agent-hooks hook reads on stdin (the timestamp is the time of the call):")
-        .line(&payload.agent_hooks)
-        .blank()
-        .line("How to answer (hermes-hooks reads either form; Hermes reads only its own):");
-    for example in &examples {
-        answer_lines(&mut screen, example);
-    }
-    if let Some(rule) = crate::config::rules::example(event) {
-        screen.blank().line(
-            "Or, with no script, a rule (in rules.yaml; `hermes-hooks new --rules` starts one):",
-        );
-        for line in rule.lines() {
-            screen.line(format!("  {line}"));
-        }
-    }
-    super::pager::show_stdout(args.pager, printer, &screen)?;
-    Ok(ExitStatus::Success)
+    [config, agent, rules]
 }
 
 /// What Agent Hooks hooks may do on `event` beyond the table for the agents that read it: one
@@ -453,11 +480,11 @@ fn heading(screen: &mut Screen, called: Resolved) {
     for (agent, own) in Agent::others_for(event) {
         names.push(format!("{}: {}", agent.title(), own.join(", ")));
     }
-    screen.paint(event.name(), Tone::Good);
-    if !names.is_empty() {
-        screen.text(format!("  ({})", names.join("; ")));
+    screen.paint(event.name(), Tone::Good).end();
+    // Each agent's names on a line of their own, between words at the terminal's width.
+    for line in &names {
+        screen.text("  ").wrapped(line, terminal_width(), 2, "    ");
     }
-    screen.end();
     let mut notes = Vec::new();
     if event.is_tool_event() {
         notes.push(
@@ -496,9 +523,33 @@ fn sources(example: &Example) -> Vec<&'static str> {
         .collect()
 }
 
+/// A sample payload under its caption: on its one line where that fits, else laid out on lines
+/// (it still arrives as one).
+fn stdin_sample(screen: &mut Screen, caption: &str, payload: &str, width: Option<usize>) {
+    let fits = width.is_none_or(|width| payload.chars().count() <= width);
+    let pretty = serde_json::from_str::<serde_json::Value>(payload)
+        .ok()
+        .and_then(|value| serde_json::to_string_pretty(&value).ok())
+        .filter(|_| !fits);
+    match pretty {
+        Some(pretty) => {
+            screen.wrapped(&format!("{caption}, laid out on lines here:"), width, 0, "");
+            for line in pretty.lines() {
+                screen.wrapped(line, width, 0, "    ");
+            }
+        }
+        None => {
+            screen
+                .wrapped(&format!("{caption}:"), width, 0, "")
+                .line(payload);
+        }
+    }
+}
+
 /// One effect: what it does, who may give it, and the two forms, each on its own line so a
 /// line stays short enough for a terminal.
-fn answer_lines(screen: &mut Screen, example: &Example) {
+fn answer_lines(screen: &mut Screen, example: &Example, width: Option<usize>) {
+    const FORM: &str = "      ";
     let who = match sources(example).as_slice() {
         [one] => format!(" ({one} hooks only)"),
         _ => String::new(),
@@ -506,17 +557,27 @@ fn answer_lines(screen: &mut Screen, example: &Example) {
     screen
         .text("  ")
         .paint(example.effect, Tone::Notice)
-        .text(format!(": {}{who}", example.does))
-        .end();
+        .text(": ")
+        .wrapped(
+            &format!("{}{who}", example.does),
+            width,
+            4 + example.effect.len(),
+            "    ",
+        );
     if example.hermes == example.agent_hooks {
-        screen.line(format!("      {}", how(example.hermes)));
+        screen
+            .text(FORM)
+            .wrapped(&how(example.hermes), width, FORM.len(), "        ");
         return;
     }
+    screen.line("    Hermes form:");
     screen
-        .line("    Hermes form:")
-        .line(format!("      {}", how(example.hermes)))
-        .line("    Agent Hooks form:")
-        .line(format!("      {}", how(example.agent_hooks)));
+        .text(FORM)
+        .wrapped(&how(example.hermes), width, FORM.len(), "        ");
+    screen.line("    Agent Hooks form:");
+    screen
+        .text(FORM)
+        .wrapped(&how(example.agent_hooks), width, FORM.len(), "        ");
 }
 
 /// An answer in words: `exit 2, stderr: …` or `print {…}` or `exit 0, print nothing`.
