@@ -37,13 +37,13 @@ fn log_shows_each_decision_with_its_run_id_and_tool_over_its_hooks() {
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+TIME (UTC)           RUN           EVENT          DECISION  SESSION  TOOL
   HOOK   STATUS      DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  block     sess-1   terminal: git push --force origin main
   guard  blocked     block      Force pushes are not allowed here
-2026-11-20 10:00:05  -             pre_tool_call  sess-2   ok        read_file
+2026-11-20 10:00:05  -             pre_tool_call  ok        sess-2   read_file
   later  unapproved  -          not approved: run `hermes-hooks approve later.sh`
-2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   sess-1   context
+2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   context   sess-1
   ctx    context     context    Uses tabs
 
 "#]]
@@ -58,9 +58,9 @@ TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+TIME (UTC)           RUN           EVENT          DECISION  SESSION  TOOL
   HOOK   STATUS   DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  block     sess-1   terminal: git push --force origin main
   guard  blocked  block      Force pushes are not allowed here
 
 "#]]
@@ -70,15 +70,15 @@ TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+TIME (UTC)           RUN           EVENT          DECISION  SESSION  TOOL
   HOOK   STATUS       DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  block     sess-1   terminal: git push --force origin main
   guard  blocked      block      Force pushes are not allowed here
   later  not_run      -
-2026-11-20 10:00:05  -             pre_tool_call  sess-2   ok        read_file
+2026-11-20 10:00:05  -             pre_tool_call  ok        sess-2   read_file
   guard  not_matched  -
   later  unapproved   -          not approved: run `hermes-hooks approve later.sh`
-2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   sess-1   context
+2026-11-20 10:01:00  k3v0aa11bb22  pre_llm_call   context   sess-1
   ctx    context      context    Uses tabs
 
 "#]]
@@ -320,9 +320,9 @@ fn run_shows_one_decision_whole_by_its_id_or_a_prefix_that_names_one() {
     assert_data_eq!(
         redacted(&env, &out.stdout),
         str![[r#"
-TIME (UTC)           RUN           EVENT          SESSION  DECISION  TOOL
+TIME (UTC)           RUN           EVENT          DECISION  SESSION  TOOL
   HOOK   STATUS   DIRECTIVE  MESSAGE
-2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  sess-1   block     terminal: git push --force origin main
+2026-11-20 10:00:00  k3v9d2m1a7qe  pre_tool_call  block     sess-1   terminal: git push --force origin main
   guard  blocked  block      Force pushes are not allowed here
   later  not_run  -
 

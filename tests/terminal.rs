@@ -590,6 +590,8 @@ fn every_human_output_fits_80_and_100_columns_with_nothing_split() {
         &["events"],
         &["events", "pre_tool_call"],
         &["events", "subagent_stop"],
+        &["log"],
+        &["log", "--all"],
         &["test", "pre_tool_call", "--for-tool", "terminal"],
         &["install", "claude-code", "--dry-run"],
         &["uninstall", "claude-code", "--dry-run"],

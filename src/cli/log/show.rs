@@ -1,7 +1,7 @@
 //! `log`'s output, written as rows come so that a log of any size goes out in bounded memory:
 //! the JSON document row by row, and for people each decision as a line (time, run id, event,
-//! session, outcome, tool) with its hooks indented under it, columns aligned over a batch of
-//! rows.
+//! outcome, then its session and tool where they fit, else on lines of their own under it) with
+//! its hooks indented under it, columns aligned over a batch of rows.
 
 use std::io;
 use std::path::Path;
@@ -23,7 +23,6 @@ const GAP: usize = 2;
 const INDENT: &str = "  ";
 /// What starts the line of a tool that does not fit on its decision's line, and its next lines.
 const TOOL_LEAD: &str = "tool: ";
-const TOOL_HANG: &str = "      ";
 /// The narrowest a wrapped text is made.
 const MIN_ROOM: usize = 20;
 
@@ -118,7 +117,12 @@ fn cell(text: &str, tone: Tone) -> Cell {
 }
 
 /// The column titles of a decision line, and of a hook line under it.
-const DECISION_TITLES: [&str; 6] = ["TIME (UTC)", "RUN", "EVENT", "SESSION", "DECISION", "TOOL"];
+const DECISION_TITLES: [&str; 6] = ["TIME (UTC)", "RUN", "EVENT", "DECISION", "SESSION", "TOOL"];
+/// The columns every decision line holds (time, run, event, decision); the session and the tool
+/// follow when they fit, else go on lines of their own under it.
+const FIRST: usize = 4;
+/// What starts the line of a session that does not fit on its decision's line.
+const SESSION_LEAD: &str = "session: ";
 const HOOK_TITLES: [&str; 4] = ["HOOK", "STATUS", "DIRECTIVE", "MESSAGE"];
 
 /// The lines of `rows`, under the column titles when `titled` (the first batch); later batches
@@ -138,25 +142,42 @@ fn render(rows: &[Row], color: bool, width: Option<usize>, titled: bool) -> Scre
     }
     let decision_widths = widths(&decisions);
     let hook_widths = widths(&hooks.iter().flatten().cloned().collect::<Vec<_>>());
+    // The session column (ids of 36 characters) only where it fits every line of the batch.
+    let first: usize = decision_widths.iter().take(FIRST).map(|w| w + GAP).sum();
+    let session_fits = width.is_none_or(|width| first + decision_widths[FIRST] <= width);
     let mut screen = Screen::new(color);
     let skip = usize::from(!titled);
-    for (decision, hooks) in decisions.iter_mut().zip(&hooks).skip(skip) {
+    for (at, (decision, hooks)) in decisions.iter_mut().zip(&hooks).enumerate().skip(skip) {
         let tool = decision.pop().unwrap_or((String::new(), Tone::Plain));
-        let used: usize = decision_widths.iter().rev().skip(1).map(|w| w + GAP).sum();
-        match width {
-            // What was decided on is shown whole: under the line when it does not fit on it.
-            Some(width) if used + shown_width(&tool.0) > width => {
-                line(&mut screen, "", decision, &decision_widths);
-                let room = width.saturating_sub(INDENT.len() + TOOL_LEAD.len());
-                let mut lead = TOOL_LEAD;
-                for part in wrap_words(&tool.0, Some(room.max(MIN_ROOM))) {
-                    screen.text(INDENT).text(lead).line(part);
-                    lead = TOOL_HANG;
+        let session = decision.pop().unwrap_or((String::new(), Tone::Plain));
+        if session_fits {
+            decision.push(session);
+            let used: usize = decision_widths
+                .iter()
+                .take(FIRST + 1)
+                .map(|w| w + GAP)
+                .sum();
+            match width {
+                // What was decided on is shown whole: under the line when it does not fit.
+                Some(width) if used + shown_width(&tool.0) > width => {
+                    line(&mut screen, "", decision, &decision_widths);
+                    // The titles line names only the columns it shows.
+                    if at > 0 {
+                        under(&mut screen, TOOL_LEAD, &tool.0, width);
+                    }
+                }
+                _ => {
+                    decision.push(tool);
+                    line(&mut screen, "", decision, &decision_widths);
                 }
             }
-            _ => {
-                decision.push(tool);
-                line(&mut screen, "", decision, &decision_widths);
+        } else {
+            line(&mut screen, "", decision, &decision_widths);
+            // The titles line names only the columns it shows.
+            if at > 0 {
+                let width = width.unwrap_or(usize::MAX);
+                under(&mut screen, SESSION_LEAD, &session.0, width);
+                under(&mut screen, TOOL_LEAD, &tool.0, width);
             }
         }
         for hook in hooks {
@@ -164,6 +185,24 @@ fn render(rows: &[Row], color: bool, width: Option<usize>, titled: bool) -> Scre
         }
     }
     screen
+}
+
+/// `text` on lines of its own under a decision, after `lead`, wrapped between words at `width`
+/// (nothing when it is empty or `-`).
+fn under(screen: &mut Screen, lead: &str, text: &str, width: usize) {
+    if text.is_empty() || text == "-" {
+        return;
+    }
+    let hang = " ".repeat(lead.len());
+    let room = width.saturating_sub(INDENT.len() + lead.len());
+    let mut first = true;
+    for part in wrap_words(text, Some(room.max(MIN_ROOM))) {
+        screen
+            .text(INDENT)
+            .text(if first { lead } else { &hang })
+            .line(part);
+        first = false;
+    }
 }
 
 /// A hook's line; a message too long for the terminal wraps between words, under its column
@@ -253,8 +292,8 @@ fn decision_cells(row: &Row) -> Vec<Cell> {
         cell(&short_time(&row.time), Tone::Plain),
         cell(row.run_id.as_deref().unwrap_or("-"), Tone::Plain),
         cell(&event, Tone::Plain),
-        cell(&session, Tone::Plain),
         cell(&outcome, tone),
+        cell(&session, Tone::Plain),
         cell(&tool(row), Tone::Plain),
     ]
 }
