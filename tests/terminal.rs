@@ -498,31 +498,36 @@ fn the_hook_under_review_is_shown_without_splitting_a_path() {
     let env = TestEnv::new();
     let alice = Alice::new(&env);
     let home = alice.home.display().to_string();
-    // Config hooks only (the HOOK.md folders belong to the project, not read from here).
-    let (shown, out) = on_a_sized_terminal_asked(
-        &env,
-        &["approve", "--color", "never"],
-        &[("HOME", home.as_str())],
-        80,
-        &[(PROMPT, b"q\r")],
-    );
-    assert_eq!(out.status.code(), Some(0), "{shown}");
-    let review: Vec<&str> = shown.lines().take_while(|l| !l.contains(PROMPT)).collect();
-    for line in &review {
-        assert!(line.chars().count() <= 80, "{line:?} in\n{shown}");
+    for cols in [80, 100] {
+        // Config hooks only (the HOOK.md folders belong to the project, not read from here).
+        let (shown, out) = on_a_sized_terminal_asked(
+            &env,
+            &["approve", "--color", "never"],
+            &[("HOME", home.as_str())],
+            cols,
+            &[(PROMPT, b"q\r")],
+        );
+        assert_eq!(out.status.code(), Some(0), "{shown}");
+        let review: Vec<&str> = shown.lines().take_while(|l| !l.contains(PROMPT)).collect();
+        for line in &review {
+            assert!(
+                line.chars().count() <= usize::from(cols),
+                "{line:?} in\n{shown}"
+            );
+        }
+        assert!(
+            review
+                .iter()
+                .any(|l| l.ends_with("declared at ~/.hermes/config.yaml:5")),
+            "{shown}"
+        );
+        assert!(
+            review
+                .iter()
+                .any(|l| l.ends_with("script:   ~/.hermes/agent-hooks/audit-writes.sh")),
+            "{shown}"
+        );
     }
-    assert!(
-        review
-            .iter()
-            .any(|l| l.ends_with("declared at ~/.hermes/config.yaml:5")),
-        "{shown}"
-    );
-    assert!(
-        review
-            .iter()
-            .any(|l| l.ends_with("script:   ~/.hermes/agent-hooks/audit-writes.sh")),
-        "{shown}"
-    );
 }
 
 /// `text` without its colour sequences.
@@ -619,6 +624,35 @@ fn every_human_output_fits_80_and_100_columns_with_nothing_split() {
                         "{args:?} at {cols}: {name:?} of {word:?} is split or missing\n{shown}"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn install_and_uninstall_fit_80_and_100_columns_with_nothing_split() {
+    let env = TestEnv::new();
+    let alice = Alice::new(&env);
+    let settings = alice
+        .app
+        .join(".claude/settings.json")
+        .display()
+        .to_string();
+    for cols in [80, 100] {
+        for verb in ["install", "uninstall"] {
+            let shown = without_colour(&alice.shown(&env, &[verb, "claude-code"], cols));
+            assert!(shown.contains("PostToolUseFailure"), "{verb}: {shown}");
+            for line in shown.lines() {
+                assert!(
+                    line.chars().count() <= usize::from(cols),
+                    "{verb} at {cols}: {line:?}\n{shown}"
+                );
+            }
+            for name in settings.split_inclusive('/') {
+                assert!(
+                    shown.contains(name),
+                    "{verb} at {cols}: {name:?} split\n{shown}"
+                );
             }
         }
     }

@@ -478,10 +478,11 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
             &format!("Nothing to change in {}: {what}.", report.file),
         );
     } else if !report.dry_run {
-        screen.line(format_args!(
-            "{title}, {} settings: {}",
-            report.scope, report.file
-        ));
+        hang(
+            &mut screen,
+            "",
+            &format!("{title}, {} settings: {}", report.scope, report.file),
+        );
     }
     for (action, names) in &by_action {
         hang(&mut screen, &format!("  {action:<10} "), &names.join(", "));
