@@ -234,7 +234,9 @@ fn decisions_are_recorded_by_default_and_off_turns_it_off() {
     std::fs::write(&guard, "#!/bin/sh\necho no >&2\nexit 2\n").unwrap();
     std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
     env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: {}\n",
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: {}\n    \
+         - matcher: write_file\n      command: {}\n",
+        guard.display(),
         guard.display()
     ));
     env.approve("pre_tool_call", guard.to_str().unwrap());
@@ -245,6 +247,16 @@ fn decisions_are_recorded_by_default_and_off_turns_it_off() {
     assert_eq!(code(&env.run("pre_tool_call", &call("terminal"))), 2);
     let mode = std::fs::metadata(&default).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
+    // Only the hooks that applied are written down.
+    let line: Value = serde_json::from_str(
+        std::fs::read_to_string(&default)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["hooks"].as_array().unwrap().len(), 1, "{line}");
     let out = env.cmd().args(["log", "--json"]).output().unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
