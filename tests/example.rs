@@ -184,7 +184,7 @@ fn the_readme_rules_walk_through_works_as_written() {
 /// questions a person answers), in a scratch home: every `test --expect` in it must hold.
 #[test]
 fn the_readme_walk_through_works_as_written() {
-    let script = readme_section("## Your first hook", "\n## Configuration");
+    let script = readme_section("## Your first hook", "\n## Read more");
     // The walk-through's `run` exits 2 (blocked): the script goes on to say so.
     let script = script.replace(
         "| hermes-hooks run pre_tool_call\n",
