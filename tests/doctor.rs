@@ -645,12 +645,7 @@ fn a_setting_that_switches_claude_codes_hooks_off_is_an_error_naming_the_file_an
     // The guard is wired in the user's settings; each file Claude Code reads can switch every
     // hook off, the user's included, and doctor must not call that wiring ok.
     let env = TestEnv::new();
-    let out = env
-        .cmd()
-        .args(["install", "claude-code", "--user"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wire_user(&env, "claude-code");
     let findings = wiring_findings(&env, true);
     assert!(!has(&findings, "error", "disableAllHooks"), "{findings:?}");
     assert!(has(&findings, "ok", "Claude Code is wired"), "{findings:?}");
@@ -738,12 +733,7 @@ fn a_codex_or_gemini_system_setting_that_switches_hooks_off_is_an_error() {
 #[test]
 fn an_agent_wired_at_both_levels_is_one_finding_with_the_command_that_fixes_it() {
     let env = TestEnv::new();
-    let out = env
-        .cmd()
-        .args(["install", "claude-code", "--user"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wire_user(&env, "claude-code");
     let out = env
         .cmd()
         .args(["install", "claude-code", "--also"])
@@ -1120,12 +1110,7 @@ fn wiring_that_names_another_install_than_the_one_on_path_is_a_warning() {
 #[test]
 fn doctor_names_the_wired_file_and_counts_the_hermes_plugin_among_the_wired_agents() {
     let env = TestEnv::new();
-    let out = env
-        .cmd()
-        .args(["install", "claude-code", "--user"])
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wire_user(&env, "claude-code");
     let user = env.home().join(".claude/settings.json");
     // The project's `.claude` is missing, then holds `{}`: neither is wired.
     for project in [None, Some("{}\n")] {
@@ -1186,4 +1171,14 @@ fn doctor_names_the_wired_file_and_counts_the_hermes_plugin_among_the_wired_agen
         !unseen(&findings),
         "the plugin runs it for Hermes: {findings:?}"
     );
+}
+
+/// `install AGENT --user`, which must succeed.
+fn wire_user(env: &TestEnv, agent: &str) {
+    let out = env
+        .cmd()
+        .args(["install", agent, "--user"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }

@@ -26,11 +26,7 @@ fn removes_every_event_or_one() {
         .unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["removed"], 1);
-    let left: Vec<_> = env
-        .approvals()
-        .iter()
-        .map(|e| e["command"].as_str().unwrap().to_owned())
-        .collect();
+    let left = commands(&env);
     assert_eq!(left, ["/h/b.sh"]);
 }
 
@@ -74,11 +70,7 @@ fn a_name_that_begins_with_a_dash_is_taken_as_a_name_after_two_dashes() {
     env.approve("pre_tool_call", "/h/b.sh");
     let out = env.cmd().args(["revoke", "--", "--yes"]).output().unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let left: Vec<_> = env
-        .approvals()
-        .iter()
-        .map(|e| e["command"].as_str().unwrap().to_owned())
-        .collect();
+    let left = commands(&env);
     assert_eq!(left, ["/h/b.sh"]);
     // After `--`, `approve` looks for a hook of that name; it approves nothing else.
     env.script("guard.sh", "exit 0");
@@ -114,10 +106,14 @@ fn a_hook_whose_folder_is_gone_is_revoked_by_its_name() {
     std::fs::remove_dir_all(gone.parent().unwrap().parent().unwrap()).unwrap();
     let out = env.cmd().args(["revoke", "guard-x"]).output().unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let left: Vec<_> = env
-        .approvals()
+    let left = commands(&env);
+    assert_eq!(left, [elsewhere.display().to_string()]);
+}
+
+/// The commands the allowlist approves.
+fn commands(env: &TestEnv) -> Vec<String> {
+    env.approvals()
         .iter()
         .map(|e| e["command"].as_str().unwrap().to_owned())
-        .collect();
-    assert_eq!(left, [elsewhere.display().to_string()]);
+        .collect()
 }
