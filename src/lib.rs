@@ -1,37 +1,50 @@
 //! hermes-hooks runs and audits agent hooks behind a content-pinned consent allowlist.
 //!
 //! The engine never prints and never exits, so it can be used as a library. One event, start to
-//! finish: [`load`] the hooks ([`LoadOptions`] names the files), build a [`Plan`] (the event as
-//! called, the [`Invocation`] read from the payload, a [`ConsentGate`] over the allowlist), and
-//! [`decide`]: the [`Outcome`] holds every hook's report, the directive after the quality-gate
-//! [`LoopGuard`], and the exit status, exactly what `hermes-hooks run` prints. A long-lived
+//! finish, as `run` and `serve` answer it: [`answer`] takes the [`Options`] (where to look, the
+//! audit log, fail-closed), the [`Request`] (the event as the calling [`Agent`] names it) and a
+//! reader of the payload, and gives the [`Answer`]: the line `run` prints (or the agent's own
+//! answer), the exit status and the directive; what a person should hear goes to the caller's
+//! [`Talk`]. Its steps are public too: [`load`] the hooks ([`LoadOptions`] names the files),
+//! build a [`Plan`] (the event as called, the [`Invocation`] read from the payload, a
+//! [`ConsentGate`] over the allowlist), and [`decide`]: the [`Outcome`] holds every hook's
+//! report, the directive after the quality-gate [`LoopGuard`], and the exit status. A long-lived
 //! caller keeps a [`HookCache`] instead of loading on every event: it reads a set again when a
 //! file it came from changes. [`examine`] gives the findings `doctor` prints. Nothing else is
 //! public.
 //!
-//! Inside, in one direction (each module only uses the ones above it):
-//! - `stamp` (what stands for a file's bytes until they change);
-//! - `config` (sources into one ordered list of [`HookSpec`]; the event table in
-//!   `config::event`; YAML mechanics in `config::yaml`), `matcher`, `payload`, `synthetic`,
-//!   `cache` (hook sets kept between events);
-//! - `statefile` (locked, atomic writes), `consent` (the allowlist and the sha256 pin),
-//!   `loop_guard`;
-//! - `exec` (one hook without a shell, in its own process group, under a deadline), `limits`;
-//! - `response` (exit code and stdout into a status and a directive), `agents` (each agent's
-//!   event names, tools, payload and answer shape, one file per agent), `runner` (one event's
-//!   hooks: order, consent right before each start, aggregation), `outcome` (the final answer),
-//!   `undecided` (what the runner could not read, and the answer it then gives),
-//!   `checks` (what `doctor` finds), `authoring` (example answers, sample payloads and the files
-//!   `new` writes);
-//! - the command line: `cli` (one module per subcommand) and `output` (all printing).
+//! Inside, in layers: each module uses only the ones named before it in this list (the house
+//! test in `tests/house.rs` reads this list and checks every `crate::` path against it):
+//! - the ground: `env` (every environment variable read), `clock`, `exit`, `fault`, `limits`
+//!   (reading files others supply), `pyjson`, `python_int`, `sanitize` (text made safe for a
+//!   terminal), `script_word`, `stamp` (what stands for a file's bytes until they change),
+//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is);
+//! - the engine: `exec` (one hook without a shell, in its own process group, under a deadline),
+//!   `config` (sources into one ordered list of [`HookSpec`]; the event table in
+//!   `config::event`; YAML mechanics in `config::yaml`), `statefile` (locked, atomic writes),
+//!   `cache` (hook sets kept between events), `caller` (what the engine knows of the calling
+//!   agent: tool classes and allowances), `consent` (the allowlist and the sha256 pin),
+//!   `loop_guard`, `payload`, `response` (exit code and stdout into a status and a directive),
+//!   `synthetic`, `rules` (a rule's verdict on a call; the packs shipped), `runner` (one event's hooks: order,
+//!   consent right before each start, aggregation), `outcome` (the final answer), `undecided`
+//!   (what the runner could not read, and the answer it then gives);
+//! - the agents, on top of the engine: `agents` (each agent's event names, tools, payload and
+//!   answer shape, one file per agent; its settings files and the Hermes plugin);
+//! - what uses both: `authoring` (example answers, sample payloads and the files `new` writes),
+//!   `checks` (what `doctor` finds), `report` (the answer line and the audit line), `told`
+//!   (guards that stopped guarding, said once), `dispatch` (one event's whole path, [`answer`]);
+//! - the command line: `output` (all printing) and `cli` (one module per subcommand).
 
 mod agents;
 mod authoring;
 mod cache;
+mod caller;
 mod checks;
 mod clock;
 mod config;
 mod consent;
+mod digest;
+mod dispatch;
 mod env;
 mod exec;
 mod exit;
@@ -49,9 +62,11 @@ mod profile;
 mod properties;
 mod pyjson;
 mod python_int;
+mod report;
 mod response;
 mod rules;
 mod runner;
+mod sanitize;
 mod script_word;
 mod stamp;
 mod statefile;
@@ -64,8 +79,9 @@ mod cli;
 
 // The engine, for a library caller (and a long-lived server): load the hooks, build a plan,
 // decide; every type those calls take or give is here, and nothing else.
-pub use agents::{Agent, AgentEvent, Allowances, Rendered, Reply, ToolClass, UnknownAgent};
+pub use agents::{Agent, AgentEvent, Rendered, Reply, UnknownAgent};
 pub use cache::{Cached, HookCache};
+pub use caller::{Allowances, ToolClass, ToolClasses};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};
 pub use config::{
@@ -75,6 +91,7 @@ pub use config::{
 pub use consent::fingerprint::{script_path, sha256_file};
 pub use consent::store::Approval;
 pub use consent::{Bypass, ConsentGate, record};
+pub use dispatch::{Answer, Options, Request, Talk, answer};
 pub use exec::SPOOL_LIMIT;
 pub use exec::detach::Watchdog;
 pub use exec::interrupt::Interrupt;
@@ -82,6 +99,7 @@ pub use exit::ExitStatus;
 pub use loop_guard::Released;
 pub use matcher::Matcher;
 pub use outcome::{LoopGuard, Outcome, decide};
+pub use paths::Locations;
 pub use payload::{Dialect, HermesWire, Invocation, PayloadError, parse as parse_payload};
 pub use response::{Directive, Status};
 pub use runner::{HookReport, Plan, RunReport};

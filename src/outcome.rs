@@ -137,7 +137,11 @@ mod tests {
         let hooks = [hook];
         let mut input = serde_json::Map::new();
         input.insert("session_id".to_owned(), "s".into());
-        let invocation = Invocation::from_input(input, &dir.path().to_string_lossy());
+        let invocation = Invocation::from_input(
+            input,
+            &dir.path().to_string_lossy(),
+            &crate::agents::Agent::Hermes,
+        );
         let gate = ConsentGate::new(dir.path().join("allowlist.json"), Some(Bypass::Flag), false);
         let plan = Plan {
             called,
@@ -149,7 +153,7 @@ mod tests {
             apply_matchers: true,
             dry_run: false,
             watchdog: None,
-            allow: crate::agents::Allowances::default(),
+            allow: crate::caller::Allowances::default(),
         };
         let state = dir.path().join("gate.json");
         let guard = LoopGuard {

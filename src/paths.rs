@@ -9,9 +9,12 @@ use crate::env;
 /// File name of the consent allowlist inside the Hermes home (the file Hermes itself uses).
 pub(crate) const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
 
+/// File name of a rules file, in `<home>/hermes-hooks/` and in a project's `.agents/`.
+pub(crate) const RULES_FILE: &str = "rules.yaml";
+
 /// Where the user asked to look (flags); `None` means the default.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Locations<'a> {
+pub struct Locations<'a> {
     /// `--hermes-home`.
     pub hermes_home: Option<&'a Path>,
     /// `--config`.
@@ -132,9 +135,7 @@ impl Paths {
             home_named,
             managed: managed_dir().map(|dir| dir.join("config.yaml")),
             dotenv,
-            user_rules: home
-                .join("hermes-hooks")
-                .join(crate::config::rules::FILE_NAME),
+            user_rules: home.join("hermes-hooks").join(RULES_FILE),
             work_root,
         })
     }
@@ -375,8 +376,7 @@ fn has_hooks(dir: &Path) -> bool {
             std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
         ),
     };
-    there(&agents.join("hooks"), true)
-        || there(&agents.join(crate::config::rules::FILE_NAME), false)
+    there(&agents.join("hooks"), true) || there(&agents.join(RULES_FILE), false)
 }
 
 /// The first folder another user owns among `root`'s `.agents/hooks`, its `.agents`, `root`
@@ -384,7 +384,7 @@ fn has_hooks(dir: &Path) -> bool {
 fn foreign_on_the_way(root: &Path, start: &Path, me: u32) -> Option<(PathBuf, u32)> {
     let agents = root.join(".agents");
     let hooks = agents.join("hooks");
-    let rules = agents.join(crate::config::rules::FILE_NAME);
+    let rules = agents.join(RULES_FILE);
     let below = start.ancestors().take_while(|dir| *dir != root);
     [hooks.as_path(), rules.as_path(), agents.as_path(), root]
         .into_iter()

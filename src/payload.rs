@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::caller::{ToolClass, ToolClasses};
 use crate::config::Event;
 
 /// Why an input payload was refused.
@@ -118,8 +119,13 @@ pub struct Invocation {
 }
 
 impl Invocation {
-    /// Normalises `input`; `current_dir` stands in for a missing `cwd`.
-    pub fn from_input(mut input: Map<String, Value>, current_dir: &str) -> Self {
+    /// Normalises `input`; `current_dir` stands in for a missing `cwd`; `tools` names the class
+    /// of the tool called (the calling agent's names first).
+    pub fn from_input(
+        mut input: Map<String, Value>,
+        current_dir: &str,
+        tools: &impl ToolClasses,
+    ) -> Self {
         // Taken, not cloned (`args` may carry a whole file, any value may nest a thousand levels
         // deep); these keys never reach `extra`, and none is removed, so the others keep their
         // order.
@@ -150,12 +156,10 @@ impl Invocation {
                 extra.insert(key, value);
             }
         }
-        // Any agent's tool name has its class (the calling agent's own names first, set by the
-        // caller that knows which agent called).
         let tool_class = tool_name
             .as_str()
-            .and_then(|tool| crate::agents::Agent::Hermes.tool_class(tool))
-            .map(crate::agents::ToolClass::as_str);
+            .and_then(|tool| tools.tool_class(tool))
+            .map(ToolClass::as_str);
         Self {
             tool_name,
             tool_input,
@@ -405,9 +409,11 @@ mod tests {
     use crate::pyjson::to_compact as to_python_json;
     use serde_json::json;
 
+    const HERMES: crate::agents::Agent = crate::agents::Agent::Hermes;
+
     fn wire(input: &serde_json::Value, event: &str) -> String {
         let map = input.as_object().unwrap().clone();
-        let inv = Invocation::from_input(map, "/work");
+        let inv = Invocation::from_input(map, "/work", &HERMES);
         let event = Event::parse(event).unwrap().event;
         String::from_utf8(to_python_json(
             &inv.hermes_wire(event, inv.tool_input.as_ref()),
@@ -430,7 +436,7 @@ mod tests {
     #[test]
     fn wire_shape_round_trips() {
         let input = r#"{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, "session_id": "s", "cwd": "/p", "profile": "work", "extra": {"task_id": "t"}}"#;
-        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/elsewhere");
+        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/elsewhere", &HERMES);
         let event = Event::parse("pre_tool_call").unwrap().event;
         assert_eq!(
             String::from_utf8(to_python_json(
@@ -445,7 +451,7 @@ mod tests {
     fn extra_keeps_the_order_of_the_input() {
         // Python adds the unused keys to `extra` in the order they came, wherever `extra` was.
         let input = r#"{"a": 1, "extra": {"x": 0}, "tool_name": "t", "b": 2, "session_id": "s", "c": 3, "d": 4}"#;
-        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/w");
+        let inv = Invocation::from_input(parse(input.as_bytes()).unwrap(), "/w", &HERMES);
         let keys: Vec<&str> = inv.extra.keys().map(String::as_str).collect();
         assert_eq!(keys, ["x", "a", "b", "c", "d"]);
         let shaped = super::kwargs_shape(
@@ -482,7 +488,11 @@ mod tests {
     fn agent_hooks_get_their_own_shape() {
         let input = json!({"tool_name": "Shell", "args": {"command": "rm -rf /tmp"}, "session_id": "s",
             "tool_call_id": "tool_123", "model": "m", "context": {"k": 1}, "work_dir": "ignored"});
-        let inv = Invocation::from_input(input.as_object().unwrap().clone(), "/home/user/project");
+        let inv = Invocation::from_input(
+            input.as_object().unwrap().clone(),
+            "/home/user/project",
+            &HERMES,
+        );
         let text = String::from_utf8(to_python_json(&inv.agent_wire(
             "pre-tool-call",
             true,
@@ -512,7 +522,7 @@ mod tests {
             br#"{"tool_name": "terminal", "args": {"command": "ls"}, "task_id": "", "tool_call_id": "call_1", "turn_id": "turn_7", "api_request_id": "req_42", "middleware_trace": [{"name": "redact", "elapsed_ms": 0.25, "changed": false}], "session_id": "s", "telemetry_schema_version": "hermes.observer.v1", "seq": 18446744073709551617}"#,
         )
         .unwrap();
-        let inv = Invocation::from_input(input, "/work");
+        let inv = Invocation::from_input(input, "/work", &HERMES);
         let event = Event::parse("pre_tool_call").unwrap().event;
         let text = String::from_utf8(to_python_json(
             &inv.hermes_wire(event, inv.tool_input.as_ref()),

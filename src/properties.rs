@@ -156,7 +156,7 @@ proptest! {
     ) {
         let _ = payload::parse(&bytes);
         if let Ok(map) = payload::parse(text.as_bytes()) {
-            let invocation = payload::Invocation::from_input(map, "/");
+            let invocation = payload::Invocation::from_input(map, "/", &crate::agents::Agent::Hermes);
             let _ = crate::pyjson::to_compact(
                 &invocation.hermes_wire(Event::parse("pre_tool_call").unwrap().event, invocation.tool_input.as_ref()),
             );

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::agents::Allowances;
+use crate::caller::Allowances;
 use crate::config::event::Resolved;
 use crate::config::{Effects, Event, HookSpec, Replacement, Source};
 use crate::consent::fingerprint::ScriptState;

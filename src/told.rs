@@ -63,7 +63,7 @@ pub(crate) fn of_decision(
                 format!(
                     "hermes-hooks: the rules file {} {why}, so its rules did not check this \
                      call{closed}; review it with `hermes-hooks approve`",
-                    crate::output::sanitize::line(&hook.command),
+                    crate::sanitize::line(&hook.command),
                 ),
             )
         } else {
@@ -72,7 +72,7 @@ pub(crate) fn of_decision(
                 format!(
                     "hermes-hooks: guard {} {why}, so it did not check this call{closed}; \
                      review it with `hermes-hooks approve`",
-                    crate::output::sanitize::line(&hook.name),
+                    crate::sanitize::line(&hook.name),
                 ),
             )
         };
@@ -86,7 +86,7 @@ pub(crate) fn of_decision(
             key: format!("error\0{}", error.message),
             text: format!(
                 "hermes-hooks could not check this call: {}; `hermes-hooks doctor` says more",
-                crate::output::sanitize::line(&error.message)
+                crate::sanitize::line(&error.message)
             ),
         });
     }

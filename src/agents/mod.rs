@@ -24,12 +24,13 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
+use crate::caller::{Allowances, ToolClass, ToolClasses};
 use crate::config::Effects;
 use crate::config::Event;
 use crate::config::event::Resolved;
 use crate::config::event::UnknownEvent;
 use crate::exit::ExitStatus;
-use crate::response::Directive;
+use crate::response::{Directive, ask_as_block};
 
 pub(crate) use codex_tty::{BLOCKED as UNSEEN_TERMINAL, opens_unseen_terminal};
 pub(crate) use shell_text::{Exposed, restore};
@@ -318,6 +319,12 @@ impl Agent {
     }
 }
 
+impl ToolClasses for Agent {
+    fn tool_class(&self, tool: &str) -> Option<ToolClass> {
+        Self::tool_class(*self, tool)
+    }
+}
+
 impl fmt::Display for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -441,63 +448,12 @@ impl AgentEvent {
     }
 }
 
-/// What the engine allows on one event beyond the event table, for the agent that called.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Allowances {
-    /// Effects Agent Hooks hooks may also have.
-    pub agent_hooks_also: Effects,
-    /// Plain text on stdout (not JSON) from an Agent Hooks hook is context, where context is
-    /// allowed.
-    pub plain_text_context: bool,
-}
-
 impl AgentEvent {
     /// What this event allows beyond the table.
     pub fn allowances(&self) -> Allowances {
         Allowances {
             agent_hooks_also: self.also,
             plain_text_context: self.plain_text,
-        }
-    }
-}
-
-/// A kind of tool every agent has under its own names, so one matcher fits them all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ToolClass {
-    /// Runs a shell command.
-    Shell,
-    /// Changes part of an existing file.
-    Edit,
-    /// Writes a whole file.
-    Write,
-    /// Reads a file.
-    Read,
-    /// Finds files or text.
-    Search,
-    /// Fetches from or searches the web.
-    Web,
-}
-
-impl ToolClass {
-    /// Every class.
-    pub const ALL: [Self; 6] = [
-        Self::Shell,
-        Self::Edit,
-        Self::Write,
-        Self::Read,
-        Self::Search,
-        Self::Web,
-    ];
-
-    /// The class's name, as a matcher writes it.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Shell => "shell",
-            Self::Edit => "edit",
-            Self::Write => "write",
-            Self::Read => "read",
-            Self::Search => "search",
-            Self::Web => "web",
         }
     }
 }
@@ -582,17 +538,6 @@ impl Rendered {
 /// The reason an agent is given when the hooks gave a blank one.
 const NO_REASON_BLOCK: &str = "A hook blocked this call without giving a reason.";
 const NO_REASON_CONTINUE: &str = "A hook asks to keep working, without giving a reason.";
-
-/// The block an agent that cannot ask a person gives instead of asking: the call does not run
-/// unattended, and the message says a person must approve it.
-pub(crate) fn ask_as_block(message: &str, agent: &str) -> Directive {
-    Directive::Block {
-        message: format!(
-            "{message}; a person must approve this call, and {agent} cannot ask for that here, \
-             so it was blocked"
-        ),
-    }
-}
 
 /// The directive with a non-blank message, when its message is blank.
 fn with_reason(directive: &Directive) -> Option<Directive> {

@@ -1,6 +1,7 @@
 //! The payload a hook of each source receives on an event's synthetic call, written by the same
 //! code `run` uses, byte for byte.
 
+use crate::agents::Agent;
 use crate::config::event::Resolved;
 use crate::payload::{Dialect, Invocation};
 use crate::synthetic;
@@ -8,7 +9,8 @@ use crate::synthetic;
 /// The payload a hook of `dialect` receives for the synthetic call of the event as `called`, with
 /// `current_dir` as `cwd`.
 pub(crate) fn wire(called: Resolved, dialect: Dialect, current_dir: &str) -> String {
-    let invocation = Invocation::from_input(synthetic::payload(called), current_dir);
+    let invocation =
+        Invocation::from_input(synthetic::payload(called), current_dir, &Agent::Hermes);
     let mut out = Vec::new();
     invocation
         .write_wire(

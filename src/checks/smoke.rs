@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::Level;
+use crate::agents::Agent;
 use crate::config::event::Resolved;
 use crate::config::{AgentHook, HookSpec, Source};
 use crate::consent::ConsentGate;
@@ -25,7 +26,11 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
     } else {
         Resolved::plain(hook.event)
     };
-    let invocation = Invocation::from_input(synthetic::payload(called), &base.to_string_lossy());
+    let invocation = Invocation::from_input(
+        synthetic::payload(called),
+        &base.to_string_lossy(),
+        &Agent::Hermes,
+    );
     // An `async` hook is waited for here, so that its answer and its time can be reported.
     let spec = match &hook.source {
         Source::AgentHooks(agent) if agent.run_async => Cow::Owned(HookSpec {
@@ -48,7 +53,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
             apply_matchers: false,
             dry_run: false,
             watchdog: None,
-            allow: crate::agents::Allowances::default(),
+            allow: crate::caller::Allowances::default(),
         },
         None,
     );

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Finding, Level};
+use crate::agents::Agent;
 use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wiring};
-use crate::agents::{Agent, ToolClass};
+use crate::caller::ToolClass;
 use crate::config::{Event, HookSet, SourceKind};
 
 /// One place an agent may keep hook settings.

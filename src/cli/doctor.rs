@@ -88,7 +88,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
             Level::Error,
             "home",
             &paths.home,
-            shared::missing_home(&paths.home),
+            crate::dispatch::missing_home(&paths.home),
         ));
     }
     if let Some(skipped) = &paths.project_skipped {
@@ -101,7 +101,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
         ));
     }
     // Before the load, which would read through a memo that does not say what its file says.
-    findings.extend(checks::memos(shared::options(&paths, None)));
+    findings.extend(checks::memos(crate::dispatch::load_options(&paths, None)));
     match shared::load_unsaid(global, None) {
         Ok(loaded) => {
             let base = shared::current_dir()?;

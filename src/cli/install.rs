@@ -337,7 +337,7 @@ fn longest_timeouts(global: &GlobalArgs, scope: &Scope, cwd: &Path) -> HashMap<E
     global
         .paths_from(start)
         .ok()
-        .and_then(|paths| config::load(shared::options(&paths, None)).ok())
+        .and_then(|paths| config::load(crate::dispatch::load_options(&paths, None)).ok())
         .map(|set| settings::longest(&set))
         .unwrap_or_default()
 }

@@ -22,7 +22,7 @@ use crate::config::Event;
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
-use crate::output::audit::{self, Logged, LoggedHook};
+use crate::report::audit::{self, Logged, LoggedHook};
 use crate::response::Status;
 
 #[derive(Args, Debug)]

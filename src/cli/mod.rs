@@ -6,7 +6,6 @@
 
 mod approve;
 mod completions;
-mod dispatch;
 mod doctor;
 mod events;
 mod install;
@@ -174,15 +173,17 @@ impl GlobalArgs {
         &self,
         start: &crate::paths::Start<'_>,
     ) -> anyhow::Result<crate::paths::Paths> {
-        crate::paths::Paths::resolve_for(
-            &crate::paths::Locations {
-                hermes_home: self.hermes_home.as_deref(),
-                config: self.config.as_deref(),
-                user_hooks: self.user_hooks.as_deref(),
-                project: self.project.as_deref(),
-            },
-            start,
-        )
+        crate::paths::Paths::resolve_for(&self.locations(), start)
+    }
+
+    /// The locations these flags name (`None`: the default).
+    pub(crate) fn locations(&self) -> crate::paths::Locations<'_> {
+        crate::paths::Locations {
+            hermes_home: self.hermes_home.as_deref(),
+            config: self.config.as_deref(),
+            user_hooks: self.user_hooks.as_deref(),
+            project: self.project.as_deref(),
+        }
     }
 }
 

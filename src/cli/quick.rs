@@ -7,8 +7,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::dispatch::DispatchArgs;
 use super::run::RunArgs;
+use super::shared::DispatchArgs;
 use super::{Cli, ColorChoice, Command, GlobalArgs};
 
 /// The parsed command line when `argv` (program name first) is a plain `run`; `None` otherwise.

@@ -92,7 +92,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RevokeArgs, printer: &Printer) -> 
 fn commands_named(given: &str, paths: &Paths, event: Option<Event>) -> Result<Vec<String>> {
     let base = shared::current_dir()?;
     let mut commands = vec![given.to_owned()];
-    if let Ok(set) = crate::config::load(shared::options(paths, event)) {
+    if let Ok(set) = crate::config::load(crate::dispatch::load_options(paths, event)) {
         for hook in &set.hooks {
             if names(hook, given, &base) && !commands.contains(&hook.command) {
                 commands.push(hook.command.clone());

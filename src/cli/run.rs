@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use clap::Args;
 
-use super::dispatch::{self, DispatchArgs, ReadEveryTime, Request};
-use super::{GlobalArgs, shared};
+use super::GlobalArgs;
+use super::shared::{self, DispatchArgs};
 use crate::agents::Agent;
+use crate::dispatch::{self, Request};
 use crate::exit::ExitStatus;
 use crate::output::Printer;
-use crate::output::json::ErrorLine;
 use crate::payload;
+use crate::report::line::ErrorLine;
 
 #[derive(Args, Debug)]
 #[command(
@@ -54,10 +55,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
             printer.error(&err);
             answer(
                 printer,
-                &crate::output::json::to_line(&ErrorLine {
+                &crate::report::line::to_line(&ErrorLine {
                     event: &args.event,
                     error: &format!("{err:#}"),
-                    directive: crate::output::json::DirectiveKeys::default(),
+                    directive: crate::report::line::DirectiveKeys::default(),
                 }),
             );
             return Ok(ExitStatus::Error);
@@ -85,11 +86,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         project_dir: project_dir.as_ref().map(|(dir, by)| (dir.as_path(), *by)),
     };
     let answered = dispatch::answer(
-        global,
-        &args.dispatch,
+        &args.dispatch.options(global),
         &request,
         || read_payload(args.payload_file.as_deref(), printer),
-        &mut ReadEveryTime,
         printer,
     );
     if let Some(line) = &answered.line {

@@ -2,7 +2,7 @@
 //! (`{"id", "event", "payload", "dry_run", "agent", "sources"}`), and each gets one JSON line on stdout, in order:
 //! what `run` prints for that event and payload, with the request's `id` and the `exit` status
 //! `run` would have. The hooks are kept between requests and read again when their files change
-//! (see [`crate::cache`]); everything else is `run`'s own path ([`super::dispatch`]).
+//! (see [`crate::cache`]); everything else is `run`'s own path ([`crate::dispatch`]).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead as _};
@@ -14,20 +14,21 @@ use anyhow::{Context as _, Result};
 use clap::Args;
 use serde_json::{Map, Value};
 
-use super::dispatch::{self, DispatchArgs, HookSource, Request};
-use super::{GlobalArgs, shared};
+use super::GlobalArgs;
+use super::shared::{self, DispatchArgs};
 use crate::agents::Agent;
 use crate::cache::HookCache;
 use crate::config::sources::{ConfigFiles, Sources};
 use crate::config::{Event, HookSet};
 use crate::consent::KeptList;
+use crate::dispatch::{self, HookSource, Request, Talk};
 use crate::exec::interrupt;
 use crate::exit::ExitStatus;
 use crate::output::Printer;
-use crate::output::json::to_line;
 use crate::paths::Paths;
 use crate::payload::PayloadError;
 use crate::pyjson::{self, JsonError};
+use crate::report::line::to_line;
 
 #[derive(Args, Debug)]
 #[command(
@@ -65,19 +66,21 @@ impl HookSource for Kept {
         Some(Arc::clone(&self.allowlist))
     }
 
-    fn hooks(&mut self, paths: &Paths, event: Event, printer: &Printer) -> Result<Rc<HookSet>> {
+    fn hooks(&mut self, paths: &Paths, event: Event, talk: &impl Talk) -> Result<Rc<HookSet>> {
         if let Some(skipped) = &paths.project_skipped
             && self.said_skipped.insert(skipped.root.clone())
         {
-            printer.warn(skipped);
+            talk.warn(skipped);
         }
-        let cached = self.cache.get(shared::options(paths, Some(event)), event);
+        let cached = self
+            .cache
+            .get(crate::dispatch::load_options(paths, Some(event)), event);
         while let Some(notice) = self.cache.notice() {
-            printer.warn(notice);
+            talk.warn(notice);
         }
         if cached.fresh && paths.home_named && !paths.home.is_dir() {
             // Said when the files are read, not on every request.
-            printer.warn(shared::missing_home(&paths.home));
+            talk.warn(dispatch::missing_home(&paths.home));
         }
         let set = cached.set.map_err(|err| rebuilt(&err))?;
         let sources = self.sources;
@@ -98,7 +101,7 @@ impl HookSource for Kept {
                 },
             )),
         };
-        dispatch::load_problems(&narrowed, printer);
+        dispatch::load_problems(&narrowed, talk);
         self.narrowed
             .insert((event, sources), (set, Rc::clone(&narrowed)));
         Ok(narrowed)
@@ -133,6 +136,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         narrowed: HashMap::new(),
         allowlist: Arc::default(),
     };
+    let options = args.dispatch.options(global);
     let mut stdin = io::stdin().lock();
     let mut line = Vec::new();
     loop {
@@ -152,9 +156,8 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                 // What is said on stderr names the request it is about.
                 let talk = printer.about(&format!("request {}", to_line(&request.id)));
                 source.sources = request.sources;
-                let answered = dispatch::answer(
-                    global,
-                    &args.dispatch,
+                let answered = dispatch::answer_from(
+                    &options,
                     &Request {
                         agent: request.agent,
                         name: &request.event,
@@ -192,7 +195,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         let written = printer.line(&reply);
         drop(busy);
         if let Some(signal) = interrupt::received() {
-            shared::say_interrupted(signal, printer);
+            dispatch::say_interrupted(signal, printer);
             return Ok(ExitStatus::Signaled(signal.exit_code()));
         }
         match written {

@@ -1,24 +1,24 @@
 //! What several subcommands share: resolving an event name, loading hooks with their warnings
-//! printed, the consent bypass, and the colour decision.
+//! printed, the options of `run` and `serve`, the consent bypass, and the colour decision.
 
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use clap::Args;
 use serde::Serialize;
 
 use super::{ColorChoice, GlobalArgs};
 use crate::config::event::Resolved;
-use crate::config::{self, Event, HookSet, HookSpec, LoadOptions, SourceKind};
+use crate::config::{self, Event, HookSet, SourceKind};
+use crate::consent::Bypass;
 use crate::consent::store::{self, Allowlist};
-use crate::consent::{Bypass, ConsentGate};
+use crate::dispatch::{Options, WATCH_COMMAND, load_options, location_warnings, say_interrupted};
 use crate::env;
-use crate::exec::detach::Watchdog;
 use crate::exec::interrupt::{self, Interrupt};
 use crate::output::Printer;
 use crate::paths::{Paths, Skipped};
-use crate::runner::RunReport;
 
 /// Resolves an event name given on the command line (warning on a legacy name).
 pub(crate) fn event(name: &str, printer: &Printer) -> Result<Resolved> {
@@ -55,7 +55,7 @@ pub(crate) fn load_from(
 ) -> Result<Loaded> {
     let paths = global.paths_from(start)?;
     location_warnings(&paths, printer);
-    let set = config::load(options(&paths, only))?;
+    let set = config::load(load_options(&paths, only))?;
     for warning in &set.warnings {
         printer.warn(warning);
     }
@@ -74,23 +74,8 @@ pub(crate) fn load_from(
 /// is printed.
 pub(crate) fn load_unsaid(global: &GlobalArgs, only: Option<Event>) -> Result<Loaded> {
     let paths = global.paths_from(&current_dir()?)?;
-    let set = config::load(options(&paths, only))?;
+    let set = config::load(load_options(&paths, only))?;
     Ok(Loaded { paths, set })
-}
-
-/// What to load from `paths`.
-pub(crate) fn options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_> {
-    LoadOptions {
-        config: &paths.config,
-        managed: paths.managed.as_deref(),
-        dotenv: Some(&paths.dotenv),
-        user_hooks: paths.user_hooks.as_deref(),
-        project_hooks: paths.project_hooks.as_deref(),
-        nested_hooks: &paths.nested_hooks,
-        only,
-        user_rules: Some(&paths.user_rules),
-        project: paths.work_root.as_deref(),
-    }
 }
 
 /// The allowlist for read-only views: a corrupt or unreadable file is reported and read as empty.
@@ -104,21 +89,45 @@ pub(crate) fn read_allowlist(paths: &Paths, printer: &Printer) -> Allowlist {
     }
 }
 
-/// The active consent bypass, if any: this tool's (the flag, then `HERMES_HOOKS_ACCEPT`), which
-/// cover every hook, else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover config
-/// hooks only.
-pub(crate) fn bypass(global: &GlobalArgs, set: &HookSet) -> Option<Bypass> {
-    if global.accept_hooks {
-        Some(Bypass::Flag)
-    } else if env::flag(env::HERMES_HOOKS_ACCEPT) {
-        Some(Bypass::Env)
-    } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
-        Some(Bypass::HermesEnv)
-    } else if set.auto_accept {
-        Some(Bypass::Config)
-    } else {
-        None
+/// The options of `run` and `serve` that shape each answer.
+#[derive(Args, Debug, Default)]
+pub(crate) struct DispatchArgs {
+    /// Append one JSON line per event (each hook's command, script sha256, status, directive)
+    /// to FILE; `off` keeps no log [env: HERMES_HOOKS_AUDIT_LOG] [default: the events a hook
+    /// applies to, in <hermes home>/hermes-hooks/audit.jsonl]
+    #[arg(long, value_name = "FILE")]
+    pub(crate) audit_log: Option<PathBuf>,
+    /// Also put the payload into the audit log [env: HERMES_HOOKS_AUDIT_PAYLOAD]
+    #[arg(long)]
+    pub(crate) audit_payload: bool,
+    /// On pre_verify, "keep working" answers honoured in a row per session before the agent is
+    /// let stop; 0 turns the guard off [env: HERMES_HOOKS_GATE_LIMIT] [default: 8]
+    #[arg(long, value_name = "N")]
+    pub(crate) gate_limit: Option<u32>,
+    /// When the runner cannot check a call (a config or HOOK.md that does not parse, a payload
+    /// it cannot read, an unreadable allowlist), block it instead of letting it go on, on events
+    /// where a hook could block [env: HERMES_HOOKS_FAIL_CLOSED]
+    #[arg(long)]
+    pub(crate) fail_closed: bool,
+}
+
+impl DispatchArgs {
+    /// The engine's options for one answer: these flags and the global ones.
+    pub(crate) fn options<'a>(&'a self, global: &'a GlobalArgs) -> Options<'a> {
+        Options {
+            locations: global.locations(),
+            accept_hooks: global.accept_hooks,
+            audit_log: self.audit_log.as_deref(),
+            audit_payload: self.audit_payload,
+            gate_limit: self.gate_limit,
+            fail_closed: self.fail_closed,
+        }
     }
+}
+
+/// The active consent bypass, if any (see [`crate::dispatch::bypass`]).
+pub(crate) fn bypass(global: &GlobalArgs, set: &HookSet) -> Option<Bypass> {
+    crate::dispatch::bypass(global.accept_hooks, set)
 }
 
 /// Whether human output on stdout gets colour.
@@ -143,9 +152,6 @@ pub(crate) fn color_stderr(global: &GlobalArgs) -> bool {
     }
 }
 
-/// The first argument that turns this program into the watchdog of an `async` hook (kept out
-/// of clap, so it is in no help, completion or man page).
-pub(crate) const WATCH_COMMAND: &str = "__watch";
 /// The first argument that turns this program into the guard of the hooks of a run (see
 /// [`crate::exec::guard`]); also kept out of clap.
 pub(crate) const GUARD_COMMAND: &str = "__guard";
@@ -178,23 +184,6 @@ pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
         crate::exit::ExitStatus::Success
     } else {
         crate::exit::ExitStatus::Error
-    })
-}
-
-/// This program, when some hook is `async` and needs it as its watchdog.
-pub(crate) fn watchdog_program(set: &HookSet) -> Option<PathBuf> {
-    set.hooks
-        .iter()
-        .any(HookSpec::run_async)
-        .then(std::env::current_exe)
-        .and_then(Result::ok)
-}
-
-/// The watchdog of `async` hooks: `program __watch <pgid> <timeout_ms>`.
-pub(crate) fn watchdog(program: Option<&std::path::Path>) -> Option<Watchdog<'_>> {
-    program.map(|program| Watchdog {
-        program,
-        args: &[WATCH_COMMAND],
     })
 }
 
@@ -240,17 +229,6 @@ pub(crate) fn project_line(paths: &Paths) -> String {
     line
 }
 
-/// What is wrong with the locations, said before hooks are loaded from them: a named Hermes
-/// home that does not exist, a project skipped because another user owns it.
-pub(crate) fn location_warnings(paths: &Paths, printer: &Printer) {
-    if paths.home_named && !paths.home.is_dir() {
-        printer.warn(missing_home(&paths.home));
-    }
-    if let Some(skipped) = &paths.project_skipped {
-        printer.warn(skipped);
-    }
-}
-
 /// A skipped project in `--json` output.
 #[derive(Serialize)]
 pub(crate) struct SkippedProject {
@@ -270,50 +248,6 @@ impl SkippedProject {
             owned_folder: skipped.folder.display().to_string(),
             uid: skipped.uid,
             owner: skipped.owner_name.clone(),
-        }
-    }
-}
-
-/// The warning for a Hermes home that was named and does not exist.
-pub(crate) fn missing_home(home: &Path) -> String {
-    format!(
-        "the Hermes home {} does not exist (named by --hermes-home or HERMES_HOME): no config, \
-         no allowlist",
-        home.display()
-    )
-}
-
-/// The note for a run a signal ended.
-pub(crate) fn say_interrupted(signal: Interrupt, printer: &Printer) {
-    printer.note(format!(
-        "interrupted by {}; the running hooks' process groups were ended, no answer given",
-        signal.name()
-    ));
-}
-
-/// After hooks ran: why the allowlist could not be used, if so, and each hook's consent notice.
-/// With `denied_shown` (the command's own output gives each hook's message), a hook that consent
-/// kept from starting is not told twice.
-pub(crate) fn consent_warnings(
-    gate: &ConsentGate,
-    report: &RunReport,
-    printer: &Printer,
-    denied_shown: bool,
-) {
-    if let Some(problem) = gate.problem() {
-        printer.warn(format!(
-            "{problem}; treating it as empty, so no hook counts as approved"
-        ));
-    }
-    // The rules of one file share its consent, and so its notice: said once.
-    let mut said: Vec<&str> = Vec::new();
-    for hook in &report.hooks {
-        if let Some(notice) = &hook.notice
-            && !(denied_shown && hook.denied)
-            && !said.contains(&notice.as_str())
-        {
-            said.push(notice);
-            printer.warn(notice);
         }
     }
 }

@@ -10,13 +10,14 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{GlobalArgs, shared};
+use crate::agents::Agent;
 use crate::config::HookSpec;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
-use crate::output::json::{DirectiveKeys, to_line};
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen, wrap_shown};
 use crate::payload::{self, Invocation};
+use crate::report::line::{DirectiveKeys, to_line};
 use crate::response::{Directive, Status};
 use crate::runner::{HookReport, Plan, RunReport};
 use crate::synthetic;
@@ -140,13 +141,17 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     if let Some(tool) = &args.for_tool {
         input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
     }
-    let invocation = Invocation::from_input(input.clone(), &current_dir.to_string_lossy());
+    let invocation = Invocation::from_input(
+        input.clone(),
+        &current_dir.to_string_lossy(),
+        &Agent::Hermes,
+    );
     let gate = ConsentGate::new(
         loaded.paths.allowlist.clone(),
         shared::bypass(global, &loaded.set),
         true,
     );
-    let watchdog = shared::watchdog_program(&loaded.set);
+    let watchdog = crate::dispatch::watchdog_program(&loaded.set);
     shared::end_hooks_on_interrupt();
     // A test counts nothing: no loop guard.
     let outcome = crate::outcome::decide(
@@ -159,18 +164,18 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             current_dir: &current_dir,
             apply_matchers: args.for_tool.is_some(),
             dry_run: false,
-            watchdog: shared::watchdog(watchdog.as_deref()),
-            allow: crate::agents::Allowances::default(),
+            watchdog: crate::dispatch::watchdog(watchdog.as_deref()),
+            allow: crate::caller::Allowances::default(),
         },
         None,
     );
     if let Some(signal) = outcome.interrupted {
-        shared::say_interrupted(signal, printer);
+        crate::dispatch::say_interrupted(signal, printer);
         return Ok(outcome.status);
     }
     let report = outcome.report;
     // Its report gives each hook's message: stderr says only what the report does not.
-    shared::consent_warnings(&gate, &report, printer, true);
+    crate::dispatch::consent_warnings(&gate, &report, printer, true);
     let got = Expect::of(report.directive.as_ref());
     let unheard = unheard(&report, &loaded.set.hooks);
     let matched = args.expect.map(|want| want == got && unheard.is_empty());
@@ -228,7 +233,7 @@ fn hook_result<'a>(specs: &'a [HookSpec], r: &'a HookReport) -> HookResult<'a> {
         command: &spec.command,
         status: r.status.as_str(),
         exit_code: r.exit_code,
-        elapsed_ms: r.elapsed.map(crate::output::json::elapsed_ms),
+        elapsed_ms: r.elapsed.map(crate::report::line::elapsed_ms),
         directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
         message: r.message.as_deref(),
         stderr: r.stderr.trim_end(),

@@ -95,7 +95,7 @@ impl Slot {
         hash.update(kind);
         hash.update(identity);
         rest(&mut hash);
-        let name = crate::consent::fingerprint::hex(&hash.finalize());
+        let name = crate::digest::hex(&hash.finalize());
         Some(Self { folder, name })
     }
 

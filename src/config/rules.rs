@@ -20,7 +20,7 @@ use recall::Patterns;
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
 pub(crate) const CONSENT_EVENT: &str = "rules";
 /// A rules file's name, in `<home>/hermes-hooks/` and in a project's `.agents/`.
-pub(crate) const FILE_NAME: &str = "rules.yaml";
+pub(crate) const FILE_NAME: &str = crate::paths::RULES_FILE;
 /// The most rules one file may hold.
 pub(crate) const RULES_MAX: usize = 1000;
 /// The longest pattern, in bytes (after `${project}` and `${home}` are put in).

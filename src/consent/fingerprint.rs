@@ -130,7 +130,7 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
             Err(err) => return Err(err),
         }
     }
-    Ok(hex(&hasher.finalize()))
+    Ok(crate::digest::hex(&hasher.finalize()))
 }
 
 /// Whether a failed [`sha256_file`] means the file is there but must not be used as a script:
@@ -142,20 +142,10 @@ pub(crate) fn is_refused(err: &io::Error) -> bool {
     )
 }
 
-/// Lowercase hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-            let _ = write!(out, "{b:02x}");
-            out
-        })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{ScriptState, hex, script_state, sha256_file};
+    use super::{ScriptState, script_state, sha256_file};
+    use crate::digest::hex;
     use crate::script_word::script_word;
     use sha2::{Digest as _, Sha256};
     use std::os::unix::fs::PermissionsExt as _;

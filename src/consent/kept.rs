@@ -29,7 +29,7 @@ fn is_digest(sha256: &str) -> bool {
 }
 
 fn digest(bytes: &[u8]) -> String {
-    super::fingerprint::hex(&Sha256::digest(bytes))
+    crate::digest::hex(&Sha256::digest(bytes))
 }
 
 /// Keeps a copy of `script` as approved with `sha256`. When the file no longer has that content

@@ -2,9 +2,7 @@
 //! [`Screen`] for people), stderr carries talk (warnings, notes, errors). Every string is
 //! sanitised on its way out; nothing else in the crate prints.
 
-pub(crate) mod audit;
 pub(crate) mod json;
-pub(crate) mod sanitize;
 pub(crate) mod screen;
 pub(crate) mod short_path;
 pub(crate) mod table;
@@ -13,6 +11,8 @@ use std::fmt::{Display, Write as _};
 use std::io::{self, Write as _};
 
 use serde::Serialize;
+
+use crate::sanitize;
 
 pub(crate) use screen::{Screen, shown_width, wrap_shown};
 
@@ -25,6 +25,21 @@ pub(crate) struct Printer {
     quiet: bool,
     /// What the talk is about, said after its level (`serve`: which request).
     about: Option<String>,
+}
+
+// The engine's talk goes to stderr, as the printer says everything else.
+impl crate::dispatch::Talk for Printer {
+    fn warn(&self, message: impl Display) {
+        Self::warn(self, message);
+    }
+
+    fn note(&self, message: impl Display) {
+        Self::note(self, message);
+    }
+
+    fn error(&self, err: &anyhow::Error) {
+        Self::error(self, err);
+    }
 }
 
 impl Printer {

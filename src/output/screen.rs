@@ -1,13 +1,13 @@
 //! Human output, built only through [`Screen`]: every piece of text added to it is sanitised on
-//! the way in (see [`super::sanitize`]), and colour is added only by [`Screen::paint`] and by
+//! the way in (see [`crate::sanitize`]), and colour is added only by [`Screen::paint`] and by
 //! tables, so nothing a file or a hook supplies reaches a terminal raw.
 
 use std::fmt::{Display, Write as _};
 
 use unicode_width::UnicodeWidthStr as _;
 
-use super::sanitize;
 use super::table::{Grid, Tone};
+use crate::sanitize;
 use crate::text::wrap_words;
 
 /// Text for people, ready to print on stdout or stderr.

@@ -127,7 +127,7 @@ impl Grid {
         self.rows.push(
             cells
                 .iter()
-                .map(|(text, tone)| (super::sanitize::line(text).into_owned(), *tone))
+                .map(|(text, tone)| (crate::sanitize::line(text).into_owned(), *tone))
                 .collect(),
         );
         self.short.push(vec![None; cells.len()]);
@@ -137,7 +137,7 @@ impl Grid {
     /// otherwise (sanitised like the cell).
     pub(crate) fn short(&mut self, column: usize, text: &str) {
         if let Some(cell) = self.short.last_mut().and_then(|row| row.get_mut(column)) {
-            *cell = Some(super::sanitize::line(text).into_owned());
+            *cell = Some(crate::sanitize::line(text).into_owned());
         }
     }
 

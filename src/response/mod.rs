@@ -177,7 +177,7 @@ impl<'a> Rules<'a> {
 
     /// The rules of `hook` when the calling agent allows more than the event table: Agent Hooks
     /// hooks gain `allow`'s effects and, if it says so, plain text as context.
-    pub(crate) fn for_hook_with(hook: &'a HookSpec, allow: crate::agents::Allowances) -> Self {
+    pub(crate) fn for_hook_with(hook: &'a HookSpec, allow: crate::caller::Allowances) -> Self {
         let rules = Self::for_hook(hook);
         if hook.agent().is_none() {
             return rules;
@@ -646,6 +646,17 @@ fn excerpt(text: &str, max: usize) -> String {
     }
     let cut: String = text.chars().take(max.saturating_sub(3)).collect();
     format!("{cut}...")
+}
+
+/// The block an agent that cannot ask a person gives instead of asking: the call does not run
+/// unattended, and the message says a person must approve it.
+pub(crate) fn ask_as_block(message: &str, agent: &str) -> Directive {
+    Directive::Block {
+        message: format!(
+            "{message}; a person must approve this call, and {agent} cannot ask for that here, \
+             so it was blocked"
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ mod tests {
         let mut input = case.clone();
         input.remove("expect");
         input.insert("cwd".to_owned(), Value::from(PROJECT));
-        let invocation = Invocation::from_input(input, PROJECT);
+        let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
         hooks
             .iter()
             .filter(|hook| crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref()))

@@ -8,7 +8,7 @@ use clap::FromArgMatches as _;
 use clap_complete::engine::CompletionCandidate;
 
 use crate::agents::Agent;
-use crate::cli::{GlobalArgs, shared};
+use crate::cli::GlobalArgs;
 use crate::config::Event;
 
 /// Event names starting with `current`: the canonical names first; the other spellings (Agent
@@ -82,7 +82,7 @@ pub(super) fn hooks(
         return Vec::new();
     };
     let mut names: Vec<String> = Vec::new();
-    if let Ok(set) = crate::config::load(shared::options(&paths, None)) {
+    if let Ok(set) = crate::config::load(crate::dispatch::load_options(&paths, None)) {
         for hook in &set.hooks {
             let name = if hook.agent().is_some() {
                 &hook.name

@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use super::Row;
 use crate::output::json::{self, SCHEMA_VERSION};
-use crate::output::sanitize;
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Screen, Stream, shown_width};
+use crate::sanitize;
 use crate::text::wrap_words;
 
 /// Rows aligned together, at most (a decision is never split between two batches).

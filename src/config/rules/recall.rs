@@ -80,7 +80,7 @@ impl Patterns {
                 return Some(list);
             }
             let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
-            let same = crate::consent::fingerprint::hex(&Sha256::digest(&bytes)) == later.sha256;
+            let same = crate::digest::hex(&Sha256::digest(&bytes)) == later.sha256;
             same.then(|| read::read(&bytes, vars).patterns)
         });
         list.as_ref()?.get(index).map(String::as_str)
@@ -163,7 +163,7 @@ pub(super) fn reading(
                 return None;
             }
         };
-        let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(&bytes));
+        let sha256 = crate::digest::hex(&Sha256::digest(&bytes));
         let mut read = read::read(&bytes, vars);
         if let (Some(rules), Some(patterns)) = (
             slot(MEMO_FORMAT, sha256.as_bytes(), vars),
@@ -236,5 +236,5 @@ fn sha256_of(file: std::fs::File) -> std::io::Result<String> {
     if total > max {
         return Err(crate::limits::too_large(max));
     }
-    Ok(crate::consent::fingerprint::hex(&hasher.finalize()))
+    Ok(crate::digest::hex(&hasher.finalize()))
 }

@@ -18,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::json::DirectiveKeys;
+use super::line::DirectiveKeys;
 use crate::config::{Event, HookSpec};
 use crate::payload::{HermesWire, Invocation};
 use crate::runner::RunReport;
@@ -106,7 +106,7 @@ pub(crate) struct AuditLine<'a> {
     pub directive: DirectiveKeys<'a>,
     /// What kept the runner from checking the call as the files say.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<super::json::ErrorEntry<'a>>,
+    pub errors: Vec<super::line::ErrorEntry<'a>>,
     /// Every hook declared for the event, in order.
     pub hooks: Vec<AuditHook<'a>>,
     /// The payload as the hooks received it (Hermes wire form), only when asked for.
@@ -203,7 +203,7 @@ pub(crate) struct KeptCommand {
 /// characters, else the first and the last of those.
 pub(crate) fn tool_command(command: &str) -> KeptCommand {
     use sha2::{Digest as _, Sha256};
-    let sha256 = crate::consent::fingerprint::hex(&Sha256::digest(command.as_bytes()));
+    let sha256 = crate::digest::hex(&Sha256::digest(command.as_bytes()));
     let chars = command.chars().count();
     let (kept, cut) = if chars <= TOOL_COMMAND_HEAD + TOOL_COMMAND_TAIL {
         (command.to_owned(), None)

@@ -1,0 +1,412 @@
+//! Deciding one event: what is read before anything runs (the payload, the project, the hooks),
+//! the run under consent and the loop guard, and the Hermes answer line (or the error line when
+//! nothing could be decided).
+
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Result, anyhow};
+
+use super::{Answer, HookSource, Options, Request, Talk, record, said};
+use crate::agents::Agent;
+use crate::caller::Allowances;
+use crate::config::event::{Resolved, UnknownEvent};
+use crate::config::{Event, HookSet, HookSpec};
+use crate::consent::{ConsentGate, KeptList};
+use crate::env;
+use crate::exit::ExitStatus;
+use crate::loop_guard;
+use crate::outcome::{self, LoopGuard};
+use crate::paths::Start;
+use crate::payload::{self, Invocation};
+use crate::report::line::{DirectiveKeys, ErrorEntry, ErrorLine, RunLine, to_line};
+use crate::response::{Directive, Status};
+use crate::runner::{HookReport, Plan, RunReport};
+use crate::undecided::{self, RunnerError};
+
+/// Decides one event: reads the payload with `input` (only once the name is known), loads the
+/// hooks from `source`, runs them and gives the Hermes answer line.
+pub(super) fn decide(
+    options: &Options<'_>,
+    request: &Request<'_>,
+    (resolved, allow): (Result<Resolved, UnknownEvent>, Allowances),
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    source: &mut impl HookSource,
+    talk: &impl Talk,
+) -> Answer {
+    let resolved = match resolved {
+        Ok(resolved) => resolved,
+        Err(unknown) => return refuse(talk, request.name, &anyhow!(unknown), None),
+    };
+    let event = resolved.event;
+    if let Some(current) = resolved.legacy_for {
+        talk.warn(format!(
+            "'{}' is a legacy event name; use '{current}'",
+            request.name
+        ));
+    }
+    if env::flag(env::HERMES_SAFE_MODE) {
+        if source.announce_safe_mode() {
+            talk.note(format!("{} is set: no hook runs", env::HERMES_SAFE_MODE));
+        }
+        let report = RunReport {
+            hooks: Vec::new(),
+            directive: None,
+        };
+        return Answer::nothing(Some(to_line(&RunLine::new(event, &[], &report))));
+    }
+    let fail_closed = options.fail_closed();
+    match prepare(options, request, (event, allow), input, source, talk) {
+        Ok(mut prepared) => match prepared.payload_error.take() {
+            Some(err) => unreadable(options, request, event, &prepared, &err, talk),
+            None => execute(options, request, resolved, &prepared, talk),
+        },
+        Err(err) => {
+            let error = undecided::of_payload(chain_text(&err), event);
+            let block = (fail_closed && error.could_block).then(|| undecided::runner_block(&error));
+            refuse(talk, event.name(), &err, block.as_ref())
+        }
+    }
+}
+
+/// Everything read before anything runs.
+pub(super) struct Prepared {
+    pub(super) set: Rc<HookSet>,
+    pub(super) home: PathBuf,
+    pub(super) invocation: Invocation,
+    pub(super) allowlist: PathBuf,
+    /// The payload could not be read: the hooks are loaded (from where the program runs), and
+    /// none of them can be given it.
+    pub(super) payload_error: Option<anyhow::Error>,
+    /// What the calling agent reads beyond the event table.
+    pub(super) allow: Allowances,
+    /// The agent that called.
+    pub(super) agent: Agent,
+    /// The project root whose hooks were loaded, and what it was found from.
+    pub(super) project: (Option<PathBuf>, crate::paths::ProjectFrom),
+    /// Where the source keeps the allowlist between events.
+    pub(super) kept_allowlist: Option<Arc<Mutex<KeptList>>>,
+}
+
+fn prepare(
+    options: &Options<'_>,
+    request: &Request<'_>,
+    (event, allow): (Event, Allowances),
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    source: &mut impl HookSource,
+    talk: &impl Talk,
+) -> Result<Prepared> {
+    // A payload that cannot be read still lets the hooks load: a known `fail_closed` guard
+    // then blocks, and the answer says which hooks could not run.
+    let (input, payload_error) = match input() {
+        Ok(input) => (input, None),
+        Err(err) => (serde_json::Map::new(), Some(err)),
+    };
+    // The project is the agent's when it names one (the model moves the working directory);
+    // else the payload's `cwd` (or `work_dir`) when that is a directory.
+    let start = payload::project_start(&input, request.current_dir);
+    let named = request
+        .project_dir
+        .map(|(dir, by)| (dir.to_path_buf(), by))
+        .or_else(|| request.agent.project_in(&input))
+        .filter(|(dir, by)| {
+            let usable = dir.is_absolute() && dir.is_dir();
+            if !usable {
+                talk.warn(format!(
+                    "the agent's project directory {} ({by}) is not a directory; the project is \
+                     searched from {} instead",
+                    dir.display(),
+                    start.display()
+                ));
+            }
+            usable
+        });
+    let names_profile = input.get("profile").is_some_and(|p| !p.is_null());
+    let mut invocation = Invocation::from_input(
+        input,
+        &request.current_dir.to_string_lossy(),
+        &request.agent,
+    );
+    let paths = match &named {
+        Some((root, named_by)) => options.paths_for(&Start::Agent {
+            root,
+            named_by,
+            cwd: Some(&start),
+        })?,
+        None => options.paths_for(&Start::Dir(&start))?,
+    };
+    if !names_profile {
+        // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
+        let user_home = crate::paths::home_dir();
+        invocation.profile = crate::profile::active(&paths.home, user_home.as_deref()).into();
+    }
+    let set = source.hooks(&paths, event, talk)?;
+    Ok(Prepared {
+        set,
+        project: (paths.project, paths.project_from),
+        home: paths.home,
+        invocation,
+        allowlist: paths.allowlist,
+        payload_error,
+        allow,
+        agent: request.agent,
+        kept_allowlist: source.kept_allowlist(),
+    })
+}
+
+fn execute(
+    options: &Options<'_>,
+    request: &Request<'_>,
+    resolved: Resolved,
+    prepared: &Prepared,
+    talk: &impl Talk,
+) -> Answer {
+    let event = resolved.event;
+    let bypass = super::bypass(options.accept_hooks, &prepared.set);
+    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run)
+        .keeping(prepared.kept_allowlist.clone());
+    let watchdog = super::watchdog_program(&prepared.set);
+    let (limit, limit_problem) = loop_guard::limit(options.gate_limit);
+    if let Some(problem) = limit_problem {
+        talk.warn(problem);
+    }
+    let state = prepared.home.join(loop_guard::STATE_FILE);
+    let mut outcome = outcome::decide(
+        &Plan {
+            called: resolved,
+            hooks: &prepared.set.hooks,
+            replacements: &prepared.set.replacements,
+            invocation: &prepared.invocation,
+            gate: &gate,
+            current_dir: request.current_dir,
+            apply_matchers: true,
+            dry_run: request.dry_run,
+            watchdog: super::watchdog(watchdog.as_deref()),
+            allow: prepared.allow,
+        },
+        Some(LoopGuard {
+            state: &state,
+            limit,
+        }),
+    );
+    let mut errors = undecided::of_set(&prepared.set, event);
+    if let Some(problem) = gate.problem() {
+        errors.push(undecided::of_allowlist(
+            prepared.allowlist.clone(),
+            problem,
+            event,
+        ));
+    }
+    undecided::close(&mut outcome, &errors, options.fail_closed());
+    unseen_terminal(&mut outcome, prepared);
+    let report = &outcome.report;
+    let status = outcome.status;
+    if !request.dry_run {
+        record::audit(options, event, prepared, report, &errors, status, talk);
+    }
+    if let Some(signal) = outcome.interrupted {
+        said::say_interrupted(signal, talk);
+        return Answer {
+            line: None,
+            status,
+            agent_message: None,
+            directive: None,
+            error: None,
+            notice: None,
+        };
+    }
+    for warning in &outcome.warnings {
+        talk.warn(warning);
+    }
+    said::consent_warnings(&gate, report, talk, false);
+    for hook in &report.hooks {
+        if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
+            talk.warn(warning);
+        }
+    }
+    let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.loop_guard = outcome.released;
+    line.errors = ErrorEntry::all(&errors);
+    Answer {
+        line: Some(to_line(&line)),
+        status,
+        agent_message: agent_message(report),
+        directive: report.directive.clone(),
+        error: None,
+        notice: notice(request, prepared, report, &errors, talk),
+    }
+}
+
+/// A call that opens a terminal no hook will see the input of (Codex's `exec_command` with a
+/// tty) is blocked when a hook watched it: the guard could not check what is typed there later.
+/// A block or gate the hooks gave, or an answer cut short by a signal, stands.
+fn unseen_terminal(outcome: &mut outcome::Outcome, prepared: &Prepared) {
+    if outcome.interrupted.is_some()
+        || !crate::agents::opens_unseen_terminal(
+            prepared.agent,
+            prepared.invocation.tool_input.as_ref(),
+        )
+        || matches!(
+            outcome.report.directive,
+            Some(Directive::Block { .. } | Directive::Continue { .. })
+        )
+    {
+        return;
+    }
+    let watched = outcome.report.hooks.iter().any(|hook| {
+        !matches!(
+            hook.status,
+            Status::NotMatched | Status::Unapproved | Status::Changed
+        )
+    });
+    if watched {
+        outcome.report.directive = Some(Directive::Block {
+            message: crate::agents::UNSEEN_TERMINAL.to_owned(),
+        });
+        outcome.status = ExitStatus::Blocked;
+    }
+}
+
+/// In an agent's mode, what the person must hear about guards that did not check this call
+/// (once per session and guard; see [`crate::told`]).
+fn notice(
+    request: &Request<'_>,
+    prepared: &Prepared,
+    report: &RunReport,
+    errors: &[RunnerError],
+    talk: &impl Talk,
+) -> Option<String> {
+    if request.agent.is_hermes() || request.dry_run {
+        return None;
+    }
+    let told = crate::told::of_decision(&prepared.set.hooks, report, errors);
+    if told.is_empty() {
+        return None;
+    }
+    let session = prepared.invocation.session_id.as_str().unwrap_or("");
+    let state = prepared.home.join(crate::told::STATE_FILE);
+    let (said, problem) = crate::told::once(&state, session, &told, std::time::SystemTime::now());
+    if let Some(problem) = problem {
+        talk.warn(problem);
+    }
+    said
+}
+
+/// The block or gate message, for a caller that reads stderr; for "ask a person", the block a
+/// Hermes config hook gives (it cannot ask): the same words as the line's `reason`.
+fn agent_message(report: &RunReport) -> Option<String> {
+    match &report.directive {
+        Some(Directive::Block { message } | Directive::Continue { message }) => {
+            Some(message.clone())
+        }
+        Some(Directive::Ask { message, .. }) => {
+            match crate::response::ask_as_block(message, "Hermes") {
+                Directive::Block { message } => Some(message),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The answer when the payload could not be read: no hook can run; a known `fail_closed` guard
+/// blocks, and so does fail-closed mode where a hook could block; else exit 1. The line is
+/// `{"event","error",...}` with every hook `not_run`.
+fn unreadable(
+    options: &Options<'_>,
+    request: &Request<'_>,
+    event: Event,
+    prepared: &Prepared,
+    err: &anyhow::Error,
+    talk: &impl Talk,
+) -> Answer {
+    talk.error(err);
+    let why = chain_text(err);
+    let payload = undecided::of_payload(why.clone(), event);
+    let outcome =
+        undecided::unreadable_payload(&prepared.set.hooks, &payload, options.fail_closed());
+    let mut errors = vec![payload];
+    errors.extend(undecided::of_set(&prepared.set, event));
+    let report = &outcome.report;
+    if !request.dry_run {
+        record::audit(
+            options,
+            event,
+            prepared,
+            report,
+            &errors,
+            outcome.status,
+            talk,
+        );
+    }
+    let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.error = Some(&why);
+    line.errors = ErrorEntry::all(&errors);
+    Answer {
+        line: Some(to_line(&line)),
+        status: outcome.status,
+        agent_message: agent_message(report),
+        directive: report.directive.clone(),
+        notice: notice(request, prepared, report, &errors, talk),
+        error: Some(why),
+    }
+}
+
+/// An error's text with its causes, on one line.
+fn chain_text(err: &anyhow::Error) -> String {
+    err.chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// The stderr warning for a hook that failed (or whose answer was ignored), naming the hook and
+/// where it is declared.
+fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
+    let message = report.message.as_deref()?;
+    let outcome = match report.status {
+        Status::Failed | Status::TimedOut | Status::SpawnFailed | Status::InvalidOutput => {
+            match report.directive {
+                Some(
+                    Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. },
+                ) => "",
+                _ => " (failing open)",
+            }
+        }
+        Status::Ok => "",
+        _ => return None,
+    };
+    Some(format!(
+        "hook {} ({}): {message}{outcome}",
+        spec.name, spec.origin
+    ))
+}
+
+/// An error before anything could be loaded: the message on stderr, `{"event","error"}` as the
+/// line, exit 1; or, when fail-closed mode turns it into `block`, that block (exit 2).
+fn refuse(talk: &impl Talk, event: &str, err: &anyhow::Error, block: Option<&Directive>) -> Answer {
+    talk.error(err);
+    let text = chain_text(err);
+    let agent_message = match block {
+        Some(Directive::Block { message }) => Some(message.clone()),
+        _ => None,
+    };
+    let error = Some(text.clone());
+    Answer {
+        directive: block.cloned(),
+        error,
+        notice: None,
+        line: Some(to_line(&ErrorLine {
+            event,
+            error: &text,
+            directive: DirectiveKeys::of(block),
+        })),
+        status: if block.is_some() {
+            ExitStatus::Blocked
+        } else {
+            ExitStatus::Error
+        },
+        agent_message,
+    }
+}

@@ -1,0 +1,75 @@
+//! The audit log's line for one decided event, and where it goes.
+
+use super::decide::Prepared;
+use super::{Options, Talk};
+use crate::config::Event;
+use crate::exit::ExitStatus;
+use crate::report::audit::{self, AuditLine};
+use crate::report::line::ErrorEntry;
+use crate::response::Status;
+use crate::runner::RunReport;
+use crate::undecided::RunnerError;
+
+/// Appends the event's line to the audit log: a log named by the person gets every event, the
+/// default one (`<hermes home>/hermes-hooks/audit.jsonl`) the events where a hook applied or
+/// the runner could not check the call; none with `HERMES_HOOKS_AUDIT_LOG=off`. A failure is a
+/// warning (the decision stands).
+pub(super) fn audit(
+    options: &Options<'_>,
+    event: Event,
+    prepared: &Prepared,
+    report: &RunReport,
+    errors: &[RunnerError],
+    status: ExitStatus,
+    talk: &impl Talk,
+) {
+    let target = audit::Target::of(options.audit_log, &prepared.home);
+    let rotate = matches!(target, audit::Target::Default(_));
+    let applied = !errors.is_empty()
+        || report
+            .hooks
+            .iter()
+            .any(|hook| hook.status != Status::NotMatched);
+    let Some(path) = target.path().filter(|_| applied || !rotate) else {
+        return;
+    };
+    let invocation = &prepared.invocation;
+    let stamp = audit::Stamp::now();
+    let mut line = AuditLine::new(
+        &stamp,
+        event,
+        &prepared.set.hooks,
+        report,
+        (&invocation.session_id, &invocation.tool_name),
+        status.code(),
+    );
+    line.errors = ErrorEntry::all(errors);
+    if rotate {
+        // The default log keeps what decided: a hook whose matcher passed over the call (of
+        // dozens of rules, say) is not written down on every line.
+        line.hooks
+            .retain(|hook| hook.status != Status::NotMatched.as_str());
+    }
+    line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
+    line.tool_command = audit::shell_command(invocation);
+    line.project = prepared
+        .project
+        .0
+        .as_deref()
+        .map(|p| p.display().to_string());
+    line.project_from = Some(prepared.project.1.to_string());
+    if options.audit_payload() {
+        line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
+    }
+    match audit::append(path, &mut line, rotate) {
+        Ok(audit::Appended::Whole) => {}
+        Ok(audit::Appended::WithoutPayload) => talk.warn(format!(
+            "the audit log {} can be read by others (chmod 600 it): the payload was left out",
+            path.display()
+        )),
+        Err(err) => talk.warn(format!(
+            "cannot append to the audit log {}: {err}",
+            path.display()
+        )),
+    }
+}

@@ -1,0 +1,299 @@
+//! The lines an event leaves: `run`'s answer line (and `serve`'s, the same) and the error line
+//! when nothing could be decided, built from engine results (never engine types serialised
+//! directly), so scripts get a stable format; [`to_line`] writes every JSON line this tool prints.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config::{Event, HookSpec};
+use crate::response::{Directive, ask_as_block};
+use crate::runner::{HookReport, RunReport};
+
+/// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
+#[derive(Serialize)]
+pub(crate) struct RunLine<'a> {
+    /// Canonical event name.
+    pub event: &'a str,
+    /// Why no hook could run (the payload could not be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
+    /// The directive's keys.
+    #[serde(flatten)]
+    pub directive: DirectiveKeys<'a>,
+    /// For "ask a person", the block a Hermes config hook's reader takes from this line (it
+    /// reads `action` `block`, else `decision` `block` with `reason`, and no `approve`): the
+    /// bridge holds the call saying a person must approve it, while `action` stays `approve`
+    /// for a caller that can ask.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub held: Option<Held>,
+    /// What kept the runner from checking the call as the files say.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ErrorEntry<'a>>,
+    /// Every hook declared for the event, in order.
+    pub hooks: Vec<HookLine<'a>>,
+    /// Set when the loop guard overrode a "keep working" answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loop_guard: Option<crate::loop_guard::Released>,
+}
+
+/// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
+/// `{"action":"continue","message"}`, `{"action":"approve","message","rule_key","args"}` (ask a
+/// person), `{"text"}`, or nothing.
+#[derive(Serialize, Default, Clone, Copy)]
+pub(crate) struct DirectiveKeys<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<&'a Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+}
+
+impl<'a> DirectiveKeys<'a> {
+    /// The keys of `directive`.
+    pub(crate) fn of(directive: Option<&'a Directive>) -> Self {
+        match directive {
+            None => Self::default(),
+            Some(Directive::Block { message }) => Self {
+                action: Some("block"),
+                message: Some(message),
+                ..Self::default()
+            },
+            Some(Directive::Continue { message }) => Self {
+                action: Some("continue"),
+                message: Some(message),
+                ..Self::default()
+            },
+            Some(Directive::Modify { args }) => Self {
+                action: Some("modify"),
+                args: Some(args),
+                ..Self::default()
+            },
+            Some(Directive::Context { text }) => Self {
+                context: Some(text),
+                ..Self::default()
+            },
+            Some(Directive::Text { text }) => Self {
+                text: Some(text),
+                ..Self::default()
+            },
+            // Hermes's word for "ask a person": `{"action": "approve", "message", "rule_key"}`,
+            // with the rewritten input when a hook rewrote it.
+            Some(Directive::Ask {
+                message,
+                rule_key,
+                args,
+            }) => Self {
+                action: Some("approve"),
+                message: Some(message),
+                rule_key: rule_key.as_deref(),
+                args: args.as_ref(),
+                ..Self::default()
+            },
+        }
+    }
+}
+
+/// One hook in `run` output.
+#[derive(Serialize)]
+pub(crate) struct HookLine<'a> {
+    /// Its short name.
+    pub name: &'a str,
+    /// `config` or `agent-hooks`.
+    pub source: &'static str,
+    /// The command as declared.
+    pub command: &'a str,
+    /// What happened to it (`ok`, `blocked`, `unapproved`, `timed_out`, ...).
+    pub status: &'static str,
+    /// Exit code when it ran (null when a signal or the deadline ended it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::option_option)] // absent: it did not run; null: it ran and has no code
+    pub exit_code: Option<Option<i32>>,
+    /// Milliseconds, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<f64>,
+    /// Warnings and errors, or the block message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<&'a str>,
+}
+
+/// `{"decision":"block","reason"}` beside an ask, in the Claude-style words every Hermes shell-hook
+/// reader knows.
+#[derive(Serialize)]
+pub(crate) struct Held {
+    decision: &'static str,
+    reason: String,
+}
+
+impl Held {
+    /// The block beside `directive` when it asks a person.
+    fn of(directive: Option<&Directive>) -> Option<Self> {
+        let Some(Directive::Ask { message, .. }) = directive else {
+            return None;
+        };
+        match ask_as_block(message, "Hermes") {
+            Directive::Block { message } => Some(Self {
+                decision: "block",
+                reason: message,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> RunLine<'a> {
+    /// The line for `report` over `hooks`.
+    pub(crate) fn new(event: Event, hooks: &'a [HookSpec], report: &'a RunReport) -> Self {
+        Self {
+            event: event.name(),
+            error: None,
+            directive: DirectiveKeys::of(report.directive.as_ref()),
+            held: Held::of(report.directive.as_ref()),
+            errors: Vec::new(),
+            hooks: report
+                .hooks
+                .iter()
+                .map(|r| HookLine::new(&hooks[r.index], r))
+                .collect(),
+            loop_guard: None,
+        }
+    }
+}
+
+/// One runner error in `run` output and the audit log: what could not be read, where, and why.
+#[derive(Serialize)]
+pub(crate) struct ErrorEntry<'a> {
+    /// `config`, `agent-hooks`, `payload` or `allowlist`.
+    pub source: &'static str,
+    /// The file, when it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<std::borrow::Cow<'a, str>>,
+    /// The line, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub message: &'a str,
+}
+
+impl<'a> ErrorEntry<'a> {
+    /// The entries of `errors`.
+    pub(crate) fn all(errors: &'a [crate::undecided::RunnerError]) -> Vec<Self> {
+        errors
+            .iter()
+            .map(|error| Self {
+                source: error.unread.as_str(),
+                file: error.file.as_deref().map(|f| f.to_string_lossy()),
+                line: error.line,
+                message: &error.why,
+            })
+            .collect()
+    }
+}
+
+impl<'a> HookLine<'a> {
+    fn new(spec: &'a HookSpec, report: &'a HookReport) -> Self {
+        Self {
+            name: &spec.name,
+            source: spec.source.as_str(),
+            command: &spec.command,
+            status: report.status.as_str(),
+            exit_code: report.exit_code,
+            elapsed_ms: report.elapsed.map(elapsed_ms),
+            message: report.message.as_deref(),
+        }
+    }
+}
+
+/// A hook's time in milliseconds, to a tenth, as every output writes it.
+pub(crate) fn elapsed_ms(elapsed: std::time::Duration) -> f64 {
+    (elapsed.as_secs_f64() * 10_000.0).round() / 10.0
+}
+
+/// `run`'s line when it could not run: `{"event":...,"error":...}`.
+#[derive(Serialize)]
+pub(crate) struct ErrorLine<'a> {
+    /// The event (canonical when it resolved, else as given).
+    pub event: &'a str,
+    /// What went wrong.
+    pub error: &'a str,
+    /// The block fail-closed mode makes of it (else nothing).
+    #[serde(flatten)]
+    pub directive: DirectiveKeys<'a>,
+}
+
+/// Serialises a DTO as one compact JSON line. Characters a terminal would act on (DEL, C1
+/// controls, bidirectional controls, line separators) or show as nothing (zero-width ones) are
+/// written as `\uXXXX` escapes, which JSON readers decode to the same text, so the line is safe
+/// to show as it is.
+pub(crate) fn to_line<T: Serialize>(value: &T) -> String {
+    let mut out = Vec::with_capacity(128);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, TerminalSafe);
+    value
+        .serialize(&mut serializer)
+        .expect("output DTOs always serialise");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// The compact JSON format, with terminal-active characters escaped.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        // Printable ASCII, most of any answer, is only ever shown.
+        if fragment.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut rest = fragment;
+        while let Some((at, c)) = rest
+            .char_indices()
+            .find(|(_, c)| crate::sanitize::is_terminal_active(*c))
+        {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            let mut units = [0_u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
+            }
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_line;
+
+    #[test]
+    fn terminal_active_characters_are_escaped_and_read_back_the_same() {
+        let text = "a\u{7f}b\u{9b}c\u{202e}d\u{1b}[8m\u{2028}é";
+        let line = to_line(&serde_json::json!({ "k": text }));
+        assert!(line.bytes().all(|b| b >= 0x20 && b != 0x7f), "{line:?}");
+        assert!(
+            !line.contains('\u{9b}') && !line.contains('\u{202e}'),
+            "{line}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["k"], text);
+        assert!(line.contains('é'), "other text stays as it is: {line}");
+    }
+
+    #[test]
+    fn printable_ascii_is_written_as_it_is() {
+        let text = "plain ASCII: ~!@#$%^&*()_+{}|:<>?[];',./`";
+        let line = to_line(&serde_json::json!({ "k": text }));
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["k"], text);
+        assert!(line.contains("~!@#$%^&*()_+{}|:<>?[];',./`"), "{line}");
+        assert_eq!(to_line(&serde_json::json!("a\u{1b}b")), "\"a\\u001bb\"");
+    }
+}

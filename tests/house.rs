@@ -1,0 +1,143 @@
+//! The layers lib.rs describes are the layers the code has: every `crate::` path in a module's
+//! code (tests and comments aside) names a module listed before it in lib.rs's map, so the engine
+//! never reaches up into the agents or the command line, and no two modules need each other.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crate's source folder.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The modules lib.rs declares (`mod x;`, test-only ones left out).
+fn declared(lib: &str) -> BTreeSet<String> {
+    let mut test_only = false;
+    let mut modules = BTreeSet::new();
+    for line in lib.lines() {
+        let line = line.trim();
+        if line == "#[cfg(test)]" {
+            test_only = true;
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("mod ").and_then(|m| m.strip_suffix(';'))
+            && !test_only
+        {
+            modules.insert(name.to_owned());
+        }
+        test_only = false;
+    }
+    modules
+}
+
+/// The modules in the order lib.rs's map names them (first mention).
+fn map_order(lib: &str, modules: &BTreeSet<String>) -> Vec<String> {
+    let found = lib
+        .find("Inside, in layers")
+        .expect("lib.rs has its map of the layers");
+    let start = lib[..found].rfind('\n').map_or(0, |at| at + 1);
+    let map: String = lib[start..]
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut order = Vec::new();
+    for (i, quoted) in map.split('`').enumerate() {
+        if i % 2 == 1 && modules.contains(quoted) && !order.iter().any(|m| m == quoted) {
+            order.push(quoted.to_owned());
+        }
+    }
+    order
+}
+
+/// A file's code without its comments and its test module.
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => &text[..],
+    };
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `.rs` file under `dir`.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The modules named by `crate::` paths in `code`.
+fn used(code: &str) -> BTreeSet<String> {
+    code.match_indices("crate::")
+        .map(|(at, found)| {
+            code[at + found.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_module_uses_only_the_ones_lib_rs_lists_before_it() {
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let modules = declared(&lib);
+    let order = map_order(&lib, &modules);
+    let unlisted: Vec<_> = modules.iter().filter(|m| !order.contains(m)).collect();
+    assert!(unlisted.is_empty(), "lib.rs's map leaves out {unlisted:?}");
+    let mut wrong = Vec::new();
+    for (rank, module) in order.iter().enumerate() {
+        let mut sources = Vec::new();
+        let single = src().join(format!("{module}.rs"));
+        if single.is_file() {
+            sources.push(single);
+        }
+        let folder = src().join(module);
+        if folder.is_dir() {
+            files(&folder, &mut sources);
+        }
+        assert!(!sources.is_empty(), "no source for {module}");
+        for file in sources {
+            for other in used(&code(&file)) {
+                let later = order[rank + 1..].contains(&other);
+                if later {
+                    wrong.push(format!(
+                        "{} uses {other}, listed after {module}",
+                        file.strip_prefix(src()).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_engine_never_names_an_agent() {
+    // The part of the map before the agents: none of it may name the agents module.
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let order = map_order(&lib, &declared(&lib));
+    let agents = order.iter().position(|m| m == "agents").unwrap();
+    for module in [
+        "config",
+        "consent",
+        "payload",
+        "response",
+        "runner",
+        "outcome",
+        "undecided",
+    ] {
+        let rank = order.iter().position(|m| m == module).unwrap();
+        assert!(rank < agents, "{module} is listed after the agents");
+    }
+}
