@@ -1,4 +1,4 @@
-//! What one event leaves behind: the answer line `run` and `serve` print ([`line`]) and the
+//! What one event leaves behind: the answer line `run` and `serve` print ([`line`](mod@line)) and the
 //! audit log's line ([`audit`]).
 
 pub(crate) mod audit;
