@@ -23,6 +23,7 @@ mod audit;
 mod completions;
 mod config;
 mod consent;
+mod docs;
 mod doctor;
 mod events;
 mod example;

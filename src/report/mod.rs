@@ -1,5 +1,5 @@
-//! What one event leaves behind: the answer line `run` and `serve` print ([`line`](mod@line)) and the
-//! audit log's line ([`audit`]).
+//! What one event leaves behind: the answer line `run` and `serve` print
+//! ([`line`](mod@line)) and the audit log's line ([`audit`]).
 
 pub(crate) mod audit;
 pub(crate) mod line;
