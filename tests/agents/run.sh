@@ -6,7 +6,8 @@
 # (tests/agents/<agent>/check.sh for each).
 # Each agent's own native hook runs first in the same harness, as a control.
 #
-# The agents are installed with npm at pinned versions into target/agents/ (a cache). Skips,
+# The agents are installed with npm at pinned versions into target/agents/ (a cache; or
+# $HERMES_HOOKS_CLIENTS_CACHE/agents/, a folder outside the checkout CI keeps between runs). Skips,
 # with one line and exit 0, when node or npm is missing or the registry cannot be reached; an
 # agent that cannot be installed skips itself the same way. Exit 1 when a check fails.
 # HERMES_HOOKS_AGENTS="claude-code gemini" runs only those; AGENT_CHECKS=ask only the ask checks
@@ -47,6 +48,15 @@ command -v python3 >/dev/null || skip "python3 is not installed (the fake model 
 
 cargo build --locked --quiet --bin hermes-hooks
 binary="$PWD/target/debug/hermes-hooks"
+
+# Where the agents are installed, kept between runs; another run on this machine may be
+# installing into the same folders: one at a time.
+cache="${HERMES_HOOKS_CLIENTS_CACHE:-$PWD/target}"
+mkdir -p "$cache"
+if command -v flock >/dev/null; then
+  exec 9>"$cache/agents.lock"
+  flock 9
+fi
 
 failed=()
 skipped=()
@@ -114,7 +124,7 @@ for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen}
   fi
   echo "agents: $agent" >&2
   # A `skipped:` line among the check's lines marks the agent skipped.
-  if ! run_check "$agent" pinned; then
+  if ! HERMES_HOOKS_AGENT_CACHE="$cache/agents/$agent" run_check "$agent" pinned; then
     failed+=("$agent")
   elif grep -q "skipped:" "$log"; then
     skipped+=("$agent")
@@ -123,7 +133,7 @@ for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen}
   [ -n "$newest" ] || continue
   pinned_version=$(version_run)
   echo "agents: $agent at its newest release" >&2
-  HERMES_HOOKS_AGENT_VERSION=latest HERMES_HOOKS_AGENT_CACHE="$PWD/target/agents-newest/$agent" \
+  HERMES_HOOKS_AGENT_VERSION=latest HERMES_HOOKS_AGENT_CACHE="$cache/agents-newest/$agent" \
     run_check "$agent" newest || true
   newest_version=$(version_run)
   if grep -q "is the pinned one" "$log"; then

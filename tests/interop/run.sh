@@ -17,7 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 version="0.19.0"
-venv="${HERMES_INTEROP_VENV:-target/interop/venv-$version}"
+# HERMES_HOOKS_CLIENTS_CACHE, when set, is a folder outside the checkout that keeps the virtual
+# environment between runs (CI sets it); target/ otherwise.
+cache="${HERMES_HOOKS_CLIENTS_CACHE:-target}"
+venv="${HERMES_INTEROP_VENV:-$cache/interop/venv-$version}"
 
 skip() {
   echo "interop: skipped: $1" >&2
@@ -26,6 +29,12 @@ skip() {
 
 command -v python3 >/dev/null || skip "python3 is not installed"
 
+# Another run on this machine may be making the same environment: one at a time.
+mkdir -p "$(dirname "$venv")"
+if command -v flock >/dev/null; then
+  exec 9>"$venv.lock"
+  flock 9
+fi
 if ! "$venv/bin/python" -c "import agent.shell_hooks, hermes_cli.hooks" 2>/dev/null; then
   rm -rf "$venv"
   python3 -m venv "$venv" || skip "python3 cannot create a virtual environment (is the venv module installed?)"
