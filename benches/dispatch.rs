@@ -87,7 +87,10 @@ fn stats(mut times: Vec<Duration>) -> Stats {
 }
 
 /// Measures commands taking turns, one run of each per round, so that figures compared in a
-/// ratio see the same moments of a machine whose speed drifts.
+/// ratio see the same moments of a machine whose speed drifts. Each round takes them in a new
+/// order (shuffled from a fixed seed): a process is slower right after some others (a `run`
+/// right after the hook script took about 0.1 ms more than right after `true`), so a fixed
+/// order would charge that to whichever command always came next.
 fn side_by_side<const N: usize>(
     runs: usize,
     mut each: [&mut dyn FnMut() -> Duration; N],
@@ -96,9 +99,19 @@ fn side_by_side<const N: usize>(
         once(); // warm the page cache
     }
     let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::with_capacity(runs));
+    let mut order: [usize; N] = std::array::from_fn(|i| i);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     for _ in 0..runs {
-        for (once, times) in each.iter_mut().zip(&mut times) {
-            times.push(once());
+        // Fisher-Yates with xorshift64: the same orders on every bench run.
+        for i in (1..N).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let j = usize::try_from(seed % (i as u64 + 1)).unwrap_or(0);
+            order.swap(i, j);
+        }
+        for &i in &order {
+            times[i].push(each[i]());
         }
     }
     times.map(stats)
