@@ -27,6 +27,15 @@ fn blocks(text: &str, language: &str) -> Vec<String> {
         .collect()
 }
 
+/// The README and every page under docs/.
+fn every_page() -> Vec<String> {
+    let mut pages = vec![std::fs::read_to_string(repo().join("README.md")).unwrap()];
+    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
+        pages.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    pages
+}
+
 fn bin() -> &'static Path {
     assert_cmd::cargo::cargo_bin!("hermes-hooks")
 }
@@ -303,10 +312,7 @@ fn the_agents_page_installs_and_its_settings_route_to_real_events() {
 /// command line (placeholders such as `<event>` and `...` aside).
 #[test]
 fn every_quoted_command_parses() {
-    let mut pages = vec![std::fs::read_to_string(repo().join("README.md")).unwrap()];
-    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
-        pages.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
-    }
+    let pages = every_page();
     let mut checked = 0;
     let mut wrong = Vec::new();
     for text in &pages {
@@ -347,10 +353,7 @@ fn every_quoted_command_parses() {
 /// `benches/...`) exists, docs/development.md's map of the source first among them.
 #[test]
 fn every_source_path_named_exists() {
-    let mut pages = vec![std::fs::read_to_string(repo().join("README.md")).unwrap()];
-    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
-        pages.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
-    }
+    let pages = every_page();
     let mut named = 0;
     let mut missing = Vec::new();
     for text in &pages {

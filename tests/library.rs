@@ -65,15 +65,20 @@ fn answered(env: &TestEnv, agent: Agent, name: &str, body: &str) -> (hermes_hook
     (answer, heard)
 }
 
+/// A hook script that blocks every call with "not here"; approved by the caller.
+fn guard(env: &TestEnv) -> std::path::PathBuf {
+    env.script(
+        "guard.sh",
+        r#"cat >/dev/null; printf '{"action": "block", "message": "not here"}'"#,
+    )
+}
+
 const RM: &str = r#"{"tool_name": "terminal", "tool_input": {"command": "rm -rf /"}}"#;
 
 #[test]
 fn a_library_caller_gets_the_answer_run_prints() {
     let env = TestEnv::new();
-    let guard = env.script(
-        "guard.sh",
-        r#"cat >/dev/null; printf '{"action": "block", "message": "not here"}'"#,
-    );
+    let guard = guard(&env);
     let unapproved = env.script("new.sh", "cat >/dev/null");
     env.config(&format!(
         "hooks:\n  pre_tool_call:\n    - command: {}\n    - matcher: terminal\n      command: {}\n",
@@ -109,10 +114,7 @@ fn a_library_caller_gets_the_answer_run_prints() {
 #[test]
 fn a_library_caller_speaks_the_agents_contract_as_run_agent_does() {
     let env = TestEnv::new();
-    let guard = env.script(
-        "guard.sh",
-        r#"cat >/dev/null; printf '{"action": "block", "message": "not here"}'"#,
-    );
+    let guard = guard(&env);
     env.config(&format!(
         "hooks:\n  pre_tool_call:\n    - command: {}\n",
         guard.display()
