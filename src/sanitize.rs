@@ -13,7 +13,7 @@ pub(crate) fn line(text: &str) -> Cow<'_, str> {
     escape(text)
 }
 
-/// [`line`] for text that may span lines: newlines are kept, everything else is escaped.
+/// [`line()`] for text that may span lines: newlines are kept, everything else is escaped.
 pub(crate) fn lines(text: &str) -> String {
     text.split('\n').map(line).collect::<Vec<_>>().join("\n")
 }

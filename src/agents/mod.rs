@@ -257,7 +257,7 @@ impl Agent {
     /// Turns the agent's payload into the shape the engine reads (in place): fields the agent
     /// names its own way are added under the names hooks know, nothing is removed; the text a
     /// `shell`-class tool runs is `tool_input.command` (what was added for that is returned, so
-    /// a rewrite can be put back with [`restore`]).
+    /// a rewrite can be put back with `restore`).
     /// Hermes's own payload is taken as it is (its hooks get it byte for byte as Hermes would).
     pub fn normalise(self, event: &str, input: &mut Map<String, Value>) -> Option<Exposed> {
         if self.is_hermes() {
