@@ -28,10 +28,21 @@ for pack in destructive force-push secrets outside-project; do
 done
 XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" --user-hooks /nonexistent -q \
   approve --yes >/dev/null
+# The commonest shape of all, traced first so that its functions sit side by side: one config
+# hook for the called tool, a script that answers `{}`.
+one_home="$scratch/one-home"
+mkdir -p "$one_home"
+printf '#!/bin/sh\ncat >/dev/null\nprintf "{}"\n' >"$one_home/hook.sh"
+chmod +x "$one_home/hook.sh"
+printf 'hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: %s\n' "$one_home/hook.sh" \
+  >"$one_home/config.yaml"
+XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$one_home" --user-hooks /nonexistent -q \
+  approve --yes >/dev/null
 # A rules file in use is known by its stamp once it is past the window in which a second change
 # could leave its stamp as it was (2 s at most).
 sleep 3
 calls=(
+  "one run pre_tool_call examples/payloads/ls.json --project $scratch/project"
   "examples run pre_tool_call examples/payloads/rm-rf.json"
   "examples run pre_tool_call examples/payloads/ls.json"
   "examples run pre_llm_call examples/payloads/turn.json"
@@ -46,6 +57,7 @@ n=0
 for call in "${calls[@]}"; do
   read -r home command event payload rest <<<"$call"
   case "$home" in
+  one) home=$one_home ;;
   rules) home=$rules_home ;;
   *) home=examples/hermes-home ;;
   esac
@@ -70,6 +82,14 @@ nm --defined-only "$bin" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$scrat
 for i in $(seq 1 "$n"); do
   sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$scratch/trace.$i" | LC_ALL=C sort -u | sed "s/^/$i /"
 done | awk '!seen[$2]++' | LC_ALL=C sort -k1,1n -k2 | cut -d' ' -f2- >"$scratch/named"
-awk 'NR == FNR { defined[$0] = 1; next } defined[$0]' "$scratch/defined" "$scratch/named" \
+# First, what every call runs and the traces cannot show: the C runtime's entry and start-up
+# code, and sha2's compression with the CPU's SHA extensions (valgrind's CPU has none, so its
+# trace shows the portable one).
+{
+  printf '%s\n' _start frame_dummy
+  grep 'x86_sha.*compress' "$scratch/defined" || true
+  cat "$scratch/named"
+} | awk '!seen[$0]++' >"$scratch/ordered"
+awk 'NR == FNR { defined[$0] = 1; next } defined[$0]' "$scratch/defined" "$scratch/ordered" \
   >link/hot-code.txt
 echo "hot-code: $(wc -l <link/hot-code.txt) functions in link/hot-code.txt" >&2

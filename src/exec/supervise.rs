@@ -111,8 +111,19 @@ struct Watch<'a> {
     buf: Vec<u8>,
 }
 
-/// A descriptor to watch, what to wait for, and how to record that it is ready.
-type Watched<'a> = (Option<BorrowedFd<'a>>, PollFlags, fn(&mut Ready));
+/// A descriptor to watch, what to wait for, and which it is.
+type Watched<'a> = (Option<BorrowedFd<'a>>, PollFlags, Source);
+
+/// What a watched descriptor is. The pidfd and the interrupt's wake-up only wake the loop
+/// (which then reaps, or stops), so their readiness is not recorded.
+#[derive(Clone, Copy)]
+enum Source {
+    Stdin,
+    Stdout,
+    Stderr,
+    Exit,
+    Wake,
+}
 
 /// Which watched descriptors are ready.
 #[derive(Default)]
@@ -232,18 +243,18 @@ impl Watch<'_> {
         };
         let wake = if wake { interrupt::wake_fd() } else { None };
         let candidates: [Watched<'_>; 5] = [
-            (self.stdin.fd(), PollFlags::OUT, |r| r.stdin = true),
-            (self.out.fd(), PollFlags::IN, |r| r.stdout = true),
-            (self.err.fd(), PollFlags::IN, |r| r.stderr = true),
-            (pidfd, PollFlags::IN, |_| {}), // wakes the loop, which then reaps
-            (wake, PollFlags::IN, |_| {}),  // wakes the loop, which then stops
+            (self.stdin.fd(), PollFlags::OUT, Source::Stdin),
+            (self.out.fd(), PollFlags::IN, Source::Stdout),
+            (self.err.fd(), PollFlags::IN, Source::Stderr),
+            (pidfd, PollFlags::IN, Source::Exit),
+            (wake, PollFlags::IN, Source::Wake),
         ];
         let mut fds = Vec::with_capacity(candidates.len());
         let mut slots = Vec::with_capacity(candidates.len());
-        for (fd, flags, mark) in candidates {
+        for (fd, flags, source) in candidates {
             if let Some(fd) = fd {
                 fds.push(PollFd::from_borrowed_fd(fd, flags));
-                slots.push(mark);
+                slots.push(source);
             }
         }
         let mut ready = Ready::default();
@@ -253,9 +264,14 @@ impl Watch<'_> {
         });
         match poll(&mut fds, Some(&timeout)) {
             Ok(_) => {
-                for (fd, mark) in fds.iter().zip(&slots) {
+                for (fd, source) in fds.iter().zip(&slots) {
                     if !fd.revents().is_empty() {
-                        mark(&mut ready);
+                        match source {
+                            Source::Stdin => ready.stdin = true,
+                            Source::Stdout => ready.stdout = true,
+                            Source::Stderr => ready.stderr = true,
+                            Source::Exit | Source::Wake => {}
+                        }
                     }
                 }
             }
