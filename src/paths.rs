@@ -417,9 +417,12 @@ pub(crate) fn lock_path(allowlist: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The user's home directory.
+/// The user's home directory, asked once per process (a `run` needs it in several places, and
+/// each ask builds every base folder).
 pub(crate) fn home_dir() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf())
+    static HOME: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()))
+        .clone()
 }
 
 /// Expands a leading `~` (alone or followed by `/`) to the home directory. `~user` is left as it is.

@@ -117,7 +117,8 @@ fn read_payload(
                 printer.note("stdin is a terminal; using the empty payload {} (pipe a payload or use --payload-file)");
                 return Ok(serde_json::Map::new());
             }
-            let mut bytes = Vec::new();
+            // Room for a usual payload at once: two reads instead of a growing series.
+            let mut bytes = Vec::with_capacity(16 * 1024);
             stdin
                 .read_to_end(&mut bytes)
                 .context("cannot read the payload from stdin")?;
