@@ -31,8 +31,8 @@ struct Shipped {
     /// the linker writes its output through a memory map, which leaves that file cached in
     /// single pages, each mapped and unmapped on its own at every start, and a copy is
     /// cached in larger pieces. Started from the build's own file, the same binary took
-    /// 0.06x more of the trivial-hook row's floor (docs/performance.md, "Where a start's time
-    /// goes"); a row below keeps that figure.
+    /// 0.06x to 0.09x more of the trivial-hook row's floor (docs/performance.md, "Where a
+    /// start's time goes"); a row below keeps that figure.
     installed: OsString,
     dir: tempfile::TempDir,
 }
