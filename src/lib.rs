@@ -18,7 +18,8 @@
 //! - the ground: `env` (every environment variable read), `clock`, `exit`, `fault`, `limits`
 //!   (reading files others supply), `pyjson`, `python_int`, `sanitize` (text made safe for a
 //!   terminal), `script_word`, `stamp` (what stands for a file's bytes until they change),
-//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is);
+//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is), `shell` (a command line read as the shell reads
+//!   it: the simple commands that would run);
 //! - the engine: `exec` (one hook without a shell, in its own process group, under a deadline),
 //!   `config` (sources into one ordered list of [`HookSpec`]; the event table in
 //!   `config::event`; YAML mechanics in `config::yaml`), `statefile` (locked, atomic writes),
@@ -68,6 +69,7 @@ mod rules;
 mod runner;
 mod sanitize;
 mod script_word;
+mod shell;
 mod stamp;
 mod statefile;
 mod synthetic;

@@ -116,6 +116,8 @@ pub struct Invocation {
     /// then any agent's (a caller that knows the agent sets it by that agent's list). Agent
     /// Hooks matchers may name it, and Agent Hooks payloads carry it.
     pub tool_class: Option<&'static str>,
+    /// The shell command's reading, made when a rule first needs it.
+    pub(crate) commands: crate::shell::Kept,
 }
 
 impl Invocation {
@@ -169,6 +171,7 @@ impl Invocation {
             extra,
             parent_session_id,
             tool_class,
+            commands: crate::shell::Kept::default(),
         }
     }
 

@@ -416,7 +416,7 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
     let mut report = match verdict {
         Verdict::Run { notice } => {
             let mut report = match rule {
-                Some(rule) => rule_report(hook, rule, index),
+                Some(rule) => rule_report(plan, hook, rule, index),
                 None => run_decided(plan, index, payload, &work_dir),
             };
             report.notice = notice.or(report.notice);
@@ -432,9 +432,16 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
 
 /// A rule that applies, and may decide: its answer, taken in this process (a dry run gives it
 /// too, since nothing runs).
-fn rule_report(hook: &HookSpec, rule: &crate::config::rules::Rule, index: usize) -> HookReport {
+fn rule_report(
+    plan: &Plan<'_>,
+    hook: &HookSpec,
+    rule: &crate::config::rules::Rule,
+    index: usize,
+) -> HookReport {
     let started = std::time::Instant::now();
-    let (status, directive) = crate::rules::answer(hook, rule);
+    let invocation = plan.invocation;
+    let (status, directive) =
+        crate::rules::answer(hook, rule, invocation, invocation.tool_input.as_ref());
     let mut report = HookReport::skipped(index, status, None);
     if let Directive::Block { message } = &directive {
         report.message = Some(message.clone());

@@ -26,7 +26,7 @@ pub(crate) const RULES_MAX: usize = 1000;
 /// The longest pattern, in bytes (after `${project}` and `${home}` are put in).
 pub(crate) const PATTERN_MAX: usize = 4096;
 /// The keys a rule may have.
-pub(crate) const KEYS: [&str; 9] = [
+pub(crate) const KEYS: [&str; 10] = [
     "name",
     "event",
     "tool",
@@ -36,7 +36,50 @@ pub(crate) const KEYS: [&str; 9] = [
     "message",
     "fail_closed",
     "priority",
+    "undecidable",
 ];
+/// The fields of one command of a shell call, as the shell would run it (see [`crate::shell`]): a
+/// condition naming one is checked against each command, and a rule naming any matches when one
+/// command satisfies all of them.
+pub(crate) const COMMAND_FIELDS: [&str; 8] = [
+    "program",
+    "args",
+    "flags",
+    "subcommand",
+    "paths",
+    "redirects",
+    "input",
+    "line",
+];
+
+/// Whether `field` is one of [`COMMAND_FIELDS`].
+pub(crate) fn is_command_field(field: &str) -> bool {
+    COMMAND_FIELDS.contains(&field)
+}
+
+/// What a rule does with a call whose commands cannot be known before they run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Undecidable {
+    /// Blocks the call, saying why it could not be read.
+    Block,
+    /// Asks a person.
+    Ask,
+    /// Lets it through (the default for a rule a person wrote).
+    #[default]
+    Allow,
+}
+
+impl Undecidable {
+    /// The name a rules file uses.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Block => "block",
+            Self::Ask => "ask",
+            Self::Allow => "allow",
+        }
+    }
+}
 
 /// What a rule does when it applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,6 +183,19 @@ pub struct Rule {
     pub message: String,
     /// Higher comes first within its file.
     pub priority: u16,
+    /// What it does with a call whose commands cannot be known (only for a rule that names a
+    /// command field).
+    pub undecidable: Undecidable,
+}
+
+impl Rule {
+    /// Whether a condition names a field of the commands a shell call runs.
+    pub fn reads_commands(&self) -> bool {
+        self.when
+            .iter()
+            .chain(&self.unless)
+            .any(|c| is_command_field(&c.field))
+    }
 }
 
 /// What `${project}` and `${home}` stand for in a pattern.
@@ -314,6 +370,7 @@ fn build(
         action: kept.action,
         message: kept.message,
         priority: kept.priority,
+        undecidable: kept.undecidable,
     };
     let origin = Origin {
         file: file.to_path_buf(),

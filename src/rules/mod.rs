@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::config::rules::{Action, Condition, Rule};
+use crate::config::rules::{Action, Condition, Rule, Undecidable, is_command_field};
 use crate::config::{HookSpec, Source};
 use crate::payload::Invocation;
 use crate::response::{Directive, Status};
+use crate::shell::{self, Command, Reading, Unknown};
 
 /// Keys a file tool names its file by, across the agents.
 const PATH_KEYS: [&str; 6] = [
@@ -29,36 +30,174 @@ pub(crate) const FILE_CLASSES: [&str; 4] = ["edit", "write", "read", "search"];
 /// Keys a tool names several files by.
 const PATHS_KEYS: [&str; 2] = ["paths", "file_paths"];
 
-/// Whether the rule of `hook` applies to this call: its tool (name pattern or class), every
-/// `when` condition, and not every `unless` condition. `tool_input` is the input as it stands.
+/// A rule's verdict on one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The rule does not apply.
+    No,
+    /// It applies.
+    Yes,
+    /// It names the commands a shell call runs, and what would run cannot be known before it
+    /// does (why, in words).
+    Undecidable(String),
+}
+
+/// Whether the rule of `hook` decides this call: it applies, or cannot tell and says what to do
+/// then (`undecidable: block|ask`). `tool_input` is the input as it stands.
 pub(crate) fn applies(
     hook: &HookSpec,
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> bool {
+    match verdict(hook, invocation, tool_input) {
+        Verdict::No => false,
+        Verdict::Yes => true,
+        Verdict::Undecidable(_) => hook
+            .rule()
+            .is_some_and(|rule| rule.undecidable != Undecidable::Allow),
+    }
+}
+
+/// The rule's verdict on this call: its tool (name pattern or class), every `when` condition,
+/// and not every `unless` condition. Conditions on a command's fields (`program`, `paths`, ...)
+/// hold together for one command of the call.
+pub(crate) fn verdict(
+    hook: &HookSpec,
+    invocation: &Invocation,
+    tool_input: Option<&Map<String, Value>>,
+) -> Verdict {
     let Source::Rules(rule) = &hook.source else {
-        return false;
+        return Verdict::No;
     };
     if hook.event.is_tool_event() {
         if let Some(class) = rule.tool_class
             && invocation.tool_class != Some(class)
         {
-            return false;
+            return Verdict::No;
         }
         if !hook.matches_tool(invocation.tool_name()) {
-            return false;
+            return Verdict::No;
         }
     }
     let fields = Fields {
         invocation,
         input: tool_input,
     };
-    rule.when.iter().all(|c| fields.any_matches(c))
-        && (rule.unless.is_empty() || !rule.unless.iter().all(|c| fields.all_match(c)))
+    let (call_when, command_when): (Vec<&Condition>, Vec<&Condition>) =
+        rule.when.iter().partition(|c| !is_command_field(&c.field));
+    let (call_unless, command_unless): (Vec<&Condition>, Vec<&Condition>) =
+        rule.unless.iter().partition(|c| !is_command_field(&c.field));
+    if !call_when.iter().all(|c| fields.any_matches(c)) {
+        return Verdict::No;
+    }
+    // `unless` holds when every one of its conditions does (and there is one).
+    let call_unless_holds = call_unless.iter().all(|c| fields.all_match(c));
+    if command_when.is_empty() && command_unless.is_empty() {
+        let excepted = !rule.unless.is_empty() && call_unless_holds;
+        return if excepted { Verdict::No } else { Verdict::Yes };
+    }
+    let Some(reading) = fields.reading() else {
+        // Not a shell call: no command has the fields.
+        return Verdict::No;
+    };
+    if let Some(why) = &reading.undecidable {
+        return Verdict::Undecidable(why.clone());
+    }
+    let excepted = |command: &Command| {
+        !rule.unless.is_empty()
+            && call_unless_holds
+            && command_unless.iter().all(|c| every_value(c, command))
+    };
+    let mut maybe = None;
+    for command in &reading.commands {
+        if command_when.iter().all(|c| any_value(c, command)) && !excepted(command) {
+            return Verdict::Yes;
+        }
+        match &command.unknown {
+            None => {}
+            Some(Unknown::Script(why)) => {
+                maybe.get_or_insert_with(|| why.clone());
+            }
+            // The program is not known: every condition but the program's could hold.
+            Some(Unknown::Program(why)) => {
+                let could = command_when
+                    .iter()
+                    .all(|c| matches!(c.field.as_str(), "program" | "line") || any_value(c, command));
+                if could {
+                    maybe.get_or_insert_with(|| why.clone());
+                }
+            }
+        }
+    }
+    maybe.map_or(Verdict::No, Verdict::Undecidable)
 }
 
-/// What a rule that applies answers, with the status it gets.
-pub(crate) fn answer(hook: &HookSpec, rule: &Rule) -> (Status, Directive) {
+/// The values a command field has in `command`.
+fn command_values<'c>(field: &str, command: &'c Command) -> Vec<&'c str> {
+    match field {
+        "program" => vec![command.program.as_str()],
+        "args" => command.args.iter().map(String::as_str).collect(),
+        "flags" => command.flags.iter().map(String::as_str).collect(),
+        "subcommand" => command.subcommand.as_deref().into_iter().collect(),
+        "paths" => command.paths.iter().map(String::as_str).collect(),
+        "redirects" => command.redirects.iter().map(String::as_str).collect(),
+        "input" => command.input.as_deref().into_iter().collect(),
+        "line" => vec![command.line.as_str()],
+        _ => Vec::new(),
+    }
+}
+
+/// For `when`: one of the field's values in `command` matches (a value the pattern cannot decide
+/// on counts as matching: the guard holds).
+fn any_value(condition: &Condition, command: &Command) -> bool {
+    command_values(&condition.field, command)
+        .iter()
+        .any(|text| condition.decides(text).unwrap_or(true))
+}
+
+/// For `unless`: the field has values in `command`, and every one matches.
+fn every_value(condition: &Condition, command: &Command) -> bool {
+    let values = command_values(&condition.field, command);
+    !values.is_empty()
+        && values
+            .iter()
+            .all(|text| condition.decides(text).unwrap_or(false))
+}
+
+/// What a rule that decides answers, with the status it gets.
+pub(crate) fn answer(
+    hook: &HookSpec,
+    rule: &Rule,
+    invocation: &Invocation,
+    tool_input: Option<&Map<String, Value>>,
+) -> (Status, Directive) {
+    if let Verdict::Undecidable(why) = verdict(hook, invocation, tool_input) {
+        let why = why.trim_end_matches('.');
+        return match rule.undecidable {
+            Undecidable::Ask => (
+                Status::Asked,
+                Directive::Ask {
+                    message: format!(
+                        "rule {} cannot tell what this command would run ({why}), so a person \
+                         must approve it",
+                        hook.name
+                    ),
+                    rule_key: Some(format!("hermes-hooks rule {}", hook.name)),
+                    args: None,
+                },
+            ),
+            Undecidable::Block | Undecidable::Allow => (
+                Status::Blocked,
+                Directive::Block {
+                    message: format!(
+                        "rule {} cannot tell what this command would run ({why}), so it was \
+                         blocked",
+                        hook.name
+                    ),
+                },
+            ),
+        };
+    }
     match rule.action {
         Action::Block => (
             Status::Blocked,
@@ -83,13 +222,73 @@ pub(crate) fn answer(hook: &HookSpec, rule: &Rule) -> (Status, Directive) {
     }
 }
 
+/// The commands a shell call would run, read once per call (`None` for a call that is not a
+/// shell call, or has no command).
+pub(crate) fn commands<'i>(
+    invocation: &'i Invocation,
+    input: Option<&Map<String, Value>>,
+) -> Option<&'i Reading> {
+    if invocation.tool_class != Some("shell") {
+        return None;
+    }
+    let command = input?.get("command")?;
+    if !matches!(command, Value::String(_) | Value::Array(_)) {
+        return None;
+    }
+    Some(invocation.commands.get_or_init(|| {
+        let cwd = work_folder(invocation, input);
+        let home = crate::paths::home_dir();
+        let context = shell::Context {
+            cwd: &cwd,
+            home: home.as_deref(),
+        };
+        match command {
+            Value::String(text) => shell::read(text, context),
+            Value::Array(words) => {
+                let words: Option<Vec<String>> =
+                    words.iter().map(|w| w.as_str().map(str::to_owned)).collect();
+                match words {
+                    Some(words) => shell::read_argv(&words, context),
+                    None => Reading::undecidable("the command list holds a word that is not text"),
+                }
+            }
+            _ => Reading::default(),
+        }
+    }))
+}
+
+/// The folder a shell call runs in: the tool's own (Codex `workdir`, Gemini `dir_path`), else
+/// the call's `cwd`, else this process's.
+fn work_folder(invocation: &Invocation, input: Option<&Map<String, Value>>) -> PathBuf {
+    let base = Path::new(&invocation.cwd);
+    let base = if base.is_absolute() {
+        base.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+    };
+    let own = input.and_then(|input| {
+        ["workdir", "dir_path", "cwd"]
+            .iter()
+            .find_map(|key| input.get(*key)?.as_str().filter(|dir| !dir.is_empty()))
+    });
+    match own {
+        Some(dir) => crate::paths::normalized(&base.join(crate::paths::expand_tilde(dir).as_ref())),
+        None => base,
+    }
+}
+
 /// The call's fields, as conditions name them.
 struct Fields<'a> {
     invocation: &'a Invocation,
     input: Option<&'a Map<String, Value>>,
 }
 
-impl Fields<'_> {
+impl<'a> Fields<'a> {
+    /// The commands of a shell call.
+    fn reading(&self) -> Option<&'a Reading> {
+        commands(self.invocation, self.input)
+    }
+
     /// For `when`: the field is there and one of its values matches.
     fn any_matches(&self, condition: &Condition) -> bool {
         // A text the pattern cannot decide on counts as matching: the guard holds.

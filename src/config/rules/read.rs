@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
-use super::{Action, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Vars, escape};
+use super::{Action, KEYS, Undecidable, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Vars, escape};
 use crate::config::hook_md;
 use crate::config::yaml;
 use crate::config::{Event, SourceKind};
@@ -46,6 +46,7 @@ pub(super) struct Kept {
     pub message: String,
     pub fail_closed: bool,
     pub priority: u16,
+    pub undecidable: Undecidable,
 }
 
 /// One condition, checked: the pattern builds, and what a text must hold for it.
@@ -168,6 +169,18 @@ fn rule(
     let priority = priority(map.get("priority"))?;
     let message = message(map.get("message"), action, &name)?;
     let (tool, tool_class) = tool(map.get("tool"), event)?;
+    let undecidable = undecidable(map.get("undecidable"))?;
+    let needs = match undecidable {
+        Undecidable::Block => Action::Block,
+        Undecidable::Ask => Action::Ask,
+        Undecidable::Allow => action,
+    };
+    if !event.effects(SourceKind::Rules).contains(needs.needs()) {
+        return Err(Skip(format!(
+            "undecidable: {} is not possible on {event}",
+            undecidable.as_str()
+        )));
+    }
     let when = conditions(map.get("when"), "when", line, vars, notes)?;
     let unless = conditions(map.get("unless"), "unless", line, vars, notes)?;
     if fail_closed && action == Action::Context {
@@ -189,7 +202,26 @@ fn rule(
         message,
         fail_closed,
         priority,
+        undecidable,
     })
+}
+
+fn undecidable(raw: Option<&Value>) -> Result<Undecidable, Skip> {
+    match raw {
+        None | Some(Value::Null) => Ok(Undecidable::Allow),
+        Some(Value::String(text)) => match text.trim() {
+            "block" => Ok(Undecidable::Block),
+            "ask" => Ok(Undecidable::Ask),
+            "allow" => Ok(Undecidable::Allow),
+            other => Err(Skip(format!(
+                "undecidable '{other}' is not one of block, ask, allow"
+            ))),
+        },
+        Some(other) => Err(Skip(format!(
+            "undecidable is block, ask or allow, not {}",
+            kind(other)
+        ))),
+    }
 }
 
 fn name(map: &Map<String, Value>, names: &mut Vec<String>) -> Result<String, Skip> {

@@ -1,0 +1,181 @@
+//! A command line read as the shell reads it: the simple commands that would run, each with its
+//! program, words, flags, subcommand, files and redirections, through wrappers (`sudo`, `env`,
+//! `timeout`, `xargs`, `find -exec`, ...) and into shells given a script (`bash -lc '...'`, a
+//! here-string, a heredoc or a pipe fed to a shell). Quoted text given to a program that does not
+//! run it stays data. What cannot be known before the line runs (the program is a variable,
+//! `eval "$v"`, a script that arrives from another program) is said, never guessed.
+
+mod options;
+mod syntax;
+mod walk;
+
+use std::path::{Path, PathBuf};
+
+/// The longest command line read, in bytes: past it the line is undecidable.
+pub(crate) const TEXT_MAX: usize = 256 * 1024;
+/// The most simple commands one line may give: past it the line is undecidable.
+pub(crate) const COMMANDS_MAX: usize = 4096;
+/// How deep scripts may nest (`bash -c "sh -c '...'"`, `$(...)` inside `$(...)`): past it the
+/// line is undecidable.
+pub(crate) const DEPTH_MAX: usize = 12;
+
+/// Where a command line runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Context<'a> {
+    /// The folder the command starts in, absolute.
+    pub cwd: &'a Path,
+    /// The home folder (`~`, `$HOME`, `${HOME}`), when known.
+    pub home: Option<&'a Path>,
+}
+
+/// What a command line would run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reading {
+    /// Every simple command, in the order the text gives them.
+    pub commands: Vec<Command>,
+    /// Why the line as a whole cannot be read (it does not parse, or is past a limit): then no
+    /// list of commands can be trusted to be all that would run.
+    pub undecidable: Option<String>,
+}
+
+/// One simple command, after the wrappers that run it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Command {
+    /// The program's basename (`rm` for `/bin/rm`, `\rm` or `"rm"`); empty for a line that only
+    /// redirects (`> file`).
+    pub program: String,
+    /// Every word after the program, quotes removed; `~`, `$HOME` and `${HOME}` put in, other
+    /// expansions as written (`$DIR`, `$(pwd)`).
+    pub args: Vec<String>,
+    /// Options: short clusters split (`-fsSLo x` gives `-f -s -S -L -o`), `--long=value` as
+    /// `--long`; an option followed by a value is also given as `OPTION=VALUE` (`-o=x`,
+    /// `--output=x`).
+    pub flags: Vec<String>,
+    /// The first word that is not an option (nor the value of a global option this reader knows,
+    /// as `git -C dir`), for programs with subcommands (`git push`, `kubectl delete`).
+    pub subcommand: Option<String>,
+    /// Each word that may name a file (not an option, not a URL), absolute against the folder the
+    /// command runs in and without `.` or `..`; a path behind an unknown variable stays as written.
+    pub paths: Vec<String>,
+    /// Each redirection to or from a file: its operator then its target (`>/abs/file`,
+    /// `>>/abs/log`, `</abs/in`), the target made absolute as `paths` are.
+    pub redirects: Vec<String>,
+    /// The text a here-string or heredoc gives the command on its standard input.
+    pub input: Option<String>,
+    /// The command as one line: the program and its words, quoted where needed.
+    pub line: String,
+    /// The wrappers and shells the command ran through (`sudo`, `bash -c`, `find -exec`).
+    pub through: Vec<String>,
+    /// What cannot be known about this command before it runs.
+    pub unknown: Option<Unknown>,
+}
+
+/// What about a command is only known when it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Unknown {
+    /// The program is an expansion (`$RM -rf ~`, `$(which rm) x`); its words are known.
+    Program(String),
+    /// The command runs text that is only known then (`eval "$v"`, `sh -c "$s"`, `curl ... |
+    /// sh`): anything may run.
+    Script(String),
+}
+
+impl Unknown {
+    /// Why, in words.
+    pub(crate) fn why(&self) -> &str {
+        match self {
+            Self::Program(why) | Self::Script(why) => why,
+        }
+    }
+}
+
+impl Reading {
+    /// A reading that could not be made.
+    pub(crate) fn undecidable(why: impl Into<String>) -> Self {
+        Self {
+            commands: Vec::new(),
+            undecidable: Some(why.into()),
+        }
+    }
+}
+
+/// A call's reading, made when a rule first needs it and kept for the other rules of the call.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Kept(std::sync::OnceLock<Reading>);
+
+impl Kept {
+    /// The reading, made by `make` the first time.
+    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> Reading) -> &Reading {
+        self.0.get_or_init(make)
+    }
+}
+
+/// Two calls are equal whatever either has read so far.
+impl PartialEq for Kept {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// Reads `text` as a shell command line run in `context`.
+pub(crate) fn read(text: &str, context: Context<'_>) -> Reading {
+    if text.len() > TEXT_MAX {
+        return Reading::undecidable(format!(
+            "the command is {} KB long, more than the {} KB it is read up to",
+            text.len() / 1024,
+            TEXT_MAX / 1024
+        ));
+    }
+    let mut walker = walk::Walker::new(context);
+    walker.script(text, 0);
+    walker.finish()
+}
+
+/// Reads an argument list (Codex's `["bash", "-lc", "..."]`) as the words of one command: no
+/// shell splits or unquotes them.
+pub(crate) fn read_argv(words: &[String], context: Context<'_>) -> Reading {
+    let total: usize = words.iter().map(String::len).sum();
+    if total > TEXT_MAX {
+        return Reading::undecidable(format!(
+            "the command is {} KB long, more than the {} KB it is read up to",
+            total / 1024,
+            TEXT_MAX / 1024
+        ));
+    }
+    let mut walker = walk::Walker::new(context);
+    walker.argv(words);
+    walker.finish()
+}
+
+/// `path` made absolute against `cwd` (an unknown folder such as `$DIR` stays a prefix) and
+/// normalised; `~` and `~/...` are the home folder.
+pub(crate) fn resolve(word: &str, cwd: &str, home: Option<&Path>) -> String {
+    let joined: PathBuf = if let Some(rest) = word.strip_prefix('~').filter(|rest| {
+        rest.is_empty() || rest.starts_with('/')
+    }) {
+        match home {
+            Some(home) => home.join(rest.trim_start_matches('/')),
+            None => return word.to_owned(),
+        }
+    } else if word.starts_with('/') {
+        PathBuf::from(word)
+    } else if word.starts_with('$') || word.starts_with('~') || word.starts_with('`') {
+        // An unknown variable or another user's home: only known when it runs.
+        return word.to_owned();
+    } else if cwd.starts_with('/') {
+        Path::new(cwd).join(word)
+    } else {
+        // The folder is itself unknown (`cd "$X" && rm -rf y`).
+        return format!("{cwd}/{word}");
+    };
+    let normal = crate::paths::normalized(&joined);
+    let text = normal.to_string_lossy();
+    if text.is_empty() {
+        "/".to_owned()
+    } else {
+        text.into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,931 @@
+//! From the grammar's simple commands to the commands that would run: wrappers unwrapped, shells
+//! given a script read in turn, `cd` followed, and each command's fields made.
+
+use std::path::Path;
+
+use super::options::{self, Opt, Spec};
+use super::syntax::{self, Fed, Item, Producer, Redirect, Simple, Word};
+use super::{COMMANDS_MAX, Command, Context, DEPTH_MAX, Reading, Unknown, resolve};
+
+/// Programs that read a script: with `-c` (in any cluster), from a here-string, a heredoc or a
+/// pipe.
+const SHELLS: [&str; 10] = [
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "pdksh", "fish",
+];
+
+/// The most times `parallel` (or `find -exec` with several starts) is written out per command.
+const FAN_OUT_MAX: usize = 16;
+
+/// Collects the commands of one line.
+pub(super) struct Walker<'a> {
+    context: Context<'a>,
+    /// The folder commands run in now (changed by `cd`); not absolute when it is unknown.
+    cwd: String,
+    /// The folders to go back to when a subshell ends.
+    saved: Vec<String>,
+    out: Reading,
+}
+
+impl<'a> Walker<'a> {
+    pub(super) fn new(context: Context<'a>) -> Self {
+        Self {
+            context,
+            cwd: context.cwd.to_string_lossy().into_owned(),
+            saved: Vec::new(),
+            out: Reading::default(),
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Reading {
+        if self.out.undecidable.is_some() {
+            self.out.commands.clear();
+        }
+        self.out
+    }
+
+    fn stop(&mut self, why: String) {
+        if self.out.undecidable.is_none() {
+            self.out.undecidable = Some(why);
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.out.undecidable.is_some()
+    }
+
+    /// Reads `text` as a script, `depth` scripts deep.
+    pub(super) fn script(&mut self, text: &str, depth: usize) {
+        if self.stopped() {
+            return;
+        }
+        if depth > DEPTH_MAX {
+            self.stop(format!("scripts nest more than {DEPTH_MAX} deep"));
+            return;
+        }
+        match syntax::parse(text, self.context.home) {
+            Ok(items) => self.items(items, depth),
+            Err(why) => self.stop(why),
+        }
+    }
+
+    /// The words of one command, given as a list (no shell reads them).
+    pub(super) fn argv(&mut self, words: &[String]) {
+        let words = words
+            .iter()
+            .map(|text| Word {
+                text: text.clone(),
+                literal: true,
+            })
+            .collect();
+        self.simple(
+            Simple {
+                words,
+                ..Simple::default()
+            },
+            Vec::new(),
+            0,
+        );
+    }
+
+    fn items(&mut self, items: Vec<Item>, depth: usize) {
+        for item in items {
+            if self.stopped() {
+                return;
+            }
+            match item {
+                Item::Enter => self.saved.push(self.cwd.clone()),
+                Item::Leave => {
+                    if let Some(cwd) = self.saved.pop() {
+                        self.cwd = cwd;
+                    }
+                }
+                Item::Script(text) => {
+                    self.saved.push(self.cwd.clone());
+                    self.script(&text, depth + 1);
+                    if let Some(cwd) = self.saved.pop() {
+                        self.cwd = cwd;
+                    }
+                }
+                Item::Simple(simple) => self.simple(simple, Vec::new(), depth),
+            }
+        }
+    }
+
+    /// One simple command: its wrappers taken off, then itself.
+    fn simple(&mut self, simple: Simple, through: Vec<String>, depth: usize) {
+        if self.stopped() {
+            return;
+        }
+        if depth > DEPTH_MAX {
+            self.stop(format!("commands nest more than {DEPTH_MAX} deep"));
+            return;
+        }
+        let Simple {
+            words,
+            redirects,
+            fed,
+            piped,
+        } = simple;
+        let Some(first) = words.first() else {
+            if !redirects.is_empty() {
+                self.push(command(&[], &redirects, fed.as_ref(), &self.cwd, self.context.home, through, None));
+            }
+            return;
+        };
+        if !first.literal {
+            let why = format!("the program is `{}`, known only when it runs", first.text);
+            let cmd = command(
+                &words,
+                &redirects,
+                fed.as_ref(),
+                &self.cwd,
+                self.context.home,
+                through,
+                Some(Unknown::Program(why)),
+            );
+            self.push(cmd);
+            return;
+        }
+        let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+        let program = basename(&texts[0]);
+        let next = Next {
+            words: &words,
+            redirects: &redirects,
+            fed: fed.as_ref(),
+            piped: piped.as_ref(),
+            through: &through,
+            depth,
+        };
+        if self.unwrapped(program, &texts, &next) {
+            return;
+        }
+        // `cd DIR` changes where the next commands run.
+        if matches!(program, "cd" | "pushd") {
+            self.change_dir(&words);
+        }
+        let mut cmd = command(
+            &words,
+            &redirects,
+            fed.as_ref(),
+            &self.cwd,
+            self.context.home,
+            through.clone(),
+            None,
+        );
+        if program == "find" {
+            let starts: Vec<String> = cmd_starts(&texts);
+            self.push(cmd);
+            self.find_exec(&texts, &starts, &next);
+            return;
+        }
+        if SHELLS.contains(&program) || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
+            if let Some(unknown) = self.shell(program, &texts, &next) {
+                cmd.unknown = Some(unknown);
+                self.push(cmd);
+            } else {
+                self.push(cmd);
+            }
+            return;
+        }
+        self.push(cmd);
+    }
+
+    fn push(&mut self, cmd: Command) {
+        if self.out.commands.len() >= COMMANDS_MAX {
+            self.stop(format!("the command holds more than {COMMANDS_MAX} commands"));
+            return;
+        }
+        self.out.commands.push(cmd);
+    }
+
+    fn change_dir(&mut self, words: &[Word]) {
+        let args: Vec<&Word> = words[1..]
+            .iter()
+            .filter(|w| !w.text.starts_with('-') || w.text == "-")
+            .collect();
+        self.cwd = match args.first() {
+            None => self
+                .context
+                .home
+                .map_or_else(|| "~".to_owned(), |home| home.to_string_lossy().into_owned()),
+            Some(w) if w.text == "-" => "$OLDPWD".to_owned(),
+            Some(w) => resolve(&w.text, &self.cwd, self.context.home),
+        };
+    }
+
+    /// When `program` runs another command (or a script), reads that instead, and says so.
+    fn unwrapped(&mut self, program: &str, texts: &[String], next: &Next<'_>) -> bool {
+        let through = |name: &str| {
+            let mut list = next.through.to_vec();
+            list.push(name.to_owned());
+            list
+        };
+        let rest_from = |at: usize| -> Option<usize> { (at < texts.len()).then_some(at) };
+        let spec = |short: &'static str, long: &'static [&'static str]| Spec {
+            short,
+            long,
+            plus: false,
+        };
+        let at = match program {
+            "sudo" => {
+                let mut lists = false;
+                let at = options::walk(
+                    texts,
+                    1,
+                    spec(
+                        "ugCDhprtUTR",
+                        &[
+                            "user",
+                            "group",
+                            "close-from",
+                            "chdir",
+                            "host",
+                            "prompt",
+                            "role",
+                            "type",
+                            "other-user",
+                            "command-timeout",
+                            "chroot",
+                        ],
+                    ),
+                    |opt| {
+                        if matches!(opt, Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _) | Opt::Long("list" | "validate" | "edit", _)) {
+                            lists = true;
+                        }
+                        true
+                    },
+                );
+                if lists {
+                    return false;
+                }
+                rest_from(at)
+            }
+            "doas" => rest_from(options::skip(texts, 1, spec("uC", &[]))),
+            "pkexec" => rest_from(options::skip(texts, 1, spec("", &["user"]))),
+            "command" | "builtin" => {
+                let mut looks_up = false;
+                let at = options::walk(texts, 1, Spec::default(), |opt| {
+                    looks_up |= matches!(opt, Opt::Short('v' | 'V', _));
+                    true
+                });
+                if looks_up {
+                    return false;
+                }
+                rest_from(at)
+            }
+            "exec" => rest_from(options::skip(texts, 1, spec("a", &[]))),
+            "nohup" | "setsid" | "unbuffer" | "time" | "caffeinate" | "catchsegv" | "nocache" => {
+                rest_from(options::skip(texts, 1, spec("fo", &["format", "output"])))
+            }
+            "nice" => rest_from(options::skip(texts, 1, spec("n", &["adjustment"]))),
+            "ionice" => rest_from(options::skip(texts, 1, spec("cnp", &["class", "classdata", "pid"]))),
+            "stdbuf" => rest_from(options::skip(texts, 1, spec("ioe", &["input", "output", "error"]))),
+            "chrt" => {
+                let at = options::skip(texts, 1, Spec::default());
+                rest_from(at + 1)
+            }
+            "taskset" => {
+                let mut list = false;
+                let at = options::walk(texts, 1, Spec::default(), |opt| {
+                    list |= matches!(opt, Opt::Short('c', _) | Opt::Long("cpu-list", _));
+                    true
+                });
+                let _ = list;
+                rest_from(at + 1)
+            }
+            "fakeroot" => rest_from(options::skip(texts, 1, spec("lsib", &["lib", "faked"]))),
+            "strace" | "ltrace" => rest_from(options::skip(
+                texts,
+                1,
+                spec("oepsuEaIOSXPb", &["output", "expr", "attach", "string-limit", "user", "env"]),
+            )),
+            "timeout" => {
+                let at = options::skip(texts, 1, spec("sk", &["signal", "kill-after"]));
+                rest_from(at + 1)
+            }
+            "env" => return self.env(texts, next),
+            "flock" => return self.flock(texts, next),
+            "xargs" => {
+                let at = options::skip(
+                    texts,
+                    1,
+                    spec("IinPdaEeLlsS", &["replace", "max-args", "max-procs", "delimiter", "arg-file", "eof", "max-lines", "max-chars", "process-slot-var"]),
+                );
+                // Without a command, xargs runs `echo`.
+                rest_from(at)
+            }
+            "watch" => {
+                let mut exec = false;
+                let at = options::walk(texts, 1, spec("nqs", &["interval", "chgexit", "equexit"]), |opt| {
+                    exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
+                    true
+                });
+                if at >= texts.len() {
+                    return false;
+                }
+                if !exec {
+                    self.script_from(&next.words[at..], &through("watch"), next.depth);
+                    return true;
+                }
+                Some(at)
+            }
+            "eval" => {
+                if texts.len() > 1 {
+                    self.script_from(&next.words[1..], &through("eval"), next.depth);
+                }
+                return texts.len() > 1;
+            }
+            "parallel" => return self.parallel(texts, next),
+            "su" | "runuser" => {
+                let mut script = None;
+                let at = options::walk(
+                    texts,
+                    1,
+                    spec("cgGsuw", &["command", "group", "supp-group", "shell", "user", "whitelist-environment"]),
+                    |opt| {
+                        if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
+                            script = value;
+                        }
+                        true
+                    },
+                );
+                if let Some(script) = script {
+                    let word = next.words.iter().find(|w| w.text == script);
+                    self.script_word(word, script, &through(program), next.depth);
+                    return true;
+                }
+                if program == "runuser" { rest_from(at) } else { return false }
+            }
+            "busybox" => {
+                if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
+                    return false;
+                }
+                rest_from(1)
+            }
+            _ => return false,
+        };
+        let Some(at) = at else {
+            return false;
+        };
+        let simple = Simple {
+            words: next.words[at..].to_vec(),
+            redirects: next.redirects.to_vec(),
+            fed: next.fed.cloned(),
+            piped: next.piped.cloned(),
+        };
+        self.simple(simple, through(program), next.depth + 1);
+        true
+    }
+
+    /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE...] COMMAND...`.
+    fn env(&mut self, texts: &[String], next: &Next<'_>) -> bool {
+        let mut split = None;
+        let mut chdir = None;
+        let mut at = options::walk(
+            texts,
+            1,
+            Spec {
+                short: "uCS",
+                long: &["unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"],
+                plus: false,
+            },
+            |opt| {
+                match opt {
+                    Opt::Short('S', value) | Opt::Long("split-string", value) => split = value,
+                    Opt::Short('C', value) | Opt::Long("chdir", value) => chdir = value,
+                    _ => {}
+                }
+                true
+            },
+        );
+        while texts.get(at).is_some_and(|w| is_assignment(w)) {
+            at += 1;
+        }
+        let mut through = next.through.to_vec();
+        through.push("env".to_owned());
+        let saved = self.cwd.clone();
+        if let Some(dir) = chdir {
+            self.cwd = resolve(dir, &self.cwd, self.context.home);
+        }
+        let mut words: Vec<Word> = Vec::new();
+        if let Some(split) = split {
+            // `-S` splits its string into words, as a shell would (quotes, no expansions).
+            match shlex::split(split) {
+                Some(split) => words.extend(split.into_iter().map(|text| Word { text, literal: true })),
+                None => {
+                    self.push(unknown_script(next, &self.cwd, self.context.home, through.clone(), "env -S gives words that do not split"));
+                    self.cwd = saved;
+                    return true;
+                }
+            }
+        }
+        words.extend(next.words[at.min(next.words.len())..].iter().cloned());
+        if words.is_empty() {
+            self.cwd = saved;
+            return false;
+        }
+        let simple = Simple {
+            words,
+            redirects: next.redirects.to_vec(),
+            fed: next.fed.cloned(),
+            piped: next.piped.cloned(),
+        };
+        self.simple(simple, through, next.depth + 1);
+        self.cwd = saved;
+        true
+    }
+
+    /// `flock [options] FILE COMMAND...` or `flock [options] FILE -c SCRIPT`.
+    fn flock(&mut self, texts: &[String], next: &Next<'_>) -> bool {
+        let spec = Spec {
+            short: "wEc",
+            long: &["timeout", "wait", "conflict-exit-code", "command"],
+            plus: false,
+        };
+        let mut script = None;
+        let mut find_script = |opt: Opt<'_>| {
+            if let Opt::Short('c', Some(value)) | Opt::Long("command", Some(value)) = opt {
+                script = Some(value.to_owned());
+            }
+            true
+        };
+        let file = options::walk(texts, 1, spec, &mut find_script);
+        if file >= texts.len() {
+            return false;
+        }
+        let at = options::walk(texts, file + 1, spec, &mut find_script);
+        let mut through = next.through.to_vec();
+        through.push("flock".to_owned());
+        if let Some(script) = script {
+            let word = next.words.iter().find(|w| w.text == script);
+            self.script_word(word, &script, &through, next.depth);
+            return true;
+        }
+        if at >= texts.len() {
+            return false;
+        }
+        let simple = Simple {
+            words: next.words[at..].to_vec(),
+            redirects: next.redirects.to_vec(),
+            fed: next.fed.cloned(),
+            piped: next.piped.cloned(),
+        };
+        self.simple(simple, through, next.depth + 1);
+        true
+    }
+
+    /// `parallel [options] COMMAND ::: ARGS...`: the command, run by a shell, once per argument.
+    fn parallel(&mut self, texts: &[String], next: &Next<'_>) -> bool {
+        let at = options::skip(
+            texts,
+            1,
+            Spec {
+                short: "jSIaCdnNsLlEXe",
+                long: &["jobs", "sshlogin", "arg-file", "colsep", "delimiter", "max-args", "halt", "joblog", "results", "timeout", "tmpdir", "workdir", "basefile", "env"],
+                plus: false,
+            },
+        );
+        let split = texts[at..].iter().position(|w| w.starts_with(":::")).map_or(texts.len(), |i| at + i);
+        if at >= split {
+            return false;
+        }
+        let mut through = next.through.to_vec();
+        through.push("parallel".to_owned());
+        let command: Vec<&Word> = next.words[at..split].iter().collect();
+        let inputs: Vec<&Word> = next.words[split..]
+            .iter()
+            .filter(|w| !w.text.starts_with(":::"))
+            .take(FAN_OUT_MAX)
+            .collect();
+        let runs: Vec<Vec<Word>> = if inputs.is_empty() {
+            vec![command.iter().map(|w| (*w).clone()).collect()]
+        } else {
+            inputs
+                .iter()
+                .map(|input| {
+                    let mut words: Vec<Word> = Vec::new();
+                    let mut put = false;
+                    for w in &command {
+                        if w.text.contains("{}") {
+                            put = true;
+                            words.push(Word {
+                                text: w.text.replace("{}", &input.text),
+                                literal: w.literal && input.literal,
+                            });
+                        } else {
+                            words.push((*w).clone());
+                        }
+                    }
+                    if !put {
+                        words.push((*input).clone());
+                    }
+                    words
+                })
+                .collect()
+        };
+        for words in runs {
+            self.script_from(&words, &through, next.depth);
+        }
+        true
+    }
+
+    /// `find ... -exec COMMAND {} ;` (and `-execdir`, `-ok`, `-okdir`): each command, with `{}`
+    /// standing for a file under each starting point.
+    fn find_exec(&mut self, texts: &[String], starts: &[String], next: &Next<'_>) {
+        let mut at = 1;
+        while at < texts.len() {
+            let word = texts[at].as_str();
+            if !matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                at += 1;
+                continue;
+            }
+            let begin = at + 1;
+            let end = texts[begin..]
+                .iter()
+                .position(|w| w == ";" || w == "+")
+                .map_or(texts.len(), |i| begin + i);
+            if begin < end {
+                let starts: Vec<&str> = if starts.is_empty() {
+                    vec!["."]
+                } else {
+                    starts.iter().map(String::as_str).take(FAN_OUT_MAX).collect()
+                };
+                for start in starts {
+                    let words = next.words[begin..end]
+                        .iter()
+                        .map(|w| Word {
+                            text: w.text.replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
+                            literal: w.literal,
+                        })
+                        .collect();
+                    let mut through = next.through.to_vec();
+                    through.push(format!("find {word}"));
+                    let simple = Simple {
+                        words,
+                        ..Simple::default()
+                    };
+                    self.simple(simple, through, next.depth + 1);
+                }
+            }
+            at = end + 1;
+        }
+    }
+
+    /// A shell: its `-c` script, or what it reads on its standard input, is read in turn.
+    /// Returns what cannot be known, when the script cannot be read.
+    fn shell(&mut self, program: &str, texts: &[String], next: &Next<'_>) -> Option<Unknown> {
+        let start = if program == "busybox" { 2 } else { 1 };
+        let mut command = false;
+        let mut stdin = false;
+        let at = options::walk(
+            texts,
+            start,
+            Spec {
+                short: "oO",
+                long: &["rcfile", "init-file"],
+                plus: true,
+            },
+            |opt| {
+                match opt {
+                    Opt::Short('c', _) | Opt::Long("command", _) => command = true,
+                    Opt::Short('s', _) => stdin = true,
+                    _ => {}
+                }
+                true
+            },
+        );
+        let mut through = next.through.to_vec();
+        let name = texts.get(start.saturating_sub(1)).map_or(program, |w| basename(w));
+        if command {
+            through.push(format!("{name} -c"));
+            let Some(word) = next.words.get(at) else {
+                return None;
+            };
+            if !word.literal {
+                return Some(Unknown::Script(format!(
+                    "{name} -c runs `{}`, known only when it runs",
+                    word.text
+                )));
+            }
+            self.script_in(&word.text, &through, next.depth);
+            return None;
+        }
+        if at < texts.len() && !stdin {
+            // A script file: what it does is not on the line.
+            if !next.words[at].literal {
+                return Some(Unknown::Script(format!(
+                    "{name} runs the script `{}`, known only when it runs",
+                    next.words[at].text
+                )));
+            }
+            return None;
+        }
+        through.push(format!("{name} reading its input"));
+        if let Some(fed) = next.fed {
+            if !fed.literal {
+                return Some(Unknown::Script(format!(
+                    "{name} reads a heredoc whose text is known only when it runs"
+                )));
+            }
+            self.script_in(&fed.text, &through, next.depth);
+            return None;
+        }
+        if let Some(file) = next.redirects.iter().find(|r| r.op == "<") {
+            return Some(Unknown::Script(format!(
+                "{name} runs the script in `{}`, which is not on the line",
+                file.target.text
+            )));
+        }
+        match next.piped {
+            None => None,
+            Some(Producer::Command { words, fed }) => match produced(words, fed.as_ref()) {
+                Some(text) => {
+                    self.script_in(&text, &through, next.depth);
+                    None
+                }
+                None => {
+                    let producer = words.first().map_or("a command", |w| basename(&w.text));
+                    Some(Unknown::Script(format!(
+                        "{name} runs what `{producer}` prints, known only when it runs"
+                    )))
+                }
+            },
+            Some(Producer::Other) => Some(Unknown::Script(format!(
+                "{name} runs what the commands before it print, known only when they run"
+            ))),
+        }
+    }
+
+    /// The words of `words`, joined with spaces, read as a script (`eval`, `watch`,
+    /// `parallel`).
+    fn script_from(&mut self, words: &[Word], through: &[String], depth: usize) {
+        if let Some(word) = words.iter().find(|w| !w.literal) {
+            let mut cmd = Command {
+                program: words.first().map(|w| basename(&w.text).to_owned()).unwrap_or_default(),
+                through: through.to_vec(),
+                ..Command::default()
+            };
+            cmd.args = words.iter().skip(1).map(|w| w.text.clone()).collect();
+            cmd.line = line(&words.iter().map(|w| w.text.clone()).collect::<Vec<_>>());
+            cmd.unknown = Some(Unknown::Script(format!(
+                "{} runs `{}`, known only when it runs",
+                through.last().map_or("it", String::as_str),
+                word.text
+            )));
+            self.push(cmd);
+            return;
+        }
+        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        self.script_in(&text, through, depth);
+    }
+
+    /// A script given as one word (`su -c`, `flock -c`).
+    fn script_word(&mut self, word: Option<&Word>, text: &str, through: &[String], depth: usize) {
+        if word.is_some_and(|w| !w.literal) {
+            self.script_from(&[Word { text: text.to_owned(), literal: false }], through, depth);
+            return;
+        }
+        self.script_in(text, through, depth);
+    }
+
+    /// Reads `text` as a script whose commands run through `through`.
+    fn script_in(&mut self, text: &str, through: &[String], depth: usize) {
+        let before = self.out.commands.len();
+        self.saved.push(self.cwd.clone());
+        self.script(text, depth + 1);
+        if let Some(cwd) = self.saved.pop() {
+            self.cwd = cwd;
+        }
+        for cmd in &mut self.out.commands[before..] {
+            let mut list = through.to_vec();
+            list.append(&mut cmd.through);
+            cmd.through = list;
+        }
+    }
+}
+
+/// What a simple command passes to the one it wraps.
+struct Next<'n> {
+    words: &'n [Word],
+    redirects: &'n [Redirect],
+    fed: Option<&'n Fed>,
+    piped: Option<&'n Producer>,
+    through: &'n [String],
+    depth: usize,
+}
+
+/// The command `words` would be, with nothing known about its script.
+fn unknown_script(next: &Next<'_>, cwd: &str, home: Option<&Path>, through: Vec<String>, why: &str) -> Command {
+    command(
+        next.words,
+        next.redirects,
+        next.fed,
+        cwd,
+        home,
+        through,
+        Some(Unknown::Script(why.to_owned())),
+    )
+}
+
+/// The text a producer in a pipe prints, when the line shows it: `echo` and `printf` of literal
+/// words, `cat` of a heredoc or here-string.
+fn produced(words: &[Word], fed: Option<&Fed>) -> Option<String> {
+    if words.iter().any(|w| !w.literal) {
+        return None;
+    }
+    let program = basename(&words.first()?.text);
+    match program {
+        "echo" => {
+            let args: Vec<&str> = words[1..]
+                .iter()
+                .map(|w| w.text.as_str())
+                .skip_while(|w| matches!(*w, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(args.join(" "))
+        }
+        "printf" => {
+            let format = words.get(1)?;
+            if words.len() == 2 && !format.text.contains('%') {
+                Some(format.text.replace("\\n", "\n"))
+            } else if format.text == "%s\\n" || format.text == "%s" {
+                Some(words[2..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join("\n"))
+            } else {
+                None
+            }
+        }
+        "cat" if words.len() == 1 => fed.filter(|f| f.literal).map(|f| f.text.clone()),
+        _ => None,
+    }
+}
+
+/// A command's fields from its words.
+fn command(
+    words: &[Word],
+    redirects: &[Redirect],
+    fed: Option<&Fed>,
+    cwd: &str,
+    home: Option<&Path>,
+    through: Vec<String>,
+    unknown: Option<Unknown>,
+) -> Command {
+    let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    let program = texts.first().map_or("", |w| basename(w)).to_owned();
+    let (flags, operands, subcommand) = split_args(&program, &texts);
+    let paths = operands
+        .iter()
+        .flat_map(|word| path_words(word))
+        .map(|word| resolve(word, cwd, home))
+        .collect();
+    let redirects = redirects
+        .iter()
+        .filter(|r| !r.target.text.is_empty())
+        .map(|r| format!("{}{}", r.op, resolve(&r.target.text, cwd, home)))
+        .collect();
+    Command {
+        program,
+        args: texts.iter().skip(1).cloned().collect(),
+        flags,
+        subcommand,
+        paths,
+        redirects,
+        input: fed.map(|f| f.text.clone()),
+        line: line(&texts),
+        through,
+        unknown,
+    }
+}
+
+/// The options, the operands (with the values of `--long=value`) and the subcommand of a
+/// command's words.
+fn split_args(program: &str, texts: &[String]) -> (Vec<String>, Vec<String>, Option<String>) {
+    let mut flags = Vec::new();
+    let mut operands = Vec::new();
+    let globals = options::globals(program);
+    let mut subcommand = None;
+    let mut sub_at = None;
+    if let Some(spec) = globals {
+        let at = options::skip(texts, 1, spec);
+        if let Some(word) = texts.get(at) {
+            subcommand = Some(word.clone());
+            sub_at = Some(at);
+        }
+    }
+    let mut done = false;
+    let mut i = 1;
+    while i < texts.len() {
+        let word = &texts[i];
+        let next_value = texts
+            .get(i + 1)
+            .filter(|w| !w.starts_with('-') || w.as_str() == "-");
+        if Some(i) == sub_at {
+            i += 1;
+            continue;
+        }
+        if done || word == "-" || !word.starts_with('-') || word.len() == 1 {
+            operands.push(word.clone());
+        } else if word == "--" {
+            done = true;
+        } else if let Some(long) = word.strip_prefix("--") {
+            match long.split_once('=') {
+                Some((name, value)) => {
+                    flags.push(format!("--{name}"));
+                    flags.push(format!("--{name}={value}"));
+                    operands.push(value.to_owned());
+                }
+                None => {
+                    flags.push(word.clone());
+                    if let Some(value) = next_value {
+                        flags.push(format!("{word}={value}"));
+                    }
+                }
+            }
+        } else {
+            let cluster = &word[1..];
+            let count = cluster.chars().count();
+            for (n, c) in cluster.chars().enumerate() {
+                flags.push(format!("-{c}"));
+                if n + 1 == count
+                    && let Some(value) = next_value
+                {
+                    flags.push(format!("-{c}={value}"));
+                }
+            }
+        }
+        i += 1;
+    }
+    (flags, operands, subcommand)
+}
+
+/// The parts of an operand that may name a file: the word (not a URL, not `host:path`), and the
+/// value of `key=/path` (`dd of=/dev/sda`).
+fn path_words(word: &str) -> Vec<&str> {
+    if word.is_empty() || is_url(word) {
+        return Vec::new();
+    }
+    let mut out = vec![word];
+    if let Some((key, value)) = word.split_once('=')
+        && !key.is_empty()
+        && !key.contains('/')
+        && (value.starts_with('/') || value.starts_with('~') || value.starts_with('.') || value.starts_with('$'))
+    {
+        out.push(value);
+    }
+    out
+}
+
+/// Whether `word` is a URL (`scheme://...`).
+fn is_url(word: &str) -> bool {
+    word.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+    })
+}
+
+/// The starting points of `find` (its words before the first expression).
+fn cmd_starts(texts: &[String]) -> Vec<String> {
+    let at = options::skip(texts, 1, Spec { short: "DO", ..Spec::default() });
+    texts[at.min(texts.len())..]
+        .iter()
+        .take_while(|w| !w.starts_with('-') && !matches!(w.as_str(), "(" | "!" | ")"))
+        .cloned()
+        .collect()
+}
+
+/// `NAME=value`.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// A program's name without its folder.
+pub(super) fn basename(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// Words as one line, each quoted where a shell would need it.
+fn line(texts: &[String]) -> String {
+    let mut out = String::new();
+    for (i, text) in texts.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let word = if i == 0 { basename(text) } else { text };
+        let plain = !word.is_empty()
+            && word.chars().all(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',' | '+' | '@' | '%' | '~' | '$' | '{' | '}' | '*')
+            });
+        if plain {
+            out.push_str(word);
+        } else {
+            out.push('\'');
+            out.push_str(&word.replace('\'', "'\\''"));
+            out.push('\'');
+        }
+    }
+    out
+}
