@@ -41,14 +41,16 @@ pub(crate) const KEYS: [&str; 10] = [
 /// The fields of one command of a shell call, as the shell would run it (see [`crate::shell`]): a
 /// condition naming one is checked against each command, and a rule naming any matches when one
 /// command satisfies all of them.
-pub(crate) const COMMAND_FIELDS: [&str; 8] = [
+pub(crate) const COMMAND_FIELDS: [&str; 10] = [
     "program",
     "args",
     "flags",
     "subcommand",
     "paths",
+    "target",
     "redirects",
     "input",
+    "expansions",
     "line",
 ];
 
@@ -186,6 +188,8 @@ pub struct Rule {
     /// What it does with a call whose commands cannot be known (only for a rule that names a
     /// command field).
     pub undecidable: Undecidable,
+    /// The home folder `${home}` stands for: the one a command's `~` and `$HOME` are read as.
+    pub home: Option<PathBuf>,
 }
 
 impl Rule {
@@ -327,7 +331,7 @@ pub(crate) fn load_file(
                 return None;
             }
             Some(build(
-                kept, event, &absolute, &sha256, scope, file, &patterns,
+                kept, event, &absolute, &sha256, scope, file, &patterns, vars.home,
             ))
         })
         .collect();
@@ -337,6 +341,7 @@ pub(crate) fn load_file(
 }
 
 /// The hook of one checked rule.
+#[allow(clippy::too_many_arguments)] // each is one fact about where the rule came from
 fn build(
     kept: read::Kept,
     event: Event,
@@ -345,6 +350,7 @@ fn build(
     scope: Scope,
     file: &Path,
     patterns: &Arc<Patterns>,
+    home: Option<&Path>,
 ) -> HookSpec {
     let conditions = |list: Vec<read::KeptCondition>| {
         list.into_iter()
@@ -371,6 +377,7 @@ fn build(
         message: kept.message,
         priority: kept.priority,
         undecidable: kept.undecidable,
+        home: home.map(Path::to_path_buf),
     };
     let origin = Origin {
         file: file.to_path_buf(),

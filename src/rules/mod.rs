@@ -96,7 +96,7 @@ pub(crate) fn verdict(
         let excepted = !rule.unless.is_empty() && call_unless_holds;
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
-    let Some(reading) = fields.reading() else {
+    let Some(reading) = fields.reading(rule.home.as_deref()) else {
         // Not a shell call: no command has the fields.
         return Verdict::No;
     };
@@ -140,6 +140,8 @@ fn command_values<'c>(field: &str, command: &'c Command) -> Vec<&'c str> {
         "flags" => command.flags.iter().map(String::as_str).collect(),
         "subcommand" => command.subcommand.as_deref().into_iter().collect(),
         "paths" => command.paths.iter().map(String::as_str).collect(),
+        "target" => command.target.as_deref().into_iter().collect(),
+        "expansions" => command.expansions.iter().map(String::as_str).collect(),
         "redirects" => command.redirects.iter().map(String::as_str).collect(),
         "input" => command.input.as_deref().into_iter().collect(),
         "line" => vec![command.line.as_str()],
@@ -224,9 +226,11 @@ pub(crate) fn answer(
 
 /// The commands a shell call would run, read once per call (`None` for a call that is not a
 /// shell call, or has no command).
+/// `home` is what `~` and `$HOME` stand for.
 pub(crate) fn commands<'i>(
     invocation: &'i Invocation,
     input: Option<&Map<String, Value>>,
+    home: Option<&Path>,
 ) -> Option<&'i Reading> {
     if invocation.tool_class != Some("shell") {
         return None;
@@ -237,11 +241,7 @@ pub(crate) fn commands<'i>(
     }
     Some(invocation.commands.get_or_init(|| {
         let cwd = work_folder(invocation, input);
-        let home = crate::paths::home_dir();
-        let context = shell::Context {
-            cwd: &cwd,
-            home: home.as_deref(),
-        };
+        let context = shell::Context { cwd: &cwd, home };
         match command {
             Value::String(text) => shell::read(text, context),
             Value::Array(words) => {
@@ -285,8 +285,8 @@ struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// The commands of a shell call.
-    fn reading(&self) -> Option<&'a Reading> {
-        commands(self.invocation, self.input)
+    fn reading(&self, home: Option<&Path>) -> Option<&'a Reading> {
+        commands(self.invocation, self.input, home)
     }
 
     /// For `when`: the field is there and one of its values matches.

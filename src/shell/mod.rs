@@ -57,11 +57,17 @@ pub(crate) struct Command {
     /// Each word that may name a file (not an option, not a URL), absolute against the folder the
     /// command runs in and without `.` or `..`; a path behind an unknown variable stays as written.
     pub paths: Vec<String>,
+    /// Where the command writes when it copies, moves or links (`cp`, `mv`, `install`, `ln`,
+    /// `rsync`, `scp`: `-t DIR`, else the last path), and for any other program its last path.
+    pub target: Option<String>,
     /// Each redirection to or from a file: its operator then its target (`>/abs/file`,
     /// `>>/abs/log`, `</abs/in`), the target made absolute as `paths` are.
     pub redirects: Vec<String>,
     /// The text a here-string or heredoc gives the command on its standard input.
     pub input: Option<String>,
+    /// The expansions in its words that are known only when it runs, as written (`$TOKEN`,
+    /// `${#KEY}`, `$(pwd)`); text in single quotes is not one.
+    pub expansions: Vec<String>,
     /// The command as one line: the program and its words, quoted where needed.
     pub line: String,
     /// The wrappers and shells the command ran through (`sudo`, `bash -c`, `find -exec`).
@@ -159,6 +165,12 @@ pub(crate) fn resolve(word: &str, cwd: &str, home: Option<&Path>) -> String {
         }
     } else if word.starts_with('/') {
         PathBuf::from(word)
+    } else if let Some(rest) = ["$PWD", "${PWD}", "$(pwd)", "`pwd`"]
+        .iter()
+        .find_map(|cwd_word| word.strip_prefix(cwd_word))
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    {
+        return resolve(&format!(".{rest}"), cwd, home);
     } else if word.starts_with('$') || word.starts_with('~') || word.starts_with('`') {
         // An unknown variable or another user's home: only known when it runs.
         return word.to_owned();

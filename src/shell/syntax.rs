@@ -15,6 +15,20 @@ pub(super) struct Word {
     pub text: String,
     /// Whether the text is exactly what the program receives (no other expansion in it).
     pub literal: bool,
+    /// The expansions in it that are known only when it runs, as written (`$TOKEN`,
+    /// `${#KEY}`, `$(pwd)`); not those in single quotes, which are text.
+    pub expansions: Vec<String>,
+}
+
+impl Word {
+    /// A word with no expansion.
+    pub(super) fn plain(text: String) -> Self {
+        Self {
+            text,
+            literal: true,
+            expansions: Vec::new(),
+        }
+    }
 }
 
 /// A redirection to or from a file.
@@ -262,6 +276,7 @@ impl Reader<'_> {
                     words.push(Word {
                         text: "/dev/fd/63".to_owned(),
                         literal: false,
+                        expansions: Vec::new(),
                     });
                 }
             }
@@ -326,9 +341,9 @@ impl Reader<'_> {
                     // An unquoted delimiter: `$(...)` in the body runs.
                     let pieces = word::parse_heredoc(&text, &self.options)
                         .map_err(|err| format!("a heredoc does not parse: {err}"))?;
-                    let mut plain = true;
-                    self.scan(&text, &pieces, &mut String::new(), &mut plain)?;
-                    plain
+                    let mut word = Word::plain(String::new());
+                    self.scan(&text, &pieces, &mut word)?;
+                    word.literal
                 } else {
                     true
                 };
@@ -357,10 +372,9 @@ impl Reader<'_> {
     fn word(&mut self, raw: &str) -> Result<Word, String> {
         let pieces = word::parse(raw, &self.options)
             .map_err(|err| format!("a word does not parse: {err}"))?;
-        let mut text = String::with_capacity(raw.len());
-        let mut literal = true;
-        self.scan(raw, &pieces, &mut text, &mut literal)?;
-        Ok(Word { text, literal })
+        let mut word = Word::plain(String::with_capacity(raw.len()));
+        self.scan(raw, &pieces, &mut word)?;
+        Ok(word)
     }
 
     /// The `$(...)` and backticks in a text that is not itself a word.
@@ -368,7 +382,7 @@ impl Reader<'_> {
         if text.contains("$(") || text.contains('`') {
             let pieces = word::parse_heredoc(text, &self.options)
                 .map_err(|err| format!("a word does not parse: {err}"))?;
-            self.scan(text, &pieces, &mut String::new(), &mut true)?;
+            self.scan(text, &pieces, &mut Word::plain(String::new()))?;
         }
         Ok(())
     }
@@ -377,10 +391,10 @@ impl Reader<'_> {
         &mut self,
         raw: &str,
         pieces: &[WordPieceWithSource],
-        text: &mut String,
-        literal: &mut bool,
+        word: &mut Word,
     ) -> Result<(), String> {
         for piece in pieces {
+            let text = &mut word.text;
             let source = raw.get(piece.start_index..piece.end_index).unwrap_or("");
             match &piece.piece {
                 WordPiece::Text(t) | WordPiece::SingleQuotedText(t) => text.push_str(t),
@@ -388,7 +402,7 @@ impl Reader<'_> {
                 WordPiece::EscapeSequence(t) => text.push_str(t.strip_prefix('\\').unwrap_or(t)),
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                    self.scan(raw, inner, text, literal)?;
+                    self.scan(raw, inner, word)?;
                 }
                 WordPiece::TildeExpansion(tilde) => match (tilde, self.home) {
                     (TildeExpr::Home, Some(home)) => text.push_str(&home.to_string_lossy()),
@@ -398,27 +412,31 @@ impl Reader<'_> {
                         text.push_str(user);
                     }
                     _ => {
-                        *literal = false;
+                        word.literal = false;
                         text.push_str(source);
+                        word.expansions.push(source.to_owned());
                     }
                 },
                 WordPiece::ParameterExpansion(expr) => {
                     if let (Some(home), true) = (self.home, is_home(expr)) {
                         text.push_str(&home.to_string_lossy());
                     } else {
-                        *literal = false;
+                        word.literal = false;
                         text.push_str(source);
+                        word.expansions.push(source.to_owned());
                     }
                 }
                 WordPiece::CommandSubstitution(script)
                 | WordPiece::BackquotedCommandSubstitution(script) => {
-                    *literal = false;
+                    word.literal = false;
                     text.push_str(source);
+                    word.expansions.push(source.to_owned());
                     self.items.push(Item::Script(script.clone()));
                 }
                 WordPiece::ArithmeticExpression(expr) => {
-                    *literal = false;
+                    word.literal = false;
                     text.push_str(source);
+                    word.expansions.push(source.to_owned());
                     self.substitutions_in(&expr.value)?;
                 }
             }

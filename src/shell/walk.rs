@@ -72,10 +72,7 @@ impl<'a> Walker<'a> {
     pub(super) fn argv(&mut self, words: &[String]) {
         let words = words
             .iter()
-            .map(|text| Word {
-                text: text.clone(),
-                literal: true,
-            })
+            .map(|text| Word::plain(text.clone()))
             .collect();
         self.simple(
             Simple {
@@ -311,7 +308,30 @@ impl<'a> Walker<'a> {
                     1,
                     spec("IinPdaEeLlsS", &["replace", "max-args", "max-procs", "delimiter", "arg-file", "eof", "max-lines", "max-chars", "process-slot-var"]),
                 );
-                // Without a command, xargs runs `echo`.
+                // Without a command, xargs runs `echo`. Fed by `find`, it gets the files found
+                // under each of find's starting points.
+                if at < texts.len()
+                    && let Some(Producer::Command { words, .. }) = next.piped
+                    && words.first().is_some_and(|w| basename(&w.text) == "find")
+                {
+                    let find: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+                    let mut starts = cmd_starts(&find);
+                    if starts.is_empty() {
+                        starts.push(".".to_owned());
+                    }
+                    let mut words = next.words[at..].to_vec();
+                    words.extend(starts.iter().take(FAN_OUT_MAX).map(|start| {
+                        Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
+                    }));
+                    let simple = Simple {
+                        words,
+                        redirects: next.redirects.to_vec(),
+                        fed: next.fed.cloned(),
+                        piped: None,
+                    };
+                    self.simple(simple, through("xargs"), next.depth + 1);
+                    return true;
+                }
                 rest_from(at)
             }
             "watch" => {
@@ -411,7 +431,7 @@ impl<'a> Walker<'a> {
         if let Some(split) = split {
             // `-S` splits its string into words, as a shell would (quotes, no expansions).
             match shlex::split(split) {
-                Some(split) => words.extend(split.into_iter().map(|text| Word { text, literal: true })),
+                Some(split) => words.extend(split.into_iter().map(Word::plain)),
                 None => {
                     self.push(unknown_script(next, &self.cwd, self.context.home, through.clone(), "env -S gives words that do not split"));
                     self.cwd = saved;
@@ -511,6 +531,7 @@ impl<'a> Walker<'a> {
                             words.push(Word {
                                 text: w.text.replace("{}", &input.text),
                                 literal: w.literal && input.literal,
+                                expansions: [w.expansions.clone(), input.expansions.clone()].concat(),
                             });
                         } else {
                             words.push((*w).clone());
@@ -556,6 +577,7 @@ impl<'a> Walker<'a> {
                         .map(|w| Word {
                             text: w.text.replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
                             literal: w.literal,
+                            expansions: w.expansions.clone(),
                         })
                         .collect();
                     let mut through = next.through.to_vec();
@@ -682,7 +704,12 @@ impl<'a> Walker<'a> {
     /// A script given as one word (`su -c`, `flock -c`).
     fn script_word(&mut self, word: Option<&Word>, text: &str, through: &[String], depth: usize) {
         if word.is_some_and(|w| !w.literal) {
-            self.script_from(&[Word { text: text.to_owned(), literal: false }], through, depth);
+            let word = Word {
+                text: text.to_owned(),
+                literal: false,
+                expansions: vec![text.to_owned()],
+            };
+            self.script_from(&[word], through, depth);
             return;
         }
         self.script_in(text, through, depth);
@@ -771,10 +798,33 @@ fn command(
     let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let program = texts.first().map_or("", |w| basename(w)).to_owned();
     let (flags, operands, subcommand) = split_args(&program, &texts);
-    let paths = operands
+    let flags: Vec<String> = flags
+        .into_iter()
+        .map(|flag| match flag.split_once('=') {
+            Some((name, value)) if name.starts_with('-') && path_like(value) => {
+                format!("{name}={}", resolve(value, cwd, home))
+            }
+            _ => flag,
+        })
+        .collect();
+    let paths: Vec<String> = operands
         .iter()
         .flat_map(|word| path_words(word))
         .map(|word| resolve(word, cwd, home))
+        .collect();
+    let target = if COPIERS.contains(&program.as_str())
+        && let Some(dir) = flags.iter().find_map(|f| {
+            f.strip_prefix("-t=")
+                .or_else(|| f.strip_prefix("--target-directory="))
+        }) {
+        Some(resolve(dir, cwd, home))
+    } else {
+        paths.last().cloned()
+    };
+    let expansions = words
+        .iter()
+        .skip(1)
+        .flat_map(|w| w.expansions.iter().cloned())
         .collect();
     let redirects = redirects
         .iter()
@@ -787,8 +837,10 @@ fn command(
         flags,
         subcommand,
         paths,
+        target,
         redirects,
         input: fed.map(|f| f.text.clone()),
+        expansions,
         line: line(&texts),
         through,
         unknown,
@@ -830,7 +882,9 @@ fn split_args(program: &str, texts: &[String]) -> (Vec<String>, Vec<String>, Opt
                 Some((name, value)) => {
                     flags.push(format!("--{name}"));
                     flags.push(format!("--{name}={value}"));
-                    operands.push(value.to_owned());
+                    if path_like(value) {
+                        operands.push(value.to_owned());
+                    }
                 }
                 None => {
                     flags.push(word.clone());
@@ -856,10 +910,18 @@ fn split_args(program: &str, texts: &[String]) -> (Vec<String>, Vec<String>, Opt
     (flags, operands, subcommand)
 }
 
+/// Programs whose last operand (or `-t DIR`) is where they write.
+const COPIERS: [&str; 8] = ["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp"];
+
+/// Whether an option's value looks like a file: it has a `/` or starts with `~`.
+fn path_like(value: &str) -> bool {
+    value.contains('/') || value.starts_with('~')
+}
+
 /// The parts of an operand that may name a file: the word (not a URL, not `host:path`), and the
 /// value of `key=/path` (`dd of=/dev/sda`).
 fn path_words(word: &str) -> Vec<&str> {
-    if word.is_empty() || is_url(word) {
+    if word.is_empty() || is_url(word) || is_remote(word) {
         return Vec::new();
     }
     let mut out = vec![word];
@@ -880,6 +942,17 @@ fn is_url(word: &str) -> bool {
             && scheme
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+    })
+}
+
+/// Whether `word` names a file on another machine (`host:path`, `user@host:path`).
+fn is_remote(word: &str) -> bool {
+    word.split_once(':').is_some_and(|(host, _)| {
+        !host.is_empty()
+            && !host.starts_with(['/', '.', '~', '$'])
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '@'))
     })
 }
 
