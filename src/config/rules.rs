@@ -41,7 +41,7 @@ pub(crate) const KEYS: [&str; 10] = [
 /// The fields of one command of a shell call, as the shell would run it (see [`crate::shell`]): a
 /// condition naming one is checked against each command, and a rule naming any matches when one
 /// command satisfies all of them.
-pub(crate) const COMMAND_FIELDS: [&str; 10] = [
+pub(crate) const COMMAND_FIELDS: [&str; 11] = [
     "program",
     "args",
     "flags",
@@ -52,6 +52,7 @@ pub(crate) const COMMAND_FIELDS: [&str; 10] = [
     "input",
     "expansions",
     "line",
+    "through",
 ];
 
 /// Whether `field` is one of [`COMMAND_FIELDS`].

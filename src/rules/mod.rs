@@ -145,6 +145,7 @@ fn command_values<'c>(field: &str, command: &'c Command) -> Vec<&'c str> {
         "redirects" => command.redirects.iter().map(String::as_str).collect(),
         "input" => command.input.as_deref().into_iter().collect(),
         "line" => vec![command.line.as_str()],
+        "through" => command.through.iter().map(String::as_str).collect(),
         _ => Vec::new(),
     }
 }

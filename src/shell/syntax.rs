@@ -43,6 +43,8 @@ pub(super) struct Redirect {
 #[derive(Clone, Debug)]
 pub(super) struct Fed {
     pub text: String,
+    /// The expansions in a here-string (`<<< "$TOKEN"`).
+    pub expansions: Vec<String>,
     /// Whether the text is exactly what the command reads (a quoted heredoc delimiter, or
     /// nothing in it to expand).
     pub literal: bool,
@@ -74,8 +76,9 @@ pub(super) enum Item {
     Enter,
     /// It ends.
     Leave,
-    /// The script of a `$(...)`, backticks or `<(...)`, run in a subshell.
-    Script(String),
+    /// The script of a `$(...)`, backticks or `<(...)`, run in a subshell; what it prints is
+    /// given to the named program (`export $(grep -v '^#' .env | xargs)`), when one is.
+    Script { text: String, given_to: Option<String> },
 }
 
 /// Parses `text`; `Err` says why it cannot be read.
@@ -239,6 +242,7 @@ impl Reader<'_> {
             piped,
             ..Simple::default()
         };
+        let start = self.items.len();
         let mut items: Vec<&ast::CommandPrefixOrSuffixItem> = Vec::new();
         if let Some(prefix) = &simple.prefix {
             items.extend(prefix.0.iter());
@@ -264,7 +268,7 @@ impl Reader<'_> {
                     if let Some((_, value)) = word.value.split_once('=') {
                         self.word(value)?;
                     }
-                    if i > name_at && simple.word_or_name.is_some() {
+                    if i >= name_at && simple.word_or_name.is_some() {
                         // After the program (`declare x=1`, `env X=1`): an argument.
                         words.push(self.word(&word.value)?);
                     }
@@ -285,6 +289,17 @@ impl Reader<'_> {
             && let Some(name) = &simple.word_or_name
         {
             words.push(self.word(&name.value)?);
+        }
+        // The substitutions of this command's words print into its arguments.
+        if let Some(program) = words.first().filter(|w| w.literal) {
+            let name = program.text.rsplit('/').next().unwrap_or(&program.text);
+            for item in &mut self.items[start..] {
+                if let Item::Script { given_to, .. } = item
+                    && given_to.is_none()
+                {
+                    *given_to = Some(name.to_owned());
+                }
+            }
         }
         out.words = words;
         let producer = Producer::Command {
@@ -355,13 +370,18 @@ impl Reader<'_> {
                 } else {
                     text
                 };
-                out.fed = Some(Fed { text, literal });
+                out.fed = Some(Fed {
+                    text,
+                    literal,
+                    expansions: Vec::new(),
+                });
             }
             ast::IoRedirect::HereString(_, word) => {
                 let word = self.word(&word.value)?;
                 out.fed = Some(Fed {
                     text: word.text,
                     literal: word.literal,
+                    expansions: word.expansions,
                 });
             }
         }
@@ -431,7 +451,10 @@ impl Reader<'_> {
                     word.literal = false;
                     text.push_str(source);
                     word.expansions.push(source.to_owned());
-                    self.items.push(Item::Script(script.clone()));
+                    self.items.push(Item::Script {
+                        text: script.clone(),
+                        given_to: None,
+                    });
                 }
                 WordPiece::ArithmeticExpression(expr) => {
                     word.literal = false;

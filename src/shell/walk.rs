@@ -96,12 +96,12 @@ impl<'a> Walker<'a> {
                         self.cwd = cwd;
                     }
                 }
-                Item::Script(text) => {
-                    self.saved.push(self.cwd.clone());
-                    self.script(&text, depth + 1);
-                    if let Some(cwd) = self.saved.pop() {
-                        self.cwd = cwd;
-                    }
+                Item::Script { text, given_to } => {
+                    let label = given_to.map_or_else(
+                        || "$(...)".to_owned(),
+                        |program| format!("$(...) given to {program}"),
+                    );
+                    self.script_in(&text, &[label], depth);
                 }
                 Item::Simple(simple) => self.simple(simple, Vec::new(), depth),
             }
@@ -818,6 +818,15 @@ fn command(
                 .or_else(|| f.strip_prefix("--target-directory="))
         }) {
         Some(resolve(dir, cwd, home))
+    } else if COPIERS.contains(&program.as_str()) {
+        // The last operand, even on another machine (`scp key host:`).
+        operands.last().map(|word| {
+            if is_url(word) || is_remote(word) {
+                word.clone()
+            } else {
+                resolve(word, cwd, home)
+            }
+        })
     } else {
         paths.last().cloned()
     };
@@ -825,6 +834,7 @@ fn command(
         .iter()
         .skip(1)
         .flat_map(|w| w.expansions.iter().cloned())
+        .chain(fed.iter().flat_map(|f| f.expansions.iter().cloned()))
         .collect();
     let redirects = redirects
         .iter()
