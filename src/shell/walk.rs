@@ -797,7 +797,25 @@ fn command(
 ) -> Command {
     let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let program = texts.first().map_or("", |w| basename(w)).to_owned();
-    let (flags, operands, subcommand) = split_args(&program, &texts);
+    let (flags, mut operands, subcommand) = split_args(&program, &texts);
+    let given_script = matches!(program.as_str(), "sed" | "gsed")
+        && flags.iter().any(|f| matches!(f.as_str(), "-e" | "-f" | "--expression" | "--file"));
+    // The script given to `-e` (sed, perl, `perl -pe`) is not a file.
+    if matches!(program.as_str(), "sed" | "gsed" | "perl") {
+        for pair in texts.windows(2).skip(1) {
+            let gives_script = pair[0] == "--expression"
+                || pair[0].starts_with('-')
+                    && !pair[0].starts_with("--")
+                    && pair[0].ends_with('e');
+            if gives_script && let Some(at) = operands.iter().position(|o| *o == pair[1]) {
+                operands.remove(at);
+            }
+        }
+    }
+    // sed's first operand is its script unless `-e` or `-f` gives one: not a file.
+    if matches!(program.as_str(), "sed" | "gsed") && !given_script && !operands.is_empty() {
+        operands.remove(0);
+    }
     let flags: Vec<String> = flags
         .into_iter()
         .map(|flag| match flag.split_once('=') {
