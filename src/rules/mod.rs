@@ -97,8 +97,13 @@ pub(crate) fn verdict(
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
     let Some(reading) = fields.reading(rule.home.as_deref()) else {
-        // Not a shell call: no command has the fields.
-        return Verdict::No;
+        // Not a shell call: no command has the fields, so a `when` on one never holds, and an
+        // `unless` on one never excepts.
+        return if command_when.is_empty() {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        };
     };
     if let Some(why) = &reading.undecidable {
         return Verdict::Undecidable(why.clone());
