@@ -128,7 +128,15 @@ impl<'a> Walker<'a> {
         } = simple;
         let Some(first) = words.first() else {
             if !redirects.is_empty() {
-                self.push(command(&[], &redirects, fed.as_ref(), &self.cwd, self.context.home, through, None));
+                self.push(command(
+                    &[],
+                    &redirects,
+                    fed.as_ref(),
+                    &self.cwd,
+                    self.context.home,
+                    through,
+                    None,
+                ));
             }
             return;
         };
@@ -178,7 +186,9 @@ impl<'a> Walker<'a> {
             self.find_exec(&texts, &starts, &next);
             return;
         }
-        if SHELLS.contains(&program) || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
+        if SHELLS.contains(&program)
+            || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str()))
+        {
             if let Some(unknown) = self.shell(program, &texts, &next) {
                 cmd.unknown = Some(unknown);
                 self.push(cmd);
@@ -192,7 +202,9 @@ impl<'a> Walker<'a> {
 
     fn push(&mut self, cmd: Command) {
         if self.out.commands.len() >= COMMANDS_MAX {
-            self.stop(format!("the command holds more than {COMMANDS_MAX} commands"));
+            self.stop(format!(
+                "the command holds more than {COMMANDS_MAX} commands"
+            ));
             return;
         }
         self.out.commands.push(cmd);
@@ -204,16 +216,17 @@ impl<'a> Walker<'a> {
             .filter(|w| !w.text.starts_with('-') || w.text == "-")
             .collect();
         self.cwd = match args.first() {
-            None => self
-                .context
-                .home
-                .map_or_else(|| "~".to_owned(), |home| home.to_string_lossy().into_owned()),
+            None => self.context.home.map_or_else(
+                || "~".to_owned(),
+                |home| home.to_string_lossy().into_owned(),
+            ),
             Some(w) if w.text == "-" => "$OLDPWD".to_owned(),
             Some(w) => resolve(&w.text, &self.cwd, self.context.home),
         };
     }
 
     /// When `program` runs another command (or a script), reads that instead, and says so.
+    #[allow(clippy::too_many_lines)] // one arm per wrapper, each a few lines
     fn unwrapped(&mut self, program: &str, texts: &[String], next: &Next<'_>) -> bool {
         let through = |name: &str| {
             let mut list = next.through.to_vec();
@@ -249,7 +262,11 @@ impl<'a> Walker<'a> {
                         ],
                     ),
                     |opt| {
-                        if matches!(opt, Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _) | Opt::Long("list" | "validate" | "edit", _)) {
+                        if matches!(
+                            opt,
+                            Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _)
+                                | Opt::Long("list" | "validate" | "edit", _)
+                        ) {
                             lists = true;
                         }
                         true
@@ -278,8 +295,16 @@ impl<'a> Walker<'a> {
                 rest_from(options::skip(texts, 1, spec("fo", &["format", "output"])))
             }
             "nice" => rest_from(options::skip(texts, 1, spec("n", &["adjustment"]))),
-            "ionice" => rest_from(options::skip(texts, 1, spec("cnp", &["class", "classdata", "pid"]))),
-            "stdbuf" => rest_from(options::skip(texts, 1, spec("ioe", &["input", "output", "error"]))),
+            "ionice" => rest_from(options::skip(
+                texts,
+                1,
+                spec("cnp", &["class", "classdata", "pid"]),
+            )),
+            "stdbuf" => rest_from(options::skip(
+                texts,
+                1,
+                spec("ioe", &["input", "output", "error"]),
+            )),
             "chrt" => {
                 let at = options::skip(texts, 1, Spec::default());
                 rest_from(at + 1)
@@ -297,7 +322,10 @@ impl<'a> Walker<'a> {
             "strace" | "ltrace" => rest_from(options::skip(
                 texts,
                 1,
-                spec("oepsuEaIOSXPb", &["output", "expr", "attach", "string-limit", "user", "env"]),
+                spec(
+                    "oepsuEaIOSXPb",
+                    &["output", "expr", "attach", "string-limit", "user", "env"],
+                ),
             )),
             "timeout" => {
                 let at = options::skip(texts, 1, spec("sk", &["signal", "kill-after"]));
@@ -309,17 +337,35 @@ impl<'a> Walker<'a> {
                 let at = options::skip(
                     texts,
                     1,
-                    spec("IinPdaEeLlsS", &["replace", "max-args", "max-procs", "delimiter", "arg-file", "eof", "max-lines", "max-chars", "process-slot-var"]),
+                    spec(
+                        "IinPdaEeLlsS",
+                        &[
+                            "replace",
+                            "max-args",
+                            "max-procs",
+                            "delimiter",
+                            "arg-file",
+                            "eof",
+                            "max-lines",
+                            "max-chars",
+                            "process-slot-var",
+                        ],
+                    ),
                 );
                 // Without a command, xargs runs `echo`.
                 rest_from(at)
             }
             "watch" => {
                 let mut exec = false;
-                let at = options::walk(texts, 1, spec("nqs", &["interval", "chgexit", "equexit"]), |opt| {
-                    exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
-                    true
-                });
+                let at = options::walk(
+                    texts,
+                    1,
+                    spec("nqs", &["interval", "chgexit", "equexit"]),
+                    |opt| {
+                        exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
+                        true
+                    },
+                );
                 if at >= texts.len() {
                     return false;
                 }
@@ -341,7 +387,17 @@ impl<'a> Walker<'a> {
                 let at = options::walk(
                     texts,
                     1,
-                    spec("cgGsuw", &["command", "group", "supp-group", "shell", "user", "whitelist-environment"]),
+                    spec(
+                        "cgGsuw",
+                        &[
+                            "command",
+                            "group",
+                            "supp-group",
+                            "shell",
+                            "user",
+                            "whitelist-environment",
+                        ],
+                    ),
                     |opt| {
                         if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
                             script = value;
@@ -354,7 +410,11 @@ impl<'a> Walker<'a> {
                     self.script_word(word, script, &through(program), next.depth);
                     return true;
                 }
-                if program == "runuser" { rest_from(at) } else { return false }
+                if program == "runuser" {
+                    rest_from(at)
+                } else {
+                    return false;
+                }
             }
             "busybox" => {
                 if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
@@ -386,7 +446,14 @@ impl<'a> Walker<'a> {
             1,
             Spec {
                 short: "uCS",
-                long: &["unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"],
+                long: &[
+                    "unset",
+                    "chdir",
+                    "split-string",
+                    "block-signal",
+                    "default-signal",
+                    "ignore-signal",
+                ],
                 plus: false,
             },
             |opt| {
@@ -410,14 +477,21 @@ impl<'a> Walker<'a> {
         let mut words: Vec<Word> = Vec::new();
         if let Some(split) = split {
             // `-S` splits its string into words, as a shell would (quotes, no expansions).
-            match shlex::split(split) {
-                Some(split) => words.extend(split.into_iter().map(|text| Word { text, literal: true })),
-                None => {
-                    self.push(unknown_script(next, &self.cwd, self.context.home, through.clone(), "env -S gives words that do not split"));
-                    self.cwd = saved;
-                    return true;
-                }
-            }
+            let Some(split) = shlex::split(split) else {
+                self.push(unknown_script(
+                    next,
+                    &self.cwd,
+                    self.context.home,
+                    through.clone(),
+                    "env -S gives words that do not split",
+                ));
+                self.cwd = saved;
+                return true;
+            };
+            words.extend(split.into_iter().map(|text| Word {
+                text,
+                literal: true,
+            }));
         }
         words.extend(next.words[at.min(next.words.len())..].iter().cloned());
         if words.is_empty() {
@@ -481,11 +555,29 @@ impl<'a> Walker<'a> {
             1,
             Spec {
                 short: "jSIaCdnNsLlEXe",
-                long: &["jobs", "sshlogin", "arg-file", "colsep", "delimiter", "max-args", "halt", "joblog", "results", "timeout", "tmpdir", "workdir", "basefile", "env"],
+                long: &[
+                    "jobs",
+                    "sshlogin",
+                    "arg-file",
+                    "colsep",
+                    "delimiter",
+                    "max-args",
+                    "halt",
+                    "joblog",
+                    "results",
+                    "timeout",
+                    "tmpdir",
+                    "workdir",
+                    "basefile",
+                    "env",
+                ],
                 plus: false,
             },
         );
-        let split = texts[at..].iter().position(|w| w.starts_with(":::")).map_or(texts.len(), |i| at + i);
+        let split = texts[at..]
+            .iter()
+            .position(|w| w.starts_with(":::"))
+            .map_or(texts.len(), |i| at + i);
         if at >= split {
             return false;
         }
@@ -548,13 +640,19 @@ impl<'a> Walker<'a> {
                 let starts: Vec<&str> = if starts.is_empty() {
                     vec!["."]
                 } else {
-                    starts.iter().map(String::as_str).take(FAN_OUT_MAX).collect()
+                    starts
+                        .iter()
+                        .map(String::as_str)
+                        .take(FAN_OUT_MAX)
+                        .collect()
                 };
                 for start in starts {
                     let words = next.words[begin..end]
                         .iter()
                         .map(|w| Word {
-                            text: w.text.replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
+                            text: w
+                                .text
+                                .replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
                             literal: w.literal,
                         })
                         .collect();
@@ -595,12 +693,12 @@ impl<'a> Walker<'a> {
             },
         );
         let mut through = next.through.to_vec();
-        let name = texts.get(start.saturating_sub(1)).map_or(program, |w| basename(w));
+        let name = texts
+            .get(start.saturating_sub(1))
+            .map_or(program, |w| basename(w));
         if command {
             through.push(format!("{name} -c"));
-            let Some(word) = next.words.get(at) else {
-                return None;
-            };
+            let word = next.words.get(at)?;
             if !word.literal {
                 return Some(Unknown::Script(format!(
                     "{name} -c runs `{}`, known only when it runs",
@@ -638,18 +736,17 @@ impl<'a> Walker<'a> {
         }
         match next.piped {
             None => None,
-            Some(Producer::Command { words, fed }) => match produced(words, fed.as_ref()) {
-                Some(text) => {
+            Some(Producer::Command { words, fed }) => {
+                if let Some(text) = produced(words, fed.as_ref()) {
                     self.script_in(&text, &through, next.depth);
                     None
-                }
-                None => {
+                } else {
                     let producer = words.first().map_or("a command", |w| basename(&w.text));
                     Some(Unknown::Script(format!(
                         "{name} runs what `{producer}` prints, known only when it runs"
                     )))
                 }
-            },
+            }
             Some(Producer::Other) => Some(Unknown::Script(format!(
                 "{name} runs what the commands before it print, known only when they run"
             ))),
@@ -661,7 +758,10 @@ impl<'a> Walker<'a> {
     fn script_from(&mut self, words: &[Word], through: &[String], depth: usize) {
         if let Some(word) = words.iter().find(|w| !w.literal) {
             let mut cmd = Command {
-                program: words.first().map(|w| basename(&w.text).to_owned()).unwrap_or_default(),
+                program: words
+                    .first()
+                    .map(|w| basename(&w.text).to_owned())
+                    .unwrap_or_default(),
                 through: through.to_vec(),
                 ..Command::default()
             };
@@ -675,14 +775,25 @@ impl<'a> Walker<'a> {
             self.push(cmd);
             return;
         }
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let text = words
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         self.script_in(&text, through, depth);
     }
 
     /// A script given as one word (`su -c`, `flock -c`).
     fn script_word(&mut self, word: Option<&Word>, text: &str, through: &[String], depth: usize) {
         if word.is_some_and(|w| !w.literal) {
-            self.script_from(&[Word { text: text.to_owned(), literal: false }], through, depth);
+            self.script_from(
+                &[Word {
+                    text: text.to_owned(),
+                    literal: false,
+                }],
+                through,
+                depth,
+            );
             return;
         }
         self.script_in(text, through, depth);
@@ -715,7 +826,13 @@ struct Next<'n> {
 }
 
 /// The command `words` would be, with nothing known about its script.
-fn unknown_script(next: &Next<'_>, cwd: &str, home: Option<&Path>, through: Vec<String>, why: &str) -> Command {
+fn unknown_script(
+    next: &Next<'_>,
+    cwd: &str,
+    home: Option<&Path>,
+    through: Vec<String>,
+    why: &str,
+) -> Command {
     command(
         next.words,
         next.redirects,
@@ -748,7 +865,13 @@ fn produced(words: &[Word], fed: Option<&Fed>) -> Option<String> {
             if words.len() == 2 && !format.text.contains('%') {
                 Some(format.text.replace("\\n", "\n"))
             } else if format.text == "%s\\n" || format.text == "%s" {
-                Some(words[2..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join("\n"))
+                Some(
+                    words[2..]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
             } else {
                 None
             }
@@ -826,17 +949,14 @@ fn split_args(program: &str, texts: &[String]) -> (Vec<String>, Vec<String>, Opt
         } else if word == "--" {
             done = true;
         } else if let Some(long) = word.strip_prefix("--") {
-            match long.split_once('=') {
-                Some((name, value)) => {
-                    flags.push(format!("--{name}"));
-                    flags.push(format!("--{name}={value}"));
-                    operands.push(value.to_owned());
-                }
-                None => {
-                    flags.push(word.clone());
-                    if let Some(value) = next_value {
-                        flags.push(format!("{word}={value}"));
-                    }
+            if let Some((name, value)) = long.split_once('=') {
+                flags.push(format!("--{name}"));
+                flags.push(format!("--{name}={value}"));
+                operands.push(value.to_owned());
+            } else {
+                flags.push(word.clone());
+                if let Some(value) = next_value {
+                    flags.push(format!("{word}={value}"));
                 }
             }
         } else {
@@ -866,7 +986,10 @@ fn path_words(word: &str) -> Vec<&str> {
     if let Some((key, value)) = word.split_once('=')
         && !key.is_empty()
         && !key.contains('/')
-        && (value.starts_with('/') || value.starts_with('~') || value.starts_with('.') || value.starts_with('$'))
+        && (value.starts_with('/')
+            || value.starts_with('~')
+            || value.starts_with('.')
+            || value.starts_with('$'))
     {
         out.push(value);
     }
@@ -885,7 +1008,14 @@ fn is_url(word: &str) -> bool {
 
 /// The starting points of `find` (its words before the first expression).
 fn cmd_starts(texts: &[String]) -> Vec<String> {
-    let at = options::skip(texts, 1, Spec { short: "DO", ..Spec::default() });
+    let at = options::skip(
+        texts,
+        1,
+        Spec {
+            short: "DO",
+            ..Spec::default()
+        },
+    );
     texts[at.min(texts.len())..]
         .iter()
         .take_while(|w| !w.starts_with('-') && !matches!(w.as_str(), "(" | "!" | ")"))
@@ -917,7 +1047,24 @@ fn line(texts: &[String]) -> String {
         let word = if i == 0 { basename(text) } else { text };
         let plain = !word.is_empty()
             && word.chars().all(|c| {
-                c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',' | '+' | '@' | '%' | '~' | '$' | '{' | '}' | '*')
+                c.is_ascii_alphanumeric()
+                    || matches!(
+                        c,
+                        '-' | '_'
+                            | '.'
+                            | '/'
+                            | '='
+                            | ':'
+                            | ','
+                            | '+'
+                            | '@'
+                            | '%'
+                            | '~'
+                            | '$'
+                            | '{'
+                            | '}'
+                            | '*'
+                    )
             });
         if plain {
             out.push_str(word);
