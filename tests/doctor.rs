@@ -1182,3 +1182,177 @@ fn wire_user(env: &TestEnv, agent: &str) {
         .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
+
+/// `doctor --json` on a user rules file of `text`, approved: its exit code and the findings on
+/// rules, as (rule, level, message).
+fn rules_doctor(text: &str) -> (i32, Vec<(String, String, String)>) {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = doctor(&env, &["--json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "rule")
+        .map(|f| {
+            (
+                f["hook"].as_str().unwrap().to_owned(),
+                f["level"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    (code(&out), found)
+}
+
+/// Whether a finding on `rule` at `level` says `words`.
+fn said(found: &[(String, String, String)], rule: &str, level: &str, words: &str) -> bool {
+    found
+        .iter()
+        .any(|(hook, at, message)| hook == rule && at == level && message.contains(words))
+}
+
+#[test]
+fn a_command_field_on_a_rule_that_never_sees_a_shell_call_is_an_error() {
+    let (exit, found) = rules_doctor(
+        "rules:\n- name: on-edits\n  tool: edit\n  when: {program: '^rm$'}\n- name: \
+         on-a-prompt\n  event: pre_llm_call\n  when: {flags: '^-f$'}\n  action: context\n  \
+         message: m\n- name: on-mcp\n  tool: 'mcp__.*'\n  when: {args: 'x'}\n- name: \
+         exception-on-writes\n  tool: write\n  unless: {subcommand: '^status$'}\n- name: \
+         by-name\n  tool: 'terminal|Bash'\n  when: {program: '^rm$'}\n- name: raw-on-mcp\n  \
+         tool: 'mcp__.*'\n  when: {command: 'rm'}\n",
+    );
+    assert_eq!(exit, 1, "errors make doctor fail: {found:?}");
+    for (rule, words) in [
+        ("on-edits", "edit tools, which have no shell command"),
+        ("on-a-prompt", "pre_llm_call has no tool call"),
+        ("on-mcp", "the tool `mcp__.*` names no agent's shell tool"),
+        (
+            "exception-on-writes",
+            "write tools, which have no shell command",
+        ),
+        (
+            "raw-on-mcp",
+            "the tool `mcp__.*` names no agent's shell tool",
+        ),
+    ] {
+        assert!(said(&found, rule, "error", words), "{rule}: {found:?}");
+        assert!(
+            said(&found, rule, "error", "the rule never applies"),
+            "{rule}: {found:?}"
+        );
+    }
+    assert!(
+        found.iter().all(|(hook, ..)| hook != "by-name"),
+        "Hermes's and Claude Code's shell tools: {found:?}"
+    );
+}
+
+#[test]
+fn command_fields_are_known_fields_and_their_patterns_are_checked() {
+    use std::fmt::Write as _;
+
+    let fields = [
+        "program",
+        "args",
+        "flags",
+        "subcommand",
+        "paths",
+        "redirects",
+        "input",
+        "line",
+    ];
+    let mut text = String::from("rules:\n");
+    for field in fields {
+        write!(
+            text,
+            "- name: by-{field}\n  tool: shell\n  when: {{{field}: 'x'}}\n  unless: {{{field}: \
+             'y'}}\n"
+        )
+        .unwrap();
+    }
+    text.push_str(
+        "- name: never\n  tool: shell\n  when: {program: '[^\\s\\S]'}\n- name: slow\n  tool: \
+         shell\n  when: {line: '(?:a(?=a)|a)*b'}\n- name: costly\n  tool: shell\n  when: \
+         {args: '(?=b)c|(?=d)e|(?=f)g|(?=h)i|(?=j)k'}\n",
+    );
+    let (exit, found) = rules_doctor(&text);
+    assert_eq!(exit, 1, "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|(.., message)| message.contains("no agent is known")),
+        "a command's fields are no unknown fields of the tool input: {found:?}"
+    );
+    assert!(
+        found.iter().all(|(hook, ..)| !hook.starts_with("by-")),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "never", "error", "when program: the pattern"),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "never", "error", "can never match"),
+        "{found:?}"
+    );
+    assert!(said(&found, "slow", "warning", "when line: "), "{found:?}");
+    assert!(said(&found, "slow", "warning", "gives up"), "{found:?}");
+    assert!(
+        said(
+            &found,
+            "costly",
+            "warning",
+            "backtracks more than 65536 steps on a 16 KB text"
+        ),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_rule_on_commands_is_shadowed_only_where_the_earlier_one_also_blocks_what_it_cannot_read() {
+    let (_, found) = rules_doctor(
+        "rules:\n- name: any-rm\n  tool: shell\n  when: {program: '^rm$'}\n- name: \
+         recursive-rm\n  tool: shell\n  when: {program: '^rm$', flags: '^-r$'}\n- name: \
+         recursive-rm-or-unread\n  tool: shell\n  when: {program: '^rm$', flags: '^-r$'}\n  \
+         undecidable: block\n",
+    );
+    assert!(
+        said(&found, "recursive-rm", "warning", "rule any-rm"),
+        "{found:?}"
+    );
+    assert!(
+        !said(&found, "recursive-rm-or-unread", "warning", "rule any-rm"),
+        "it blocks what any-rm lets through: {found:?}"
+    );
+}
+
+#[test]
+fn undecidable_block_or_ask_on_a_rule_that_names_no_command_field_is_a_warning() {
+    let (exit, found) = rules_doctor(
+        "rules:\n- name: raw\n  tool: shell\n  when: {command: 'rm'}\n  undecidable: block\n- \
+         name: asks\n  tool: shell\n  when: {command: 'mv'}\n  undecidable: ask\n- name: \
+         lets\n  tool: shell\n  when: {command: 'cp'}\n  undecidable: allow\n- name: reads\n  \
+         tool: shell\n  when: {program: '^rm$'}\n  undecidable: block\n",
+    );
+    assert_eq!(exit, 0, "warnings only: {found:?}");
+    assert!(
+        said(&found, "raw", "warning", "undecidable: block never applies"),
+        "{found:?}"
+    );
+    assert!(
+        said(&found, "asks", "warning", "undecidable: ask never applies"),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .all(|(hook, ..)| hook != "lets" && hook != "reads"),
+        "{found:?}"
+    );
+}

@@ -470,7 +470,11 @@ fn the_shipped_packs_together_are_clean_for_doctor_and_block_the_calls_they_name
         assert_eq!(code(&out), 0, "{pack}: {}", stderr(&out));
     }
     approve_all(&env);
-    let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["doctor", "--strict", "--json"])
+        .output()
+        .unwrap();
     let summary = json(&out);
     assert_eq!(code(&out), 0, "{summary}");
     let noisy: Vec<&Value> = summary["findings"]

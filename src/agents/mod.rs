@@ -284,6 +284,17 @@ impl Agent {
             .flatten()
     }
 
+    /// Every tool name of `class`, across the agents (and the agents that speak one of their
+    /// contracts): a call of any other tool is never of that class.
+    pub(crate) fn tools_of(class: ToolClass) -> impl Iterator<Item = &'static str> {
+        Self::ALL
+            .into_iter()
+            .flat_map(Self::tools)
+            .chain(KIN_TOOLS)
+            .filter(move |(_, of)| *of == Some(class))
+            .map(|(name, _)| *name)
+    }
+
     /// This agent's built-in tool names, each with its class.
     pub fn tools(self) -> &'static [(&'static str, Option<ToolClass>)] {
         self.contract().tools

@@ -1,11 +1,13 @@
 //! What `doctor` checks of rules: each rules file's consent (once per file), and each rule's
-//! patterns: one that can never match, a field no agent sends, a rule an earlier one shadows,
-//! and a pattern slow enough to matter on a long command.
+//! patterns: one that can never match, a field no call it sees has, a rule an earlier one
+//! shadows, and a pattern that backtracks too much on a long command (counted in steps).
 
-use std::time::{Duration, Instant};
+use std::borrow::Cow;
 
 use super::{Checkup, Finding, Level, consent_finding};
-use crate::config::rules::{Condition, Rule};
+use crate::agents::Agent;
+use crate::caller::ToolClass;
+use crate::config::rules::{COMMAND_FIELDS, Condition, Rule, Undecidable, is_command_field};
 use crate::config::{HookSet, HookSpec};
 use crate::consent::store::Allowlist;
 use crate::consent::{assess, changes_since_approval};
@@ -65,13 +67,18 @@ const PAYLOAD_KEYS: &[&str] = &[
     "extra",
 ];
 
-/// A pattern that takes longer than this on the probe texts is reported (a build without
-/// optimisations is some thirty times slower).
-const SLOW: Duration = if cfg!(debug_assertions) {
-    Duration::from_millis(100)
-} else {
-    Duration::from_millis(2)
-};
+/// The length of each probe text, in bytes (all ASCII).
+const PROBE_LEN: usize = 16 * 1024;
+
+/// The backtracking steps a pattern may take on a probe, per character of it. The packs'
+/// patterns take one or two (a step at each place a match could start; 2.2 at most); nested
+/// repetition takes thousands. A count, not a time: the same on any machine, however loaded.
+/// Below the engine's own limit on a probe, so a pattern that gives up is past it too.
+const STEPS_PER_CHAR: usize = 4;
+const _: () = assert!(STEPS_PER_CHAR * PROBE_LEN < crate::matcher::BACKTRACK_LIMIT);
+
+/// The most characters of a pattern a message shows.
+const SHOWN_MAX: usize = 80;
 
 /// Every rules file once, and every rule.
 pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
@@ -96,12 +103,12 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
                     format!(
                         "{word} {}: the pattern `{}` can never match, so {}",
                         condition.field,
-                        condition.shown_pattern(),
+                        shortened(condition.shown_pattern()),
                         consequence(word)
                     ),
                 );
             }
-            if let Some(why) = field_problem(hook, rule, &condition.field) {
+            if let Some(why) = field_problem(hook, rule, word, &condition.field) {
                 let level = if why.1 { Level::Error } else { Level::Warning };
                 say(
                     level,
@@ -109,13 +116,28 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
                     format!("{word} {}: {}", condition.field, why.0),
                 );
             }
-            if let Some(message) = slowness(condition) {
+            if let Some(message) = condition
+                .matcher()
+                .and_then(|matcher| slowness(matcher, condition.shown_pattern()))
+            {
                 say(
                     Level::Warning,
                     "rule",
                     format!("{word} {}: {message}", condition.field),
                 );
             }
+        }
+        if rule.undecidable != Undecidable::Allow && !rule.reads_commands() {
+            say(
+                Level::Warning,
+                "rule",
+                format!(
+                    "undecidable: {} never applies: the rule names no field of a command ({}), \
+                     and only such a rule meets a command it cannot read",
+                    rule.undecidable.as_str(),
+                    COMMAND_FIELDS.join(", ")
+                ),
+            );
         }
         if let Some(earlier) = shadowed_by(set, index) {
             say(
@@ -182,44 +204,48 @@ fn conditions(rule: &Rule) -> impl Iterator<Item = (&'static str, &Condition)> {
 }
 
 /// What a condition that never holds does to its rule.
-const fn consequence(word: &str) -> &'static str {
-    if word.len() == 4 {
+fn consequence(word: &str) -> &'static str {
+    if word == "when" {
         "the rule never applies"
     } else {
         "this exception never holds"
     }
 }
 
+/// What a field no call the rule sees has does to the rule: a rule that names a field of a
+/// command applies only to a call whose commands it reads, whichever part names the field.
+fn absent(word: &str, field: &str) -> &'static str {
+    if is_command_field(field) {
+        "the rule never applies"
+    } else {
+        consequence(word)
+    }
+}
+
 /// Why `field` cannot be in the calls the rule sees, if so, and whether that is certain (an
 /// error) or likely (a warning: the agents' tool inputs are not all known here).
-fn field_problem(hook: &HookSpec, rule: &Rule, field: &str) -> Option<(String, bool)> {
+fn field_problem(hook: &HookSpec, rule: &Rule, word: &str, field: &str) -> Option<(String, bool)> {
     let first = field.split('.').next().unwrap_or(field);
     let tool_event = hook.event.is_tool_event();
     let class = rule.tool_class;
+    if first == "command" || is_command_field(field) {
+        let why = no_shell_call(hook, rule)?;
+        return Some((format!("{why}, so {}", absent(word, field)), true));
+    }
     match first {
-        "command" if !tool_event => Some((
-            format!(
-                "{} has no tool call, so there is no shell command",
-                hook.event
-            ),
+        "path" if !tool_event => Some((
+            format!("{} has no tool call, so {}", hook.event, consequence(word)),
             true,
         )),
-        "command" if class.is_some_and(|c| c != "shell") => Some((
-            format!(
-                "the rule is for {} tools, which have no shell command",
-                class.unwrap_or_default()
-            ),
-            true,
-        )),
-        "path" if !tool_event => Some((format!("{} has no tool call", hook.event), true)),
         "path" if class.is_some_and(|c| !crate::rules::FILE_CLASSES.contains(&c)) => Some((
             format!(
-                "the rule is for {} tools, which name no file",
-                class.unwrap_or_default()
+                "the rule is for {} tools, which name no file, so {}",
+                class.unwrap_or_default(),
+                consequence(word)
             ),
             true,
         )),
-        "command" | "path" => None,
+        "path" => None,
         _ if PAYLOAD_KEYS.contains(&first) || hook.event.def().fields.contains(&first) => None,
         _ if sample_keys(hook).iter().any(|key| key == first) => None,
         _ if tool_event && TOOL_INPUT_KEYS.contains(&first) => None,
@@ -233,6 +259,31 @@ fn field_problem(hook: &HookSpec, rule: &Rule, field: &str) -> Option<(String, b
     }
 }
 
+/// Why the rule of `hook` never sees a shell call, if it cannot: its event has no tool, its
+/// `tool:` is another class, or a tool name pattern that names no agent's shell tool.
+fn no_shell_call(hook: &HookSpec, rule: &Rule) -> Option<String> {
+    if !hook.event.is_tool_event() {
+        return Some(format!(
+            "{} has no tool call, so there is no shell command",
+            hook.event
+        ));
+    }
+    match (rule.tool_class, &hook.matcher) {
+        (Some(class), _) if class != "shell" => Some(format!(
+            "the rule is for {class} tools, which have no shell command"
+        )),
+        (None, Some(tool))
+            if !Agent::tools_of(ToolClass::Shell).any(|name| tool.matches(Some(name))) =>
+        {
+            Some(format!(
+                "the tool `{}` names no agent's shell tool, so there is no shell command",
+                shortened(tool.source())
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The top-level keys of the event's sample payload.
 fn sample_keys(hook: &HookSpec) -> Vec<String> {
     serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(hook.event.def().sample)
@@ -240,54 +291,62 @@ fn sample_keys(hook: &HookSpec) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A pattern that is slow on long texts a call can hold, or gives up on them.
-fn slowness(condition: &Condition) -> Option<String> {
-    let matcher = condition.matcher()?;
+/// A pattern that backtracks too much on long texts a call can hold: past the engine's limit
+/// (it gives up), or past [`STEPS_PER_CHAR`] steps a character. Steps are counted, not timed,
+/// so the answer is the same on any machine.
+fn slowness(matcher: &Matcher, shown: &str) -> Option<String> {
     let probes = probes();
-    let mut slowest = Duration::ZERO;
-    for probe in &probes {
-        let started = Instant::now();
-        let decided = matcher.decides(probe);
-        let took = started.elapsed();
-        if decided.is_none() {
-            return Some(format!(
-                "the pattern `{}` backtracks too much on a {} KB text and gives up (the rule \
-                 then counts as matching, an exception as not holding): rewrite it without \
-                 nested repetition",
-                condition.shown_pattern(),
-                probe.len() / 1024
-            ));
-        }
-        slowest = slowest.max(took);
+    let texts: Vec<&str> = probes.iter().map(String::as_str).collect();
+    let limit = STEPS_PER_CHAR * PROBE_LEN;
+    let past = matcher.backtracks_past(limit, &texts)?;
+    let kb = PROBE_LEN / 1024;
+    if texts[past..]
+        .iter()
+        .any(|text| matcher.decides(text).is_none())
+    {
+        return Some(format!(
+            "the pattern `{}` backtracks too much on a {kb} KB text and gives up (the rule \
+             then counts as matching, an exception as not holding): rewrite it without nested \
+             repetition",
+            shortened(shown),
+        ));
     }
-    (slowest > SLOW).then(|| {
-        format!(
-            "the pattern `{}` takes {:.1} ms on a {} KB text; a rule should take microseconds",
-            condition.shown_pattern(),
-            slowest.as_secs_f64() * 1000.0,
-            probes.iter().map(String::len).max().unwrap_or(0) / 1024
-        )
-    })
+    Some(format!(
+        "the pattern `{}` backtracks more than {limit} steps on a {kb} KB text (the limit is \
+         {STEPS_PER_CHAR} a character); a rule should take about one step per character: \
+         rewrite it without nested repetition",
+        shortened(shown),
+    ))
 }
 
-/// Long texts of the kinds that make a pattern backtrack.
+/// `pattern`, cut after [`SHOWN_MAX`] characters.
+fn shortened(pattern: &str) -> Cow<'_, str> {
+    match pattern.char_indices().nth(SHOWN_MAX) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &pattern[..at])),
+        None => Cow::Borrowed(pattern),
+    }
+}
+
+/// Long texts of the kinds that make a pattern backtrack, [`PROBE_LEN`] bytes each.
 fn probes() -> Vec<String> {
-    let mut command = String::new();
-    while command.len() < 16 * 1024 {
+    let mut command = String::with_capacity(PROBE_LEN + 80);
+    while command.len() < PROBE_LEN {
         command.push_str("git commit -m 'fix: a b' && rm -f ./build/x.o; echo \"$HOME\" | ");
     }
+    command.truncate(PROBE_LEN);
     vec![
         command,
-        "a".repeat(16 * 1024),
-        " ".repeat(16 * 1024),
-        "-".repeat(16 * 1024),
-        "/".repeat(16 * 1024),
+        "a".repeat(PROBE_LEN),
+        " ".repeat(PROBE_LEN),
+        "-".repeat(PROBE_LEN),
+        "/".repeat(PROBE_LEN),
     ]
 }
 
 /// The earlier rule that blocks every call the rule `index` applies to, if one does: same
-/// event, a block, no exception, a tool that covers this rule's, and every condition of its
-/// own among this rule's.
+/// event, a block, no exception, a tool that covers this rule's, every condition of its own
+/// among this rule's, and, when it reads commands, a block too where they cannot be read (or
+/// this rule lets those through as well).
 fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
     let hook = &set.hooks[index];
     let rule = hook.rule()?;
@@ -308,10 +367,69 @@ fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
             && first.action == crate::config::rules::Action::Block
             && first.unless.is_empty()
             && same_tool
+            && (!first.reads_commands()
+                || first.undecidable == Undecidable::Block
+                || rule.undecidable == Undecidable::Allow)
             && first.when.iter().all(|c| {
                 rule.when
                     .iter()
                     .any(|own| own.field == c.field && own.pattern() == c.pattern())
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Matcher, SHOWN_MAX, shortened, slowness};
+
+    fn slow(pattern: &str) -> Option<String> {
+        let (matcher, why) = Matcher::compile_search(pattern);
+        assert!(why.is_none(), "{pattern}: {why:?}");
+        slowness(&matcher, pattern)
+    }
+
+    #[test]
+    fn a_catastrophic_pattern_is_flagged_and_a_linear_one_is_not() {
+        // Counted in steps, so the same on any machine however loaded.
+        for pattern in [r"(?:a(?=a)|a)*b", r"(a|a)+\1b"] {
+            let said = slow(pattern).unwrap_or_default();
+            assert!(said.contains("gives up"), "{pattern}: {said}");
+        }
+        // Linear, but five steps a character (a look-ahead tried at each place, five times).
+        let five = r"(?=b)c|(?=d)e|(?=f)g|(?=h)i|(?=j)k";
+        let said = slow(five).unwrap_or_default();
+        assert!(
+            said.contains("backtracks more than 65536 steps on a 16 KB text"),
+            "{said}"
+        );
+        // Nested repetition without look-around or back references runs on an engine that
+        // never backtracks; a look-around tried once at each place is what the packs do.
+        for pattern in [
+            r"(a+)+$",
+            r"(\w*)*x",
+            r"\brm\s+-\w*r",
+            r"(?<![\w-])rm\s+(?!-)\S",
+            r"\bgit\s+push\b(?=.*\s--force\b)",
+            r"(?=b)c|(?=d)e",
+        ] {
+            assert_eq!(slow(pattern), None, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn a_long_pattern_is_shown_cut() {
+        let long = "x".repeat(2000);
+        let shown = shortened(&long);
+        assert_eq!(shown.chars().count(), SHOWN_MAX + 1);
+        assert!(shown.ends_with('…'));
+        assert_eq!(
+            shortened("é".repeat(SHOWN_MAX).as_str()),
+            "é".repeat(SHOWN_MAX)
+        );
+        let said = slow(&format!("(?:a(?=a)|a)*b{}", "c".repeat(2000))).unwrap_or_default();
+        assert!(
+            said.contains("(?:a(?=a)|a)*bccc") && said.len() < 400,
+            "{said}"
+        );
+    }
 }

@@ -7,13 +7,14 @@ mod python;
 
 pub(crate) use python::needed::Needed;
 
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use fancy_regex::{Regex, RegexBuilder};
 
 /// The most backtracking steps one match may take. A pattern that needs more (catastrophic
 /// backtracking, where Python would run for ever) counts as matching: the hook runs and decides.
-const BACKTRACK_LIMIT: usize = 100_000;
+pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
 
 /// The most `\w` a pattern may read to be built for text that is not ASCII: each is Python's
 /// class written out (about 11 KB of pattern), and a hostile HOOK.md could hold thousands.
@@ -159,6 +160,36 @@ impl Matcher {
             How::Regex(compiled) => self.regex_for(compiled, "\u{80}").is_some(),
             How::Plain | How::Invalid => true,
         }
+    }
+
+    /// The first of `texts` on which one match takes the engine more than `steps` backtracking
+    /// steps (or more stack than it has), if one does: a count, the same on any machine, where a
+    /// time would depend on the machine and its load. A pattern without look-around or back
+    /// references is run by an engine that never backtracks, and never does.
+    pub fn backtracks_past(&self, steps: usize, texts: &[&str]) -> Option<usize> {
+        let How::Regex(compiled) = &self.how else {
+            return None;
+        };
+        let (ascii, any) = (OnceCell::new(), OnceCell::new());
+        texts.iter().position(|text| {
+            let Some(regex) = self.regex_for(compiled, text) else {
+                return false;
+            };
+            // As `regex_for` picks.
+            let cell = if compiled.any.is_some() && !text.is_ascii() {
+                &any
+            } else {
+                &ascii
+            };
+            cell.get_or_init(|| {
+                RegexBuilder::new(regex.as_str())
+                    .backtrack_limit(steps)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+            .is_some_and(|limited| limited.is_match(text).is_err())
+        })
     }
 
     /// Whether some text can match the pattern: `Some(false)` when none ever can (`[^\s\S]`,

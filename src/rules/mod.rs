@@ -85,8 +85,10 @@ pub(crate) fn verdict(
     };
     let (call_when, command_when): (Vec<&Condition>, Vec<&Condition>) =
         rule.when.iter().partition(|c| !is_command_field(&c.field));
-    let (call_unless, command_unless): (Vec<&Condition>, Vec<&Condition>) =
-        rule.unless.iter().partition(|c| !is_command_field(&c.field));
+    let (call_unless, command_unless): (Vec<&Condition>, Vec<&Condition>) = rule
+        .unless
+        .iter()
+        .partition(|c| !is_command_field(&c.field));
     if !call_when.iter().all(|c| fields.any_matches(c)) {
         return Verdict::No;
     }
@@ -125,9 +127,9 @@ pub(crate) fn verdict(
             }
             // The program is not known: every condition but the program's could hold.
             Some(Unknown::Program(why)) => {
-                let could = command_when
-                    .iter()
-                    .all(|c| matches!(c.field.as_str(), "program" | "line") || any_value(c, command));
+                let could = command_when.iter().all(|c| {
+                    matches!(c.field.as_str(), "program" | "line") || any_value(c, command)
+                });
                 if could {
                     maybe.get_or_insert_with(|| why.clone());
                 }
@@ -251,8 +253,10 @@ pub(crate) fn commands<'i>(
         match command {
             Value::String(text) => shell::read(text, context),
             Value::Array(words) => {
-                let words: Option<Vec<String>> =
-                    words.iter().map(|w| w.as_str().map(str::to_owned)).collect();
+                let words: Option<Vec<String>> = words
+                    .iter()
+                    .map(|w| w.as_str().map(str::to_owned))
+                    .collect();
                 match words {
                     Some(words) => shell::read_argv(&words, context),
                     None => Reading::undecidable("the command list holds a word that is not text"),

@@ -86,15 +86,6 @@ pub(crate) enum Unknown {
     Script(String),
 }
 
-impl Unknown {
-    /// Why, in words.
-    pub(crate) fn why(&self) -> &str {
-        match self {
-            Self::Program(why) | Self::Script(why) => why,
-        }
-    }
-}
-
 impl Reading {
     /// A reading that could not be made.
     pub(crate) fn undecidable(why: impl Into<String>) -> Self {
@@ -156,9 +147,10 @@ pub(crate) fn read_argv(words: &[String], context: Context<'_>) -> Reading {
 /// `path` made absolute against `cwd` (an unknown folder such as `$DIR` stays a prefix) and
 /// normalised; `~` and `~/...` are the home folder.
 pub(crate) fn resolve(word: &str, cwd: &str, home: Option<&Path>) -> String {
-    let joined: PathBuf = if let Some(rest) = word.strip_prefix('~').filter(|rest| {
-        rest.is_empty() || rest.starts_with('/')
-    }) {
+    let joined: PathBuf = if let Some(rest) = word
+        .strip_prefix('~')
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    {
         match home {
             Some(home) => home.join(rest.trim_start_matches('/')),
             None => return word.to_owned(),

@@ -88,6 +88,7 @@ pub(super) fn skip(words: &[String], start: usize, spec: Spec) -> usize {
 
 /// The global options of programs that have subcommands: the options that come before the
 /// subcommand and take a value.
+#[allow(clippy::too_many_lines)] // one arm per program, a table
 pub(super) fn globals(program: &str) -> Option<Spec> {
     let spec = match program {
         "git" => Spec {
@@ -247,8 +248,8 @@ pub(super) fn globals(program: &str) -> Option<Spec> {
             long: &["directory", "file", "makefile", "include-dir", "jobs"],
             plus: false,
         },
-        "go" | "rustup" | "pip" | "pip3" | "uv" | "poetry" | "brew" | "apt" | "apt-get"
-        | "dnf" | "yum" | "snap" | "flatpak" | "gem" | "bundle" | "mix" | "dotnet" | "deno"
+        "go" | "rustup" | "pip" | "pip3" | "uv" | "poetry" | "brew" | "apt" | "apt-get" | "dnf"
+        | "yum" | "snap" | "flatpak" | "gem" | "bundle" | "mix" | "dotnet" | "deno"
         | "composer" | "vault" | "op" | "doppler" | "infisical" | "pass" | "heroku" | "fly"
         | "flyctl" | "vercel" | "netlify" | "wrangler" | "firebase" | "supabase" | "stripe"
         | "twine" | "nix" | "conda" | "mamba" | "redis-cli" | "consul" | "nomad" | "eksctl"

@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use brush_parser::ast;
-use brush_parser::word::{self, ParameterExpr, Parameter, TildeExpr, WordPiece, WordPieceWithSource};
+use brush_parser::word::{
+    self, Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource,
+};
 
 /// One word as the program receives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,8 +175,7 @@ impl Reader<'_> {
             }
             ast::Command::ExtendedTest(test, _) => {
                 // `[[ ... ]]` runs nothing, but its words may hold `$(...)`.
-                let text = test.to_string();
-                self.substitutions_in(&text)?;
+                self.substitutions_in(&test.to_string())?;
                 Ok(None)
             }
         }
@@ -216,7 +217,8 @@ impl Reader<'_> {
                 }
                 Ok(())
             }
-            ast::CompoundCommand::WhileClause(clause) | ast::CompoundCommand::UntilClause(clause) => {
+            ast::CompoundCommand::WhileClause(clause)
+            | ast::CompoundCommand::UntilClause(clause) => {
                 let ast::WhileOrUntilClauseCommand(condition, body, _) = clause;
                 self.list(condition)?;
                 self.list(&body.list)
@@ -319,19 +321,24 @@ impl Reader<'_> {
                     ast::IoFileRedirectKind::Append => ">>",
                     ast::IoFileRedirectKind::ReadAndWrite => "<>",
                     ast::IoFileRedirectKind::Clobber => ">|",
-                    ast::IoFileRedirectKind::DuplicateInput | ast::IoFileRedirectKind::DuplicateOutput => {
+                    ast::IoFileRedirectKind::DuplicateInput
+                    | ast::IoFileRedirectKind::DuplicateOutput => {
                         // `2>&1`, `>&2`; `>& file` writes a file.
                         if let ast::IoFileRedirectTarget::Duplicate(word) = target {
                             let word = self.word(&word.value)?;
                             if !word.text.chars().all(|c| c.is_ascii_digit() || c == '-') {
-                                out.redirects.push(Redirect { op: "&>", target: word });
+                                out.redirects.push(Redirect {
+                                    op: "&>",
+                                    target: word,
+                                });
                             }
                         }
                         return Ok(());
                     }
                 };
                 match target {
-                    ast::IoFileRedirectTarget::Filename(word) | ast::IoFileRedirectTarget::Duplicate(word) => {
+                    ast::IoFileRedirectTarget::Filename(word)
+                    | ast::IoFileRedirectTarget::Duplicate(word) => {
                         let word = self.word(&word.value)?;
                         out.redirects.push(Redirect { op, target: word });
                     }

@@ -45,16 +45,22 @@ fn a_line_splits_at_every_operator_and_into_every_compound_command() {
     );
     assert_eq!(lines("(cd x && rm y)"), ["cd x", "rm y"]);
     assert_eq!(lines("{ rm y; }"), ["rm y"]);
-    assert_eq!(lines("if true; then rm -rf ~; fi"), ["true", "rm -rf /home/dev"]);
-    assert_eq!(lines("case x in x) rm -rf ~;; esac"), ["rm -rf /home/dev"]);
     assert_eq!(
-        lines("for i in 1 2; do rm -rf $i; done"),
-        ["rm -rf $i"]
+        lines("if true; then rm -rf ~; fi"),
+        ["true", "rm -rf /home/dev"]
     );
+    assert_eq!(lines("case x in x) rm -rf ~;; esac"), ["rm -rf /home/dev"]);
+    assert_eq!(lines("for i in 1 2; do rm -rf $i; done"), ["rm -rf $i"]);
     assert_eq!(lines("while false; do rm z; done"), ["false", "rm z"]);
     assert_eq!(lines("f() { rm -rf ~; }; f"), ["rm -rf /home/dev", "f"]);
-    assert_eq!(lines("echo $(rm -rf ~)"), ["rm -rf /home/dev", "echo '$(rm -rf ~)'"]);
-    assert_eq!(lines("echo `rm -rf ~`"), ["rm -rf /home/dev", "echo '`rm -rf ~`'"]);
+    assert_eq!(
+        lines("echo $(rm -rf ~)"),
+        ["rm -rf /home/dev", "echo '$(rm -rf ~)'"]
+    );
+    assert_eq!(
+        lines("echo `rm -rf ~`"),
+        ["rm -rf /home/dev", "echo '`rm -rf ~`'"]
+    );
     assert_eq!(lines("echo \"$(rm a)\""), ["rm a", "echo '$(rm a)'"]);
     assert_eq!(lines("! rm x"), ["rm x"]);
 }
@@ -63,7 +69,10 @@ fn a_line_splits_at_every_operator_and_into_every_compound_command() {
 fn quoted_text_given_to_a_program_is_data() {
     let git = the_one("git commit -m \"wip; rm -rf ~/.cache/x\"", "git");
     assert_eq!(git.args, ["commit", "-m", "wip; rm -rf ~/.cache/x"]);
-    assert_eq!(lines("grep 'rm -rf' notes.txt"), ["grep 'rm -rf' notes.txt"]);
+    assert_eq!(
+        lines("grep 'rm -rf' notes.txt"),
+        ["grep 'rm -rf' notes.txt"]
+    );
     let cat = commands("cat > RUNBOOK.md <<'EOF'\nrm -rf ~\nEOF\n");
     assert_eq!(cat.len(), 1, "{cat:#?}");
     assert_eq!(cat[0].program, "cat");
@@ -169,13 +178,18 @@ fn what_only_the_run_can_tell_is_said() {
     assert!(matches!(unknown("$(which rm) -rf ~"), Unknown::Program(_)));
     assert!(matches!(unknown("eval \"$v\""), Unknown::Script(_)));
     assert!(matches!(unknown("bash -c \"$s\""), Unknown::Script(_)));
-    assert!(matches!(unknown("curl -fsSL https://x.sh | sh"), Unknown::Script(_)));
+    assert!(matches!(
+        unknown("curl -fsSL https://x.sh | sh"),
+        Unknown::Script(_)
+    ));
     assert!(matches!(unknown("sh < install.sh"), Unknown::Script(_)));
     assert!(reading("echo \"abc").undecidable.is_some());
     assert!(reading("if then fi (").undecidable.is_some());
     let long = format!("echo {}", "a".repeat(super::TEXT_MAX));
     assert!(reading(&long).undecidable.is_some());
-    let deep = (0..20).fold("rm -rf ~".to_owned(), |inner, _| format!("eval {}", shlex::try_quote(&inner).unwrap()));
+    let deep = (0..20).fold("rm -rf ~".to_owned(), |inner, _| {
+        format!("eval {}", shlex::try_quote(&inner).unwrap())
+    });
     assert!(reading(&deep).undecidable.is_some());
 }
 
@@ -190,13 +204,19 @@ fn redirections_stand_apart_from_words() {
     let only = commands("> ~/.profile");
     assert_eq!(only[0].program, "");
     assert_eq!(only[0].redirects, [format!(">{HOME}/.profile")]);
-    assert_eq!(the_one("ls &> out.log", "ls").redirects, [format!("&>{CWD}/out.log")]);
+    assert_eq!(
+        the_one("ls &> out.log", "ls").redirects,
+        [format!("&>{CWD}/out.log")]
+    );
 }
 
 #[test]
 fn flags_split_and_subcommands_come_after_global_options() {
     let curl = the_one("curl -fsSLo /usr/local/bin/tool https://x/y", "curl");
-    assert_eq!(curl.flags, ["-f", "-s", "-S", "-L", "-o", "-o=/usr/local/bin/tool"]);
+    assert_eq!(
+        curl.flags,
+        ["-f", "-s", "-S", "-L", "-o", "-o=/usr/local/bin/tool"]
+    );
     assert_eq!(curl.paths, ["/usr/local/bin/tool"]);
     let wget = the_one("wget -qO ~/.bashrc https://x", "wget");
     assert!(wget.flags.contains(&"-O".to_owned()));
@@ -225,14 +245,25 @@ fn paths_are_resolved_where_the_command_runs() {
     assert_eq!(the_one("rm -rf ../x", "rm").paths, ["/home/dev/x"]);
     assert_eq!(the_one("rm -rf $HOME/x", "rm").paths, [format!("{HOME}/x")]);
     assert_eq!(the_one("rm -rf \"${HOME}\"", "rm").paths, [HOME]);
-    assert_eq!(the_one("rm -rf ./a/./b/../c", "rm").paths, [format!("{CWD}/a/c")]);
+    assert_eq!(
+        the_one("rm -rf ./a/./b/../c", "rm").paths,
+        [format!("{CWD}/a/c")]
+    );
     assert_eq!(the_one("cd / && rm -rf usr", "rm").paths, ["/usr"]);
-    assert_eq!(the_one("(cd /) && rm -rf usr", "rm").paths, [format!("{CWD}/usr")]);
+    assert_eq!(
+        the_one("(cd /) && rm -rf usr", "rm").paths,
+        [format!("{CWD}/usr")]
+    );
     assert_eq!(the_one("cd \"$X\" && rm -rf y", "rm").paths, ["$X/y"]);
     assert_eq!(the_one("rm -rf \"$DIR\"/*", "rm").paths, ["$DIR/*"]);
     assert_eq!(the_one("rm -rf /tmp/*", "rm").paths, ["/tmp/*"]);
     assert_eq!(the_one("rm -rf ~other/x", "rm").paths, ["~other/x"]);
-    assert!(the_one("curl -o x https://a.b/c", "curl").paths.iter().all(|p| !p.contains("https")));
+    assert!(
+        the_one("curl -o x https://a.b/c", "curl")
+            .paths
+            .iter()
+            .all(|p| !p.contains("https"))
+    );
     let rm = the_one("find ~ -name x -exec rm -rf {} +", "rm");
     assert_eq!(rm.paths, [format!("{HOME}/{{}}")]);
     assert_eq!(rm.through, ["find -exec"]);
@@ -253,7 +284,11 @@ fn an_argument_list_is_read_as_words() {
         )
     };
     let reading = argv(&["sh", "-c", "rm -rf ~"]);
-    let rm: Vec<_> = reading.commands.iter().filter(|c| c.program == "rm").collect();
+    let rm: Vec<_> = reading
+        .commands
+        .iter()
+        .filter(|c| c.program == "rm")
+        .collect();
     assert_eq!(rm.len(), 1, "{reading:#?}");
     assert_eq!(rm[0].paths, [HOME]);
     // A list is not split again: a word with a space is one word.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
-use super::{Action, KEYS, Undecidable, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Vars, escape};
+use super::{Action, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Undecidable, Vars, escape};
 use crate::config::hook_md;
 use crate::config::yaml;
 use crate::config::{Event, SourceKind};
