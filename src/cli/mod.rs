@@ -18,6 +18,7 @@ mod new_rules;
 mod pager;
 mod quick;
 mod revoke;
+mod rule_view;
 mod run;
 mod serve;
 mod shared;
