@@ -15,6 +15,7 @@ mod list;
 mod log;
 mod new;
 mod new_rules;
+mod pack_review;
 mod pager;
 mod quick;
 mod revoke;
