@@ -502,3 +502,104 @@ fn the_review_shows_what_a_hook_says_it_does_and_its_code_past_the_opening_comme
         "Blocks deploys from the agent."
     );
 }
+
+/// The user's rules file.
+fn rules_file(env: &TestEnv) -> std::path::PathBuf {
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    file
+}
+
+/// What `approve --yes --json` says of the rules file.
+fn reviewed(env: &TestEnv) -> Value {
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "--all", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    json(&out)["approved"][0]["rules_file"].clone()
+}
+
+/// A shipped pack's text, as the source tree holds it.
+fn pack_text(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/rules/packs")
+        .join(format!("{name}.yaml"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn the_review_of_a_rules_file_names_the_shipped_packs_it_holds_unchanged() {
+    let env = TestEnv::new();
+    let file = rules_file(&env);
+    std::fs::write(&file, pack_text("force-push")).unwrap();
+    let review = reviewed(&env);
+    assert_eq!(review["is_pack"], "force-push", "{review}");
+    assert_eq!(review["holds_packs"], serde_json::json!(["force-push"]));
+    // A person's rules, then a pack appended by `new --rules`.
+    std::fs::write(
+        &file,
+        "# mine\nrules:\n  - name: mine\n    tool: shell\n    when: {command: deploy}\n    \
+         message: No deploys.\n",
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "destructive"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let review = reviewed(&env);
+    assert!(review["is_pack"].is_null(), "{review}");
+    assert_eq!(review["holds_packs"], serde_json::json!(["destructive"]));
+    let rules = review["rules"].as_array().unwrap();
+    let mine = rules.iter().find(|r| r["name"] == "mine").unwrap();
+    assert!(mine["pack"].is_null() && mine["examples"] == serde_json::json!([]));
+    assert_eq!(mine["message"], "No deploys.");
+    let theirs = rules.iter().find(|r| r["pack"] == "destructive").unwrap();
+    let examples = theirs["examples"].as_array().unwrap();
+    assert!((1..=3).contains(&examples.len()), "{theirs}");
+    assert!(theirs["differs_from_pack"].is_null(), "{theirs}");
+    // One of the pack's rules edited: the pack is no longer held, and the rule shows how it
+    // differs from the pack's.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let name = theirs["name"].as_str().unwrap();
+    let message = theirs["message"].as_str().unwrap();
+    std::fs::write(&file, text.replacen(message, "Edited.", 1)).unwrap();
+    let review = reviewed(&env);
+    assert_eq!(review["holds_packs"], serde_json::json!([]), "{review}");
+    let edited = review["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap();
+    let diff = edited["differs_from_pack"].as_str().unwrap();
+    assert!(
+        diff.contains("+++ this file") && diff.contains("+  message: Edited."),
+        "{diff}"
+    );
+    assert!(diff.contains(&format!("-  message: {message}")), "{diff}");
+}
+
+#[test]
+fn the_review_shows_what_each_rule_blocks_and_examples_before_its_patterns() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "destructive"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let (shown, out) = crate::common::on_a_terminal(&env, &["approve"], &[(PROMPT, b"y\r")]);
+    assert_eq!(code(&out), 0, "{shown}");
+    assert!(
+        shown.contains("holds the shipped pack destructive, unchanged"),
+        "{shown}"
+    );
+    let blocks = shown.find("blocks:").unwrap();
+    let example = shown.find("for example:").unwrap();
+    let when = shown.find("when:").unwrap();
+    assert!(blocks < example && example < when, "{shown}");
+}

@@ -506,3 +506,127 @@ fn a_scaffolded_guard_fails_closed_unless_its_author_chooses_otherwise() {
         "{made}"
     );
 }
+
+/// The user's rules file, as `new --rules` finds it.
+fn user_rules_file(env: &TestEnv) -> std::path::PathBuf {
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    file
+}
+
+/// The names of the rules `list` reads from the rules files.
+fn listed_rules(env: &TestEnv) -> Vec<String> {
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut names: Vec<String> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|hook| hook["source"] == "rules")
+        .map(|hook| hook["name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn new_rules_appends_a_pack_to_a_rules_file_in_any_block_style_keeping_every_byte() {
+    // (what a person wrote, what of it must stay as it is)
+    let styles: [(&str, &str); 9] = [
+        (
+            "rules:\n  - name: mine\n    tool: shell\n    when:\n      command: 'x'\n",
+            "",
+        ),
+        (
+            "# top\nrules: # the list\n  # before\n  - name: mine # inline\n    # inside\n    \
+             when: {command: x}\n# trailing, at the first column\n",
+            "",
+        ),
+        (
+            "rules:\n- name: mine\n  when: {command: x}\n# the end, no newline",
+            "",
+        ),
+        ("rules:\n- name: mine\n  when: {command: x}", ""),
+        (
+            "rules:\r\n    - name: mine\r\n      when: {command: x}\r\n",
+            "",
+        ),
+        (
+            "\u{feff}rules:\n   - name: mine\n     message: |\n       a block\n       \
+             scalar\n",
+            "",
+        ),
+        ("rules: []\n", "rules:\n"),
+        (
+            "# mine, soon\nrules: [] # none yet",
+            "# mine, soon\nrules: # none yet",
+        ),
+        ("# nothing yet\n", ""),
+    ];
+    for (text, kept) in styles {
+        let env = TestEnv::new();
+        let file = user_rules_file(&env);
+        fs::write(&file, text).unwrap();
+        let mine: Vec<String> = listed_rules(&env);
+        let out = env
+            .cmd()
+            .args(["new", "--rules", "force-push", "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{text:?}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["created"], false);
+        let pack: Vec<String> = doc["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|name| name.as_str().unwrap().to_owned())
+            .collect();
+        assert!(!pack.is_empty());
+        let now = fs::read_to_string(&file).unwrap();
+        let kept = if kept.is_empty() { text } else { kept };
+        assert!(now.starts_with(kept), "{text:?} became {now:?}");
+        if text.contains("\r\n") {
+            assert!(
+                !now.replace("\r\n", "").contains('\n'),
+                "the file's own line ends: {now:?}"
+            );
+        }
+        let mut want = [mine, pack].concat();
+        want.sort();
+        assert_eq!(listed_rules(&env), want, "{text:?} became {now:?}");
+        let warned = stderr(&env.cmd().args(["list"]).output().unwrap());
+        assert!(!warned.contains("rules.yaml"), "{warned}");
+    }
+}
+
+#[test]
+fn new_rules_refuses_a_file_it_cannot_append_to_safely_naming_its_line() {
+    for (text, at) in [
+        ("rules: [{name: mine, when: {command: x}}]\n", ":1"),
+        (
+            "# a flow list\nrules: [\n  {name: mine, when: {command: x}}\n]\n",
+            ":2",
+        ),
+        (
+            "rules:\n- name: mine\n  when: {command: x}\nother: 1\n",
+            ":4",
+        ),
+    ] {
+        let env = TestEnv::new();
+        let file = user_rules_file(&env);
+        fs::write(&file, text).unwrap();
+        let out = env
+            .cmd()
+            .args(["new", "--rules", "force-push"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 1, "{text:?}");
+        let said = stderr(&out);
+        assert!(
+            said.contains(&format!("{}{at}", file.display())) && said.contains("left as it is"),
+            "{text:?}: {said}"
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    }
+}

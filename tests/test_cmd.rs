@@ -463,3 +463,102 @@ fn test_sees_the_hooks_run_sees_for_the_same_payload() {
         assert_eq!(names(&doc["hooks"]), ["guard"]);
     }
 }
+
+/// A rule on the commands a shell call runs, approved.
+const COMMAND_RULE: &str = "rules:\n- name: no-rm-root\n  tool: shell\n  when:\n    program: \
+                            '^rm$'\n    paths: '^/$'\n  undecidable: block\n  message: Not the \
+                            root.\n";
+
+fn command_rule(env: &TestEnv) {
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, COMMAND_RULE).unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+/// `test pre_tool_call` on a shell call of `command`: the human report and the JSON one.
+fn tested(env: &TestEnv, command: &str) -> (String, Value) {
+    let payload = env.path("payload.json");
+    let call = serde_json::json!({"tool_name": "terminal", "tool_input": {"command": command}});
+    std::fs::write(&payload, call.to_string()).unwrap();
+    let run = |json: bool| {
+        let mut cmd = env.cmd();
+        cmd.args(["test", "pre_tool_call", "--payload-file"])
+            .arg(&payload);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        out.stdout
+    };
+    let human = String::from_utf8(run(false)).unwrap();
+    (human, serde_json::from_slice(&run(true)).unwrap())
+}
+
+#[test]
+fn a_rule_on_commands_shows_the_commands_of_the_call_and_why_it_did_or_did_not_apply() {
+    let env = TestEnv::new();
+    command_rule(&env);
+    let (human, doc) = tested(&env, "cd /tmp && sudo rm -rf /");
+    let commands = &doc["commands"]["commands"];
+    assert_eq!(commands[1]["line"], "rm -rf /", "{doc}");
+    assert_eq!(commands[1]["through"], serde_json::json!(["sudo"]), "{doc}");
+    assert_eq!(doc["hooks"][0]["rule"]["verdict"], "applies", "{doc}");
+    assert!(
+        human.contains("commands the call would run") && human.contains("rm -rf /  (through sudo)"),
+        "{human}"
+    );
+    assert!(human.contains("rule:       applies"), "{human}");
+    let (human, doc) = tested(&env, "rm -rf ./build");
+    assert_eq!(
+        doc["hooks"][0]["rule"]["verdict"], "does_not_apply",
+        "{doc}"
+    );
+    assert!(human.contains("rule:       does not apply"), "{human}");
+    let (human, doc) = tested(&env, "$RM -rf /");
+    let rule = &doc["hooks"][0]["rule"];
+    assert_eq!(rule["verdict"], "undecidable", "{doc}");
+    assert_eq!(rule["then"], "block", "{doc}");
+    assert!(rule["why"].as_str().is_some_and(|why| !why.is_empty()));
+    assert!(
+        doc["commands"]["commands"][0]["unknown"].is_string(),
+        "{doc}"
+    );
+    assert!(human.contains("rule:       undecidable: "), "{human}");
+    assert!(human.contains("(unknown: "), "{human}");
+    // list --long and events show its conditions on one command, and what an undecidable call
+    // gets.
+    let out = env.cmd().args(["list", "--long"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("for one command: program ~ `^rm$`, paths ~ `^/$`")
+            && listed.contains("undecidable:  block"),
+        "{listed}"
+    );
+    let out = env.cmd().args(["list", "--json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["hooks"][0]["rule"]["when"][0]["per_command"], true);
+    assert_eq!(doc["hooks"][0]["rule"]["undecidable"], "block");
+    let out = env
+        .cmd()
+        .args(["events", "pre_tool_call"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("no-rm-root")
+            && shown.contains("for one command: program ~ `^rm$`, paths ~ `^/$`")
+            && shown.contains("undecidable:   block"),
+        "{shown}"
+    );
+    let out = env
+        .cmd()
+        .args(["events", "pre_tool_call", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["rules"][0]["name"], "no-rm-root", "{doc}");
+    assert_eq!(doc["rules"][0]["undecidable"], "block", "{doc}");
+}

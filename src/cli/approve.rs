@@ -15,6 +15,7 @@ use dialoguer::console::Term;
 use rustix::termios::{QueueSelector, tcflush};
 use serde::Serialize;
 
+use super::pack_review::{self, FileReview};
 use super::{GlobalArgs, pager, shared};
 use crate::config::HookSpec;
 use crate::consent::store;
@@ -56,7 +57,7 @@ pub(crate) struct ApproveArgs {
 }
 
 #[derive(Serialize)]
-struct Decision {
+struct Decision<'h> {
     event: &'static str,
     source: &'static str,
     name: String,
@@ -73,13 +74,16 @@ struct Decision {
     /// Approved, but its script cannot be started as it is: why, and the fix.
     #[serde(skip_serializing_if = "Option::is_none")]
     cannot_run: Option<String>,
+    /// A rules file: the shipped packs it holds, and each rule as the review shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules_file: Option<FileReview<'h>>,
 }
 
 #[derive(Serialize, Default)]
-struct Outcome {
-    approved: Vec<Decision>,
-    declined: Vec<Decision>,
-    skipped: Vec<Decision>,
+struct Outcome<'h> {
+    approved: Vec<Decision<'h>>,
+    declined: Vec<Decision<'h>>,
+    skipped: Vec<Decision<'h>>,
 }
 
 /// A reviewer's answer to one hook.
@@ -100,7 +104,21 @@ fn rules_of<'h>(hooks: &'h [HookSpec], file: &'h str) -> impl Iterator<Item = &'
         .filter(move |hook| hook.rule().is_some() && hook.command == file)
 }
 
-fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>) -> Decision {
+/// The review of the rules file `file`: the packs it holds and each of its rules.
+fn file_review<'h>(hooks: &'h [HookSpec], file: &str) -> FileReview<'h> {
+    let rules: Vec<&'h HookSpec> = hooks
+        .iter()
+        .filter(|hook| hook.rule().is_some() && hook.command == file)
+        .collect();
+    pack_review::review(std::path::Path::new(file), &rules)
+}
+
+fn decision_for<'h>(
+    hooks: &'h [HookSpec],
+    hook: &HookSpec,
+    assessment: &Assessment,
+    reason: Option<String>,
+) -> Decision<'h> {
     Decision {
         event: hook.consent_event(),
         source: hook.source.as_str(),
@@ -115,6 +133,7 @@ fn decision_for(hook: &HookSpec, assessment: &Assessment, reason: Option<String>
         was: assessment.state.as_str(),
         reason,
         cannot_run: None,
+        rules_file: hook.rule().map(|_| file_review(hooks, &hook.command)),
     }
 }
 
@@ -214,7 +233,7 @@ pub(crate) fn run(
 
 /// One line per hook: approved, declined or skipped, and why; on a narrow terminal wrapped
 /// between words, paths as a person reads them.
-fn summary(outcome: &Outcome, short: &Shortener) -> Screen {
+fn summary(outcome: &Outcome<'_>, short: &Shortener) -> Screen {
     const INDENT: &str = "          ";
     let width = terminal_width();
     let mut screen = Screen::new(false);
@@ -278,7 +297,7 @@ fn cannot_run(hook: &HookSpec, assessment: &Assessment, base: &std::path::Path) 
 }
 
 /// The closing note: how many of each, and why the exit status is 1 when it is.
-fn counts(outcome: &Outcome) -> String {
+fn counts(outcome: &Outcome<'_>) -> String {
     let mut parts = vec![format!("approved {}", outcome.approved.len())];
     if !outcome.declined.is_empty() {
         parts.push(format!("declined {}", outcome.declined.len()));
@@ -305,7 +324,7 @@ struct Reviewer<'a> {
     base: &'a std::path::Path,
 }
 
-impl Reviewer<'_> {
+impl<'h> Reviewer<'h> {
     /// Reviews each hook in turn (or approves every one, `yes_to_all`), recording each approval
     /// as it is given; a hook with nothing to pin is skipped with the reason.
     fn review_all(
@@ -313,12 +332,13 @@ impl Reviewer<'_> {
         pending: &[(&HookSpec, Assessment)],
         yes_to_all: bool,
         home: &std::path::Path,
-        outcome: &mut Outcome,
+        outcome: &mut Outcome<'h>,
     ) -> Result<()> {
         let mut rest: Option<Answer> = yes_to_all.then_some(Answer::Yes);
         for (hook, assessment) in pending {
             if let Some(why) = nothing_to_pin(hook, assessment, home) {
                 outcome.skipped.push(decision_for(
+                    self.hooks,
                     hook,
                     assessment,
                     Some(format!("cannot be approved: {why}")),
@@ -339,15 +359,17 @@ impl Reviewer<'_> {
             match answer {
                 Answer::Yes | Answer::All => {
                     record(self.allowlist, &[approval_for(hook, assessment)])?;
-                    let mut decision = decision_for(hook, assessment, None);
+                    let mut decision = decision_for(self.hooks, hook, assessment, None);
                     decision.cannot_run = cannot_run(hook, assessment, self.base);
                     outcome.approved.push(decision);
                 }
                 Answer::No => {
-                    let decision = decision_for(hook, assessment, Some("declined".to_owned()));
+                    let decision =
+                        decision_for(self.hooks, hook, assessment, Some("declined".to_owned()));
                     outcome.declined.push(decision);
                 }
                 Answer::Quit => outcome.declined.push(decision_for(
+                    self.hooks,
                     hook,
                     assessment,
                     Some("not reviewed: the review was stopped".to_owned()),
@@ -470,38 +492,62 @@ impl Reviewer<'_> {
         review
     }
 
-    /// Every rule of the rules file `file`, one entry each: what it is for and what it does.
+    /// Every rule of the rules file `file`, one entry each: the shipped packs the file holds,
+    /// then for each rule what it blocks (in words, then examples), before how it checks, and
+    /// how it differs from the pack's rule of its name.
     fn rules_shown(&self, review: &mut Screen, file: &str, width: Option<usize>) {
-        const INDENT: &str = "      ";
-        let rules: Vec<&HookSpec> = rules_of(self.hooks, file).collect();
+        const INDENT: &str = "                     ";
+        let shown = file_review(self.hooks, file);
         review.line(format_args!(
             "  {} {} (the file is approved as one):",
-            rules.len(),
-            if rules.len() == 1 { "rule" } else { "rules" }
+            shown.rules.len(),
+            if shown.rules.len() == 1 {
+                "rule"
+            } else {
+                "rules"
+            }
         ));
-        for hook in rules {
-            let Some(rule) = hook.rule() else { continue };
-            let mut what = format!(
-                "- {}: {} on {}",
-                hook.name,
-                rule.action.as_str(),
-                hook.event
-            );
-            if let Some(tool) = crate::config::rules::tool_shown(hook) {
+        for pack in &shown.holds_packs {
+            let whole = if shown.is_pack == Some(pack) {
+                " (the whole file is the pack)"
+            } else {
+                ""
+            };
+            review.line(format_args!(
+                "  holds the shipped pack {pack}, unchanged{whole}"
+            ));
+        }
+        for rule in &shown.rules {
+            let mut what = format!("- {}: {} on {}", rule.name, rule.rule.action, rule.event);
+            if let Some(tool) = rule.tool {
                 let _ = write!(what, ", tool {tool}");
             }
-            for (word, conditions) in [("when", &rule.when), ("unless", &rule.unless)] {
-                for condition in conditions {
-                    let _ = write!(
-                        what,
-                        ", {word} {} ~ {}",
-                        condition.field,
-                        condition.shown_pattern()
-                    );
-                }
+            review.text("    ").wrapped(&what, width, 4, "      ");
+            let mut field = |label: &str, text: &str| {
+                review.text(format_args!("      {label:<15}")).wrapped(
+                    text,
+                    width,
+                    INDENT.len(),
+                    INDENT,
+                );
+            };
+            let verb = match rule.rule.action {
+                "block" => "blocks:",
+                "ask" => "asks about:",
+                _ => "tells:",
+            };
+            field(verb, &format!("\"{}\"", rule.rule.message));
+            for (i, example) in rule.examples.iter().enumerate() {
+                field(if i == 0 { "for example:" } else { "" }, example);
             }
-            let _ = write!(what, ": \"{}\"", rule.message);
-            review.text("    ").wrapped(&what, width, 4, INDENT);
+            for (word, text) in rule.rule.lines() {
+                field(&format!("{word}:"), &text);
+            }
+            if let Some(diff) = &rule.differs_from_pack {
+                let pack = rule.pack.unwrap_or_default();
+                review.line(format_args!("      differs from the pack {pack}'s rule:"));
+                review.diff(diff, "        ", DIFF_LINES);
+            }
         }
     }
 

@@ -8,12 +8,13 @@ use clap::Args;
 use serde::Serialize;
 
 use super::GlobalArgs;
+use super::rule_view::RuleView;
 use super::shared;
 use crate::agents::Agent;
 use crate::authoring::answers::{self, Answer, Example};
 use crate::authoring::sample;
-use crate::config::Event;
 use crate::config::event::Resolved;
+use crate::config::{Event, HookSpec};
 use crate::exit::ExitStatus;
 use crate::output::json::{AgentNames, EventRow};
 use crate::output::table::{Grid, Tone, terminal_width};
@@ -251,6 +252,35 @@ struct Detail<'a> {
     answers: Vec<AnswerLine>,
     /// A rule for this event, as a rules file writes it (`null` where a rule can do nothing).
     rule_example: Option<String>,
+    /// The rules of this event in the rules files found (the user's, the project's), in the
+    /// order they are checked.
+    rules: Vec<RuleEntry<'a>>,
+}
+
+/// One rule of a rules file, for `events EVENT --json`.
+#[derive(Serialize)]
+struct RuleEntry<'a> {
+    name: &'a str,
+    /// Its rules file.
+    file: &'a str,
+    scope: &'static str,
+    /// Its `tool:` (a class or a tool name pattern).
+    tool: Option<&'a str>,
+    #[serde(flatten)]
+    rule: RuleView<'a>,
+}
+
+impl<'a> RuleEntry<'a> {
+    fn of(hook: &'a HookSpec) -> Option<Self> {
+        let rule = hook.rule()?;
+        Some(Self {
+            name: &hook.name,
+            file: &hook.command,
+            scope: rule.scope.as_str(),
+            tool: crate::config::rules::tool_shown(hook),
+            rule: RuleView::of(rule),
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -319,6 +349,12 @@ fn detail(
         agent_hooks: sample::wire(called, sample::agent_dialect(called), &cwd),
     };
     let examples = answers::examples(event);
+    // The rules files found: a file that cannot be read is `list`'s and `doctor`'s to report.
+    let loaded = shared::load_unsaid(global, Some(event)).ok();
+    let found: Vec<RuleEntry<'_>> = loaded
+        .iter()
+        .flat_map(|loaded| loaded.set.hooks.iter().filter_map(RuleEntry::of))
+        .collect();
     if args.json {
         let detail = Detail {
             event: event.name(),
@@ -340,6 +376,7 @@ fn detail(
             payload,
             answers: examples.iter().map(answer_line).collect(),
             rule_example: crate::config::rules::example(event),
+            rules: found,
         };
         printer.document(&detail)?;
         return Ok(ExitStatus::Success);
@@ -395,8 +432,46 @@ fn detail(
             screen.line(format!("  {line}"));
         }
     }
+    rules_here(&mut screen, &found, width);
     super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)
+}
+
+/// The rules of the event in the rules files found, each with what it checks (the conditions on
+/// one command of a shell call as such) and what it does.
+fn rules_here(screen: &mut Screen, rules: &[RuleEntry<'_>], width: Option<usize>) {
+    const INDENT: &str = "                   ";
+    if rules.is_empty() {
+        return;
+    }
+    screen
+        .blank()
+        .line("Rules for this event in your rules files, in the order they are checked:");
+    for entry in rules {
+        let tool = entry
+            .tool
+            .map_or_else(String::new, |tool| format!(", tool {tool}"));
+        screen.wrapped(
+            &format!(
+                "  {}  ({} rules, {}): {}{tool}",
+                entry.name, entry.scope, entry.file, entry.rule.action
+            ),
+            width,
+            0,
+            "    ",
+        );
+        for (word, text) in entry.rule.lines() {
+            screen
+                .text(format_args!("    {:<15}", format!("{word}:")))
+                .wrapped(&text, width, INDENT.len(), INDENT);
+        }
+        screen.text(format_args!("    {:<15}", "message:")).wrapped(
+            entry.rule.message,
+            width,
+            INDENT.len(),
+            INDENT,
+        );
+    }
 }
 
 /// What config hooks, Agent Hooks hooks and rules can do on `event`, in words.

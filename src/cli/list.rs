@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
+use super::rule_view::RuleView;
 use super::{GlobalArgs, shared};
 use crate::config::in_process::{self, InProcessHook};
 use crate::consent::fingerprint::ScriptState;
@@ -85,58 +86,7 @@ struct Row<'a> {
     not_replaced_by: Vec<NotReplacedBy>,
     /// A rule's conditions and answer (its `command` is its rules file).
     #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<RuleRow<'a>>,
-}
-
-/// What a rule checks and does.
-#[derive(Serialize)]
-struct RuleRow<'a> {
-    action: &'static str,
-    when: Vec<ConditionRow<'a>>,
-    unless: Vec<ConditionRow<'a>>,
-    message: &'a str,
-}
-
-/// One condition of a rule.
-#[derive(Serialize)]
-struct ConditionRow<'a> {
-    field: &'a str,
-    pattern: &'a str,
-}
-
-impl<'a> RuleRow<'a> {
-    fn of(rule: &'a crate::config::rules::Rule) -> Self {
-        let rows = |conditions: &'a [crate::config::rules::Condition]| {
-            conditions
-                .iter()
-                .map(|c| ConditionRow {
-                    field: &c.field,
-                    pattern: c.shown_pattern(),
-                })
-                .collect()
-        };
-        Self {
-            action: rule.action.as_str(),
-            when: rows(&rule.when),
-            unless: rows(&rule.unless),
-            message: &rule.message,
-        }
-    }
-
-    /// The conditions as one line: `command ~ rm, unless command ~ ./build`.
-    fn conditions(&self, word: &str) -> Option<String> {
-        let list = if word == "when" {
-            &self.when
-        } else {
-            &self.unless
-        };
-        (!list.is_empty()).then(|| {
-            list.iter()
-                .map(|c| format!("{} ~ {}", c.field, c.pattern))
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-    }
+    rule: Option<RuleView<'a>>,
 }
 
 /// A project folder with a user hook's name that does not replace it.
@@ -426,7 +376,7 @@ fn hook_rows<'a>(
                     Some(_) => crate::config::rules::tool_shown(hook),
                     None => hook.matcher.as_ref().map(crate::matcher::Matcher::source),
                 },
-                rule: rule.map(RuleRow::of),
+                rule: rule.map(RuleView::of),
                 pattern: hook
                     .agent()
                     .and_then(|agent| agent.pattern.as_ref())
@@ -512,10 +462,8 @@ fn long_record(screen: &mut Screen, row: &Row<'_>) {
     if let Some(rule) = &row.rule {
         field("tool:", row.matcher.unwrap_or("any"));
         field("action:", rule.action);
-        for word in ["when", "unless"] {
-            if let Some(conditions) = rule.conditions(word) {
-                field(&format!("{word}:"), &conditions);
-            }
+        for (word, text) in rule.lines() {
+            field(&format!("{word}:"), &text);
         }
         field("message:", rule.message);
     } else {

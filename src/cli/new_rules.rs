@@ -1,7 +1,8 @@
 //! `new --rules PACK [--project]`: a shipped rule pack written into a rules file (the user's, or
 //! the project's `.agents/rules.yaml`) for review: a new file is made, an existing one gets the
-//! pack's rules appended after it is read whole (a file that does not read as rules, or that
-//! already has a rule of the pack's, is left as it is). Nothing is approved here.
+//! pack's rules appended, indented as its own, every byte of it kept (a file that does not read
+//! as rules, is not laid out so that rules can be appended safely, or already has a rule of the
+//! pack's, is left as it is). Nothing is approved here.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -15,6 +16,7 @@ use crate::config::rules::{self, FILE_NAME};
 use crate::config::{Scope, Warning};
 use crate::exit::ExitStatus;
 use crate::output::{Printer, Screen};
+use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
 /// The names `--rules` takes.
@@ -104,7 +106,8 @@ fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> 
             .with_context(|| format!("{} is left as it is", file.display()))?,
         None => Vec::new(),
     };
-    let ours = names_in(items);
+    let ours = read_rules(file, pack.text, scope)
+        .with_context(|| format!("the {} pack does not read as rules", pack.name))?;
     if let Some(clash) = ours.iter().find(|name| before.contains(name)) {
         bail!(
             "{} already has a rule named {clash}: the {} pack is there already, or a rule of \
@@ -119,32 +122,19 @@ fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> 
              # one unit: after any edit, review it again with `hermes-hooks approve`.\n#\n\
              {header}rules:\n{items}"
         ),
-        Some(old) => {
-            let mut text = old.clone();
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            if text.trim().is_empty() {
-                text.push_str("rules:\n");
-            }
-            format!(
-                "{text}\n# The {} pack, from `hermes-hooks new --rules {}`.\n{items}",
-                pack.name, pack.name
-            )
-        }
+        Some(old) => appended(file, old, pack)?,
     };
-    // What is written must read as the rules before plus the pack's, and nothing else.
+    // What is written must read as the rules before, then the pack's, and nothing else.
     let after = read_rules(file, &text, scope).with_context(|| {
         format!(
-            "the pack cannot be appended to {} as it is written (its rules must be the file's \
-             last entry, in block style); nothing was written",
+            "the pack cannot be appended to {} as it is written; nothing was written",
             file.display()
         )
     })?;
-    if after.len() != before.len() + ours.len() {
+    if after != [before.as_slice(), ours.as_slice()].concat() {
         bail!(
-            "the pack cannot be appended to {}: the file would not read as its rules plus the \
-             pack's; nothing was written",
+            "the pack cannot be appended to {}: the file would not read as its rules followed by \
+             the pack's; nothing was written",
             file.display()
         );
     }
@@ -159,7 +149,35 @@ fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> 
     Ok((existing.is_none(), ours))
 }
 
-/// The names of the rules `text` declares, or why it does not read as a rules file (any rule
+/// `old` (the text of `file`) with the pack's rules appended after a line naming it, indented
+/// as the file's own rules are and with its line ends; every byte of `old` is kept (but the `[]`
+/// of an empty `rules: []`). A file laid out so that this cannot be done safely is refused with
+/// the line that stops it.
+fn appended(file: &Path, old: &str, pack: &Pack) -> Result<String> {
+    let ours = Layout::read(pack.text).map_err(|refusal| {
+        anyhow::anyhow!(
+            "the {} pack is not a block list of rules (line {}: {})",
+            pack.name,
+            refusal.line,
+            refusal.why
+        )
+    })?;
+    let theirs = Layout::read(old).map_err(|refusal| {
+        anyhow::anyhow!(
+            "{}:{}: {}; the pack cannot be appended to it safely, and it is left as it is",
+            file.display(),
+            refusal.line,
+            refusal.why
+        )
+    })?;
+    let note = format!(
+        "# The {} pack, from `hermes-hooks new --rules {}`.",
+        pack.name, pack.name
+    );
+    Ok(theirs.append(&ours, &note))
+}
+
+/// The names of the rules `text` declares, in file order, or why it does not read as a rules file (any rule
 /// skipped counts: a file with a mistake is not appended to).
 fn read_rules(file: &Path, text: &str, scope: Scope) -> Result<Vec<String>> {
     let scratch = tempfile::Builder::new()
@@ -190,22 +208,18 @@ fn read_rules(file: &Path, text: &str, scope: Scope) -> Result<Vec<String>> {
                 .trim_end_matches("; none of its rules are used")
         );
     }
+    let mut declared: Vec<(Option<u64>, String)> = hooks
+        .into_iter()
+        .map(|hook| (hook.origin.line, hook.name))
+        .collect();
+    declared.sort();
     let mut names: Vec<String> = Vec::new();
-    for hook in hooks {
-        if !names.contains(&hook.name) {
-            names.push(hook.name);
+    for (_, name) in declared {
+        if !names.contains(&name) {
+            names.push(name);
         }
     }
     Ok(names)
-}
-
-/// The rule names a pack's items declare, in order.
-fn names_in(items: &str) -> Vec<String> {
-    items
-        .lines()
-        .filter_map(|line| line.strip_prefix("- name:"))
-        .map(|name| name.trim().to_owned())
-        .collect()
 }
 
 fn shell_word(text: &str) -> String {

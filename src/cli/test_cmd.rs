@@ -9,9 +9,11 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::rule_view::{CommandsView, VerdictView};
 use super::{GlobalArgs, shared};
 use crate::agents::Agent;
 use crate::config::HookSpec;
+use crate::config::rules::Rule;
 use crate::consent::ConsentGate;
 use crate::exit::ExitStatus;
 use crate::output::table::{Tone, terminal_width};
@@ -104,12 +106,19 @@ struct HookResult<'a> {
     directive: Option<DirectiveKeys<'a>>,
     message: Option<&'a str>,
     stderr: &'a str,
+    /// A rule's verdict on the call, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<VerdictView>,
 }
 
 #[derive(Serialize)]
 struct Report<'a> {
     event: &'static str,
     payload: &'a Map<String, Value>,
+    /// The commands the call would run, as the rules that read them see them (a shell call, and
+    /// a rule that names a command's fields).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commands: Option<CommandsView>,
     hooks: Vec<HookResult<'a>>,
     directive: DirectiveKeys<'a>,
     /// Hooks that could have answered this call and did not start: the directive is then not
@@ -180,12 +189,23 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let unheard = unheard(&report, &loaded.set.hooks);
     let matched = args.expect.map(|want| want == got && unheard.is_empty());
     let specs = &loaded.set.hooks;
-    let hooks: Vec<HookResult<'_>> = report.hooks.iter().map(|r| hook_result(specs, r)).collect();
-    let did_not_run: Vec<HookResult<'_>> = unheard.iter().map(|r| hook_result(specs, r)).collect();
+    let hooks: Vec<HookResult<'_>> = (report.hooks.iter())
+        .map(|r| hook_result(specs, r, &invocation))
+        .collect();
+    let did_not_run: Vec<HookResult<'_>> = (unheard.iter())
+        .map(|r| hook_result(specs, r, &invocation))
+        .collect();
+    let commands = specs
+        .iter()
+        .any(|hook| hook.rule().is_some_and(Rule::reads_commands))
+        .then(|| crate::rules::commands(&invocation, invocation.tool_input.as_ref()))
+        .flatten()
+        .map(CommandsView::of);
     if args.json {
         printer.document(&Report {
             event: event.name(),
             payload: &input,
+            commands,
             hooks,
             directive: DirectiveKeys::of(report.directive.as_ref()),
             did_not_run,
@@ -195,7 +215,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     } else {
         printer.show(&human(
             event.name(),
-            &hooks,
+            (&hooks, commands.as_ref()),
             (report.directive.as_ref(), &did_not_run),
             args,
             shared::color(global),
@@ -224,9 +244,17 @@ fn read_payload(file: &std::path::Path) -> Result<Map<String, Value>> {
     payload::parse(&bytes).with_context(|| format!("bad payload in {}", file.display()))
 }
 
-/// One hook's line of the report.
-fn hook_result<'a>(specs: &'a [HookSpec], r: &'a HookReport) -> HookResult<'a> {
+/// One hook's line of the report (a rule's with its verdict on `invocation`).
+fn hook_result<'a>(
+    specs: &'a [HookSpec],
+    r: &'a HookReport,
+    invocation: &Invocation,
+) -> HookResult<'a> {
     let spec = &specs[r.index];
+    let rule = spec.rule().map(|_| {
+        let verdict = crate::rules::verdict(spec, invocation, invocation.tool_input.as_ref());
+        VerdictView::of(verdict, spec)
+    });
     HookResult {
         name: &spec.name,
         source: spec.source.as_str(),
@@ -237,6 +265,7 @@ fn hook_result<'a>(specs: &'a [HookSpec], r: &'a HookReport) -> HookResult<'a> {
         directive: r.directive.as_ref().map(|d| DirectiveKeys::of(Some(d))),
         message: r.message.as_deref(),
         stderr: r.stderr.trim_end(),
+        rule,
     }
 }
 
@@ -325,7 +354,7 @@ fn mismatch(
 
 fn human(
     event: &str,
-    hooks: &[HookResult<'_>],
+    (hooks, commands): (&[HookResult<'_>], Option<&CommandsView>),
     (directive, did_not_run): (Option<&Directive>, &[HookResult<'_>]),
     args: &TestArgs,
     color: bool,
@@ -345,6 +374,14 @@ fn human(
     for (i, line) in wrap_shown(&heading, width).iter().enumerate() {
         screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));
     }
+    if let Some(commands) = commands {
+        screen
+            .blank()
+            .line("commands the call would run, as rules read them:");
+        for line in commands.lines() {
+            screen.text("  ").wrapped(&line, width, 2, "    ");
+        }
+    }
     for hook in hooks {
         // Its name, then its command: a long path goes on under it, broken after a `/`.
         screen
@@ -363,6 +400,11 @@ fn human(
             screen.text(format_args!("  {ms:.1} ms"));
         }
         screen.end();
+        if let Some(verdict) = &hook.rule {
+            screen
+                .text("  rule:       ")
+                .wrapped(&verdict.words(), width, INDENT.len(), INDENT);
+        }
         if let Some(directive) = &hook.directive {
             screen.line(format_args!("  directive:  {}", to_line(directive)));
         }

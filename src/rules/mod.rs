@@ -1,6 +1,7 @@
 //! Rules, evaluated in this process: whether a rule applies to a call (its tool, then every
 //! `when`, then `unless`), what it answers, and the packs this program ships.
 
+pub(crate) mod layout;
 pub(crate) mod packs;
 
 use std::borrow::Cow;
