@@ -130,6 +130,21 @@ struct Report<'a> {
     matched: Option<bool>,
 }
 
+/// The commands the call would run, when a rule reads them.
+fn commands_read(specs: &[HookSpec], invocation: &Invocation) -> Option<CommandsView> {
+    if !specs
+        .iter()
+        .any(|hook| hook.rule().is_some_and(Rule::reads_commands))
+    {
+        return None;
+    }
+    let home = specs
+        .iter()
+        .find_map(|hook| hook.rule().and_then(|rule| rule.home.clone()));
+    crate::rules::commands(invocation, invocation.tool_input.as_ref(), home.as_deref())
+        .map(CommandsView::of)
+}
+
 pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Result<ExitStatus> {
     let called = shared::event(&args.event, printer)?;
     let event = called.event;
@@ -195,12 +210,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let did_not_run: Vec<HookResult<'_>> = (unheard.iter())
         .map(|r| hook_result(specs, r, &invocation))
         .collect();
-    let commands = specs
-        .iter()
-        .any(|hook| hook.rule().is_some_and(Rule::reads_commands))
-        .then(|| crate::rules::commands(&invocation, invocation.tool_input.as_ref()))
-        .flatten()
-        .map(CommandsView::of);
+    let commands = commands_read(specs, &invocation);
     if args.json {
         printer.document(&Report {
             event: event.name(),

@@ -86,6 +86,15 @@ pub(crate) enum Unknown {
     Script(String),
 }
 
+impl Unknown {
+    /// Why, in words.
+    pub(crate) fn why(&self) -> &str {
+        match self {
+            Self::Program(why) | Self::Script(why) => why,
+        }
+    }
+}
+
 impl Reading {
     /// A reading that could not be made.
     pub(crate) fn undecidable(why: impl Into<String>) -> Self {

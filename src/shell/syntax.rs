@@ -80,7 +80,10 @@ pub(super) enum Item {
     Leave,
     /// The script of a `$(...)`, backticks or `<(...)`, run in a subshell; what it prints is
     /// given to the named program (`export $(grep -v '^#' .env | xargs)`), when one is.
-    Script { text: String, given_to: Option<String> },
+    Script {
+        text: String,
+        given_to: Option<String>,
+    },
 }
 
 /// Parses `text`; `Err` says why it cannot be read.

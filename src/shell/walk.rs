@@ -70,10 +70,7 @@ impl<'a> Walker<'a> {
 
     /// The words of one command, given as a list (no shell reads them).
     pub(super) fn argv(&mut self, words: &[String]) {
-        let words = words
-            .iter()
-            .map(|text| Word::plain(text.clone()))
-            .collect();
+        let words = words.iter().map(|text| Word::plain(text.clone())).collect();
         self.simple(
             Simple {
                 words,
@@ -125,7 +122,15 @@ impl<'a> Walker<'a> {
         } = simple;
         let Some(first) = words.first() else {
             if !redirects.is_empty() {
-                self.push(command(&[], &redirects, fed.as_ref(), &self.cwd, self.context.home, through, None));
+                self.push(command(
+                    &[],
+                    &redirects,
+                    fed.as_ref(),
+                    &self.cwd,
+                    self.context.home,
+                    through,
+                    None,
+                ));
             }
             return;
         };
@@ -175,7 +180,9 @@ impl<'a> Walker<'a> {
             self.find_exec(&texts, &starts, &next);
             return;
         }
-        if SHELLS.contains(&program) || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
+        if SHELLS.contains(&program)
+            || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str()))
+        {
             if let Some(unknown) = self.shell(program, &texts, &next) {
                 cmd.unknown = Some(unknown);
                 self.push(cmd);
@@ -189,7 +196,9 @@ impl<'a> Walker<'a> {
 
     fn push(&mut self, cmd: Command) {
         if self.out.commands.len() >= COMMANDS_MAX {
-            self.stop(format!("the command holds more than {COMMANDS_MAX} commands"));
+            self.stop(format!(
+                "the command holds more than {COMMANDS_MAX} commands"
+            ));
             return;
         }
         self.out.commands.push(cmd);
@@ -201,16 +210,17 @@ impl<'a> Walker<'a> {
             .filter(|w| !w.text.starts_with('-') || w.text == "-")
             .collect();
         self.cwd = match args.first() {
-            None => self
-                .context
-                .home
-                .map_or_else(|| "~".to_owned(), |home| home.to_string_lossy().into_owned()),
+            None => self.context.home.map_or_else(
+                || "~".to_owned(),
+                |home| home.to_string_lossy().into_owned(),
+            ),
             Some(w) if w.text == "-" => "$OLDPWD".to_owned(),
             Some(w) => resolve(&w.text, &self.cwd, self.context.home),
         };
     }
 
     /// When `program` runs another command (or a script), reads that instead, and says so.
+    #[allow(clippy::too_many_lines)] // one arm per wrapper: a table of their options
     fn unwrapped(&mut self, program: &str, texts: &[String], next: &Next<'_>) -> bool {
         let through = |name: &str| {
             let mut list = next.through.to_vec();
@@ -246,7 +256,11 @@ impl<'a> Walker<'a> {
                         ],
                     ),
                     |opt| {
-                        if matches!(opt, Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _) | Opt::Long("list" | "validate" | "edit", _)) {
+                        if matches!(
+                            opt,
+                            Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _)
+                                | Opt::Long("list" | "validate" | "edit", _)
+                        ) {
                             lists = true;
                         }
                         true
@@ -275,8 +289,16 @@ impl<'a> Walker<'a> {
                 rest_from(options::skip(texts, 1, spec("fo", &["format", "output"])))
             }
             "nice" => rest_from(options::skip(texts, 1, spec("n", &["adjustment"]))),
-            "ionice" => rest_from(options::skip(texts, 1, spec("cnp", &["class", "classdata", "pid"]))),
-            "stdbuf" => rest_from(options::skip(texts, 1, spec("ioe", &["input", "output", "error"]))),
+            "ionice" => rest_from(options::skip(
+                texts,
+                1,
+                spec("cnp", &["class", "classdata", "pid"]),
+            )),
+            "stdbuf" => rest_from(options::skip(
+                texts,
+                1,
+                spec("ioe", &["input", "output", "error"]),
+            )),
             "chrt" => {
                 let at = options::skip(texts, 1, Spec::default());
                 rest_from(at + 1)
@@ -294,7 +316,10 @@ impl<'a> Walker<'a> {
             "strace" | "ltrace" => rest_from(options::skip(
                 texts,
                 1,
-                spec("oepsuEaIOSXPb", &["output", "expr", "attach", "string-limit", "user", "env"]),
+                spec(
+                    "oepsuEaIOSXPb",
+                    &["output", "expr", "attach", "string-limit", "user", "env"],
+                ),
             )),
             "timeout" => {
                 let at = options::skip(texts, 1, spec("sk", &["signal", "kill-after"]));
@@ -306,7 +331,20 @@ impl<'a> Walker<'a> {
                 let at = options::skip(
                     texts,
                     1,
-                    spec("IinPdaEeLlsS", &["replace", "max-args", "max-procs", "delimiter", "arg-file", "eof", "max-lines", "max-chars", "process-slot-var"]),
+                    spec(
+                        "IinPdaEeLlsS",
+                        &[
+                            "replace",
+                            "max-args",
+                            "max-procs",
+                            "delimiter",
+                            "arg-file",
+                            "eof",
+                            "max-lines",
+                            "max-chars",
+                            "process-slot-var",
+                        ],
+                    ),
                 );
                 // Without a command, xargs runs `echo`. Fed by `find`, it gets the files found
                 // under each of find's starting points.
@@ -320,9 +358,11 @@ impl<'a> Walker<'a> {
                         starts.push(".".to_owned());
                     }
                     let mut words = next.words[at..].to_vec();
-                    words.extend(starts.iter().take(FAN_OUT_MAX).map(|start| {
-                        Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
-                    }));
+                    words.extend(
+                        starts.iter().take(FAN_OUT_MAX).map(|start| {
+                            Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
+                        }),
+                    );
                     let simple = Simple {
                         words,
                         redirects: next.redirects.to_vec(),
@@ -336,10 +376,15 @@ impl<'a> Walker<'a> {
             }
             "watch" => {
                 let mut exec = false;
-                let at = options::walk(texts, 1, spec("nqs", &["interval", "chgexit", "equexit"]), |opt| {
-                    exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
-                    true
-                });
+                let at = options::walk(
+                    texts,
+                    1,
+                    spec("nqs", &["interval", "chgexit", "equexit"]),
+                    |opt| {
+                        exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
+                        true
+                    },
+                );
                 if at >= texts.len() {
                     return false;
                 }
@@ -361,7 +406,17 @@ impl<'a> Walker<'a> {
                 let at = options::walk(
                     texts,
                     1,
-                    spec("cgGsuw", &["command", "group", "supp-group", "shell", "user", "whitelist-environment"]),
+                    spec(
+                        "cgGsuw",
+                        &[
+                            "command",
+                            "group",
+                            "supp-group",
+                            "shell",
+                            "user",
+                            "whitelist-environment",
+                        ],
+                    ),
                     |opt| {
                         if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
                             script = value;
@@ -374,7 +429,11 @@ impl<'a> Walker<'a> {
                     self.script_word(word, script, &through(program), next.depth);
                     return true;
                 }
-                if program == "runuser" { rest_from(at) } else { return false }
+                if program == "runuser" {
+                    rest_from(at)
+                } else {
+                    return false;
+                }
             }
             "busybox" => {
                 if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
@@ -406,7 +465,14 @@ impl<'a> Walker<'a> {
             1,
             Spec {
                 short: "uCS",
-                long: &["unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"],
+                long: &[
+                    "unset",
+                    "chdir",
+                    "split-string",
+                    "block-signal",
+                    "default-signal",
+                    "ignore-signal",
+                ],
                 plus: false,
             },
             |opt| {
@@ -430,14 +496,18 @@ impl<'a> Walker<'a> {
         let mut words: Vec<Word> = Vec::new();
         if let Some(split) = split {
             // `-S` splits its string into words, as a shell would (quotes, no expansions).
-            match shlex::split(split) {
-                Some(split) => words.extend(split.into_iter().map(Word::plain)),
-                None => {
-                    self.push(unknown_script(next, &self.cwd, self.context.home, through.clone(), "env -S gives words that do not split"));
-                    self.cwd = saved;
-                    return true;
-                }
-            }
+            let Some(split) = shlex::split(split) else {
+                self.push(unknown_script(
+                    next,
+                    &self.cwd,
+                    self.context.home,
+                    through.clone(),
+                    "env -S gives words that do not split",
+                ));
+                self.cwd = saved;
+                return true;
+            };
+            words.extend(split.into_iter().map(Word::plain));
         }
         words.extend(next.words[at.min(next.words.len())..].iter().cloned());
         if words.is_empty() {
@@ -501,11 +571,29 @@ impl<'a> Walker<'a> {
             1,
             Spec {
                 short: "jSIaCdnNsLlEXe",
-                long: &["jobs", "sshlogin", "arg-file", "colsep", "delimiter", "max-args", "halt", "joblog", "results", "timeout", "tmpdir", "workdir", "basefile", "env"],
+                long: &[
+                    "jobs",
+                    "sshlogin",
+                    "arg-file",
+                    "colsep",
+                    "delimiter",
+                    "max-args",
+                    "halt",
+                    "joblog",
+                    "results",
+                    "timeout",
+                    "tmpdir",
+                    "workdir",
+                    "basefile",
+                    "env",
+                ],
                 plus: false,
             },
         );
-        let split = texts[at..].iter().position(|w| w.starts_with(":::")).map_or(texts.len(), |i| at + i);
+        let split = texts[at..]
+            .iter()
+            .position(|w| w.starts_with(":::"))
+            .map_or(texts.len(), |i| at + i);
         if at >= split {
             return false;
         }
@@ -531,7 +619,8 @@ impl<'a> Walker<'a> {
                             words.push(Word {
                                 text: w.text.replace("{}", &input.text),
                                 literal: w.literal && input.literal,
-                                expansions: [w.expansions.clone(), input.expansions.clone()].concat(),
+                                expansions: [w.expansions.clone(), input.expansions.clone()]
+                                    .concat(),
                             });
                         } else {
                             words.push((*w).clone());
@@ -569,13 +658,19 @@ impl<'a> Walker<'a> {
                 let starts: Vec<&str> = if starts.is_empty() {
                     vec!["."]
                 } else {
-                    starts.iter().map(String::as_str).take(FAN_OUT_MAX).collect()
+                    starts
+                        .iter()
+                        .map(String::as_str)
+                        .take(FAN_OUT_MAX)
+                        .collect()
                 };
                 for start in starts {
                     let words = next.words[begin..end]
                         .iter()
                         .map(|w| Word {
-                            text: w.text.replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
+                            text: w
+                                .text
+                                .replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
                             literal: w.literal,
                             expansions: w.expansions.clone(),
                         })
@@ -617,12 +712,12 @@ impl<'a> Walker<'a> {
             },
         );
         let mut through = next.through.to_vec();
-        let name = texts.get(start.saturating_sub(1)).map_or(program, |w| basename(w));
+        let name = texts
+            .get(start.saturating_sub(1))
+            .map_or(program, |w| basename(w));
         if command {
             through.push(format!("{name} -c"));
-            let Some(word) = next.words.get(at) else {
-                return None;
-            };
+            let word = next.words.get(at)?;
             if !word.literal {
                 return Some(Unknown::Script(format!(
                     "{name} -c runs `{}`, known only when it runs",
@@ -660,18 +755,16 @@ impl<'a> Walker<'a> {
         }
         match next.piped {
             None => None,
-            Some(Producer::Command { words, fed }) => match produced(words, fed.as_ref()) {
-                Some(text) => {
+            Some(Producer::Command { words, fed }) => {
+                if let Some(text) = produced(words, fed.as_ref()) {
                     self.script_in(&text, &through, next.depth);
-                    None
+                    return None;
                 }
-                None => {
-                    let producer = words.first().map_or("a command", |w| basename(&w.text));
-                    Some(Unknown::Script(format!(
-                        "{name} runs what `{producer}` prints, known only when it runs"
-                    )))
-                }
-            },
+                let producer = words.first().map_or("a command", |w| basename(&w.text));
+                Some(Unknown::Script(format!(
+                    "{name} runs what `{producer}` prints, known only when it runs"
+                )))
+            }
             Some(Producer::Other) => Some(Unknown::Script(format!(
                 "{name} runs what the commands before it print, known only when they run"
             ))),
@@ -683,7 +776,10 @@ impl<'a> Walker<'a> {
     fn script_from(&mut self, words: &[Word], through: &[String], depth: usize) {
         if let Some(word) = words.iter().find(|w| !w.literal) {
             let mut cmd = Command {
-                program: words.first().map(|w| basename(&w.text).to_owned()).unwrap_or_default(),
+                program: words
+                    .first()
+                    .map(|w| basename(&w.text).to_owned())
+                    .unwrap_or_default(),
                 through: through.to_vec(),
                 ..Command::default()
             };
@@ -697,7 +793,11 @@ impl<'a> Walker<'a> {
             self.push(cmd);
             return;
         }
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let text = words
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         self.script_in(&text, through, depth);
     }
 
@@ -742,7 +842,13 @@ struct Next<'n> {
 }
 
 /// The command `words` would be, with nothing known about its script.
-fn unknown_script(next: &Next<'_>, cwd: &str, home: Option<&Path>, through: Vec<String>, why: &str) -> Command {
+fn unknown_script(
+    next: &Next<'_>,
+    cwd: &str,
+    home: Option<&Path>,
+    through: Vec<String>,
+    why: &str,
+) -> Command {
     command(
         next.words,
         next.redirects,
@@ -775,7 +881,13 @@ fn produced(words: &[Word], fed: Option<&Fed>) -> Option<String> {
             if words.len() == 2 && !format.text.contains('%') {
                 Some(format.text.replace("\\n", "\n"))
             } else if format.text == "%s\\n" || format.text == "%s" {
-                Some(words[2..].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join("\n"))
+                Some(
+                    words[2..]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
             } else {
                 None
             }
@@ -799,15 +911,15 @@ fn command(
     let program = texts.first().map_or("", |w| basename(w)).to_owned();
     let (flags, mut operands, subcommand) = split_args(&program, &texts);
     let given_script = matches!(program.as_str(), "sed" | "gsed")
-        && flags.iter().any(|f| matches!(f.as_str(), "-e" | "-f" | "--expression" | "--file"));
+        && flags
+            .iter()
+            .any(|f| matches!(f.as_str(), "-e" | "-f" | "--expression" | "--file"));
     // The script given to `-e` (sed, perl, `perl -pe`) is not a file.
     if matches!(program.as_str(), "sed" | "gsed" | "perl") {
         for pair in texts.windows(2).skip(1) {
-            let gives_script = pair[0] == "--expression"
-                || pair[0].starts_with('-')
-                    && !pair[0].starts_with("--")
-                    && pair[0].ends_with('e');
-            if gives_script && let Some(at) = operands.iter().position(|o| *o == pair[1]) {
+            let script_follows = pair[0] == "--expression"
+                || pair[0].starts_with('-') && !pair[0].starts_with("--") && pair[0].ends_with('e');
+            if script_follows && let Some(at) = operands.iter().position(|o| *o == pair[1]) {
                 operands.remove(at);
             }
         }
@@ -906,19 +1018,16 @@ fn split_args(program: &str, texts: &[String]) -> (Vec<String>, Vec<String>, Opt
         } else if word == "--" {
             done = true;
         } else if let Some(long) = word.strip_prefix("--") {
-            match long.split_once('=') {
-                Some((name, value)) => {
-                    flags.push(format!("--{name}"));
-                    flags.push(format!("--{name}={value}"));
-                    if path_like(value) {
-                        operands.push(value.to_owned());
-                    }
+            if let Some((name, value)) = long.split_once('=') {
+                flags.push(format!("--{name}"));
+                flags.push(format!("--{name}={value}"));
+                if path_like(value) {
+                    operands.push(value.to_owned());
                 }
-                None => {
-                    flags.push(word.clone());
-                    if let Some(value) = next_value {
-                        flags.push(format!("{word}={value}"));
-                    }
+            } else {
+                flags.push(word.clone());
+                if let Some(value) = next_value {
+                    flags.push(format!("{word}={value}"));
                 }
             }
         } else {
@@ -956,7 +1065,10 @@ fn path_words(word: &str) -> Vec<&str> {
     if let Some((key, value)) = word.split_once('=')
         && !key.is_empty()
         && !key.contains('/')
-        && (value.starts_with('/') || value.starts_with('~') || value.starts_with('.') || value.starts_with('$'))
+        && (value.starts_with('/')
+            || value.starts_with('~')
+            || value.starts_with('.')
+            || value.starts_with('$'))
     {
         out.push(value);
     }
@@ -986,7 +1098,14 @@ fn is_remote(word: &str) -> bool {
 
 /// The starting points of `find` (its words before the first expression).
 fn cmd_starts(texts: &[String]) -> Vec<String> {
-    let at = options::skip(texts, 1, Spec { short: "DO", ..Spec::default() });
+    let at = options::skip(
+        texts,
+        1,
+        Spec {
+            short: "DO",
+            ..Spec::default()
+        },
+    );
     texts[at.min(texts.len())..]
         .iter()
         .take_while(|w| !w.starts_with('-') && !matches!(w.as_str(), "(" | "!" | ")"))
@@ -1018,7 +1137,24 @@ fn line(texts: &[String]) -> String {
         let word = if i == 0 { basename(text) } else { text };
         let plain = !word.is_empty()
             && word.chars().all(|c| {
-                c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',' | '+' | '@' | '%' | '~' | '$' | '{' | '}' | '*')
+                c.is_ascii_alphanumeric()
+                    || matches!(
+                        c,
+                        '-' | '_'
+                            | '.'
+                            | '/'
+                            | '='
+                            | ':'
+                            | ','
+                            | '+'
+                            | '@'
+                            | '%'
+                            | '~'
+                            | '$'
+                            | '{'
+                            | '}'
+                            | '*'
+                    )
             });
         if plain {
             out.push_str(word);
