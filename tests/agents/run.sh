@@ -12,7 +12,8 @@
 # agent that cannot be installed skips itself the same way. Exit 1 when a check fails.
 # HERMES_HOOKS_AGENTS="claude-code gemini" runs only those; AGENT_CHECKS=ask only the ask checks
 # (AGENT_CHECKS=hostile only the hostile model, where an agent has one; AGENT_CHECKS=rules only
-# the shipped destructive rule pack, with no script hook, against `rm -rf` outside the project).
+# the shipped destructive rule pack, with no script hook, against `rm -rf` outside the project,
+# and in Claude Code and Codex also against `bash -lc 'rm -rf <outside>'`).
 #
 # Drift: `run.sh --newest` (or HERMES_HOOKS_AGENTS_NEWEST=1) runs each agent's checks twice, at
 # the pinned version and at the newest release on the registry (npm's `latest`, installed into

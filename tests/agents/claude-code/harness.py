@@ -616,21 +616,30 @@ def ask_rewrite_checks():
 def rules_checks():
     """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
     Claude Code wired by `install`: the model asks Bash for `rm -rf` of a folder outside the
-    project; first without the pack (the control: the folder goes), then with it."""
-    for with_pack in (False, True):
-        r = Run("hh-rules")
-        outside = rules_pack.Outside()
-        try:
-            said = rules_pack.install(lambda *args: hermes_hooks(r, *args), r.hermes) \
-                if with_pack else None
-            wire(r, approve=False)
-            r.drive(command=outside.command)
-            rules_pack.report_run(
-                report, with_pack, outside.survived(), r.tool_results(), r.why(),
-                lambda: (any(said in t for t in r.tool_results()), said))
-        finally:
-            outside.cleanup()
-            r.cleanup()
+    project, then for `bash -lc 'rm -rf <folder>'` (a shell given the delete as its script) of
+    another; for each, first without the pack (the control: the folder goes), then with it. A
+    note says which command the hook was given (from the audit log)."""
+    for form in rules_pack.FORMS:
+        for with_pack in (False, True):
+            r = Run("hh-rules")
+            outside = rules_pack.Outside(form)
+            try:
+                said = rules_pack.install(lambda *args: hermes_hooks(r, *args), r.hermes) \
+                    if with_pack else None
+                wire(r, approve=False)
+                r.drive(command=outside.command)
+                rules_pack.report_run(
+                    report, with_pack, outside.survived(), r.tool_results(), r.why(),
+                    lambda: (any(said in t for t in r.tool_results()), said), form)
+                if form != rules_pack.PLAIN:
+                    given = [e.get("tool_command") for e in r.audit()
+                             if e.get("event") == "pre_tool_call"]
+                    note("rules: %s the pack, the hook was given the command %s" % (
+                        "with" if with_pack else "without",
+                        outside.shown(json.dumps(given) if given else "(no pre_tool_call)")))
+            finally:
+                outside.cleanup()
+                r.cleanup()
 
 
 def claude_version():

@@ -724,20 +724,29 @@ def ask_checks(h, hh):
 def rules_checks(h, hh):
     """The shipped destructive pack (`new --rules destructive`, `approve --yes`), no script hook,
     Codex wired by `install`: the model asks the shell to delete a folder outside the project,
-    first without the pack (the control), then with it. Codex refuses `rm -rf` by itself
-    ("rm -f style commands are not permitted"), so its control is noted, and `rm -r`, which
-    Codex runs, is checked the same way: the pack blocks both."""
-    for flags in ("-rf", "-r"):
-        for with_pack in (False, True):
-            rules_run(h, hh, flags, with_pack)
+    first without the pack (the control), then with it; as the command itself, then as the script
+    of a shell (`bash -lc 'rm -rf <folder>'`). Codex refuses `rm -rf` by itself ("rm -f style
+    commands are not permitted"), so its control is noted, and `rm -r`, which Codex runs, is
+    checked the same way: the pack blocks all four. Codex 0.169 offers `exec_command`, whose
+    `cmd` is a string: the hook is given `bash -lc '...'` as the model wrote it (Codex itself
+    runs it as `/bin/bash -lc "bash -lc '...'"`); a note says which command the hook was given
+    for the shell's script (from the audit log)."""
+    for form in rules_pack.FORMS:
+        for flags in ("-rf", "-r"):
+            for with_pack in (False, True):
+                rules_run(h, hh, form, flags, with_pack)
 
 
-def rules_run(h, hh, flags, with_pack):
-    outside = rules_pack.Outside()
+def rules_run(h, hh, form, flags, with_pack):
+    outside = rules_pack.Outside(form)
     command = outside.command.replace("rm -rf ", "rm %s " % flags, 1)
+    # The call as the labels name it: the command itself as before, a shell's script by its form.
+    what = (f"`rm {flags}` of a folder outside the project" if form == rules_pack.PLAIN
+            else "`%s`" % form.replace("rm -rf ", "rm %s " % flags, 1))
     said = []
 
     def wire(root, work, env):
+        env["HERMES_HOOKS_AUDIT_LOG"] = os.path.join(root, "audit.jsonl")
         if with_pack:
             said.append(rules_pack.install(lambda *args: hh.call(list(args), work, env),
                                            env["HERMES_HOME"]))
@@ -746,21 +755,32 @@ def rules_run(h, hh, flags, with_pack):
         r = h.run("hermes-rules", None, [{"shell": command}], wire=wire)
         outputs = r.tool_outputs()
         if not with_pack and flags == "-rf":
-            print("note: without the pack, Codex itself %s `rm -rf` of a folder outside the "
-                  "project; the model read: %s" % (
-                      "refused" if outside.survived() else "ran",
-                      outputs[0] if outputs else "(no tool output)"))
+            print("note: without the pack, Codex itself %s %s; the model read: %s" % (
+                      "refused" if outside.survived() else "ran", what,
+                      outside.shown(outputs[0]) if outputs else "(no tool output)"))
         elif not with_pack:
             check(not outside.survived() and bool(outputs),
-                  f"rules: without the pack, `rm {flags}` of a folder outside the project runs "
-                  "(control)", r.describe())
-        else:
+                  f"rules: without the pack, {what} runs (control)", r.describe())
+        elif form == rules_pack.PLAIN:
             check(outside.survived() and bool(outputs),
-                  f"rules: the destructive pack blocks `rm {flags}` of a folder outside the "
-                  "project", f"outputs: {outputs}; {r.describe()}")
+                  f"rules: the destructive pack blocks {what}",
+                  f"outputs: {outputs}; {r.describe()}")
             check(any(said[0] in o for o in outputs),
                   f"rules: the pack rule's message reaches the model in the tool output "
                   f"(`rm {flags}`)", f"wanted: {said[0]}; outputs: {outputs}; {r.describe()}")
+        else:
+            check(outside.survived() and bool(outputs),
+                  f"rules: {what} is blocked by the destructive pack",
+                  f"outputs: {outputs}; {r.describe()}")
+            check(any(said[0] in o for o in outputs),
+                  f"rules: the pack rule's message reaches the model in the tool output ({what})",
+                  f"wanted: {said[0]}; outputs: {outputs}; {r.describe()}")
+        if form != rules_pack.PLAIN:
+            given = [e.get("tool_command") for e in read_jsonl(os.path.join(r.root, "audit.jsonl"))
+                     if e.get("event") == "pre_tool_call"]
+            print("note: rules: %s the pack, the hook was given the command %s for %s" % (
+                "with" if with_pack else "without",
+                outside.shown(json.dumps(given)) if given else "(no pre_tool_call)", what))
     finally:
         outside.cleanup()
 
