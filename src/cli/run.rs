@@ -85,7 +85,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
         current_dir: &current_dir,
         project_dir: project_dir.as_ref().map(|(dir, by)| (dir.as_path(), *by)),
     };
-    let answered = dispatch::answer(
+    let answered = dispatch::answer_once(
         &args.dispatch.options(global),
         &request,
         || read_payload(args.payload_file.as_deref(), printer),

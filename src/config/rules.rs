@@ -126,6 +126,9 @@ pub struct Condition {
     patterns: Arc<Patterns>,
     /// What a text must hold for the pattern to be found in it, when that can be told.
     needed: Option<Needed>,
+    /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
+    /// joined by `|`: compared as text, without the pattern.
+    words: Option<String>,
     /// The pattern, built when first needed (`None`: its text could not be had).
     matcher: OnceLock<Option<Matcher>>,
 }
@@ -153,6 +156,11 @@ impl Condition {
     /// Whether the pattern is found in `text`, or `None` when that cannot be told (see
     /// [`Matcher::decides`]). A text without what the pattern needs is told at once.
     pub fn decides(&self, text: &str) -> Option<bool> {
+        if let Some(words) = &self.words {
+            // `$` also holds before a final newline, as in a search.
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            return Some(words.split('|').any(|word| word == text));
+        }
         if self
             .needed
             .as_ref()
@@ -360,6 +368,7 @@ fn build(
                 pattern: c.pattern,
                 patterns: Arc::clone(patterns),
                 needed: c.needed,
+                words: c.words,
                 matcher: OnceLock::new(),
             })
             .collect()

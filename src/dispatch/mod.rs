@@ -159,6 +159,18 @@ impl HookSource for ReadEveryTime {
     }
 }
 
+/// The hooks as the files say now, for a process that ends after one answer: the set is never
+/// freed (freeing every rule's text costs more than deciding with it).
+pub(crate) struct ReadOnce;
+
+impl HookSource for ReadOnce {
+    fn hooks(&mut self, paths: &Paths, event: Event, talk: &impl Talk) -> Result<Rc<HookSet>> {
+        let set = ReadEveryTime.hooks(paths, event, talk)?;
+        std::mem::forget(Rc::clone(&set));
+        Ok(set)
+    }
+}
+
 /// One event to answer.
 pub struct Request<'a> {
     /// The event as it was called (any of its names, or the agent's).
@@ -217,6 +229,16 @@ pub fn answer(
     talk: &impl Talk,
 ) -> Answer {
     answer_from(options, request, input, &mut ReadEveryTime, talk)
+}
+
+/// [`answer`] for a process that ends right after it (`run`): what it read is not freed.
+pub(crate) fn answer_once(
+    options: &Options<'_>,
+    request: &Request<'_>,
+    input: impl FnOnce() -> Result<serde_json::Map<String, serde_json::Value>>,
+    talk: &impl Talk,
+) -> Answer {
+    answer_from(options, request, input, &mut ReadOnce, talk)
 }
 
 /// [`answer`], with the hooks from `source`.

@@ -12,6 +12,46 @@ use std::sync::OnceLock;
 
 use fancy_regex::{Regex, RegexBuilder};
 
+/// The words of a pattern that is only an anchored choice of plain words: `^rm$`, `^(rm|unlink)$`,
+/// `^(?:cp|mv)$`, with `\.`, `\-` and `\+` read as the characters they escape.
+pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
+    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
+    let grouped = inner
+        .strip_prefix("(?:")
+        .or_else(|| inner.strip_prefix('('))
+        .and_then(|rest| rest.strip_suffix(')'));
+    // Without a group, `^a|b$` is `^a` or `b$`: not a choice of words.
+    let inner = match grouped {
+        Some(inner) => inner,
+        None if inner.contains('|') => return None,
+        None => inner,
+    };
+    let mut words = Vec::new();
+    for alternative in inner.split('|') {
+        let mut word = String::with_capacity(alternative.len());
+        let mut chars = alternative.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next()? {
+                    escaped @ ('.' | '-' | '+' | '/' | '_') => word.push(escaped),
+                    _ => return None,
+                },
+                c if c.is_ascii_alphanumeric()
+                    || matches!(c, '-' | '_' | '/' | ':' | '@' | '=' | ',') =>
+                {
+                    word.push(c);
+                }
+                _ => return None,
+            }
+        }
+        if word.is_empty() {
+            return None;
+        }
+        words.push(word);
+    }
+    Some(words.into_boxed_slice())
+}
+
 /// The most backtracking steps one match may take. A pattern that needs more (catastrophic
 /// backtracking, where Python would run for ever) counts as matching: the hook runs and decides.
 pub(crate) const BACKTRACK_LIMIT: usize = 100_000;
@@ -37,6 +77,9 @@ enum How {
     Regex(Box<Compiled>),
     /// Rejected by Python's `re`: literal comparison, as Hermes falls back.
     Invalid,
+    /// `^(?:a|b|c)$` of plain words: one of them, compared as text (the commonest rule pattern
+    /// on a command's program or subcommand), with no regex to build.
+    Words(Box<[String]>),
 }
 
 /// A translated pattern, built for the texts it meets.
@@ -69,6 +112,8 @@ impl Matcher {
     fn build(pattern: &str, search: bool) -> (Self, Option<String>) {
         let (how, invalid) = if python::is_plain(pattern) {
             (How::Plain, None)
+        } else if let Some(words) = words_of(pattern) {
+            (How::Words(words), None)
         } else {
             match python::translate(pattern, mode(search), python::Text::Ascii) {
                 Err(err) => (How::Invalid, Some(err.to_string())),
@@ -132,6 +177,10 @@ impl Matcher {
             (How::Regex(compiled), _) => self
                 .regex_for(compiled, text)
                 .and_then(|regex| regex.is_match(text).ok()),
+            // `$` also holds before a final newline, in a search.
+            (How::Words(words), search) => Some(words.iter().any(|word| {
+                text == word || search && text.strip_suffix('\n').is_some_and(|text| text == word)
+            })),
             (How::Plain | How::Invalid, true) => Some(text.contains(&self.source)),
             (How::Plain | How::Invalid, false) => Some(text == self.source),
         }
@@ -158,7 +207,7 @@ impl Matcher {
     pub fn fits_any_text(&self) -> bool {
         match &self.how {
             How::Regex(compiled) => self.regex_for(compiled, "\u{80}").is_some(),
-            How::Plain | How::Invalid => true,
+            How::Plain | How::Invalid | How::Words(_) => true,
         }
     }
 
@@ -205,7 +254,7 @@ impl Matcher {
                     .ok()?;
                 Some(hir.properties().minimum_len().is_some())
             }
-            How::Plain | How::Invalid => Some(true),
+            How::Plain | How::Invalid | How::Words(_) => Some(true),
         }
     }
 
@@ -257,7 +306,49 @@ fn one_line(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Matcher;
+    use super::{How, Matcher};
+
+    #[test]
+    fn an_anchored_choice_of_words_compares_as_text_like_the_regex_would() {
+        let texts = [
+            "rm", "rm\n", "rmdir", "xrm", "unlink", "", "a.b", "axb", "RM", "rm\n\n",
+        ];
+        for pattern in [
+            "^rm$",
+            "^(rm|unlink)$",
+            "^(?:rm|unlink)$",
+            "^(a\\.b|c-d)$",
+            "^rm|unlink$",
+        ] {
+            for search in [true, false] {
+                let words = Matcher::build(pattern, search).0;
+                let regex = Matcher {
+                    source: pattern.to_owned(),
+                    how: How::Invalid,
+                    search,
+                };
+                let regex = match Matcher::build(&format!("(?:){pattern}"), search).0.how {
+                    how @ How::Regex(_) => Matcher { how, ..regex },
+                    _ => unreachable!("{pattern}"),
+                };
+                for text in texts {
+                    assert_eq!(
+                        words.decides(text),
+                        regex.decides(text),
+                        "{pattern} {search} {text:?}"
+                    );
+                }
+            }
+        }
+        assert!(matches!(
+            Matcher::compile_search("^(rm|unlink)$").0.how,
+            How::Words(_)
+        ));
+        assert!(matches!(
+            Matcher::compile_search("^rm|unlink$").0.how,
+            How::Regex(_)
+        ));
+    }
 
     #[test]
     fn alternation_is_a_full_match() {

@@ -56,6 +56,8 @@ pub(super) struct KeptCondition {
     /// Its index in [`Read::patterns`].
     pub pattern: usize,
     pub needed: Option<Needed>,
+    /// The words of an anchored choice of plain words, joined by `|`.
+    pub words: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -305,9 +307,15 @@ fn conditions(
         if let Some(why) = invalid {
             return Err(Skip(format!("{key}.{field}: {why}")));
         }
+        let words = crate::matcher::words_of(&pattern).map(|words| words.join("|"));
         conditions.push(KeptCondition {
             field: field.clone(),
-            needed: Matcher::needed(&pattern),
+            needed: if words.is_some() {
+                None
+            } else {
+                Matcher::needed(&pattern)
+            },
+            words,
             pattern: notes.patterns.len(),
         });
         notes.patterns.push(pattern);
