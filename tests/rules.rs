@@ -597,3 +597,274 @@ fn a_rules_file_known_by_its_stamp_is_read_again_after_an_edit_that_keeps_its_si
         assert_eq!(statuses(&json(&out)), [status], "{call}");
     }
 }
+
+// The shipped packs read the commands a line would run, as the shell reads it (SPEC section 11,
+// "Commands as the shell reads them"). Each call below was read wrongly by the packs when they
+// matched the command as one line of text.
+
+/// A home folder and a project folder (with `.git`) outside /tmp (the packs exempt the
+/// temporary folders), with all four shipped packs written to the user's rules file by
+/// `new --rules` and approved.
+struct Packed {
+    env: TestEnv,
+    _root: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+/// What an agent was told about one call: `deny`, `ask`, `allow` (nothing said, or no decision),
+/// or `odd` (anything else), with the reason it was given.
+#[derive(Debug)]
+struct Decided {
+    decision: String,
+    reason: String,
+}
+
+const ALL_PACKS: [&str; 4] = ["destructive", "force-push", "secrets", "outside-project"];
+
+/// What a pack says when it cannot tell what a command would run.
+const CANNOT_TELL: &str = "cannot tell what this command would run";
+
+impl Packed {
+    fn new() -> Self {
+        let env = TestEnv::new();
+        let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        fs::create_dir_all(&base).unwrap();
+        let root = tempfile::Builder::new()
+            .prefix("hermes-hooks-packs")
+            .tempdir_in(&base)
+            .unwrap();
+        let top = root.path().canonicalize().unwrap();
+        assert!(
+            !top.starts_with("/tmp") && !top.starts_with("/var/tmp"),
+            "the folders must lie outside the temporary folders the packs exempt: {}",
+            top.display()
+        );
+        let home = top.join("home");
+        let project = top.join("project");
+        fs::create_dir_all(home.join(".hermes")).unwrap();
+        fs::create_dir_all(project.join(".git")).unwrap();
+        let packed = Self {
+            env,
+            _root: root,
+            home,
+            project,
+        };
+        for pack in ALL_PACKS {
+            let out = packed
+                .cmd()
+                .args(["new", "--rules", pack])
+                .output()
+                .unwrap();
+            assert_eq!(code(&out), 0, "{pack}: {}", stderr(&out));
+        }
+        let rules = packed.home.join(".hermes/hermes-hooks/rules.yaml");
+        assert!(rules.is_file(), "the packs go to the user's rules file");
+        let out = packed.cmd().args(["approve", "--yes"]).output().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        packed
+    }
+
+    /// The binary with this HOME, run in the project folder.
+    fn cmd(&self) -> assert_cmd::Command {
+        let mut cmd = self.env.std_cmd();
+        cmd.env("HOME", &self.home).current_dir(&self.project);
+        assert_cmd::Command::from_std(cmd)
+    }
+
+    /// `run --agent <agent> PreToolUse` with `payload`.
+    fn decide(&self, agent: &str, payload: &Value) -> Decided {
+        let out = self
+            .cmd()
+            .args(["run", "--agent", agent, "PreToolUse"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        decided(&out)
+    }
+
+    /// Claude Code's Bash tool running `command`.
+    fn claude(&self, command: &str) -> Decided {
+        self.decide(
+            "claude-code",
+            &serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": command}, "cwd": self.project, "session_id": "s"}),
+        )
+    }
+
+    /// Codex's shell tool given `command` (text or an argv list), as Codex sends it.
+    fn codex(&self, command: &Value) -> Decided {
+        self.decide(
+            "codex",
+            &serde_json::json!({"session_id": "019a-session", "turn_id": "019a-turn",
+                "transcript_path": null, "cwd": self.project, "hook_event_name": "PreToolUse",
+                "model": "gpt-5.5", "permission_mode": "bypassPermissions",
+                "tool_name": "Bash", "tool_input": {"command": command},
+                "tool_use_id": "call_1"}),
+        )
+    }
+}
+
+/// Reads the answer Claude Code and Codex act on: exit 0, and either nothing on stdout (the
+/// call goes on) or one JSON document whose `hookSpecificOutput.permissionDecision` decides.
+fn decided(out: &std::process::Output) -> Decided {
+    let text = String::from_utf8_lossy(&out.stdout);
+    if code(out) != 0 {
+        return Decided {
+            decision: "odd".into(),
+            reason: format!("exit {}: {text} {}", code(out), stderr(out)),
+        };
+    }
+    if text.trim().is_empty() {
+        return Decided {
+            decision: "allow".into(),
+            reason: String::new(),
+        };
+    }
+    let Ok(answer) = serde_json::from_str::<Value>(text.trim()) else {
+        return Decided {
+            decision: "odd".into(),
+            reason: format!("not one JSON document: {text}"),
+        };
+    };
+    let specific = &answer["hookSpecificOutput"];
+    let decision = specific["permissionDecision"]
+        .as_str()
+        .unwrap_or("allow")
+        .to_owned();
+    let reason = specific["permissionDecisionReason"]
+        .as_str()
+        .map_or_else(|| answer.to_string(), str::to_owned);
+    Decided { decision, reason }
+}
+
+/// Sends each command through Claude Code and collects those not denied. A command marked
+/// `true` may instead be handed to a person (`ask`), but only by a pack that says it cannot
+/// tell what the command would run.
+fn not_denied(packed: &Packed, cases: &[(&str, bool)]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for &(command, may_ask) in cases {
+        let got = packed.claude(command);
+        let fine = got.decision == "deny"
+            || (may_ask && got.decision == "ask" && got.reason.contains(CANNOT_TELL));
+        if !fine {
+            wrong.push(format!("{command:?} -> {got:?}"));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn shells_given_a_script_and_wrappers_do_not_walk_past_the_packs() {
+    let packed = Packed::new();
+    let wrong = not_denied(
+        &packed,
+        &[
+            ("bash -lc 'rm -rf ~'", false),
+            ("bash -ec 'rm -rf ~'", false),
+            ("zsh -lc 'git push --force origin main'", false),
+            ("bash -c -- 'rm -rf ~'", false),
+            ("bash <<< \"rm -rf ~\"", true),
+            ("timeout -s KILL 10 rm -rf ~", false),
+            ("eval rm -rf ~", true),
+            ("/usr/bin/env rm -rf ~", false),
+            ("setsid rm -rf ~", false),
+            ("case x in x) rm -rf ~;; esac", false),
+        ],
+    );
+    assert!(
+        wrong.is_empty(),
+        "not denied through a shell or a wrapper:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn git_options_and_redirections_before_the_subcommand_do_not_hide_a_force_push() {
+    let packed = Packed::new();
+    let wrong = not_denied(
+        &packed,
+        &[
+            ("git -P push -f origin main", false),
+            ("git --git-dir .git push -f origin main", false),
+            ("git>/dev/null push --force origin main", false),
+        ],
+    );
+    assert!(
+        wrong.is_empty(),
+        "force pushes to main not denied:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn option_clusters_object_names_and_one_line_scripts_are_read_as_their_programs_read_them() {
+    let packed = Packed::new();
+    let wrong = not_denied(
+        &packed,
+        &[
+            (
+                "curl -fsSLo /usr/local/bin/tool https://example.com/tool",
+                false,
+            ),
+            ("wget -qO ~/.bashrc https://example.com/rc", false),
+            ("kubectl get secret/db -o yaml", false),
+            (
+                "python3 -c \"import os; print(os.environ['OPENAI_API_KEY'])\"",
+                false,
+            ),
+        ],
+    );
+    assert!(wrong.is_empty(), "not denied:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn an_argv_list_from_codex_is_read_as_the_words_it_runs() {
+    let packed = Packed::new();
+    let got = packed.codex(&serde_json::json!(["sh", "-c", "rm -rf ~"]));
+    assert_eq!(
+        got.decision, "deny",
+        "Codex's [\"sh\", \"-c\", \"rm -rf ~\"] was not denied: {got:?}"
+    );
+}
+
+#[test]
+fn quoted_text_and_heredoc_bodies_are_data_to_the_packs() {
+    let packed = Packed::new();
+    let mut wrong = Vec::new();
+    for command in [
+        "cat > RUNBOOK.md <<'EOF'\nrm -rf ~\nEOF\n",
+        "git commit -m \"wip; rm -rf ~/.cache/x\"",
+        "shred --help",
+        "python3 -c \"print(open('~/.ssh/known_hosts').read())\"",
+        "rm -rf /tmp/*",
+    ] {
+        let got = packed.claude(command);
+        if got.decision != "allow" {
+            wrong.push(format!("{command:?} -> {got:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "data or a harmless call was stopped:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn a_command_the_packs_cannot_read_is_handed_to_a_person() {
+    let packed = Packed::new();
+    let mut wrong = Vec::new();
+    for command in ["$RM -rf ~", "eval \"$cmd\""] {
+        let got = packed.claude(command);
+        let stopped = got.decision == "ask" || got.decision == "deny";
+        if !(stopped && got.reason.contains(CANNOT_TELL)) {
+            wrong.push(format!("{command:?} -> {got:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "not handed to a person as a command the packs cannot read:\n{}",
+        wrong.join("\n")
+    );
+}
