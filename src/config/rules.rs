@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{
     Effects, Event, HookSpec, LoadError, Origin, Scope, Source, SourceKind, Warning, WarningKind,
 };
-use crate::matcher::{Matcher, Needed};
+use crate::matcher::{Matcher, Packed};
 use recall::Patterns;
 
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
@@ -125,7 +125,7 @@ pub struct Condition {
     pattern: usize,
     patterns: Arc<Patterns>,
     /// What a text must hold for the pattern to be found in it, when that can be told.
-    needed: Option<Needed>,
+    needed: Option<Packed>,
     /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
     /// joined by `|`: compared as text, without the pattern.
     words: Option<String>,

@@ -5,7 +5,7 @@
 
 mod python;
 
-pub(crate) use python::needed::Needed;
+pub(crate) use python::needed::{Needed, Packed};
 
 use std::cell::OnceCell;
 use std::sync::OnceLock;

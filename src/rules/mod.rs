@@ -130,7 +130,7 @@ pub(crate) fn verdict(
             Some(Unknown::Program(why)) => {
                 let could = command_when.iter().all(|c| {
                     matches!(c.field.as_str(), "program" | "line") || any_value(c, command)
-                });
+                }) && !excepted(command);
                 if could {
                     maybe.get_or_insert_with(|| why.clone());
                 }

@@ -179,4 +179,35 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_project_and_a_home_under_tmp_are_guarded_all_the_same() {
+        let pack = super::find("destructive").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rules.yaml");
+        std::fs::write(&file, pack.text).unwrap();
+        let vars = Vars {
+            project: Some(Path::new("/tmp/work/project")),
+            home: Some(Path::new("/tmp/work/home")),
+        };
+        let (mut warnings, mut errors) = (Vec::new(), Vec::new());
+        let hooks = rules::load_file(&file, Scope::User, None, vars, &mut warnings, &mut errors);
+        let decides = |command: &str| {
+            let mut input = Map::new();
+            input.insert("tool_name".to_owned(), Value::from("Bash"));
+            input.insert("tool_input".to_owned(), serde_json::json!({ "command": command }));
+            input.insert("cwd".to_owned(), Value::from("/tmp/work/project"));
+            let invocation =
+                Invocation::from_input(input, "/tmp/work/project", &crate::agents::Agent::ClaudeCode);
+            hooks
+                .iter()
+                .any(|hook| crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref()))
+        };
+        for command in ["rm -rf .", "rm -rf *", "rm -rf .git", "rm -rf ~", "rm -rf ~/*", "rm -rf \"$HOME\""] {
+            assert!(decides(command), "{command}");
+        }
+        for command in ["rm -rf build", "rm -rf /tmp/other", "rm -rf ~/../home2/x", "rm -rf ./.git/hooks/x"] {
+            assert!(!decides(command), "{command}");
+        }
+    }
 }

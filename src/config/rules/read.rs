@@ -10,7 +10,7 @@ use super::{Action, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Undecidable, Var
 use crate::config::hook_md;
 use crate::config::yaml;
 use crate::config::{Event, SourceKind};
-use crate::matcher::{Matcher, Needed};
+use crate::matcher::{Matcher, Packed};
 
 /// A file, read.
 #[derive(Serialize, Deserialize, Default)]
@@ -55,7 +55,7 @@ pub(super) struct KeptCondition {
     pub field: String,
     /// Its index in [`Read::patterns`].
     pub pattern: usize,
-    pub needed: Option<Needed>,
+    pub needed: Option<Packed>,
     /// The words of an anchored choice of plain words, joined by `|`.
     pub words: Option<String>,
 }
@@ -313,7 +313,7 @@ fn conditions(
             needed: if words.is_some() {
                 None
             } else {
-                Matcher::needed(&pattern)
+                Matcher::needed(&pattern).and_then(|needed| needed.packed())
             },
             words,
             pattern: notes.patterns.len(),

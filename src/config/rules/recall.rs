@@ -19,7 +19,7 @@ use crate::config::{LoadError, Origin, SourceKind, memo};
 use crate::stamp::Stamp;
 
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 6\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 7\0";
 /// The same for the memo of a rules file's patterns.
 const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 2\0";
 /// The same for the memo named by a file's stamp.

@@ -17,6 +17,47 @@ pub(crate) struct Needed {
     pub fold: bool,
 }
 
+/// [`Needed`] as a memo keeps it: the strings in one text, each ended by a NUL (no pattern
+/// literal holds one), so reading it back makes one string instead of dozens.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Packed {
+    any_of: String,
+    fold: bool,
+}
+
+impl Needed {
+    /// The set packed in one text; `None` when a string holds a NUL.
+    pub(crate) fn packed(&self) -> Option<Packed> {
+        if self.any_of.iter().any(|s| s.contains('\0')) {
+            return None;
+        }
+        let mut any_of = String::new();
+        for s in &self.any_of {
+            any_of.push_str(s);
+            any_of.push('\0');
+        }
+        Some(Packed {
+            any_of,
+            fold: self.fold,
+        })
+    }
+}
+
+impl Packed {
+    /// [`Needed::may_match`].
+    pub(crate) fn may_match(&self, text: &str) -> bool {
+        let mut strings = self.any_of.split_terminator('\0');
+        if self.fold {
+            if !text.is_ascii() {
+                return true;
+            }
+            let lower = text.to_ascii_lowercase();
+            return strings.any(|s| lower.contains(s));
+        }
+        strings.any(|s| text.contains(s))
+    }
+}
+
 /// The set for a whole pattern with its global `flags`.
 pub(super) fn of(alt: &Alt, flags: u8) -> Option<Needed> {
     let needed = alternation(alt, flags)?;
@@ -121,6 +162,7 @@ fn score(needed: &Needed) -> (usize, std::cmp::Reverse<usize>) {
 impl Needed {
     /// Whether `text` may match: it holds one of the strings (a folded set and a text that is
     /// not ASCII: always, since Python pairs a few letters with characters outside ASCII).
+    #[cfg(test)]
     pub(crate) fn may_match(&self, text: &str) -> bool {
         if self.fold {
             if !text.is_ascii() {
@@ -170,6 +212,7 @@ mod tests {
             let text: String = words.iter().map(|&i| TEXTS[i]).collect();
             if regex.is_match(&text).unwrap_or(false) {
                 prop_assert!(needed.may_match(&text), "{pattern:?} finds {text:?}, {needed:?}");
+                prop_assert!(needed.packed().is_some_and(|packed| packed.may_match(&text)));
             }
         }
     }
@@ -216,6 +259,8 @@ mod tests {
         let needed = needed("(?i)kill").unwrap();
         assert!(needed.may_match("KILL -9 1"));
         assert!(!needed.may_match("ls -la"));
+        let packed = needed.packed().unwrap();
+        assert!(packed.may_match("KILL -9 1") && !packed.may_match("ls -la"));
         // The Kelvin sign is a K to Python's (?i).
         assert!(needed.may_match("\u{212a}ill"));
     }
