@@ -131,6 +131,8 @@ pub struct Condition {
     words: Option<String>,
     /// The pattern, built when first needed (`None`: its text could not be had).
     matcher: OnceLock<Option<Matcher>>,
+    /// The pattern built ahead, read when first needed (`None`: there is none).
+    automaton: OnceLock<Option<Vec<u8>>>,
 }
 
 impl Condition {
@@ -167,6 +169,15 @@ impl Condition {
             .is_some_and(|needed| !needed.may_match(text))
         {
             return Some(false);
+        }
+        // Built ahead, where it could be: no pattern to build in this process.
+        if let Some(found) = self
+            .automaton
+            .get_or_init(|| self.patterns.automaton(self.pattern))
+            .as_deref()
+            .and_then(|bytes| crate::matcher::automaton_decides(bytes, text))
+        {
+            return Some(found);
         }
         self.matcher()?.decides(text)
     }
@@ -370,6 +381,7 @@ fn build(
                 needed: c.needed,
                 words: c.words,
                 matcher: OnceLock::new(),
+                automaton: OnceLock::new(),
             })
             .collect()
     };

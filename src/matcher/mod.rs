@@ -52,6 +52,52 @@ pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
     Some(words.into_boxed_slice())
 }
 
+/// The largest automaton built ahead for a pattern, in bytes (the packs' take a few KB).
+const AUTOMATON_MAX: usize = 256 * 1024;
+
+/// A search pattern built ahead as a DFA and written out, for a pattern without look-around or
+/// back references: a later process reads it back instead of building the pattern (which costs
+/// a tenth of a millisecond or more). Made for texts of ASCII characters only, where the
+/// pattern's ASCII translation is exact; `None` for a pattern it cannot be made for.
+pub(crate) fn automaton(pattern: &str) -> Option<Vec<u8>> {
+    use regex_automata::dfa::{StartKind, dense};
+    if python::is_plain(pattern) || words_of(pattern).is_some() {
+        return None;
+    }
+    let translated = python::translate(pattern, mode(true), python::Text::Ascii).ok()?;
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Unanchored)
+                .dfa_size_limit(Some(AUTOMATON_MAX))
+                .determinize_size_limit(Some(4 * AUTOMATON_MAX)),
+        )
+        .syntax(
+            regex_automata::util::syntax::Config::new()
+                .unicode(false)
+                .utf8(false),
+        )
+        .build(&translated.pattern)
+        .ok()?;
+    // Sparse: a tenth of the dense table's size, read back in proportion.
+    let bytes = dfa.to_sparse().ok()?.to_bytes_native_endian();
+    (bytes.len() <= AUTOMATON_MAX / 4).then_some(bytes)
+}
+
+/// Whether the pattern whose [`automaton`] `bytes` are is found in `text`: `None` when the
+/// automaton cannot tell (a text that is not ASCII, bytes that do not read back as one).
+pub(crate) fn automaton_decides(bytes: &[u8], text: &str) -> Option<bool> {
+    use regex_automata::Input;
+    use regex_automata::dfa::{Automaton as _, sparse};
+    if !text.is_ascii() {
+        return None;
+    }
+    let (dfa, _) = sparse::DFA::from_bytes(bytes).ok()?;
+    dfa.try_search_fwd(&Input::new(text))
+        .ok()
+        .map(|found| found.is_some())
+}
+
 /// The most backtracking steps one match may take. A pattern that needs more (catastrophic
 /// backtracking, where Python would run for ever) counts as matching: the hook runs and decides.
 pub(crate) const BACKTRACK_LIMIT: usize = 100_000;

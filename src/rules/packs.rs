@@ -195,19 +195,96 @@ mod tests {
         let decides = |command: &str| {
             let mut input = Map::new();
             input.insert("tool_name".to_owned(), Value::from("Bash"));
-            input.insert("tool_input".to_owned(), serde_json::json!({ "command": command }));
+            input.insert(
+                "tool_input".to_owned(),
+                serde_json::json!({ "command": command }),
+            );
             input.insert("cwd".to_owned(), Value::from("/tmp/work/project"));
-            let invocation =
-                Invocation::from_input(input, "/tmp/work/project", &crate::agents::Agent::ClaudeCode);
-            hooks
-                .iter()
-                .any(|hook| crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref()))
+            let invocation = Invocation::from_input(
+                input,
+                "/tmp/work/project",
+                &crate::agents::Agent::ClaudeCode,
+            );
+            hooks.iter().any(|hook| {
+                crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref())
+            })
         };
-        for command in ["rm -rf .", "rm -rf *", "rm -rf .git", "rm -rf ~", "rm -rf ~/*", "rm -rf \"$HOME\""] {
+        for command in [
+            "rm -rf .",
+            "rm -rf *",
+            "rm -rf .git",
+            "rm -rf ~",
+            "rm -rf ~/*",
+            "rm -rf \"$HOME\"",
+        ] {
             assert!(decides(command), "{command}");
         }
-        for command in ["rm -rf build", "rm -rf /tmp/other", "rm -rf ~/../home2/x", "rm -rf ./.git/hooks/x"] {
+        for command in [
+            "rm -rf build",
+            "rm -rf /tmp/other",
+            "rm -rf ~/../home2/x",
+            "rm -rf ./.git/hooks/x",
+        ] {
             assert!(!decides(command), "{command}");
+        }
+    }
+
+    #[test]
+    fn every_pack_pattern_built_ahead_decides_as_the_pattern_does() {
+        let mut texts: Vec<String> = Vec::new();
+        for pack in PACKS {
+            for case in cases(pack.name) {
+                let mut values = Vec::new();
+                collect(&Value::Object(case), &mut values);
+                texts.extend(values);
+            }
+        }
+        texts.sort();
+        texts.dedup();
+        texts.extend(
+            [
+                "",
+                "/",
+                "~",
+                "$HOME/",
+                "/tmp/",
+                "/home/dev",
+                "/home/dev/project",
+            ]
+            .map(str::to_owned),
+        );
+        let mut built = 0;
+        for pack in PACKS {
+            for hook in load(pack.text) {
+                let rule = hook.rule().unwrap();
+                for condition in rule.when.iter().chain(&rule.unless) {
+                    let pattern = condition.pattern().unwrap();
+                    let Some(bytes) = crate::matcher::automaton(pattern) else {
+                        continue;
+                    };
+                    built += 1;
+                    let (matcher, _) = crate::matcher::Matcher::compile_search(pattern);
+                    for text in &texts {
+                        assert_eq!(
+                            crate::matcher::automaton_decides(&bytes, text),
+                            matcher.decides(text),
+                            "{} {}: {pattern:?} on {text:?}",
+                            hook.name,
+                            condition.field
+                        );
+                    }
+                }
+            }
+        }
+        assert!(built >= 20, "{built} patterns built ahead");
+    }
+
+    fn collect(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            Value::Object(map) => map.values().for_each(|v| collect(v, out)),
+            _ => {}
         }
     }
 }

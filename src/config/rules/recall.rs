@@ -22,6 +22,8 @@ use crate::stamp::Stamp;
 const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 7\0";
 /// The same for the memo of a rules file's patterns.
 const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 2\0";
+/// The same for the memo of a rules file's patterns built ahead as automata.
+const AUTOMATA_FORMAT: &[u8] = b"hermes-hooks rules automata 2\0";
 /// The same for the memo named by a file's stamp.
 const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 1\0";
 
@@ -30,6 +32,9 @@ const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 1\0";
 /// and its patterns are used only if its bytes are still the ones its rules came from.
 pub(crate) struct Patterns {
     list: OnceLock<Option<Vec<String>>>,
+    /// Each pattern built ahead as an automaton, where it can be ([`crate::matcher::automaton`]):
+    /// in hand when the file was just read, else read from their memo when first needed.
+    automata: OnceLock<Option<Vec<Option<Vec<u8>>>>>,
     later: Option<Later>,
 }
 
@@ -48,16 +53,33 @@ impl std::fmt::Debug for Patterns {
 }
 
 impl Patterns {
-    fn given(list: Vec<String>) -> Self {
+    fn given(list: Vec<String>, automata: Option<Vec<Option<Vec<u8>>>>) -> Self {
         Self {
             list: OnceLock::from(Some(list)),
+            automata: OnceLock::from(automata),
             later: None,
         }
+    }
+
+    /// The automaton of the pattern at `index`, when there is one: each in a memo of its own,
+    /// so a call reads only the ones its conditions need.
+    pub(crate) fn automaton(&self, index: usize) -> Option<Vec<u8>> {
+        if let Some(Some(automata)) = self.automata.get() {
+            return automata.get(index)?.clone();
+        }
+        let later = self.later.as_ref()?;
+        let vars = Vars {
+            project: later.project.as_deref(),
+            home: later.home.as_deref(),
+        };
+        let name = format!("{}:{index}", later.sha256);
+        slot(AUTOMATA_FORMAT, name.as_bytes(), vars)?.recall_body::<Option<Vec<u8>>>()?
     }
 
     fn later(file: &Path, sha256: &str, vars: Vars<'_>) -> Self {
         Self {
             list: OnceLock::new(),
+            automata: OnceLock::new(),
             later: Some(Later {
                 file: file.to_path_buf(),
                 sha256: sha256.to_owned(),
@@ -165,16 +187,30 @@ pub(super) fn reading(
         };
         let sha256 = crate::digest::hex(&Sha256::digest(&bytes));
         let mut read = read::read(&bytes, vars);
+        let mut automata = None;
         if let (Some(rules), Some(patterns)) = (
             slot(MEMO_FORMAT, sha256.as_bytes(), vars),
             slot(PATTERNS_FORMAT, sha256.as_bytes(), vars),
         ) {
-            // The patterns first: a memo of rules is believed only with its patterns there.
+            // Built once, for every later process: the automata first, then the patterns, then
+            // the rules (a memo of rules is believed only with its patterns there).
+            let built: Vec<Option<Vec<u8>>> = read
+                .patterns
+                .iter()
+                .map(|pattern| crate::matcher::automaton(pattern))
+                .collect();
+            for (index, automaton) in built.iter().enumerate() {
+                let name = format!("{sha256}:{index}");
+                if let Some(slot) = slot(AUTOMATA_FORMAT, name.as_bytes(), vars) {
+                    slot.keep_body(automaton);
+                }
+            }
+            automata = Some(built);
             if patterns.keep_body(&read.patterns) {
                 rules.keep_body(&read);
             }
         }
-        let patterns = Patterns::given(std::mem::take(&mut read.patterns));
+        let patterns = Patterns::given(std::mem::take(&mut read.patterns), automata);
         (read, sha256, patterns)
     };
     // Kept only for the bytes hashed under this stamp.
