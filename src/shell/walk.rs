@@ -446,12 +446,7 @@ impl<'a> Walker<'a> {
         let Some(at) = at else {
             return false;
         };
-        let simple = Simple {
-            words: next.words[at..].to_vec(),
-            redirects: next.redirects.to_vec(),
-            fed: next.fed.cloned(),
-            piped: next.piped.cloned(),
-        };
+        let simple = next.from(at);
         self.simple(simple, through(program), next.depth + 1);
         true
     }
@@ -554,12 +549,7 @@ impl<'a> Walker<'a> {
         if at >= texts.len() {
             return false;
         }
-        let simple = Simple {
-            words: next.words[at..].to_vec(),
-            redirects: next.redirects.to_vec(),
-            fed: next.fed.cloned(),
-            piped: next.piped.cloned(),
-        };
+        let simple = next.from(at);
         self.simple(simple, through, next.depth + 1);
         true
     }
@@ -839,6 +829,18 @@ struct Next<'n> {
     piped: Option<&'n Producer>,
     through: &'n [String],
     depth: usize,
+}
+
+impl Next<'_> {
+    /// The command its words from `at` make, with its redirections and input.
+    fn from(&self, at: usize) -> Simple {
+        Simple {
+            words: self.words[at..].to_vec(),
+            redirects: self.redirects.to_vec(),
+            fed: self.fed.cloned(),
+            piped: self.piped.cloned(),
+        }
+    }
 }
 
 /// The command `words` would be, with nothing known about its script.
