@@ -132,7 +132,7 @@ pub struct Condition {
     /// The pattern, built when first needed (`None`: its text could not be had).
     matcher: OnceLock<Option<Matcher>>,
     /// The pattern built ahead, read when first needed (`None`: there is none).
-    automaton: OnceLock<Option<Vec<u8>>>,
+    automaton: OnceLock<Option<crate::matcher::Automaton>>,
 }
 
 impl Condition {
@@ -173,9 +173,12 @@ impl Condition {
         // Built ahead, where it could be: no pattern to build in this process.
         if let Some(found) = self
             .automaton
-            .get_or_init(|| self.patterns.automaton(self.pattern))
-            .as_deref()
-            .and_then(|bytes| crate::matcher::automaton_decides(bytes, text))
+            .get_or_init(|| {
+                let bytes = self.patterns.automaton(self.pattern)?;
+                crate::matcher::Automaton::read(&bytes)
+            })
+            .as_ref()
+            .and_then(|automaton| automaton.decides(text))
         {
             return Some(found);
         }

@@ -84,18 +84,35 @@ pub(crate) fn automaton(pattern: &str) -> Option<Vec<u8>> {
     (bytes.len() <= AUTOMATON_MAX / 4).then_some(bytes)
 }
 
-/// Whether the pattern whose [`automaton`] `bytes` are is found in `text`: `None` when the
-/// automaton cannot tell (a text that is not ASCII, bytes that do not read back as one).
-pub(crate) fn automaton_decides(bytes: &[u8], text: &str) -> Option<bool> {
-    use regex_automata::Input;
-    use regex_automata::dfa::{Automaton as _, sparse};
-    if !text.is_ascii() {
-        return None;
+/// A pattern built ahead ([`automaton`]), read back and checked once.
+#[derive(Clone)]
+pub(crate) struct Automaton(regex_automata::dfa::sparse::DFA<Vec<u8>>);
+
+impl std::fmt::Debug for Automaton {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Automaton")
     }
-    let (dfa, _) = sparse::DFA::from_bytes(bytes).ok()?;
-    dfa.try_search_fwd(&Input::new(text))
-        .ok()
-        .map(|found| found.is_some())
+}
+
+impl Automaton {
+    /// The automaton `bytes` hold (`None`: they do not read back as one).
+    pub(crate) fn read(bytes: &[u8]) -> Option<Self> {
+        let (dfa, _) = regex_automata::dfa::sparse::DFA::from_bytes(bytes).ok()?;
+        Some(Self(dfa.to_owned()))
+    }
+
+    /// Whether the pattern is found in `text`: `None` when the automaton cannot tell (a text
+    /// that is not ASCII).
+    pub(crate) fn decides(&self, text: &str) -> Option<bool> {
+        use regex_automata::dfa::Automaton as _;
+        if !text.is_ascii() {
+            return None;
+        }
+        self.0
+            .try_search_fwd(&regex_automata::Input::new(text))
+            .ok()
+            .map(|found| found.is_some())
+    }
 }
 
 /// The most backtracking steps one match may take. A pattern that needs more (catastrophic
