@@ -140,21 +140,44 @@ pub(crate) fn verdict(
     maybe.map_or(Verdict::No, Verdict::Undecidable)
 }
 
+/// The values a command field has in one command: one text, or a list (no list is made).
+enum Values<'c> {
+    One(Option<&'c str>),
+    Many(&'c [String]),
+}
+
+impl<'c> Values<'c> {
+    fn iter(&self) -> impl Iterator<Item = &'c str> + '_ {
+        let (one, many): (Option<&'c str>, &'c [String]) = match self {
+            Self::One(one) => (*one, &[]),
+            Self::Many(many) => (None, many),
+        };
+        one.into_iter().chain(many.iter().map(String::as_str))
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Self::One(one) => one.is_none(),
+            Self::Many(many) => many.is_empty(),
+        }
+    }
+}
+
 /// The values a command field has in `command`.
-fn command_values<'c>(field: &str, command: &'c Command) -> Vec<&'c str> {
+fn command_values<'c>(field: &str, command: &'c Command) -> Values<'c> {
     match field {
-        "program" => vec![command.program.as_str()],
-        "args" => command.args.iter().map(String::as_str).collect(),
-        "flags" => command.flags.iter().map(String::as_str).collect(),
-        "subcommand" => command.subcommand.as_deref().into_iter().collect(),
-        "paths" => command.paths.iter().map(String::as_str).collect(),
-        "target" => command.target.as_deref().into_iter().collect(),
-        "expansions" => command.expansions.iter().map(String::as_str).collect(),
-        "redirects" => command.redirects.iter().map(String::as_str).collect(),
-        "input" => command.input.as_deref().into_iter().collect(),
-        "line" => vec![command.line.as_str()],
-        "through" => command.through.iter().map(String::as_str).collect(),
-        _ => Vec::new(),
+        "program" => Values::One(Some(&command.program)),
+        "args" => Values::Many(&command.args),
+        "flags" => Values::Many(&command.flags),
+        "subcommand" => Values::One(command.subcommand.as_deref()),
+        "paths" => Values::Many(&command.paths),
+        "target" => Values::One(command.target.as_deref()),
+        "expansions" => Values::Many(&command.expansions),
+        "redirects" => Values::Many(&command.redirects),
+        "input" => Values::One(command.input.as_deref()),
+        "line" => Values::One(Some(&command.line)),
+        "through" => Values::Many(&command.through),
+        _ => Values::One(None),
     }
 }
 
