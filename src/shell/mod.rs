@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 pub(crate) const TEXT_MAX: usize = 256 * 1024;
 /// The most simple commands one line may give: past it the line is undecidable.
 pub(crate) const COMMANDS_MAX: usize = 4096;
+/// How deep brackets and compound commands may nest (`((((ls))))`, `if ... then if ...`): the
+/// grammar reads them recursively, so a hostile line nested thousands deep would exhaust the
+/// stack. Past it the line is undecidable. Real commands nest a few levels.
+pub(crate) const NESTING_MAX: usize = 128;
 /// How deep scripts may nest (`bash -c "sh -c '...'"`, `$(...)` inside `$(...)`): past it the
 /// line is undecidable.
 pub(crate) const DEPTH_MAX: usize = 12;
@@ -135,6 +139,42 @@ pub(crate) fn read(text: &str, context: Context<'_>) -> Reading {
     let mut walker = walk::Walker::new(context);
     walker.script(text, 0);
     walker.finish()
+}
+
+/// How deep `text` may nest, counted without reading it: brackets, braces, backticks and the
+/// words that open and close compound commands, quoted or not (a bound, never less than what
+/// the grammar would meet).
+pub(crate) fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0_usize, 0_usize);
+    let mut word = String::new();
+    let close_word = |word: &mut String, depth: &mut usize, deepest: &mut usize| {
+        match word.as_str() {
+            "if" | "case" | "for" | "while" | "until" | "select" => {
+                *depth += 1;
+                *deepest = (*deepest).max(*depth);
+            }
+            "fi" | "esac" | "done" => *depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        close_word(&mut word, &mut depth, &mut deepest);
+        match c {
+            '(' | '{' | '`' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    close_word(&mut word, &mut depth, &mut deepest);
+    deepest
 }
 
 /// Reads an argument list (Codex's `["bash", "-lc", "..."]`) as the words of one command: no

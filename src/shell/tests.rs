@@ -296,3 +296,24 @@ fn an_argument_list_is_read_as_words() {
     assert_eq!(reading.commands.len(), 1);
     assert_eq!(reading.commands[0].args[2], "a; rm -rf ~");
 }
+
+#[test]
+fn a_line_nested_thousands_deep_is_undecidable_not_a_crash() {
+    let deep = |open: &str, inner: &str, close: &str| {
+        format!("{}{inner}{}", open.repeat(20_000), close.repeat(20_000))
+    };
+    for text in [
+        deep("(", "ls", ")"),
+        deep("{ ", "ls; ", "}; "),
+        deep("if true; then ", "ls; ", "fi; "),
+        deep("echo $(", "ls", ")"),
+        deep("echo ${a:-", "x", "}"),
+        deep("\"$(", "ls", ")\""),
+    ] {
+        let why = reading(&text).undecidable;
+        assert!(why.is_some(), "{}", &text[..40]);
+    }
+    // Nesting as real commands have it is read.
+    assert_eq!(lines("( ( { ls; } ) )"), ["ls"]);
+    assert_eq!(super::nesting("if a; then (b); fi"), 2);
+}

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::options::{self, Opt, Spec};
 use super::syntax::{self, Fed, Item, Producer, Redirect, Simple, Word};
-use super::{COMMANDS_MAX, Command, Context, DEPTH_MAX, Reading, Unknown, resolve};
+use super::{COMMANDS_MAX, Command, Context, DEPTH_MAX, NESTING_MAX, Reading, Unknown, resolve};
 
 /// Programs that read a script: with `-c` (in any cluster), from a here-string, a heredoc or a
 /// pipe.
@@ -60,6 +60,12 @@ impl<'a> Walker<'a> {
         }
         if depth > DEPTH_MAX {
             self.stop(format!("scripts nest more than {DEPTH_MAX} deep"));
+            return;
+        }
+        if super::nesting(text) > NESTING_MAX {
+            self.stop(format!(
+                "the command nests brackets or compound commands more than {NESTING_MAX} deep"
+            ));
             return;
         }
         match syntax::parse(text, self.context.home) {
