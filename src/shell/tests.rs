@@ -317,3 +317,13 @@ fn a_line_nested_thousands_deep_is_undecidable_not_a_crash() {
     assert_eq!(lines("( ( { ls; } ) )"), ["ls"]);
     assert_eq!(super::nesting("if a; then (b); fi"), 2);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+    /// Whatever a model writes, the reader answers: commands, or why it cannot tell.
+    #[test]
+    fn any_line_is_read_or_said_undecidable(text in "[a-z ;&|()<>{}$`'\"\\\\\n=*~/-]{0,120}") {
+        let reading = reading(&text);
+        proptest::prop_assert!(reading.undecidable.is_some() || reading.commands.len() <= super::COMMANDS_MAX);
+    }
+}

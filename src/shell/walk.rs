@@ -68,9 +68,14 @@ impl<'a> Walker<'a> {
             ));
             return;
         }
-        match syntax::parse(text, self.context.home) {
-            Ok(items) => self.items(items, depth),
-            Err(why) => self.stop(why),
+        // The grammar is another crate's: should it panic on some line, that line is
+        // undecidable, never a guard that stopped.
+        let home = self.context.home;
+        let parsed = std::panic::catch_unwind(|| syntax::parse(text, home));
+        match parsed {
+            Ok(Ok(items)) => self.items(items, depth),
+            Ok(Err(why)) => self.stop(why),
+            Err(_) => self.stop("the shell grammar failed on this command".to_owned()),
         }
     }
 
