@@ -159,9 +159,7 @@ impl Condition {
     /// [`Matcher::decides`]). A text without what the pattern needs is told at once.
     pub fn decides(&self, text: &str) -> Option<bool> {
         if let Some(words) = &self.words {
-            // `$` also holds before a final newline, as in a search.
-            let text = text.strip_suffix('\n').unwrap_or(text);
-            return Some(words.split('|').any(|word| word == text));
+            return Some(crate::matcher::is_one_of(words.split('|'), text, true));
         }
         if self
             .needed

@@ -52,6 +52,17 @@ pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
     Some(words.into_boxed_slice())
 }
 
+/// Whether `text` is one of `words`, as `^(?:w1|w2)$` finds it: in a search, `$` also holds
+/// before a final newline.
+pub(crate) fn is_one_of<'w>(
+    mut words: impl Iterator<Item = &'w str>,
+    text: &str,
+    search: bool,
+) -> bool {
+    let bare = search.then(|| text.strip_suffix('\n')).flatten();
+    words.any(|word| word == text || bare == Some(word))
+}
+
 /// The largest automaton built ahead for a pattern, in bytes (the packs' take a few KB).
 const AUTOMATON_MAX: usize = 256 * 1024;
 
@@ -241,9 +252,9 @@ impl Matcher {
                 .regex_for(compiled, text)
                 .and_then(|regex| regex.is_match(text).ok()),
             // `$` also holds before a final newline, in a search.
-            (How::Words(words), search) => Some(words.iter().any(|word| {
-                text == word || search && text.strip_suffix('\n').is_some_and(|text| text == word)
-            })),
+            (How::Words(words), search) => {
+                Some(is_one_of(words.iter().map(String::as_str), text, search))
+            }
             (How::Plain | How::Invalid, true) => Some(text.contains(&self.source)),
             (How::Plain | How::Invalid, false) => Some(text == self.source),
         }

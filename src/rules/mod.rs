@@ -84,25 +84,29 @@ pub(crate) fn verdict(
         invocation,
         input: tool_input,
     };
-    let (call_when, command_when): (Vec<&Condition>, Vec<&Condition>) =
-        rule.when.iter().partition(|c| !is_command_field(&c.field));
-    let (call_unless, command_unless): (Vec<&Condition>, Vec<&Condition>) = rule
-        .unless
-        .iter()
-        .partition(|c| !is_command_field(&c.field));
-    if !call_when.iter().all(|c| fields.any_matches(c)) {
+    // Split by what each condition reads, without a list made on every call.
+    let on_call = |c: &&Condition| !is_command_field(&c.field);
+    let on_command = |c: &&Condition| is_command_field(&c.field);
+    let call_when = || rule.when.iter().filter(on_call);
+    let command_when = || rule.when.iter().filter(on_command);
+    let command_unless = || rule.unless.iter().filter(on_command);
+    if !call_when().all(|c| fields.any_matches(c)) {
         return Verdict::No;
     }
     // `unless` holds when every one of its conditions does (and there is one).
-    let call_unless_holds = call_unless.iter().all(|c| fields.all_match(c));
-    if command_when.is_empty() && command_unless.is_empty() {
+    let call_unless_holds = rule
+        .unless
+        .iter()
+        .filter(on_call)
+        .all(|c| fields.all_match(c));
+    if command_when().next().is_none() && command_unless().next().is_none() {
         let excepted = !rule.unless.is_empty() && call_unless_holds;
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
     let Some(reading) = fields.reading(rule.home.as_deref()) else {
         // Not a shell call: no command has the fields, so a `when` on one never holds, and an
         // `unless` on one never excepts.
-        return if command_when.is_empty() {
+        return if command_when().next().is_none() {
             Verdict::Yes
         } else {
             Verdict::No
@@ -114,11 +118,11 @@ pub(crate) fn verdict(
     let excepted = |command: &Command| {
         !rule.unless.is_empty()
             && call_unless_holds
-            && command_unless.iter().all(|c| every_value(c, command))
+            && command_unless().all(|c| every_value(c, command))
     };
     let mut maybe = None;
     for command in &reading.commands {
-        if command_when.iter().all(|c| any_value(c, command)) && !excepted(command) {
+        if command_when().all(|c| any_value(c, command)) && !excepted(command) {
             return Verdict::Yes;
         }
         match &command.unknown {
@@ -128,7 +132,7 @@ pub(crate) fn verdict(
             }
             // The program is not known: every condition but the program's could hold.
             Some(Unknown::Program(why)) => {
-                let could = command_when.iter().all(|c| {
+                let could = command_when().all(|c| {
                     matches!(c.field.as_str(), "program" | "line") || any_value(c, command)
                 }) && !excepted(command);
                 if could {
