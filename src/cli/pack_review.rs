@@ -83,9 +83,7 @@ pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> 
     let text = crate::limits::read(file, crate::limits::MANIFEST_MAX)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok());
-    let sha256 = hooks
-        .iter()
-        .find_map(|hook| Some(hook.rule()?.sha256.as_str()));
+    let sha256 = hooks.iter().find_map(|hook| Some(&*hook.rule()?.sha256));
     let is_pack = PACKS
         .iter()
         .find(|pack| sha256 == Some(crate::digest::hex(&Sha256::digest(pack.text)).as_str()))

@@ -6,7 +6,7 @@
 mod read;
 mod recall;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
@@ -116,30 +116,37 @@ impl Action {
     }
 }
 
-/// One condition: a field, by dotted path, and a pattern searched in it.
-#[derive(Clone, Debug)]
+/// One condition: a field, by dotted path, and a pattern searched in it. What a memo keeps of
+/// it is read back as it is used, so a rule's conditions are not made twice.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Condition {
     /// The field (`command`, `path`, or a dotted path into the tool input or the payload).
-    pub field: String,
+    #[serde(with = "read::name")]
+    pub field: std::borrow::Cow<'static, str>,
     /// Its pattern: an index into its file's patterns.
     pattern: usize,
-    patterns: Arc<Patterns>,
+    /// Its file's patterns (set once the rule is built).
+    #[serde(skip)]
+    patterns: Option<Arc<Patterns>>,
     /// What a text must hold for the pattern to be found in it, when that can be told.
     needed: Option<Packed>,
     /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
     /// joined by `|`: compared as text, without the pattern.
     words: Option<String>,
     /// The pattern, built when first needed (`None`: its text could not be had).
+    #[serde(skip)]
     matcher: OnceLock<Option<Matcher>>,
     /// The pattern built ahead, read when first needed (`None`: there is none).
-    automaton: OnceLock<Option<crate::matcher::Automaton>>,
+    /// Boxed: a condition is small until its automaton is read.
+    #[serde(skip)]
+    automaton: OnceLock<Option<Box<crate::matcher::Automaton>>>,
 }
 
 impl Condition {
     /// The pattern as written (with `${project}` and `${home}` put in); `None` when it can no
     /// longer be had (its memo went, and the file changed since).
     pub fn pattern(&self) -> Option<&str> {
-        self.patterns.get(self.pattern)
+        self.patterns.as_ref()?.get(self.pattern)
     }
 
     /// [`Self::pattern`] to be shown to a person.
@@ -159,7 +166,8 @@ impl Condition {
     /// [`Matcher::decides`]). A text without what the pattern needs is told at once.
     pub fn decides(&self, text: &str) -> Option<bool> {
         if let Some(words) = &self.words {
-            return Some(crate::matcher::is_one_of(words.split('|'), text, true));
+            let each = words.as_bytes().split(|b| *b == b'|');
+            return Some(crate::matcher::is_one_of(each, text, true));
         }
         if self
             .needed
@@ -172,8 +180,8 @@ impl Condition {
         if let Some(found) = self
             .automaton
             .get_or_init(|| {
-                let bytes = self.patterns.automaton(self.pattern)?;
-                crate::matcher::Automaton::read(&bytes)
+                let bytes = self.patterns.as_ref()?.automaton(self.pattern)?;
+                crate::matcher::Automaton::read(&bytes).map(Box::new)
             })
             .as_ref()
             .and_then(|automaton| automaton.decides(text))
@@ -188,10 +196,10 @@ impl Condition {
 #[derive(Clone, Debug)]
 pub struct Rule {
     /// The rules file, absolute and normalised: what the approval names and pins.
-    pub file: PathBuf,
+    pub file: Arc<Path>,
     /// The sha256 of the file's bytes as they were read: the rules evaluated are exactly the
     /// ones this pin covers.
-    pub sha256: String,
+    pub sha256: Arc<str>,
     /// The level of the file.
     pub scope: Scope,
     /// The tool class the rule is for (`tool: shell`), when it names a class.
@@ -210,7 +218,7 @@ pub struct Rule {
     /// command field).
     pub undecidable: Undecidable,
     /// The home folder `${home}` stands for: the one a command's `~` and `$HOME` are read as.
-    pub home: Option<PathBuf>,
+    pub home: Option<Arc<Path>>,
 }
 
 impl Rule {
@@ -301,7 +309,6 @@ pub(crate) fn load_file(
     let Some((read, sha256, patterns)) = recall::reading(file, vars, errors) else {
         return Vec::new();
     };
-    let patterns = Arc::new(patterns);
     if let Some((line, column, message)) = read.unusable {
         errors.push(LoadError {
             source: SourceKind::Rules,
@@ -343,67 +350,67 @@ pub(crate) fn load_file(
         |_| crate::paths::normalized(file),
         |path| crate::paths::normalized(&path),
     );
-    let mut rules: Vec<HookSpec> = read
-        .rules
-        .into_iter()
-        .filter_map(|kept| {
-            let event = Event::parse(&kept.event).ok()?.event;
-            if only.is_some_and(|only| only != event) {
-                return None;
-            }
-            Some(build(
-                kept, event, &absolute, &sha256, scope, file, &patterns, vars.home,
-            ))
-        })
-        .collect();
-    // Stable: equal priorities keep their file order.
-    rules.sort_by_key(|hook| std::cmp::Reverse(hook.rule().map_or(0, |rule| rule.priority)));
+    // What every rule of the file shares, made once.
+    let shared = Shared {
+        absolute: Arc::from(absolute.as_path()),
+        command: absolute.to_string_lossy().into_owned(),
+        sha256: Arc::from(sha256),
+        scope,
+        file,
+        patterns: Arc::new(patterns),
+        home: vars.home.map(Arc::from),
+    };
+    let mut rules: Vec<HookSpec> = Vec::with_capacity(read.rules.len());
+    for kept in read.rules {
+        let Ok(event) = Event::parse(&kept.event).map(|parsed| parsed.event) else {
+            continue;
+        };
+        if only.is_none_or(|only| only == event) {
+            rules.push(build(kept, event, &shared));
+        }
+    }
+    // Stable: equal priorities keep their file order. Most files give none, and are in order.
+    let first = |hook: &HookSpec| std::cmp::Reverse(hook.rule().map_or(0, |rule| rule.priority));
+    if !rules.is_sorted_by_key(first) {
+        rules.sort_by_key(first);
+    }
     rules
 }
 
-/// The hook of one checked rule.
-#[allow(clippy::too_many_arguments)] // each is one fact about where the rule came from
-fn build(
-    kept: read::Kept,
-    event: Event,
-    absolute: &Path,
-    sha256: &str,
+/// What the rules of one file have in common.
+struct Shared<'a> {
+    absolute: Arc<Path>,
+    command: String,
+    sha256: Arc<str>,
     scope: Scope,
-    file: &Path,
-    patterns: &Arc<Patterns>,
-    home: Option<&Path>,
-) -> HookSpec {
-    let conditions = |list: Vec<read::KeptCondition>| {
-        list.into_iter()
-            .map(|c| Condition {
-                field: c.field,
-                pattern: c.pattern,
-                patterns: Arc::clone(patterns),
-                needed: c.needed,
-                words: c.words,
-                matcher: OnceLock::new(),
-                automaton: OnceLock::new(),
-            })
-            .collect()
-    };
+    file: &'a Path,
+    patterns: Arc<Patterns>,
+    home: Option<Arc<Path>>,
+}
+
+/// The hook of one checked rule.
+fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
+    for condition in kept.when.iter_mut().chain(&mut kept.unless) {
+        condition.patterns = Some(Arc::clone(&shared.patterns));
+    }
     let tool_class = kept
         .tool_class
-        .and_then(|class| TOOL_CLASSES.iter().copied().find(|c| *c == class));
+        .and_then(|class| TOOL_CLASSES.get(usize::from(class)).copied());
     let rule = Rule {
-        file: absolute.to_path_buf(),
-        sha256: sha256.to_owned(),
-        scope,
+        file: Arc::clone(&shared.absolute),
+        sha256: Arc::clone(&shared.sha256),
+        scope: shared.scope,
         tool_class,
-        when: conditions(kept.when),
-        unless: conditions(kept.unless),
+        when: kept.when,
+        unless: kept.unless,
         action: kept.action,
         message: kept.message,
         priority: kept.priority,
         undecidable: kept.undecidable,
-        home: home.map(Path::to_path_buf),
+        home: shared.home.clone(),
     };
     let origin = Origin {
-        file: file.to_path_buf(),
+        file: shared.file.to_path_buf(),
         line: Some(kept.line),
     };
     HookSpec {
@@ -415,7 +422,7 @@ fn build(
             event,
             Source::Rules(Box::new(rule)),
             kept.name,
-            absolute.to_string_lossy().into_owned(),
+            shared.command.clone(),
             origin,
         )
     }

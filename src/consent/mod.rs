@@ -143,7 +143,7 @@ pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessme
     // A rule is pinned by the bytes it was read from: the rules that decide are exactly the ones
     // the pin covers, and nothing is read twice.
     let hashed = match &hook.source {
-        Source::Rules(rule) => Some(Ok(rule.sha256.clone())),
+        Source::Rules(rule) => Some(Ok(rule.sha256.to_string())),
         _ => script.as_deref().map(fingerprint::sha256_file),
     };
     let (sha256, unreadable, refused) = match hashed {
@@ -196,7 +196,7 @@ pub(crate) fn would_run(
 pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
     match &hook.source {
         Source::AgentHooks(agent) => Some(agent.entry.clone()),
-        Source::Rules(rule) => Some(rule.file.clone()),
+        Source::Rules(rule) => Some(rule.file.to_path_buf()),
         Source::Config => fingerprint::script_path(&hook.command, base),
     }
 }

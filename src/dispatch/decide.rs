@@ -54,7 +54,7 @@ pub(super) fn decide(
             hooks: Vec::new(),
             directive: None,
         };
-        return Answer::nothing(Some(to_line(&RunLine::new(event, &[], &report))));
+        return Answer::nothing(Some(RunLine::new(event, &[], &report).text()));
     }
     let fail_closed = options.fail_closed();
     match prepare(options, request, (event, allow), input, source, talk) {
@@ -229,7 +229,7 @@ fn execute(
     line.loop_guard = outcome.released;
     line.errors = ErrorEntry::all(&errors);
     Answer {
-        line: Some(to_line(&line)),
+        line: Some(line.text()),
         status,
         agent_message: agent_message(report),
         directive: report.directive.clone(),
@@ -344,7 +344,7 @@ fn unreadable(
     line.error = Some(&why);
     line.errors = ErrorEntry::all(&errors);
     Answer {
-        line: Some(to_line(&line)),
+        line: Some(line.text()),
         status: outcome.status,
         agent_message: agent_message(report),
         directive: report.directive.clone(),

@@ -55,11 +55,12 @@ pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
 /// Whether `text` is one of `words`, as `^(?:w1|w2)$` finds it: in a search, `$` also holds
 /// before a final newline.
 pub(crate) fn is_one_of<'w>(
-    mut words: impl Iterator<Item = &'w str>,
+    mut words: impl Iterator<Item = &'w [u8]>,
     text: &str,
     search: bool,
 ) -> bool {
-    let bare = search.then(|| text.strip_suffix('\n')).flatten();
+    let text = text.as_bytes();
+    let bare = search.then(|| text.strip_suffix(b"\n")).flatten();
     words.any(|word| word == text || bare == Some(word))
 }
 
@@ -253,7 +254,7 @@ impl Matcher {
                 .and_then(|regex| regex.is_match(text).ok()),
             // `$` also holds before a final newline, in a search.
             (How::Words(words), search) => {
-                Some(is_one_of(words.iter().map(String::as_str), text, search))
+                Some(is_one_of(words.iter().map(String::as_bytes), text, search))
             }
             (How::Plain | How::Invalid, true) => Some(text.contains(&self.source)),
             (How::Plain | How::Invalid, false) => Some(text == self.source),

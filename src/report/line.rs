@@ -101,7 +101,7 @@ impl<'a> DirectiveKeys<'a> {
 }
 
 /// One hook in `run` output.
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub(crate) struct HookLine<'a> {
     /// Its short name.
     pub name: &'a str,
@@ -164,6 +164,100 @@ impl<'a> RunLine<'a> {
             loop_guard: None,
         }
     }
+}
+
+impl RunLine<'_> {
+    /// The line as [`to_line`] writes it, written field by field: an answer lists every hook of
+    /// its event, and a hook that did not run (most of them, where rules are approved) is four
+    /// short strings that need no escaping, which serde's map machinery made most of an answer's
+    /// cost. What is not that plain goes through [`to_line`], so the text is the same.
+    pub(crate) fn text(&self) -> String {
+        let mut out = String::with_capacity(128 + 160 * self.hooks.len());
+        out.push_str("{\"event\":");
+        plain_or_json(&mut out, self.event);
+        if let Some(error) = self.error {
+            out.push_str(",\"error\":");
+            plain_or_json(&mut out, error);
+        }
+        let keys = to_line(&self.directive);
+        if keys.len() > 2 {
+            out.push(',');
+            out.push_str(&keys[1..keys.len() - 1]);
+        }
+        if let Some(held) = &self.held {
+            let held = to_line(held);
+            out.push(',');
+            out.push_str(&held[1..held.len() - 1]);
+        }
+        if !self.errors.is_empty() {
+            out.push_str(",\"errors\":");
+            out.push_str(&to_line(&self.errors));
+        }
+        out.push_str(",\"hooks\":[");
+        // The hooks of one file share their command: it is checked once.
+        let mut plain_command = "";
+        for (n, hook) in self.hooks.iter().enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            hook.write(&mut out, &mut plain_command);
+        }
+        out.push(']');
+        if let Some(released) = &self.loop_guard {
+            out.push_str(",\"loop_guard\":");
+            out.push_str(&to_line(released));
+        }
+        out.push('}');
+        out
+    }
+}
+
+impl HookLine<'_> {
+    /// The hook's object as [`to_line`] writes it; `plain_command` is the last command found
+    /// to need no escaping.
+    fn write<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
+        if self.exit_code.is_some() || self.elapsed_ms.is_some() || self.message.is_some() {
+            out.push_str(&to_line(self));
+            return;
+        }
+        out.push_str("{\"name\":");
+        plain_or_json(out, self.name);
+        // `source` and `status` are this tool's own words, plain ASCII.
+        out.push_str(",\"source\":\"");
+        out.push_str(self.source);
+        out.push_str("\",\"command\":");
+        if self.command == *plain_command {
+            out.push('"');
+            out.push_str(self.command);
+            out.push('"');
+        } else if plain_or_json(out, self.command) {
+            *plain_command = self.command;
+        }
+        out.push_str(",\"status\":\"");
+        out.push_str(self.status);
+        out.push_str("\"}");
+    }
+}
+
+/// `text` as a JSON string: as it is between quotes when it is printable ASCII with no quote or
+/// backslash (true), else as [`to_line`] escapes it.
+fn plain_or_json(out: &mut String, text: &str) -> bool {
+    // Without a short cut, so that the check is made many bytes at a time.
+    let unusual = text.bytes().fold(0_u8, |unusual, b| {
+        unusual
+            | u8::from(b < 0x20)
+            | u8::from(b >= 0x7f)
+            | u8::from(b == b'"')
+            | u8::from(b == b'\\')
+    }) != 0;
+    if unusual {
+        out.push_str(&to_line(&text));
+    } else {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    }
+    !unusual
 }
 
 /// One runner error in `run` output and the audit log: what could not be read, where, and why.
@@ -285,6 +379,78 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(back["k"], text);
         assert!(line.contains('é'), "other text stays as it is: {line}");
+    }
+
+    #[test]
+    fn the_written_line_is_the_serialised_one() {
+        use super::{DirectiveKeys, ErrorEntry, Held, HookLine, RunLine};
+        use crate::response::Directive;
+        let odd = [
+            "plain",
+            "with \"quotes\" and \\",
+            "tab\there",
+            "é\u{202e}\u{1b}[2J",
+            "",
+        ];
+        let mut args = serde_json::Map::new();
+        args.insert("hooks".to_owned(), serde_json::json!([]));
+        let directives = [
+            None,
+            Some(Directive::Block {
+                message: odd[1].to_owned(),
+            }),
+            Some(Directive::Modify { args }),
+            Some(Directive::Context {
+                text: odd[3].to_owned(),
+            }),
+            Some(Directive::Ask {
+                message: "a person decides".to_owned(),
+                rule_key: Some("k".to_owned()),
+                args: None,
+            }),
+        ];
+        let hooks: Vec<HookLine<'_>> = odd
+            .iter()
+            .enumerate()
+            .map(|(n, text)| HookLine {
+                name: text,
+                source: "rules",
+                command: odd[(n + 1) % odd.len()],
+                status: "not_matched",
+                exit_code: (n == 2).then_some(Some(2)),
+                elapsed_ms: (n == 2).then_some(1.5),
+                message: (n == 3).then_some(*text),
+            })
+            .collect();
+        let errors = [crate::undecided::RunnerError {
+            unread: crate::undecided::Unread::Payload,
+            file: Some("/x/\"y\".yaml".into()),
+            line: Some(3),
+            why: odd[2].to_owned(),
+            message: String::new(),
+            could_block: true,
+        }];
+        for directive in &directives {
+            for (many, with_errors) in [(0, false), (1, true), (5, false)] {
+                let line = RunLine {
+                    event: "pre_tool_call",
+                    error: with_errors.then_some(odd[1]),
+                    directive: DirectiveKeys::of(directive.as_ref()),
+                    held: Held::of(directive.as_ref()),
+                    errors: if with_errors {
+                        ErrorEntry::all(&errors)
+                    } else {
+                        Vec::new()
+                    },
+                    hooks: hooks.iter().take(many).map(HookLine::clone).collect(),
+                    loop_guard: with_errors.then_some(crate::loop_guard::Released {
+                        consecutive: 4,
+                        limit: 3,
+                    }),
+                };
+                assert_eq!(line.text(), to_line(&line));
+            }
+        }
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub(crate) fn verdict(
             // The program is not known: every condition but the program's could hold.
             Some(Unknown::Program(why)) => {
                 let could = command_when().all(|c| {
-                    matches!(c.field.as_str(), "program" | "line") || any_value(c, command)
+                    matches!(c.field.as_ref(), "program" | "line") || any_value(c, command)
                 }) && !excepted(command);
                 if could {
                     maybe.get_or_insert_with(|| why.clone());

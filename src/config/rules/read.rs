@@ -6,11 +6,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use serde_saphyr::Spanned;
 
-use super::{Action, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Undecidable, Vars, escape};
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use super::{
+    Action, Condition, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Undecidable, Vars, escape,
+};
 use crate::config::hook_md;
 use crate::config::yaml;
 use crate::config::{Event, SourceKind};
-use crate::matcher::{Matcher, Packed};
+use crate::matcher::Matcher;
 
 /// A file, read.
 #[derive(Serialize, Deserialize, Default)]
@@ -25,7 +30,7 @@ pub(super) struct Read {
     pub skipped: Vec<(u64, String)>,
     /// Why the whole file cannot be used, with the line and column when known.
     pub unusable: Option<(Option<u64>, Option<u64>, String)>,
-    /// Every condition's pattern, by [`KeptCondition::pattern`]: kept in a memo of their own,
+    /// Every condition's pattern, by [`Condition`]'s index: kept in a memo of their own,
     /// read only when a call could match one (most of a memo's bytes, and most of its reading).
     #[serde(skip)]
     pub patterns: Vec<String>,
@@ -36,12 +41,14 @@ pub(super) struct Read {
 pub(super) struct Kept {
     pub line: u64,
     pub name: String,
-    pub event: String,
+    #[serde(with = "name")]
+    pub event: Cow<'static, str>,
     /// A tool name pattern (`tool:` that is not a class).
     pub tool: Option<String>,
-    pub tool_class: Option<String>,
-    pub when: Vec<KeptCondition>,
-    pub unless: Vec<KeptCondition>,
+    /// The tool class, by its index in [`TOOL_CLASSES`].
+    pub tool_class: Option<u8>,
+    pub when: Vec<Condition>,
+    pub unless: Vec<Condition>,
     pub action: Action,
     pub message: String,
     pub fail_closed: bool,
@@ -49,15 +56,51 @@ pub(super) struct Kept {
     pub undecidable: Undecidable,
 }
 
-/// One condition, checked: the pattern builds, and what a text must hold for it.
-#[derive(Serialize, Deserialize)]
-pub(super) struct KeptCondition {
-    pub field: String,
-    /// Its index in [`Read::patterns`].
-    pub pattern: usize,
-    pub needed: Option<Packed>,
-    /// The words of an anchored choice of plain words, joined by `|`.
-    pub words: Option<String>,
+/// A name a rule is made of (an event, a field) as a memo keeps it: read back without a copy
+/// when it is one this tool knows, which nearly every one is.
+pub(super) mod name {
+    use std::borrow::Cow;
+
+    use super::super::{COMMAND_FIELDS, TOOL_CLASSES};
+    use crate::config::Event;
+
+    /// The fields a rule names most, besides the command fields.
+    const FIELDS: [&str; 6] = ["command", "path", "file_path", "pattern", "glob", "include"];
+
+    pub(crate) fn serialize<S: serde::Serializer>(name: &str, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(name)
+    }
+
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Cow<'static, str>, D::Error> {
+        d.deserialize_str(Visit)
+    }
+
+    struct Visit;
+
+    impl serde::de::Visitor<'_> for Visit {
+        type Value = Cow<'static, str>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a name")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            Ok(known(text).map_or_else(|| Cow::Owned(text.to_owned()), Cow::Borrowed))
+        }
+    }
+
+    /// `text` as a name this tool has, when it is one.
+    fn known(text: &str) -> Option<&'static str> {
+        COMMAND_FIELDS
+            .iter()
+            .chain(&FIELDS)
+            .chain(&TOOL_CLASSES)
+            .copied()
+            .find(|name| *name == text)
+            .or_else(|| Event::all().map(Event::name).find(|name| *name == text))
+    }
 }
 
 #[derive(Deserialize)]
@@ -195,7 +238,7 @@ fn rule(
     Ok(Kept {
         line,
         name,
-        event: event.name().to_owned(),
+        event: Cow::Borrowed(event.name()),
         tool,
         tool_class,
         when,
@@ -254,7 +297,7 @@ fn conditions(
     line: u64,
     vars: Vars<'_>,
     notes: &mut Notes<'_>,
-) -> Result<Vec<KeptCondition>, Skip> {
+) -> Result<Vec<Condition>, Skip> {
     let mappings: Vec<&Map<String, Value>> = match raw {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Object(map)) => vec![map],
@@ -308,8 +351,8 @@ fn conditions(
             return Err(Skip(format!("{key}.{field}: {why}")));
         }
         let words = crate::matcher::words_of(&pattern).map(|words| words.join("|"));
-        conditions.push(KeptCondition {
-            field: field.clone(),
+        conditions.push(Condition {
+            field: Cow::Owned(field.clone()),
             needed: if words.is_some() {
                 None
             } else {
@@ -317,6 +360,9 @@ fn conditions(
             },
             words,
             pattern: notes.patterns.len(),
+            patterns: None,
+            matcher: OnceLock::new(),
+            automaton: OnceLock::new(),
         });
         notes.patterns.push(pattern);
     }
@@ -415,7 +461,7 @@ fn message(raw: Option<&Value>, action: Action, name: &str) -> Result<String, Sk
 }
 
 /// `tool`: a tool class (`shell`), else a pattern the tool name must match in full.
-fn tool(raw: Option<&Value>, event: Event) -> Result<(Option<String>, Option<String>), Skip> {
+fn tool(raw: Option<&Value>, event: Event) -> Result<(Option<String>, Option<u8>), Skip> {
     let text = match raw {
         None | Some(Value::Null) => return Ok((None, None)),
         Some(Value::String(text)) => text.trim(),
@@ -431,8 +477,8 @@ fn tool(raw: Option<&Value>, event: Event) -> Result<(Option<String>, Option<Str
             "tool only applies to tool events, and {event} is not one"
         )));
     }
-    if TOOL_CLASSES.contains(&text) {
-        return Ok((None, Some(text.to_owned())));
+    if let Some(class) = TOOL_CLASSES.iter().position(|class| *class == text) {
+        return Ok((None, u8::try_from(class).ok()));
     }
     match Matcher::compile(text) {
         (_, Some(why)) => Err(Skip(format!("tool: {why}"))),
