@@ -133,6 +133,9 @@ pub struct Condition {
     /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
     /// joined by `|`: compared as text, without the pattern.
     words: Option<String>,
+    /// For a pattern that is plain text (`/`), the text: found by looking for it, without the
+    /// pattern (which is read from its memo only when a call needs it).
+    literal: Option<String>,
     /// The pattern, built when first needed (`None`: its text could not be had).
     #[serde(skip)]
     matcher: OnceLock<Option<Matcher>>,
@@ -168,6 +171,9 @@ impl Condition {
         if let Some(words) = &self.words {
             let each = words.as_bytes().split(|b| *b == b'|');
             return Some(crate::matcher::is_one_of(each, text, true));
+        }
+        if let Some(literal) = &self.literal {
+            return Some(text.contains(literal.as_str()));
         }
         if self
             .needed

@@ -12,6 +12,12 @@ use std::sync::OnceLock;
 
 use fancy_regex::{Regex, RegexBuilder};
 
+/// A pattern with no character that means anything to the engine: searching for it is finding
+/// its text.
+pub(crate) fn literal_of(pattern: &str) -> Option<&str> {
+    python::is_plain(pattern).then_some(pattern)
+}
+
 /// The words of a pattern that is only an anchored choice of plain words: `^rm$`, `^(rm|unlink)$`,
 /// `^(?:cp|mv)$`, with `\.`, `\-` and `\+` read as the characters they escape.
 pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {

@@ -351,14 +351,16 @@ fn conditions(
             return Err(Skip(format!("{key}.{field}: {why}")));
         }
         let words = crate::matcher::words_of(&pattern).map(|words| words.join("|"));
+        let literal = crate::matcher::literal_of(&pattern).map(str::to_owned);
         conditions.push(Condition {
             field: Cow::Owned(field.clone()),
-            needed: if words.is_some() {
+            needed: if words.is_some() || literal.is_some() {
                 None
             } else {
                 Matcher::needed(&pattern).and_then(|needed| needed.packed())
             },
             words,
+            literal,
             pattern: notes.patterns.len(),
             patterns: None,
             matcher: OnceLock::new(),
