@@ -88,6 +88,46 @@ pub(super) enum Item {
 
 /// Parses `text`; `Err` says why it cannot be read.
 pub(super) fn parse(text: &str, home: Option<&Path>) -> Result<Vec<Item>, String> {
+    if let Some(items) = plain_words(text) {
+        return Ok(items);
+    }
+    grammar(text, home)
+}
+
+/// The bytes a line of plain words is made of: none quotes, expands, globs, redirects,
+/// separates commands or starts a comment.
+const PLAIN: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:+@%= \t";
+
+/// The words bash reserves, where a command's name would be.
+const RESERVED: [&str; 17] = [
+    "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in",
+    "select", "then", "time", "until", "while",
+];
+
+/// A line that is only plain words separated by blanks (`ls -la`, `git status`, `cargo test`),
+/// when its first word is a command's name (not an assignment, not a reserved word): one simple
+/// command of those words, exactly as the grammar reads it, without building its parser.
+fn plain_words(text: &str) -> Option<Vec<Item>> {
+    if !text.bytes().all(|b| PLAIN.contains(&b)) {
+        return None;
+    }
+    let mut words = text.split([' ', '\t']).filter(|word| !word.is_empty());
+    let first = words.next()?;
+    if first.contains('=') || RESERVED.contains(&first) {
+        return None;
+    }
+    let words = std::iter::once(first)
+        .chain(words)
+        .map(|word| Word::plain(word.to_owned()))
+        .collect();
+    Some(vec![Item::Simple(Simple {
+        words,
+        ..Simple::default()
+    })])
+}
+
+/// [`parse`] by the grammar.
+fn grammar(text: &str, home: Option<&Path>) -> Result<Vec<Item>, String> {
     let options = brush_parser::ParserOptions::default();
     let mut parser = brush_parser::Parser::new(text.as_bytes(), &options);
     let program = parser
@@ -509,4 +549,54 @@ fn ansi_c(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{RESERVED, grammar, plain_words};
+
+    /// The words a line of plain words is made of, reserved words and assignments among them.
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-zA-Z0-9._/,:+@%-]{1,6}",
+            "[a-z]{1,3}=[a-z0-9]{0,3}",
+            proptest::sample::select(RESERVED.to_vec()).prop_map(str::to_owned),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Whatever the short cut reads, the grammar reads the same.
+        #[test]
+        fn plain_words_are_read_as_the_grammar_reads_them(
+            words in proptest::collection::vec(word(), 0..5),
+            blanks in proptest::collection::vec("[ \t]{1,2}", 5),
+            lead in "[ \t]{0,2}",
+        ) {
+            let mut text = lead;
+            for (word, blank) in words.iter().zip(&blanks) {
+                text.push_str(word);
+                text.push_str(blank);
+            }
+            if let Some(fast) = plain_words(&text) {
+                let slow = grammar(&text, None).expect("plain words parse");
+                prop_assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn only_plain_words_take_the_short_cut() {
+        assert!(plain_words("ls -la").is_some());
+        assert!(plain_words("git push --force-with-lease=origin/main").is_some());
+        for text in [
+            "", " ", "a=b ls", "if", "ls ~", "ls *", "ls $HOME", "ls 'x'", "ls\nrm", "a;b",
+            "ls # c", "ls {a,b}", "ls > x", "time ls",
+        ] {
+            assert!(plain_words(text).is_none(), "{text:?}");
+        }
+    }
 }
