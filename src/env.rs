@@ -55,6 +55,10 @@ pub(crate) const CODEX_HOME: &str = "CODEX_HOME";
 /// `doctor`, for settings that switch hooks off).
 pub(crate) const GEMINI_CLI_SYSTEM_SETTINGS_PATH: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
 
+/// A debug build's test switch (1/true/yes/on): the process tree is not searched for an agent,
+/// so the test suite can run inside one. A release build never reads it.
+pub(crate) const HERMES_HOOKS_TEST_NO_ANCESTORS: &str = "HERMES_HOOKS_TEST_NO_ANCESTORS";
+
 /// A completion request: the shell whose script calls back (`COMPLETE=bash hermes-hooks -- ...`).
 pub(crate) const COMPLETE: &str = "COMPLETE";
 /// Set by the completion scripts: which word is being completed.

@@ -75,6 +75,7 @@ mod statefile;
 mod synthetic;
 mod text;
 mod told;
+mod tool_call;
 mod undecided;
 
 mod cli;

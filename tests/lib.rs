@@ -47,6 +47,7 @@ mod output;
 mod pager;
 mod parity;
 mod payload;
+mod person;
 mod project;
 mod python_re;
 mod races;

@@ -17,6 +17,7 @@ mod new;
 mod new_rules;
 mod pack_review;
 mod pager;
+mod person;
 mod quick;
 mod revoke;
 mod rule_view;
@@ -257,6 +258,10 @@ pub(crate) fn main() -> ExitStatus {
         Err(err) => return usage(&err),
     };
     let printer = Printer::new(cli.global.quiet);
+    if let Err(err) = person::only(&cli) {
+        printer.error(&err);
+        return ExitStatus::Error;
+    }
     let result = match cli.command {
         Command::Run(args) => run::run(&cli.global, &args, &printer),
         Command::Serve(args) => serve::run(&cli.global, &args, &printer),

@@ -77,6 +77,13 @@ pub(crate) struct NewArgs {
     json: bool,
 }
 
+impl NewArgs {
+    /// Whether it writes a rules pack (`--rules`).
+    pub(crate) const fn adds_rules(&self) -> bool {
+        self.rules.is_some()
+    }
+}
+
 /// Where the hook goes.
 enum Scope {
     Project(Option<PathBuf>),

@@ -163,6 +163,12 @@ fn execute(
     talk: &impl Talk,
 ) -> Answer {
     let event = resolved.event;
+    if let Some(inside) = super::switch_set_aside(options.accept_hooks) {
+        talk.warn(format_args!(
+            "--accept-hooks and HERMES_HOOKS_ACCEPT are set aside inside {inside}: approving is \
+             a person's decision (`hermes-hooks approve`, run outside the agent)"
+        ));
+    }
     let bypass = super::bypass(options.accept_hooks, &prepared.set);
     let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run)
         .keeping(prepared.kept_allowlist.clone());

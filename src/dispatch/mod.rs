@@ -93,13 +93,13 @@ pub(crate) fn load_options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_
 }
 
 /// The active consent bypass, if any: this tool's (`accept_hooks`, then `HERMES_HOOKS_ACCEPT`),
-/// which cover every hook, else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover
-/// config hooks only.
+/// which cover every hook, unless this runs inside an agent's tool call ([`switch_set_aside`]),
+/// else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover config hooks only.
 pub(crate) fn bypass(accept_hooks: bool, set: &HookSet) -> Option<Bypass> {
-    if accept_hooks {
-        Some(Bypass::Flag)
-    } else if env::flag(env::HERMES_HOOKS_ACCEPT) {
-        Some(Bypass::Env)
+    if let Some(own) = own_switch(accept_hooks)
+        && crate::tool_call::detect().is_none()
+    {
+        Some(own)
     } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
         Some(Bypass::HermesEnv)
     } else if set.auto_accept {
@@ -107,6 +107,24 @@ pub(crate) fn bypass(accept_hooks: bool, set: &HookSet) -> Option<Bypass> {
     } else {
         None
     }
+}
+
+/// This tool's consent switch, when it is on.
+fn own_switch(accept_hooks: bool) -> Option<Bypass> {
+    if accept_hooks {
+        Some(Bypass::Flag)
+    } else if env::flag(env::HERMES_HOOKS_ACCEPT) {
+        Some(Bypass::Env)
+    } else {
+        None
+    }
+}
+
+/// The agent's tool call this runs in, when this tool's consent switch is on there: approving
+/// is a person's decision, so the switch is set aside (the model could have set it).
+pub(crate) fn switch_set_aside(accept_hooks: bool) -> Option<crate::tool_call::Inside> {
+    own_switch(accept_hooks)?;
+    crate::tool_call::detect()
 }
 
 /// The first argument that turns this program into the watchdog of an `async` hook (kept out

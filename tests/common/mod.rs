@@ -14,8 +14,18 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 15] = [
+const TOOL_ENV: [&str; 24] = [
     "HERMES_HOME",
+    // What agents set for their tools: a test is a person's command unless it says otherwise.
+    "CLAUDECODE",
+    "CODEX_THREAD_ID",
+    "CODEX_SANDBOX",
+    "GEMINI_CLI",
+    "QWEN_CODE",
+    "COPILOT_CLI",
+    "FACTORY_SESSION_ID",
+    "HERMES_SESSION_ID",
+    "OPENCODE",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_HOOKS_ACCEPT",
     "CLAUDE_PROJECT_DIR",
@@ -129,6 +139,9 @@ impl TestEnv {
         for name in TOOL_ENV {
             cmd.env_remove(name);
         }
+        // Not inside an agent's tool call, even when the suite runs inside one (a debug build's
+        // switch); tests/person.rs puts an agent there itself.
+        cmd.env("HERMES_HOOKS_TEST_NO_ANCESTORS", "1");
         // A managed scope only when a test writes one (never the machine's /etc/hermes).
         cmd.env("HERMES_MANAGED_DIR", self.managed_dir());
         // Nor the machine's Gemini system settings (a test writes them there when it needs them).
