@@ -18,8 +18,9 @@
 //! - the ground: `env` (every environment variable read), `clock`, `exit`, `fault`, `limits`
 //!   (reading files others supply), `pyjson`, `python_int`, `sanitize` (text made safe for a
 //!   terminal), `script_word`, `stamp` (what stands for a file's bytes until they change),
-//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is), `shell` (a command line read as the shell reads
-//!   it: the simple commands that would run);
+//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is), `shell` (a
+//!   command line read as the shell reads it: the simple commands that would run), `tool_call`
+//!   (whether this process is a command an agent's model ran);
 //! - the engine: `exec` (one hook without a shell, in its own process group, under a deadline),
 //!   `config` (sources into one ordered list of [`HookSpec`]; the event table in
 //!   `config::event`; YAML mechanics in `config::yaml`), `statefile` (locked, atomic writes),

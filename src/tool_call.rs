@@ -5,18 +5,20 @@
 
 use std::path::Path;
 
-/// What each agent sets in the environment of the commands its model runs (measured on each),
-/// and the agent's name for people.
+/// What each agent sets in the environment of the commands its model runs, and the agent's name
+/// for people. Measured on each agent's pinned version, headless (docs/choices.md): Factory Droid
+/// sets no marker of its own outside `droid exec`, and is found up the process tree instead.
 const VARIABLES: [(&str, &str); 9] = [
     ("CLAUDECODE", "Claude Code"),
     ("CODEX_THREAD_ID", "Codex"),
-    ("CODEX_SANDBOX", "Codex"),
+    ("CODEX_CI", "Codex"),
     ("GEMINI_CLI", "Gemini CLI"),
     ("QWEN_CODE", "Qwen Code"),
     ("COPILOT_CLI", "GitHub Copilot CLI"),
-    ("FACTORY_SESSION_ID", "Factory Droid"),
+    ("FACTORY_EXEC_TARGET_AUTONOMY", "Factory Droid"),
     ("HERMES_SESSION_ID", "Hermes"),
-    ("OPENCODE", "OpenCode"),
+    // The name a few agents give themselves (Claude Code: `claude-code_<version>_agent`).
+    ("AI_AGENT", "an AI agent"),
 ];
 
 /// The programs of the agents this tool wires, as a process names itself or as the script a

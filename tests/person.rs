@@ -8,12 +8,15 @@ use crate::common::{TestEnv, code, json, statuses, stderr};
 
 /// A variable each agent sets in its tools' environment, and the agent's name as the refusal
 /// gives it.
-const AGENTS: [(&str, &str); 5] = [
+const AGENTS: [(&str, &str); 8] = [
     ("CLAUDECODE", "Claude Code"),
     ("CODEX_THREAD_ID", "Codex"),
+    ("CODEX_CI", "Codex"),
     ("GEMINI_CLI", "Gemini CLI"),
     ("QWEN_CODE", "Qwen Code"),
     ("COPILOT_CLI", "GitHub Copilot CLI"),
+    ("FACTORY_EXEC_TARGET_AUTONOMY", "Factory Droid"),
+    ("HERMES_SESSION_ID", "Hermes"),
 ];
 
 /// A config hook that blocks every call, not approved.

@@ -42,7 +42,9 @@ use crate::output::Printer;
     propagate_version = true,
     max_term_width = 100,
     after_help = "Exit codes: 0 success, 1 error (including usage errors), 2 only from `run`: a hook \
-                  blocked, or the quality gate asks to keep working."
+                  blocked, or the quality gate asks to keep working.\n\napprove, revoke, install, \
+                  uninstall, new --rules and --accept-hooks are a person's to run: inside an \
+                  agent's tool call they refuse (run and serve set --accept-hooks aside)."
 )]
 pub(crate) struct Cli {
     #[command(flatten)]
