@@ -34,7 +34,8 @@
 //!   answer shape, one file per agent; its settings files and the Hermes plugin);
 //! - what uses both: `authoring` (example answers, sample payloads and the files `new` writes),
 //!   `checks` (what `doctor` finds), `report` (the answer line and the audit line), `told`
-//!   (guards that stopped guarding, said once), `dispatch` (one event's whole path, [`answer`]);
+//!   (guards that stopped guarding, said once), `protect` (the guard's own files and commands,
+//!   kept from the model), `dispatch` (one event's whole path, [`answer`]);
 //! - the command line: `output` (all printing) and `cli` (one module per subcommand).
 
 mod agents;
@@ -62,6 +63,7 @@ mod payload;
 mod profile;
 #[cfg(test)]
 mod properties;
+mod protect;
 mod pyjson;
 mod python_int;
 mod report;

@@ -425,6 +425,11 @@ pub(crate) fn home_dir() -> Option<PathBuf> {
         .clone()
 }
 
+/// The user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), where the memos live.
+pub(crate) fn cache_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|dirs| dirs.cache_dir().to_path_buf())
+}
+
 /// Expands a leading `~` (alone or followed by `/`) to the home directory. `~user` is left as it is.
 pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
     let rest = match word.strip_prefix('~') {

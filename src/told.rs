@@ -93,6 +93,19 @@ pub(crate) fn of_decision(
     told
 }
 
+/// What the person hears when a call was kept from the guard's own files (once per session,
+/// whatever the call).
+pub(crate) fn protected(what: &str) -> Told {
+    Told {
+        key: "protected".to_owned(),
+        text: format!(
+            "hermes-hooks kept the model from changing the guard's own files: {}. They are \
+             yours to change, outside the agent.",
+            crate::sanitize::line(what)
+        ),
+    }
+}
+
 /// Of `told`, what was not said yet in `session`, recorded as said now; the text of each, joined
 /// into one message. Without a session id every call is told. A state file that cannot be read
 /// or written never silences a message: it is then said (and the problem returned).

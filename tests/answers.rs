@@ -437,7 +437,11 @@ fn an_empty_rewrite_is_no_answer() {
             "pre_tool_call",
             &[&format!("cat >/dev/null; printf '{answer}'")],
         );
-        let out = env.run("pre_tool_call", TERMINAL);
+        // A call that leaves the guard's files alone (`rm -rf /` would be blocked for them).
+        let out = env.run(
+            "pre_tool_call",
+            r#"{"tool_name": "terminal", "args": {"command": "rm -rf build", "cwd": "/tmp"}}"#,
+        );
         assert_eq!(code(&out), 0, "{answer}: {}", stderr(&out));
         let line = json(&out);
         assert!(line.get("action").is_none(), "{answer}: {line}");

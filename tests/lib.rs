@@ -49,6 +49,7 @@ mod parity;
 mod payload;
 mod person;
 mod project;
+mod protect;
 mod python_re;
 mod races;
 mod revoke;

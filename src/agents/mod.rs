@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::caller::{Allowances, ToolClass, ToolClasses};
 use crate::config::Effects;
@@ -328,6 +328,39 @@ impl Agent {
     pub(crate) fn wiring(self) -> Option<&'static settings::Wiring> {
         self.contract().wiring
     }
+}
+
+/// Every file that wires an agent, or switches its hooks off, in `project` and in the user's
+/// settings (`home`, or the folder the agent's variable names): the guard's wiring.
+pub(crate) fn wiring_files(project: Option<&Path>, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for agent in Agent::ALL {
+        let Some(wiring) = agent.wiring() else {
+            continue;
+        };
+        let mut folders: Vec<PathBuf> = project
+            .map(|root| root.join(wiring.project_dir))
+            .into_iter()
+            .collect();
+        if let Some(home) = home {
+            let named = wiring
+                .user_dir_env
+                .and_then(crate::env::var_os)
+                .map(PathBuf::from);
+            folders.push(wiring.folder(&settings::Scope::User, home, named));
+        }
+        for folder in folders {
+            for file in wiring.files.iter().chain(wiring.switch_files) {
+                files.push(folder.join(file.name));
+            }
+        }
+    }
+    files
+}
+
+/// The Hermes plugin's folder under the Hermes home.
+pub(crate) fn plugin_folder(home: &Path) -> PathBuf {
+    plugin::folder(home)
 }
 
 impl ToolClasses for Agent {

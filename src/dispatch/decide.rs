@@ -2,7 +2,7 @@
 //! the run under consent and the loop guard, and the Hermes answer line (or the error line when
 //! nothing could be decided).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -87,6 +87,8 @@ pub(super) struct Prepared {
     pub(super) project: (Option<PathBuf>, crate::paths::ProjectFrom),
     /// Where the source keeps the allowlist between events.
     pub(super) kept_allowlist: Option<Arc<Mutex<KeptList>>>,
+    /// Where the guard's own state lives, kept from the model's calls.
+    pub(super) places: crate::protect::Places,
 }
 
 fn prepare(
@@ -142,7 +144,32 @@ fn prepare(
         invocation.profile = crate::profile::active(&paths.home, user_home.as_deref()).into();
     }
     let set = source.hooks(&paths, event, talk)?;
+    let places = crate::protect::Places {
+        home: paths.home.clone(),
+        configs: std::iter::once(paths.config.clone())
+            .chain(paths.managed.clone())
+            .collect(),
+        allowlist: paths.allowlist.clone(),
+        hook_folders: paths
+            .user_hooks
+            .iter()
+            .chain(&paths.project_hooks)
+            .chain(&paths.nested_hooks)
+            .cloned()
+            .collect(),
+        rules_files: std::iter::once(paths.user_rules.clone())
+            .chain(
+                paths
+                    .project
+                    .as_ref()
+                    .map(|root| root.join(".agents").join(crate::paths::RULES_FILE)),
+            )
+            .collect(),
+        project: paths.project.clone(),
+        audit_log: options.audit_log.map(Path::to_path_buf),
+    };
     Ok(Prepared {
+        places,
         set,
         project: (paths.project, paths.project_from),
         home: paths.home,
@@ -178,24 +205,39 @@ fn execute(
         talk.warn(problem);
     }
     let state = prepared.home.join(loop_guard::STATE_FILE);
-    let mut outcome = outcome::decide(
-        &Plan {
-            called: resolved,
-            hooks: &prepared.set.hooks,
-            replacements: &prepared.set.replacements,
-            invocation: &prepared.invocation,
-            gate: &gate,
-            current_dir: request.current_dir,
-            apply_matchers: true,
-            dry_run: request.dry_run,
-            watchdog: super::watchdog(watchdog.as_deref()),
-            allow: prepared.allow,
-        },
-        Some(LoopGuard {
-            state: &state,
-            limit,
-        }),
-    );
+    let kept = protected(event, prepared, request);
+    let mut outcome = if kept.as_ref().is_some_and(|kept| !kept.sweeping) {
+        blocked_for_the_person(prepared)
+    } else {
+        outcome::decide(
+            &Plan {
+                called: resolved,
+                hooks: &prepared.set.hooks,
+                replacements: &prepared.set.replacements,
+                invocation: &prepared.invocation,
+                gate: &gate,
+                current_dir: request.current_dir,
+                apply_matchers: true,
+                dry_run: request.dry_run,
+                watchdog: super::watchdog(watchdog.as_deref()),
+                allow: prepared.allow,
+            },
+            Some(LoopGuard {
+                state: &state,
+                limit,
+            }),
+        )
+    };
+    let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared));
+    if kept.as_ref().is_some_and(|kept| kept.sweeping) && outcome.interrupted.is_none() {
+        outcome = blocked_for_the_person(prepared);
+    }
+    if let Some(kept) = &kept {
+        talk.warn(format_args!(
+            "kept the model from changing the guard's own files: {}",
+            kept.what
+        ));
+    }
     let mut errors = undecided::of_set(&prepared.set, event);
     if let Some(problem) = gate.problem() {
         errors.push(undecided::of_allowlist(
@@ -240,7 +282,74 @@ fn execute(
         agent_message: agent_message(report),
         directive: report.directive.clone(),
         error: None,
-        notice: notice(request, prepared, report, &errors, talk),
+        notice: notice(request, prepared, report, &errors, kept.as_ref(), talk),
+    }
+}
+
+/// What a call would do to the guard's own state (SPEC 13), when it is a tool call before it
+/// runs, a guard is approved, and the person did not turn this off.
+fn protected(
+    event: Event,
+    prepared: &Prepared,
+    request: &Request<'_>,
+) -> Option<crate::protect::Kept> {
+    if event != Event::PRE_TOOL_CALL || request.dry_run {
+        return None;
+    }
+    let home = crate::paths::home_dir();
+    crate::protect::check(
+        &prepared.invocation,
+        &prepared.places,
+        home.as_deref(),
+        || crate::protect::guarded(&prepared.places),
+    )
+}
+
+/// A kept call after the rules and hooks answered: a targeted one stays kept; a sweeping one
+/// only when they let it through (one they rewrote is judged as rewritten).
+fn still_kept(
+    kept: crate::protect::Kept,
+    outcome: &outcome::Outcome,
+    prepared: &Prepared,
+) -> Option<crate::protect::Kept> {
+    if !kept.sweeping {
+        return Some(kept);
+    }
+    match &outcome.report.directive {
+        Some(Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. }) => None,
+        Some(Directive::Modify { args }) => {
+            let mut rewritten = prepared.invocation.clone();
+            rewritten.commands = crate::shell::Kept::default();
+            let input = rewritten.tool_input.get_or_insert_with(Default::default);
+            for (key, value) in args {
+                input.insert(key.clone(), value.clone());
+            }
+            let home = crate::paths::home_dir();
+            crate::protect::check(&rewritten, &prepared.places, home.as_deref(), || {
+                crate::protect::guarded(&prepared.places)
+            })
+            .filter(|again| again.sweeping)
+        }
+        _ => Some(kept),
+    }
+}
+
+/// The answer to a call kept from the guard's files: blocked, no hook run.
+fn blocked_for_the_person(prepared: &Prepared) -> outcome::Outcome {
+    let why = "the call would change the guard's own files";
+    outcome::Outcome {
+        report: RunReport {
+            hooks: (0..prepared.set.hooks.len())
+                .map(|index| HookReport::not_run(index, why))
+                .collect(),
+            directive: Some(Directive::Block {
+                message: crate::protect::MODEL_MESSAGE.to_owned(),
+            }),
+        },
+        released: None,
+        interrupted: None,
+        status: ExitStatus::Blocked,
+        warnings: Vec::new(),
     }
 }
 
@@ -281,12 +390,14 @@ fn notice(
     prepared: &Prepared,
     report: &RunReport,
     errors: &[RunnerError],
+    kept: Option<&crate::protect::Kept>,
     talk: &impl Talk,
 ) -> Option<String> {
     if request.agent.is_hermes() || request.dry_run {
         return None;
     }
-    let told = crate::told::of_decision(&prepared.set.hooks, report, errors);
+    let mut told = crate::told::of_decision(&prepared.set.hooks, report, errors);
+    told.extend(kept.map(|kept| crate::told::protected(&kept.what)));
     if told.is_empty() {
         return None;
     }
@@ -354,7 +465,7 @@ fn unreadable(
         status: outcome.status,
         agent_message: agent_message(report),
         directive: report.directive.clone(),
-        notice: notice(request, prepared, report, &errors, talk),
+        notice: notice(request, prepared, report, &errors, None, talk),
         error: Some(why),
     }
 }

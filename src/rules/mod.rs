@@ -295,6 +295,15 @@ pub(crate) fn commands<'i>(
     }))
 }
 
+/// The files a file tool call (edit, write, read, search) names, absolute and normalised.
+pub(crate) fn call_paths(invocation: &Invocation) -> Vec<String> {
+    Fields {
+        invocation,
+        input: invocation.tool_input.as_ref(),
+    }
+    .paths()
+}
+
 /// The folder a shell call runs in: the tool's own (Codex `workdir`, Gemini `dir_path`), else
 /// the call's `cwd`, else this process's.
 fn work_folder(invocation: &Invocation, input: Option<&Map<String, Value>>) -> PathBuf {

@@ -1,0 +1,380 @@
+//! The guard guards itself (SPEC 13): while any guard is approved, a model's shell, edit and
+//! write calls that would change the guard's own files (its hooks and rules, the allowlist, the
+//! memos, the agents' wiring, the plugin, the binary) or run what only a person may run
+//! (`hermes-hooks approve`, `--accept-hooks`) are blocked before any rule or hook is asked.
+//! Reading them stays allowed. Commands are read as the shell reads them (`crate::shell`).
+//!
+//! What a command does to a path is told from its program: removing or moving it (`rm`, `mv`,
+//! `rmdir`, `git rm`, `chmod -R`), which also takes what is inside it, so naming a folder that
+//! holds a guard's file counts; or writing it (`>`, `tee`, `cp`/`ln`/`install` to it, `sed -i`,
+//! `truncate`, `dd of=`, `touch`, `chmod`). A program that writes through its own code
+//! (`python -c`, a script) is not read here: docs/security.md lists what this does not see.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::payload::Invocation;
+use crate::shell::Command;
+
+/// What the model reads when a call is kept from the guard's files.
+pub(crate) const MODEL_MESSAGE: &str = "hermes-hooks blocked this call: it would change the \
+    guard's own files or approvals (its hooks, rules, allowlist, memos or an agent's wiring), \
+    which are the person's to change. Reading them is fine; ask the person to make this change.";
+
+/// The places the guard's state lives, known before the call is read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Places {
+    /// The Hermes home.
+    pub home: PathBuf,
+    /// config.yaml, and the managed one when there is one.
+    pub configs: Vec<PathBuf>,
+    /// The allowlist.
+    pub allowlist: PathBuf,
+    /// Hook folders: the user's, the project's and nested ones.
+    pub hook_folders: Vec<PathBuf>,
+    /// Rules files: the user's and the project's.
+    pub rules_files: Vec<PathBuf>,
+    /// The project root, whose agents' settings are wiring.
+    pub project: Option<PathBuf>,
+    /// The audit log, when one was named.
+    pub audit_log: Option<PathBuf>,
+}
+
+/// A path the guard's state is, and how it is matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Own {
+    path: PathBuf,
+    /// Any file in the same folder whose name starts with this one's (the allowlist's lock and
+    /// copies).
+    prefix: bool,
+}
+
+/// What a call would do to a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    /// Removes, moves or changes it with all it holds: a folder above a guard's file counts.
+    Whole,
+    /// Writes that very file (or a file in a folder named as the target).
+    Write,
+}
+
+/// Why a call was kept from the guard's files: for the person, once per session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// What the call would have done, in words (`rm -f .agents/rules.yaml` would remove
+    /// `/p/.agents/rules.yaml`).
+    pub what: String,
+    /// The call sweeps the guard away with far more (`rm -rf /`, `rm -rf ~`, the project
+    /// itself): the rules and hooks answer first, with their own words, and only a call they
+    /// let through is blocked here.
+    pub sweeping: bool,
+}
+
+/// The call's effect on the guard's state, when it has one: `None` lets it go on to the rules
+/// and hooks.
+pub(crate) fn check(
+    invocation: &Invocation,
+    places: &Places,
+    home: Option<&Path>,
+    approved: impl FnOnce() -> Option<Vec<PathBuf>>,
+) -> Option<Kept> {
+    let input = invocation.tool_input.as_ref();
+    let mut touched: Vec<(PathBuf, Act, String)> = Vec::new();
+    match invocation.tool_class {
+        Some("shell") => {
+            let reading = crate::rules::commands(invocation, input, home)?;
+            for command in &reading.commands {
+                if let Some(why) = person_only(command) {
+                    return Some(Kept {
+                        what: format!("`{}` {why}", command.line),
+                        sweeping: false,
+                    });
+                }
+                for (path, act) in acts(command) {
+                    touched.push((path, act, command.line.clone()));
+                }
+            }
+            if raw_command(input).is_some_and(|text| text.contains("HERMES_HOOKS_ACCEPT=")) {
+                return Some(Kept {
+                    what: "a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)"
+                        .to_owned(),
+                    sweeping: false,
+                });
+            }
+        }
+        Some("edit" | "write") => {
+            for path in crate::rules::call_paths(invocation) {
+                touched.push((PathBuf::from(path), Act::Write, "an edit".to_owned()));
+            }
+        }
+        _ => return None,
+    }
+    if touched.is_empty() {
+        return None;
+    }
+    // Only now is anything read from the disk: the approvals, and where each path really is.
+    let scripts = approved()?;
+    let own = own_paths(places, home, &scripts);
+    // A targeted change comes first: it is blocked before any rule or hook is asked.
+    let broad = |path: &Path| {
+        let path = crate::paths::normalized(path);
+        home.into_iter()
+            .chain(places.project.as_deref())
+            .any(|top| top.starts_with(&path))
+    };
+    let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
+        .into_iter()
+        .filter_map(|(path, act, by)| {
+            let hit = own.iter().find(|own| overlaps(&path, act, own))?;
+            let sweeping = act == Act::Whole && broad(&path);
+            Some((path, act, by, hit.path.clone(), sweeping))
+        })
+        .collect();
+    hits.sort_by_key(|hit| hit.4);
+    hits.into_iter()
+        .next()
+        .map(|(path, act, by, hit, sweeping)| Kept {
+            sweeping,
+            what: format!(
+                "{by} would {} {} ({})",
+                match act {
+                    Act::Whole => "remove, move or change",
+                    Act::Write => "write",
+                },
+                path.display(),
+                if hit == path {
+                    "the guard's own file".to_owned()
+                } else {
+                    format!("the guard's {}", hit.display())
+                }
+            ),
+        })
+}
+
+/// The settings file where a person turns this off: `<hermes home>/hermes-hooks/settings.yaml`.
+pub(crate) const SETTINGS_FILE: &str = "settings.yaml";
+
+/// The approved scripts, when any guard is approved and the person did not turn this off
+/// (`self_protection: false` in the settings file); else `None`, and the call goes on.
+pub(crate) fn guarded(places: &Places) -> Option<Vec<PathBuf>> {
+    if !switched_on(&places.home.join("hermes-hooks").join(SETTINGS_FILE)) {
+        return None;
+    }
+    let list = crate::consent::store::read(&places.allowlist).ok()??;
+    let mut any = false;
+    let scripts = list
+        .entries()
+        .inspect(|_| any = true)
+        .filter_map(|entry| entry.get("script")?.as_str().map(PathBuf::from))
+        .collect();
+    any.then_some(scripts)
+}
+
+/// Whether the settings file at `path` leaves this on: it does unless it says
+/// `self_protection: false` (a file that cannot be read leaves it on).
+fn switched_on(path: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Settings {
+        #[serde(default)]
+        self_protection: Option<bool>,
+    }
+    let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
+        return true;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    crate::config::yaml::parse::<Option<Settings>>(&text)
+        .ok()
+        .flatten()
+        .and_then(|settings| settings.self_protection)
+        .unwrap_or(true)
+}
+
+/// The shell command as given (a string), for what the reading leaves out.
+fn raw_command(input: Option<&Map<String, Value>>) -> Option<&str> {
+    input?.get("command")?.as_str()
+}
+
+/// Why `command` is only a person's to run: `hermes-hooks approve`, `revoke`, `install`,
+/// `uninstall`, `new --rules`, or any with `--accept-hooks`.
+fn person_only(command: &Command) -> Option<&'static str> {
+    let ours = command.program == "hermes-hooks"
+        || command.program == "hermes_hooks"
+        || (matches!(command.program.as_str(), "npx" | "pipx" | "uvx" | "bunx")
+            && command
+                .args
+                .iter()
+                .any(|arg| arg.starts_with("hermes-hooks")));
+    if !ours {
+        return None;
+    }
+    if command.args.iter().any(|arg| arg == "--accept-hooks") {
+        return Some("approves hooks on the spot (`--accept-hooks`)");
+    }
+    let sub = command
+        .args
+        .iter()
+        .find(|arg| !arg.starts_with('-') && !arg.starts_with("hermes-hooks"))?;
+    match sub.as_str() {
+        "approve" => Some("approves hooks, a person's decision"),
+        "revoke" => Some("revokes approvals, a person's decision"),
+        "install" => Some("changes an agent's wiring, a person's decision"),
+        "uninstall" => Some("unwires an agent, a person's decision"),
+        "new"
+            if command
+                .args
+                .iter()
+                .any(|arg| arg == "--rules" || arg.starts_with("--rules=")) =>
+        {
+            Some("adds a rules pack, a person's decision")
+        }
+        _ => None,
+    }
+}
+
+/// What `command` does to which paths.
+fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
+    let mut out: Vec<(PathBuf, Act)> = command
+        .redirects
+        .iter()
+        .filter_map(|redirect| {
+            let target = redirect.trim_start_matches(['>', '&', '|', '<']);
+            let writes = redirect.starts_with('>')
+                || redirect.starts_with("&>")
+                || redirect.starts_with("<>");
+            writes.then(|| (PathBuf::from(target), Act::Write))
+        })
+        .collect();
+    let paths = || command.paths.iter().map(PathBuf::from);
+    let has = |flag: &str| {
+        command
+            .flags
+            .iter()
+            .any(|f| f == flag || f.starts_with(&format!("{flag}=")))
+    };
+    match command.program.as_str() {
+        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "mv" => {
+            out.extend(paths().map(|p| (p, Act::Whole)));
+        }
+        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
+            let act = if has("-R") || has("--recursive") {
+                Act::Whole
+            } else {
+                Act::Write
+            };
+            out.extend(paths().map(|p| (p, act)));
+        }
+        "cp" | "install" | "ln" | "rsync" | "scp" | "link" => {
+            out.extend(
+                command
+                    .target
+                    .iter()
+                    .map(|t| (PathBuf::from(t), Act::Write)),
+            );
+        }
+        "tee" | "truncate" | "touch" | "sponge" => {
+            out.extend(paths().map(|p| (p, Act::Write)));
+        }
+        "sed" | "perl" | "ruby"
+            if has("-i")
+                || has("--in-place")
+                || command.flags.iter().any(|f| f.starts_with("-i")) =>
+        {
+            out.extend(paths().map(|p| (p, Act::Write)));
+        }
+        "dd" => {
+            out.extend(
+                command
+                    .args
+                    .iter()
+                    .filter_map(|arg| arg.strip_prefix("of="))
+                    .map(|p| (PathBuf::from(p), Act::Write)),
+            );
+        }
+        "git" => match command.subcommand.as_deref() {
+            Some("rm" | "mv") => out.extend(paths().map(|p| (p, Act::Whole))),
+            Some("checkout" | "restore") => out.extend(paths().map(|p| (p, Act::Write))),
+            _ => {}
+        },
+        _ => {}
+    }
+    out
+}
+
+/// The guard's own paths: `places`, each wired agent's settings, the approved scripts, the
+/// memos, the plugin and this binary; each as named and, where it exists, as it really is.
+fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<Own> {
+    let whole = |path: PathBuf| Own {
+        path,
+        prefix: false,
+    };
+    let mut own = vec![
+        Own {
+            path: places.allowlist.clone(),
+            prefix: true,
+        },
+        whole(places.home.join("hermes-hooks")),
+        whole(places.home.join(crate::told::STATE_FILE)),
+        whole(places.home.join(crate::loop_guard::STATE_FILE)),
+        whole(crate::agents::plugin_folder(&places.home)),
+    ];
+    own.extend(places.configs.iter().cloned().map(whole));
+    own.extend(places.hook_folders.iter().cloned().map(whole));
+    own.extend(places.rules_files.iter().cloned().map(whole));
+    own.extend(places.audit_log.iter().cloned().map(whole));
+    own.extend(scripts.iter().cloned().map(whole));
+    if let Some(cache) = crate::paths::cache_dir() {
+        own.push(whole(cache.join("hermes-hooks")));
+    }
+    own.extend(
+        crate::agents::wiring_files(places.project.as_deref(), home)
+            .into_iter()
+            .map(whole),
+    );
+    if let Ok(binary) = std::env::current_exe() {
+        own.push(whole(binary));
+    }
+    let real: Vec<Own> = own
+        .iter()
+        .filter_map(|entry| {
+            let real = std::fs::canonicalize(&entry.path).ok()?;
+            (real != entry.path).then_some(Own {
+                path: real,
+                prefix: entry.prefix,
+            })
+        })
+        .collect();
+    own.extend(real);
+    own
+}
+
+/// Whether `act` on `path` (as named, and as it really is) reaches `own`.
+fn overlaps(path: &Path, act: Act, own: &Own) -> bool {
+    let named = crate::paths::normalized(path);
+    let real = real_path(&named);
+    [named.as_path(), real.as_deref().unwrap_or(&named)]
+        .into_iter()
+        .any(|path| {
+            let inside = path.starts_with(&own.path);
+            let above = act == Act::Whole && own.path.starts_with(path);
+            let copy = own.prefix
+                && path.parent() == own.path.parent()
+                && path
+                    .file_name()
+                    .zip(own.path.file_name())
+                    .is_some_and(|(name, own)| {
+                        name.as_encoded_bytes().starts_with(own.as_encoded_bytes())
+                    });
+            inside || above || copy
+        })
+}
+
+/// `path` with its folder's symbolic links followed (the file itself may not exist yet).
+fn real_path(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let folder = std::fs::canonicalize(path.parent()?).ok()?;
+    Some(folder.join(name))
+}

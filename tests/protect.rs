@@ -1,0 +1,247 @@
+//! The guard guards itself: while a guard is approved, the model's calls that would change the
+//! guard's own files, or run what only a person may run, are blocked before any rule or hook;
+//! reading them, and everything else, goes on.
+
+use serde_json::{Value, json};
+
+use crate::common::{TestEnv, code, stderr};
+
+/// A project with the destructive pack approved in its rules file, and Claude Code wired.
+fn guarded() -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.work().join(".git")).unwrap();
+    for args in [
+        &["new", "--rules", "destructive", "--project", "."][..],
+        &["approve", "--yes"],
+        &["install", "claude-code", "--project", "."],
+    ] {
+        let out = env.cmd().args(args).output().unwrap();
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    env
+}
+
+/// Claude Code's answer to a `tool` call with `input`, in session `session`.
+fn claude(env: &TestEnv, session: &str, tool: &str, input: &Value) -> Value {
+    let payload = json!({
+        "session_id": session,
+        "cwd": env.work(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+    });
+    let out = env
+        .cmd()
+        .args(["run", "--agent", "claude-code", "PreToolUse"])
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    if out.stdout.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn denied(answer: &Value) -> bool {
+    answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+}
+
+fn bash(env: &TestEnv, command: &str) -> Value {
+    claude(env, "s1", "Bash", &json!({ "command": command }))
+}
+
+#[test]
+fn each_way_of_removing_or_emptying_a_guard_is_blocked() {
+    let env = guarded();
+    let hermes = env.hermes_home();
+    for command in [
+        "rm .agents/rules.yaml",
+        "bash -lc \"rm -f .agents/rules.yaml\"",
+        "mv .agents /tmp/x",
+        "echo \"rules: []\" > .agents/rules.yaml",
+        "cp /dev/null .agents/rules.yaml",
+        "sed -i 's/fail_closed: true//' .agents/rules.yaml",
+        "rm -rf .claude",
+        "sed -i d .claude/settings.json",
+        "truncate -s 0 .claude/settings.json",
+        &format!("mv {}/hermes-hooks /tmp/r", hermes.display()),
+        &format!(
+            "echo '{{}}' > {}/shell-hooks-allowlist.json",
+            hermes.display()
+        ),
+        &format!("rm {}/shell-hooks-allowlist.json.lock", hermes.display()),
+        "git rm -r .agents",
+        "timeout 5 rm -rf .agents",
+    ] {
+        let answer = bash(&env, command);
+        assert!(denied(&answer), "{command}: {answer}");
+        let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(reason.contains("the person's"), "{reason}");
+    }
+    assert!(env.work().join(".agents/rules.yaml").is_file());
+}
+
+#[test]
+fn commands_only_a_person_may_run_are_blocked() {
+    let env = guarded();
+    for command in [
+        "hermes-hooks approve --yes",
+        "hermes-hooks revoke x",
+        "hermes-hooks uninstall claude-code --project .",
+        "hermes-hooks install claude-code --project .",
+        "hermes-hooks new --rules secrets",
+        "hermes-hooks list --accept-hooks",
+        "HERMES_HOOKS_ACCEPT=1 hermes-hooks run pre_tool_call",
+        "npx hermes-hooks approve --yes",
+        "bash -c 'hermes-hooks approve --yes'",
+    ] {
+        assert!(denied(&bash(&env, command)), "{command}");
+    }
+}
+
+#[test]
+fn an_edit_or_a_write_to_a_guard_file_is_blocked_and_reads_go_on() {
+    let env = guarded();
+    let edit = claude(
+        &env,
+        "s1",
+        "Edit",
+        &json!({"file_path": ".agents/rules.yaml", "old_string": "fail_closed: true", "new_string": ""}),
+    );
+    assert!(denied(&edit), "{edit}");
+    let write = claude(
+        &env,
+        "s1",
+        "Write",
+        &json!({"file_path": env.work().join(".claude/settings.json"), "content": "{}"}),
+    );
+    assert!(denied(&write), "{write}");
+    for command in [
+        "cat .agents/rules.yaml",
+        "ls -la .agents",
+        "grep -n rm .agents/rules.yaml",
+    ] {
+        assert!(!denied(&bash(&env, command)), "{command}");
+    }
+    let read = claude(
+        &env,
+        "s1",
+        "Read",
+        &json!({"file_path": ".agents/rules.yaml"}),
+    );
+    assert!(!denied(&read), "{read}");
+    // Work on the project's own files goes on.
+    for command in ["rm -rf build", "echo x > notes.md", "mv a.txt b.txt"] {
+        assert!(!denied(&bash(&env, command)), "{command}");
+    }
+    let write = claude(
+        &env,
+        "s1",
+        "Write",
+        &json!({"file_path": "src/main.rs", "content": "x"}),
+    );
+    assert!(!denied(&write), "{write}");
+}
+
+#[test]
+fn a_link_to_a_guard_file_is_followed() {
+    let env = guarded();
+    std::os::unix::fs::symlink(
+        env.work().join(".agents/rules.yaml"),
+        env.work().join("innocent.yaml"),
+    )
+    .unwrap();
+    assert!(denied(&bash(&env, "echo 'rules: []' > innocent.yaml")));
+    let edit = claude(
+        &env,
+        "s1",
+        "Write",
+        &json!({"file_path": "innocent.yaml", "content": "rules: []"}),
+    );
+    assert!(denied(&edit), "{edit}");
+}
+
+#[test]
+fn the_person_is_told_once_per_session() {
+    let env = guarded();
+    let first = bash(&env, "rm .agents/rules.yaml");
+    let told = first["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        told.contains("kept the model") && told.contains("rules.yaml"),
+        "{first}"
+    );
+    let second = bash(&env, "mv .agents /tmp/x");
+    assert!(denied(&second));
+    assert!(second.get("systemMessage").is_none(), "{second}");
+    let other = claude(
+        &env,
+        "s2",
+        "Bash",
+        &json!({"command": "rm .agents/rules.yaml"}),
+    );
+    assert!(other["systemMessage"].is_string(), "{other}");
+}
+
+#[test]
+fn the_person_turns_it_off_in_settings_and_nothing_is_guarded_without_a_guard() {
+    let env = guarded();
+    std::fs::write(
+        env.hermes_home().join("hermes-hooks/settings.yaml"),
+        "self_protection: false\n",
+    )
+    .unwrap();
+    assert!(!denied(&bash(&env, "rm .agents/rules.yaml")));
+    // A variable the model could set does nothing.
+    let env = guarded();
+    let out = env
+        .cmd()
+        .args(["run", "--agent", "claude-code", "PreToolUse"])
+        .env("HERMES_HOOKS_SELF_PROTECTION", "0")
+        .write_stdin(
+            json!({"session_id": "s", "cwd": env.work(), "tool_name": "Bash",
+                   "tool_input": {"command": "rm .agents/rules.yaml"}})
+            .to_string(),
+        )
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("deny"));
+    // Nothing approved: nothing to guard.
+    let bare = TestEnv::new();
+    std::fs::create_dir_all(bare.work().join(".agents")).unwrap();
+    std::fs::write(bare.work().join(".agents/rules.yaml"), "rules: []\n").unwrap();
+    assert!(!denied(&bash(&bare, "rm .agents/rules.yaml")));
+}
+
+/// `rm -rf /` or `rm -rf ~` takes the guard with everything else: the rules and hooks answer
+/// first in their own words, and a call they let through is still blocked.
+#[test]
+fn a_sweeping_delete_is_left_to_the_rules_first_and_never_let_through() {
+    let env = guarded();
+    let answer = bash(&env, "rm -rf ~");
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        reason.contains("home folder"),
+        "the pack's own words: {answer}"
+    );
+    // Only a hook that lets everything through is approved: the guard still holds.
+    let env = TestEnv::new();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
+    ));
+    env.approve("pre_tool_call", &script);
+    let answer = bash(&env, "rm -rf /");
+    assert!(denied(&answer), "{answer}");
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("guard's own files"), "{reason}");
+}
