@@ -72,34 +72,33 @@ pub(crate) struct Kept {
 }
 
 /// The call's effect on the guard's state, when it has one: `None` lets it go on to the rules
-/// and hooks.
+/// and hooks. Without `sweeping`, a delete that sweeps the guard away with far more is not
+/// looked into: it comes back as a [`Kept`] that only says so (`sweeping`, no words), to be
+/// checked with `sweeping` once the rules and hooks let it through.
 pub(crate) fn check(
     invocation: &Invocation,
     places: &Places,
     home: Option<&Path>,
     approved: impl FnOnce() -> Option<Vec<PathBuf>>,
+    sweeping: bool,
 ) -> Option<Kept> {
     let input = invocation.tool_input.as_ref();
     let mut touched: Vec<(PathBuf, Act, String)> = Vec::new();
+    let mut person = None;
     match invocation.tool_class {
         Some("shell") => {
             let reading = crate::rules::commands(invocation, input, home)?;
             for command in &reading.commands {
                 if let Some(why) = person_only(command) {
-                    return Some(Kept {
-                        what: format!("`{}` {why}", command.line),
-                        sweeping: false,
-                    });
+                    person.get_or_insert_with(|| format!("`{}` {why}", command.line));
                 }
                 for (path, act) in acts(command) {
                     touched.push((path, act, command.line.clone()));
                 }
             }
             if raw_command(input).is_some_and(|text| text.contains("HERMES_HOOKS_ACCEPT=")) {
-                return Some(Kept {
-                    what: "a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)"
-                        .to_owned(),
-                    sweeping: false,
+                person.get_or_insert_with(|| {
+                    "a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned()
                 });
             }
         }
@@ -110,27 +109,52 @@ pub(crate) fn check(
         }
         _ => return None,
     }
-    if touched.is_empty() {
-        return None;
+    // A delete that sweeps the guard away with far more (the home folder, the project or a
+    // folder above them) is left to the rules and hooks first: nothing is read for it now.
+    let broad = |path: &Path, act: Act| {
+        let path = crate::paths::normalized(path);
+        act == Act::Whole
+            && home
+                .into_iter()
+                .chain(places.project.as_deref())
+                .any(|top| top.starts_with(&path))
+    };
+    let swept = touched.iter().any(|(path, act, _)| broad(path, *act));
+    if !sweeping {
+        touched.retain(|(path, act, _)| !broad(path, *act));
+    }
+    if touched.is_empty() && person.is_none() {
+        return swept.then(|| Kept {
+            what: String::new(),
+            sweeping: true,
+        });
     }
     // Only now is anything read from the disk: the approvals, and where each path really is.
     let scripts = approved()?;
+    if let Some(what) = person {
+        return Some(Kept {
+            what,
+            sweeping: false,
+        });
+    }
     let own = own_paths(places, home, &scripts);
-    // A targeted change comes first: it is blocked before any rule or hook is asked.
-    let broad = |path: &Path| {
-        let path = crate::paths::normalized(path);
-        home.into_iter()
-            .chain(places.project.as_deref())
-            .any(|top| top.starts_with(&path))
-    };
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
         .filter_map(|(path, act, by)| {
-            let hit = own.iter().find(|own| overlaps(&path, act, own))?;
-            let sweeping = act == Act::Whole && broad(&path);
+            let named = crate::paths::normalized(&path);
+            let real = real_path(&named).unwrap_or_else(|| named.clone());
+            let forms = [named, real];
+            let hit = own.iter().find(|own| overlaps(&forms, act, own))?;
+            let sweeping = broad(&path, act);
             Some((path, act, by, hit.path.clone(), sweeping))
         })
         .collect();
+    if hits.is_empty() {
+        return swept.then(|| Kept {
+            what: String::new(),
+            sweeping: true,
+        });
+    }
     hits.sort_by_key(|hit| hit.4);
     hits.into_iter()
         .next()
@@ -334,39 +358,50 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     if let Ok(binary) = std::env::current_exe() {
         own.push(whole(binary));
     }
-    let real: Vec<Own> = own
-        .iter()
-        .filter_map(|entry| {
-            let real = std::fs::canonicalize(&entry.path).ok()?;
-            (real != entry.path).then_some(Own {
-                path: real,
-                prefix: entry.prefix,
-            })
-        })
+    // Where a folder the guard's files live under is reached through a link, the files are
+    // also known by where they really are: one look per folder, not per file.
+    let roots: Vec<PathBuf> = std::iter::once(places.home.clone())
+        .chain(home.map(Path::to_path_buf))
+        .chain(places.project.clone())
+        .chain(crate::paths::cache_dir())
+        .chain(places.hook_folders.iter().cloned())
         .collect();
-    own.extend(real);
+    let mut aliases = Vec::new();
+    for root in &roots {
+        let Ok(real) = std::fs::canonicalize(root) else {
+            continue;
+        };
+        if &real == root {
+            continue;
+        }
+        for entry in &own {
+            if let Ok(rest) = entry.path.strip_prefix(root) {
+                aliases.push(Own {
+                    path: real.join(rest),
+                    prefix: entry.prefix,
+                });
+            }
+        }
+    }
+    own.extend(aliases);
     own
 }
 
-/// Whether `act` on `path` (as named, and as it really is) reaches `own`.
-fn overlaps(path: &Path, act: Act, own: &Own) -> bool {
-    let named = crate::paths::normalized(path);
-    let real = real_path(&named);
-    [named.as_path(), real.as_deref().unwrap_or(&named)]
-        .into_iter()
-        .any(|path| {
-            let inside = path.starts_with(&own.path);
-            let above = act == Act::Whole && own.path.starts_with(path);
-            let copy = own.prefix
-                && path.parent() == own.path.parent()
-                && path
-                    .file_name()
-                    .zip(own.path.file_name())
-                    .is_some_and(|(name, own)| {
-                        name.as_encoded_bytes().starts_with(own.as_encoded_bytes())
-                    });
-            inside || above || copy
-        })
+/// Whether `act` on a path (its `forms`: as named, and as it really is) reaches `own`.
+fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
+    forms.iter().map(PathBuf::as_path).any(|path| {
+        let inside = path.starts_with(&own.path);
+        let above = act == Act::Whole && own.path.starts_with(path);
+        let copy = own.prefix
+            && path.parent() == own.path.parent()
+            && path
+                .file_name()
+                .zip(own.path.file_name())
+                .is_some_and(|(name, own)| {
+                    name.as_encoded_bytes().starts_with(own.as_encoded_bytes())
+                });
+        inside || above || copy
+    })
 }
 
 /// `path` with its folder's symbolic links followed (the file itself may not exist yet).

@@ -194,6 +194,7 @@ fn the_person_turns_it_off_in_settings_and_nothing_is_guarded_without_a_guard() 
     )
     .unwrap();
     assert!(!denied(&bash(&env, "rm .agents/rules.yaml")));
+    assert!(!denied(&bash(&env, "hermes-hooks approve --yes")));
     // A variable the model could set does nothing.
     let env = guarded();
     let out = env
@@ -213,6 +214,7 @@ fn the_person_turns_it_off_in_settings_and_nothing_is_guarded_without_a_guard() 
     std::fs::create_dir_all(bare.work().join(".agents")).unwrap();
     std::fs::write(bare.work().join(".agents/rules.yaml"), "rules: []\n").unwrap();
     assert!(!denied(&bash(&bare, "rm .agents/rules.yaml")));
+    assert!(!denied(&bash(&bare, "hermes-hooks approve --yes")));
 }
 
 /// `rm -rf /` or `rm -rf ~` takes the guard with everything else: the rules and hooks answer

@@ -206,7 +206,8 @@ fn execute(
     }
     let state = prepared.home.join(loop_guard::STATE_FILE);
     let kept = protected(event, prepared, request);
-    let mut outcome = if kept.as_ref().is_some_and(|kept| !kept.sweeping) {
+    let before_hooks = kept.as_ref().is_some_and(|kept| !kept.sweeping);
+    let mut outcome = if before_hooks {
         blocked_for_the_person(prepared)
     } else {
         outcome::decide(
@@ -229,7 +230,7 @@ fn execute(
         )
     };
     let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared));
-    if kept.as_ref().is_some_and(|kept| kept.sweeping) && outcome.interrupted.is_none() {
+    if kept.is_some() && !before_hooks && outcome.interrupted.is_none() {
         outcome = blocked_for_the_person(prepared);
     }
     if let Some(kept) = &kept {
@@ -302,6 +303,7 @@ fn protected(
         &prepared.places,
         home.as_deref(),
         || crate::protect::guarded(&prepared.places),
+        false,
     )
 }
 
@@ -315,6 +317,17 @@ fn still_kept(
     if !kept.sweeping {
         return Some(kept);
     }
+    // Looked into now, the sweep included.
+    let again = |invocation: &Invocation| {
+        let home = crate::paths::home_dir();
+        crate::protect::check(
+            invocation,
+            &prepared.places,
+            home.as_deref(),
+            || crate::protect::guarded(&prepared.places),
+            true,
+        )
+    };
     match &outcome.report.directive {
         Some(Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. }) => None,
         Some(Directive::Modify { args }) => {
@@ -324,13 +337,9 @@ fn still_kept(
             for (key, value) in args {
                 input.insert(key.clone(), value.clone());
             }
-            let home = crate::paths::home_dir();
-            crate::protect::check(&rewritten, &prepared.places, home.as_deref(), || {
-                crate::protect::guarded(&prepared.places)
-            })
-            .filter(|again| again.sweeping)
+            again(&rewritten)
         }
-        _ => Some(kept),
+        _ => again(&prepared.invocation),
     }
 }
 
