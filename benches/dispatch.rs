@@ -245,6 +245,7 @@ fn fixture() -> Fixture {
             script: Some(script.clone()),
             sha256: sha256_file(script).ok(),
             mtime: None,
+            manifest: None,
         });
     }
     record(&home.join("shell-hooks-allowlist.json"), &approvals).expect("approve");
@@ -286,6 +287,7 @@ fn one_hook(root: &Path, trivial: &Path) -> (PathBuf, PathBuf) {
         script: Some(trivial.to_path_buf()),
         sha256: sha256_file(trivial).ok(),
         mtime: None,
+        manifest: None,
     };
     record(&home.join("shell-hooks-allowlist.json"), &[approval]).expect("approve");
     (home, project)

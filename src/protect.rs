@@ -350,6 +350,8 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     if let Some(cache) = crate::paths::cache_dir() {
         own.push(whole(cache.join("hermes-hooks")));
     }
+    // The key the memos are checked with.
+    own.extend(crate::config::memo_key_path().map(whole));
     own.extend(
         crate::agents::wiring_files(places.project.as_deref(), home)
             .into_iter()

@@ -36,12 +36,28 @@ pub(crate) fn of_decision(
     errors: &[RunnerError],
 ) -> Vec<Told> {
     let mut told = Vec::new();
+    // A guard that vanished or changed is told whether or not it covered this call.
+    for hook in hooks {
+        let Some(stand_in) = hook.stand_in() else {
+            continue;
+        };
+        let key = format!("stand-in\0{}\0{}", stand_in.what, stand_in.gone);
+        if told.iter().any(|t: &Told| t.key == key) {
+            continue;
+        }
+        let text = format!(
+            "hermes-hooks: {}",
+            crate::sanitize::line(&stand_in.message(&hook.command))
+        );
+        told.push(Told { key, text });
+    }
     for hook_report in &report.hooks {
         let hook = &hooks[hook_report.index];
-        if !hook
-            .event
-            .effects(hook.source.kind())
-            .contains(Effects::BLOCK)
+        if hook.stand_in().is_some()
+            || !hook
+                .event
+                .effects(hook.source.kind())
+                .contains(Effects::BLOCK)
         {
             continue;
         }

@@ -59,3 +59,4 @@ mod terminal;
 mod test_cmd;
 mod trust;
 mod undecided;
+mod vanished;

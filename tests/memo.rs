@@ -86,11 +86,43 @@ fn what_is_read_back_is_what_parsing_gives() {
     assert_eq!(memos(&env).len(), 6);
 }
 
-/// Rewrites each memo with `edit`, applied to its text.
+/// How a memo ends: a line break and its keyed check in hex.
+const CHECK_LEN: usize = 65;
+
+/// Rewrites each memo with `edit`, applied to its text before its check, leaving the check as
+/// it was (what a program without the key can do).
 fn edit_memos(env: &TestEnv, edit: impl Fn(&str) -> String) {
     for memo in memos(env) {
         let text = fs::read_to_string(&memo).unwrap();
-        fs::write(&memo, edit(&text)).unwrap();
+        let (body, check) = text.split_at(text.len() - CHECK_LEN);
+        fs::write(&memo, edit(body) + check).unwrap();
+    }
+}
+
+/// The key the memos of `env` are checked with.
+fn memo_key(env: &TestEnv) -> [u8; 32] {
+    let key = fs::read(env.home().join(".local/share/hermes-hooks/memo.key")).unwrap();
+    key.try_into().unwrap()
+}
+
+/// Rewrites the memo at `memo` with `edit` applied to its bytes before the check, and a new
+/// check made with the key: what a program that read the key can do.
+pub(crate) fn forge(env: &TestEnv, memo: &std::path::Path, edit: impl Fn(&[u8]) -> Vec<u8>) {
+    let bytes = fs::read(memo).unwrap();
+    let body = edit(&bytes[..bytes.len() - CHECK_LEN]);
+    let check = blake3::keyed_hash(&memo_key(env), &body);
+    let mut out = body;
+    out.push(b'\n');
+    out.extend_from_slice(check.to_hex().as_bytes());
+    fs::write(memo, out).unwrap();
+}
+
+/// Each memo rewritten with `edit` applied to its text, under a new check made with the key.
+fn forge_memos(env: &TestEnv, edit: impl Fn(&str) -> String) {
+    for memo in memos(env) {
+        forge(env, &memo, |body| {
+            edit(std::str::from_utf8(body).unwrap()).into_bytes()
+        });
     }
 }
 
@@ -99,9 +131,12 @@ fn a_memo_is_believed_only_under_its_own_name_and_only_when_private() {
     let env = TestEnv::new();
     config(&env);
     let fresh = said(&env);
-    // A memo saying something else under its own name is read back: the memo is what a
-    // command uses (this is what makes it worth having).
+    // A memo rewritten without the key: its check does not hold, so it is not believed.
     edit_memos(&env, |text| text.replace(" zzfinal", " planted"));
+    assert_eq!(said(&env), fresh);
+    // Rewritten with the key in hand, under its own name: read back (the memo is what a
+    // command uses; `doctor` is what compares it with the file).
+    forge_memos(&env, |text| text.replace(" zzfinal", " planted"));
     let planted = said(&env);
     assert!(planted[0].contains("planted"), "{}", planted[0]);
 
@@ -116,7 +151,7 @@ fn a_memo_is_believed_only_under_its_own_name_and_only_when_private() {
     }
 
     // Under another name (the name inside differs): ignored.
-    edit_memos(&env, |text| {
+    forge_memos(&env, |text| {
         text.replace(" zzfinal", " planted")
             .replacen("\"name\":\"", "\"name\":\"0", 1)
     });
@@ -191,8 +226,9 @@ fn doctor_finds_a_memo_that_says_something_else_and_mends_it() {
     let (found, status) = memo_findings(&env);
     assert_eq!((found.len(), status), (0, 0), "{found:?}");
 
-    // A guard taken out of the memos under their own names: the commands believe them.
-    edit_memos(&env, |text| text.replace(" guard", " silenced"));
+    // A guard taken out of the memos under their own names, with the key: the commands
+    // believe them.
+    forge_memos(&env, |text| text.replace(" guard", " silenced"));
     assert!(said(&env)[0].contains("silenced"));
     let (found, status) = memo_findings(&env);
     assert_eq!(status, 1, "an error: {found:?}");
@@ -223,6 +259,95 @@ fn doctor_finds_a_memo_that_says_something_else_and_mends_it() {
 
     // Mended: the commands see the file again, and the next doctor finds nothing.
     assert_eq!(said(&env), fresh);
+    let (found, status) = memo_findings(&env);
+    assert_eq!((found.len(), status), (0, 0), "{found:?}");
+}
+
+#[test]
+fn a_memo_rewritten_without_the_key_is_not_believed_and_doctor_says_so() {
+    let env = TestEnv::new();
+    let ok = env.script("ok.sh", OK).display().to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {ok} guard\n"
+    ));
+    let fresh = said(&env);
+    edit_memos(&env, |text| text.replace(" guard", " silenced"));
+    let (found, status) = memo_findings(&env);
+    assert_eq!(status, 1, "an error: {found:?}");
+    assert!(!found.is_empty());
+    assert_eq!(said(&env), fresh);
+    let key = env.home().join(".local/share/hermes-hooks/memo.key");
+    let mode = fs::metadata(&key).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}
+
+/// Replaces `from` with `to` (as long) wherever it is in `bytes`.
+fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let mut out = bytes.to_vec();
+    let mut at = 0;
+    while let Some(found) = out[at..].windows(from.len()).position(|w| w == from) {
+        out[at + found..at + found + to.len()].copy_from_slice(to);
+        at += found + to.len();
+    }
+    out
+}
+
+#[test]
+fn a_rules_memo_rewritten_without_the_key_is_not_believed_and_doctor_removes_any_untrue_one() {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(
+        &file,
+        "rules:\n- name: no-rm-rf\n  tool: shell\n  when: {command: 'rm -rf'}\n  message: Blocked by a rule.\n",
+    )
+    .unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let message = || {
+        let out = env.run(
+            "pre_tool_call",
+            r#"{"tool_name":"terminal","tool_input":{"command":"rm -rf /srv"}}"#,
+        );
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        json(&out)["message"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(message(), "Blocked by a rule.");
+    // A file is known by its stamp once a second change could no longer leave it as it is.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(message(), "Blocked by a rule.");
+    let bodies: Vec<PathBuf> = memos(&env)
+        .into_iter()
+        .filter(|m| m.extension().is_some_and(|e| e == "body"))
+        .collect();
+    assert!(!bodies.is_empty());
+    // Without the key: not believed.
+    for memo in &bodies {
+        let bytes = fs::read(memo).unwrap();
+        fs::write(memo, replaced(&bytes, b"by a rule", b"by a RULE")).unwrap();
+    }
+    assert_eq!(message(), "Blocked by a rule.");
+    // With the key: believed, until `doctor` compares the memos with the file.
+    for memo in memos(&env)
+        .iter()
+        .filter(|m| m.extension().is_some_and(|e| e == "body"))
+    {
+        forge(&env, memo, |body| {
+            replaced(body, b"by a rule", b"by a RULE")
+        });
+    }
+    assert_eq!(message(), "Blocked by a RULE.");
+    let (found, status) = memo_findings(&env);
+    assert_eq!(status, 1, "{found:?}");
+    assert!(
+        found.iter().all(|f| f["message"]
+            .as_str()
+            .unwrap()
+            .contains("memo of the rules file")),
+        "{found:?}"
+    );
+    assert_eq!(message(), "Blocked by a rule.");
     let (found, status) = memo_findings(&env);
     assert_eq!((found.len(), status), (0, 0), "{found:?}");
 }

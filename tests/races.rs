@@ -114,6 +114,7 @@ fn a_writer_killed_mid_write_never_leaves_a_broken_allowlist() {
             script: None,
             sha256: Some("0".repeat(64)),
             mtime: None,
+            manifest: None,
         })
         .collect();
     hermes_hooks::record(&env.allowlist_path(), &filler).unwrap();

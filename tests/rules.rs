@@ -112,13 +112,20 @@ fn a_rules_file_is_approved_as_one_unit_and_an_edit_stops_every_rule_until_it_is
         line["message"],
         "rule no-rm-rf changed since it was approved, so this call was blocked (fail_closed)"
     );
-    assert_eq!(
-        stderr(&out).matches("changed since approval").count(),
-        1,
-        "one notice for the file: {}",
+    assert!(
+        stderr(&out).contains(&format!(
+            "the rules file {} changed since it was approved",
+            file.display()
+        )),
+        "the file is named: {}",
         stderr(&out)
     );
+    // What was approved decides: the edited rule's `wget` was never approved, and `curl`, which
+    // the approved copy covered, is not checked (that rule was not fail_closed).
     let out = env.run("pre_tool_call", &shell("wget x"));
+    assert_eq!(code(&out), 0);
+    assert_eq!(statuses(&json(&out)), ["not_matched", "not_matched"]);
+    let out = env.run("pre_tool_call", &shell("curl x"));
     assert_eq!(code(&out), 0);
     assert_eq!(statuses(&json(&out)), ["not_matched", "changed"]);
     // Reviewing shows every rule and what changed.
@@ -588,10 +595,11 @@ fn a_rules_file_known_by_its_stamp_is_read_again_after_an_edit_that_keeps_its_si
     assert_eq!(memos(&env).len(), before + 1, "the stamp's memo is kept");
     assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
     // Same size, same modification time: only the change time (which no program can set back)
-    // tells the edit, and the edited rules are not the approved ones.
+    // tells the edit, and the edited rules are not the approved ones: the approved copy stands
+    // in, reported changed where it applies.
     let text = fs::read_to_string(&file).unwrap();
     edit_keeping_times(&file, &text.replace("curl", "wget"));
-    for (call, status) in [("curl x", "not_matched"), ("wget x", "changed")] {
+    for (call, status) in [("curl x", "changed"), ("wget x", "not_matched")] {
         let out = env.run("pre_tool_call", &shell(call));
         assert_eq!(code(&out), 0, "{call}: {}", stderr(&out));
         assert_eq!(statuses(&json(&out)), [status], "{call}");

@@ -86,6 +86,7 @@ pub(super) fn approved_home(home: &Path, rules: &str) -> PathBuf {
         script: Some(file.clone()),
         sha256: sha256_file(&file).ok(),
         mtime: None,
+        manifest: None,
     };
     record(&home.join("shell-hooks-allowlist.json"), &[approval]).expect("approve");
     home.to_path_buf()

@@ -177,6 +177,25 @@ fn bypass_switches(checkup: &Checkup<'_>, findings: &mut Vec<Finding>) {
 /// The parse memos that did not say what config.yaml says (see `config::memo`): an error
 /// even once mended, as commands before this one acted on other hooks than the file declares.
 pub(crate) fn memos(options: LoadOptions<'_>) -> Vec<Finding> {
+    let rules = crate::config::check_rules_memos(options)
+        .into_iter()
+        .map(|(file, mended)| {
+            let (memo, what) = match &mended {
+                Mended::Replaced(memo) | Mended::Removed(memo) => (memo, "removed"),
+                Mended::Left(memo) => (memo, "could not be removed: remove it"),
+            };
+            Finding::file(
+                Level::Error,
+                "memo",
+                memo,
+                format!(
+                    "this memo of the rules file {} does not say what the file says, or its \
+                     check does not hold, so a command that read it could have seen other rules \
+                     than the file declares (hermes-hooks never writes such a memo); {what}",
+                    file.display()
+                ),
+            )
+        });
     crate::config::check_memos(options)
         .into_iter()
         .map(|untrue| {
@@ -191,13 +210,14 @@ pub(crate) fn memos(options: LoadOptions<'_>) -> Vec<Finding> {
                 "memo",
                 memo,
                 format!(
-                    "this parse memo of {} (for {event}) does not say what the file says, so \
-                     commands that read it saw other hooks than the file declares (hermes-hooks \
-                     never writes such a memo); {what}",
+                    "this parse memo of {} (for {event}) does not say what the file says, or its \
+                     check does not hold, so commands that read it saw other hooks than the file \
+                     declares (hermes-hooks never writes such a memo); {what}",
                     untrue.file.display()
                 ),
             )
         })
+        .chain(rules)
         .collect()
 }
 
@@ -327,8 +347,11 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
         }
         let script = crate::consent::script_state(hook, base);
         let assessment = assess(list, hook, base);
-        let (level, message) = script_finding(hook, &assessment, script, checkup.home);
-        findings.push(finding(level, "script", message, None));
+        // A guard that vanished is said once, by its consent finding.
+        if hook.stand_in().is_none() {
+            let (level, message) = script_finding(hook, &assessment, script, checkup.home);
+            findings.push(finding(level, "script", message, None));
+        }
         let (level, message) = consent_finding(hook, &assessment, checkup);
         let diff = changes_since_approval(&assessment, checkup.allowlist);
         let mut consent = finding(level, "consent", message, diff);
@@ -400,6 +423,17 @@ fn consent_finding(
 ) -> (Level, String) {
     let bypass = bypass_for(checkup.bypass, hook);
     let approve = approve_hint(hook);
+    if let Some(stand_in) = hook.stand_in() {
+        let closed = if hook.fail_closed {
+            "; it was approved fail_closed, so `run` blocks the calls it covered"
+        } else {
+            ""
+        };
+        return (
+            Level::Error,
+            format!("{}{closed}", stand_in.message(&hook.command)),
+        );
+    }
     if assessment.state == ConsentState::Unapproved && !bypass_runs(hook, assessment, checkup.home)
     {
         return (

@@ -105,6 +105,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &DoctorArgs, printer: &Printer) -> 
     match shared::load_unsaid(global, None) {
         Ok(loaded) => {
             let base = shared::current_dir()?;
+            let list = crate::consent::store::read(&loaded.paths.allowlist)
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            let loaded = shared::with_stand_ins(loaded, &list, &base, None);
             findings.extend(checks::examine(&Checkup {
                 set: &loaded.set,
                 allowlist: &loaded.paths.allowlist,

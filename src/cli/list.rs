@@ -125,6 +125,21 @@ struct LoadErrorLine {
     message: String,
 }
 
+/// Says each guard that vanished or changed since it was approved, once, as an error; whether
+/// there was one.
+fn vanished_said(set: &crate::config::HookSet, printer: &Printer) -> bool {
+    let mut said: Vec<&str> = Vec::new();
+    for hook in &set.hooks {
+        if let Some(stand_in) = hook.stand_in()
+            && !said.contains(&stand_in.what.as_str())
+        {
+            said.push(&stand_in.what);
+            printer.error(&anyhow::anyhow!("{}", stand_in.message(&hook.command)));
+        }
+    }
+    !said.is_empty()
+}
+
 pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Result<ExitStatus> {
     let only = shared::optional_event(args.event.as_deref(), printer)?;
     let loaded = shared::load(global, only, printer)?;
@@ -136,6 +151,12 @@ pub(crate) fn run(global: &GlobalArgs, args: &ListArgs, printer: &Printer) -> Re
     };
     let list = shared::read_allowlist(&loaded.paths, printer);
     let base = shared::current_dir()?;
+    let loaded = shared::with_stand_ins(loaded, &list, &base, only);
+    let status = if vanished_said(&loaded.set, printer) {
+        ExitStatus::Error
+    } else {
+        status
+    };
     let bypass = shared::bypass(global, &loaded.set);
     let overrides = crate::consent::Overrides::judge(&loaded.set, &list, bypass, &base);
     let managed = loaded.paths.managed.as_deref();

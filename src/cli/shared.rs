@@ -78,6 +78,32 @@ pub(crate) fn load_unsaid(global: &GlobalArgs, only: Option<Event>) -> Result<Lo
     Ok(Loaded { paths, set })
 }
 
+/// `loaded` with each approved guard in reach that vanished or changed stood in for by what was
+/// approved (see [`crate::consent::vanished`]): what `list` and `doctor` report.
+pub(crate) fn with_stand_ins(
+    mut loaded: Loaded,
+    list: &Allowlist,
+    start: &Path,
+    only: Option<Event>,
+) -> Loaded {
+    let home = crate::paths::home_dir();
+    let vars = crate::config::rules::Vars {
+        project: loaded.paths.work_root.as_deref(),
+        home: home.as_deref(),
+    };
+    let reach = crate::consent::vanished::Reach::of(&loaded.paths, start);
+    if let std::borrow::Cow::Owned(set) = crate::consent::vanished::stand_ins(
+        &loaded.set,
+        list,
+        &loaded.paths.allowlist,
+        (&reach, vars, only),
+        None,
+    ) {
+        loaded.set = set;
+    }
+    loaded
+}
+
 /// The allowlist for read-only views: a corrupt or unreadable file is reported and read as empty.
 pub(crate) fn read_allowlist(paths: &Paths, printer: &Printer) -> Allowlist {
     match store::read(&paths.allowlist) {

@@ -239,6 +239,10 @@ fn load_hook(
             return (None, declared);
         }
     };
+    let manifest_sha256: std::sync::Arc<str> = {
+        use sha2::Digest as _;
+        crate::digest::hex(&sha2::Sha256::digest(&bytes)).into()
+    };
     let mut bytes = bytes;
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
@@ -270,7 +274,10 @@ fn load_hook(
     {
         name.trim().clone_into(&mut declared.name);
     }
-    let hook = reader.hook(raw, &folder, &folder_name, scope, only, &mut declared.event);
+    let mut hook = reader.hook(raw, &folder, &folder_name, scope, only, &mut declared.event);
+    if let Some(Source::AgentHooks(agent)) = hook.as_mut().map(|hook| &mut hook.source) {
+        agent.manifest_sha256 = Some(manifest_sha256);
+    }
     declared.loaded = hook.is_some();
     (hook, declared)
 }
@@ -430,6 +437,8 @@ impl Reader<'_> {
             scope,
             priority,
             description,
+            manifest_sha256: None,
+            stand_in: None,
         });
         Some(HookSpec {
             matcher,

@@ -11,6 +11,12 @@
 //! nothing but the parse. Memos older than a week go when another is written (one still in use
 //! is made again by the next command). Other readers (rules files) keep their own reading in
 //! the same folder, in a compact binary form (`<name>.body`), named by what it depends on.
+//!
+//! Every memo ends with a keyed check (BLAKE3 keyed with 32 random bytes kept, mode 0600, in
+//! `<data folder>/hermes-hooks/memo.key`, outside the cache folder): a memo rewritten by anything
+//! that does not hold the key is not believed, and is made again. A program running as the user
+//! can read the key, so this stops a rewrite by whatever writes into the cache folder, not one
+//! made on purpose with the key in hand; `doctor` compares every memo with its file.
 
 use std::fs;
 use std::io::Write as _;
@@ -32,6 +38,10 @@ const FORMAT: &[u8] = b"hermes-hooks parse memo 2\0";
 const BODY_EXTENSION: &str = "body";
 /// A memo this old is removed when another is written.
 const UNUSED_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The key's file, in `<data folder>/hermes-hooks/`.
+const KEY_FILE: &str = "memo.key";
+/// How a memo ends: a line break and the check in hex.
+const CHECK_LEN: usize = 1 + 2 * blake3::OUT_LEN;
 
 /// What a memo file holds.
 #[derive(Serialize, Deserialize)]
@@ -103,8 +113,29 @@ impl Slot {
     pub(crate) fn recall_body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
         let bytes =
             crate::limits::read_private(&self.body_path(), 8 * crate::limits::CONFIG_MAX).ok()?;
-        let memo: Body<String, T> = postcard::from_bytes(&bytes).ok()?;
+        let memo: Body<String, T> = postcard::from_bytes(opened(&bytes)?).ok()?;
         (memo.name == self.name).then_some(memo.body)
+    }
+
+    /// Checks the body memo against `expected`, what reading the file gives now: `None` when
+    /// there is none, or it holds exactly that under a check that holds. Any other is removed.
+    /// `expected` is asked only when there is a memo.
+    pub(crate) fn check_body<T: Serialize>(&self, expected: impl FnOnce() -> T) -> Option<Mended> {
+        let path = self.body_path();
+        let bytes = crate::limits::read_private(&path, 8 * crate::limits::CONFIG_MAX).ok()?;
+        let wanted = postcard::to_stdvec(&Body {
+            name: self.name.as_str(),
+            body: expected(),
+        })
+        .ok()?;
+        if opened(&bytes) == Some(wanted.as_slice()) {
+            return None;
+        }
+        Some(if fs::remove_file(&path).is_ok() {
+            Mended::Removed(path)
+        } else {
+            Mended::Left(path)
+        })
     }
 
     /// Writes `body` as this slot's memo; false when it could not be. Unlike the parse memo,
@@ -133,7 +164,7 @@ impl Slot {
         // A memo is about as large as its part of the file; the cap only bounds a bad one.
         let bytes =
             crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
-        let memo: Memo = serde_json::from_slice(&bytes).ok()?;
+        let memo: Memo = serde_json::from_slice(opened(&bytes)?).ok()?;
         (memo.name == self.name).then_some(memo.top)
     }
 
@@ -150,8 +181,12 @@ impl Slot {
         self.write(&json, &self.path())
     }
 
-    /// Writes `bytes` at `path` in the memo folder (a temporary file renamed over it).
+    /// Writes `bytes`, with their check, at `path` in the memo folder (a temporary file renamed
+    /// over it).
     fn write(&self, bytes: &[u8], path: &Path) -> bool {
+        let Some(sealed) = sealed(bytes) else {
+            return false;
+        };
         if fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -168,18 +203,21 @@ impl Slot {
         else {
             return false;
         };
-        file.write_all(bytes).is_ok() && file.persist(path).is_ok()
+        file.write_all(&sealed).is_ok() && file.persist(path).is_ok()
     }
 
     /// Checks the memo against `expected`, what parsing the bytes gives: `None` when there is
     /// none that would be believed, or it says the same. One that says something else (which
     /// hermes-hooks never writes) is replaced, or removed when it cannot be.
     pub(crate) fn mend(&self, expected: &Mapping) -> Option<Mended> {
-        let said = self.recall()?;
-        let same = match (serde_json::to_vec(&said), serde_json::to_vec(expected)) {
-            (Ok(said), Ok(expected)) => said == expected,
-            _ => false,
-        };
+        // A memo there whose check does not hold is as untrue as one that says something else.
+        crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let same = self.recall().is_some_and(|said| {
+            match (serde_json::to_vec(&said), serde_json::to_vec(expected)) {
+                (Ok(said), Ok(expected)) => said == expected,
+                _ => false,
+            }
+        });
         if same {
             return None;
         }
@@ -192,6 +230,78 @@ impl Slot {
             Mended::Left(memo)
         })
     }
+}
+
+/// Where the key of the memos' check is kept, when there is a data folder.
+pub(crate) fn key_path() -> Option<PathBuf> {
+    Some(
+        directories::BaseDirs::new()?
+            .data_local_dir()
+            .join("hermes-hooks")
+            .join(KEY_FILE),
+    )
+}
+
+/// The key of the memos' check, read once per process; made (32 random bytes, mode 0600) when
+/// there is none. `None` when it can be neither read nor made: then no memo is believed or kept.
+fn key() -> Option<&'static [u8; blake3::KEY_LEN]> {
+    static KEY: std::sync::OnceLock<Option<[u8; blake3::KEY_LEN]>> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let path = key_path()?;
+        let read = |path: &Path| {
+            let bytes = crate::limits::read_private(path, 64).ok()?;
+            <[u8; blake3::KEY_LEN]>::try_from(bytes.as_slice()).ok()
+        };
+        read(&path).or_else(|| {
+            make_key(&path)?;
+            // Whichever process made it first, every one uses that key.
+            read(&path)
+        })
+    })
+    .as_ref()
+}
+
+/// Writes a new key at `path`, unless one is there already.
+fn make_key(path: &Path) -> Option<()> {
+    use std::io::Read as _;
+    let folder = path.parent()?;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(folder)
+        .ok()?;
+    let mut key = [0_u8; blake3::KEY_LEN];
+    fs::File::open("/dev/urandom")
+        .ok()?
+        .read_exact(&mut key)
+        .ok()?;
+    let mut file = tempfile::Builder::new()
+        .prefix(".memo-key.")
+        .tempfile_in(folder)
+        .ok()?;
+    file.write_all(&key).ok()?;
+    // Another process may have made one meanwhile: its key stands.
+    let _ = file.persist_noclobber(path);
+    Some(())
+}
+
+/// `bytes` followed by their check.
+fn sealed(bytes: &[u8]) -> Option<Vec<u8>> {
+    let check = blake3::keyed_hash(key()?, bytes);
+    let mut out = Vec::with_capacity(bytes.len() + CHECK_LEN);
+    out.extend_from_slice(bytes);
+    out.push(b'\n');
+    out.extend_from_slice(check.to_hex().as_bytes());
+    Some(out)
+}
+
+/// What a memo file holds before its check, when the check holds.
+fn opened(bytes: &[u8]) -> Option<&[u8]> {
+    let split = bytes.len().checked_sub(CHECK_LEN)?;
+    let (body, check) = bytes.split_at(split);
+    let check = blake3::Hash::from_hex(check.strip_prefix(b"\n")?).ok()?;
+    // `Hash` compares in constant time.
+    (blake3::keyed_hash(key()?, body) == check).then_some(body)
 }
 
 /// What became of a memo that did not say what its bytes say.

@@ -17,12 +17,13 @@ mod faults;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
 
 pub use event::{Effects, Event};
-pub(crate) use memo::Mended;
+pub(crate) use memo::{Mended, key_path as memo_key_path};
 
 use crate::matcher::Matcher;
 
@@ -255,6 +256,41 @@ pub struct AgentHook {
     pub priority: u16,
     /// What it does, as its HOOK.md says in `description` (when that is a usable one).
     pub description: Option<String>,
+    /// The sha256 of its HOOK.md as it was read: an approval remembers it, so an edit that
+    /// changes what the guard matches is a change (see [`crate::consent::vanished`]).
+    pub manifest_sha256: Option<Arc<str>>,
+    /// Set when this hook is what was approved standing in for a guard that vanished or changed.
+    pub stand_in: Option<Box<StandIn>>,
+}
+
+/// A guard that is no longer as it was approved (its file or folder gone, or changed): what was
+/// approved stands in for it, reported `changed`; it blocks where the approved copy was
+/// `fail_closed`, and runs nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandIn {
+    /// Whether the file or folder is gone (else it changed).
+    pub gone: bool,
+    /// The file or folder, as the approval names it.
+    pub what: String,
+}
+
+impl StandIn {
+    /// The line said about it: what happened and what to do.
+    pub fn message(&self, revoke: &str) -> String {
+        if self.gone {
+            format!(
+                "{} is gone since it was approved, so it does not guard; put it back, or revoke \
+                 it with `hermes-hooks revoke {revoke}`",
+                self.what
+            )
+        } else {
+            format!(
+                "{} changed since it was approved, so it does not guard; review and re-approve it \
+                 with `hermes-hooks approve`, or put the approved copy back",
+                self.what
+            )
+        }
+    }
 }
 
 /// The level of an Agent Hooks folder.
@@ -338,6 +374,15 @@ impl HookSpec {
         }
     }
 
+    /// When this hook stands in for an approved guard that vanished or changed: how.
+    pub fn stand_in(&self) -> Option<&StandIn> {
+        match &self.source {
+            Source::Rules(rule) => rule.stand_in.as_deref(),
+            Source::AgentHooks(agent) => agent.stand_in.as_deref(),
+            Source::Config => None,
+        }
+    }
+
     /// The event its approval is recorded under: its own, or `rules` for a rule (a rules file is
     /// approved as one unit, whatever events its rules are for).
     pub fn consent_event(&self) -> &'static str {
@@ -409,7 +454,7 @@ impl HookSpec {
 }
 
 /// Every hook that was loaded, in run order, plus what was found along the way.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct HookSet {
     /// The hooks, in the order `run` uses them (a user hook and the project hook that may
     /// replace it are both here; see [`Self::replacements`]).
@@ -428,6 +473,9 @@ pub struct HookSet {
     /// Files whose hooks could not be read (their hooks are unknown, so none of them runs): a
     /// config.yaml that does not parse, a HOOK.md that names no event it can be loaded for.
     pub errors: Vec<LoadError>,
+    /// Each rules file looked for (absolute, normalised), its level, and the sha256 of the bytes
+    /// read (`None`: not there, or not readable).
+    pub rules_read: Vec<(PathBuf, Scope, Option<Arc<str>>)>,
 }
 
 /// A project hook that may replace a user hook: indices into [`HookSet::hooks`].
@@ -540,6 +588,25 @@ pub(crate) fn check_memos(options: LoadOptions<'_>) -> Vec<hermes::UntrueMemo> {
     })
 }
 
+/// Checks the memos of the rules files against the files, removing each that says something
+/// else; `doctor` does this before it loads. Each with the rules file it stands for.
+pub(crate) fn check_rules_memos(options: LoadOptions<'_>) -> Vec<(PathBuf, Mended)> {
+    let home = crate::paths::home_dir();
+    let vars = rules::Vars {
+        project: options.project,
+        home: home.as_deref(),
+    };
+    options
+        .rules_files()
+        .into_iter()
+        .flat_map(|(file, _)| {
+            rules::check_memos(&file, vars)
+                .into_iter()
+                .map(move |mended| (file.clone(), mended))
+        })
+        .collect()
+}
+
 /// Loads every executable source: config hooks in file order, then user-level Agent Hooks, then
 /// project-level ones (each level by priority, then name), with the project hooks that may
 /// replace a user hook of their name. A missing file or folder means "no hooks from that source".
@@ -559,15 +626,13 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
         home: home.as_deref(),
     };
     let mut hooks = Vec::new();
+    let mut rules_read = Vec::new();
     for (file, scope) in options.rules_files() {
-        hooks.extend(rules::load_file(
-            &file,
-            scope,
-            options.only,
-            vars,
-            &mut warnings,
-            &mut errors,
-        ));
+        let (rules, sha256) =
+            rules::load_file_noting(&file, scope, options.only, vars, &mut warnings, &mut errors);
+        hooks.extend(rules);
+        let absolute = std::path::absolute(&file).unwrap_or(file);
+        rules_read.push((crate::paths::normalized(&absolute), scope, sha256));
     }
     let from_config = warnings.len();
     let mut level = |dir: Option<&Path>, scope| {
@@ -630,6 +695,7 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
         warnings,
         auto_accept: config.auto_accept,
         errors,
+        rules_read,
     })
 }
 

@@ -225,6 +225,8 @@ pub struct Rule {
     pub undecidable: Undecidable,
     /// The home folder `${home}` stands for: the one a command's `~` and `$HOME` are read as.
     pub home: Option<Arc<Path>>,
+    /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
+    pub stand_in: Option<Box<super::StandIn>>,
 }
 
 impl Rule {
@@ -308,12 +310,83 @@ pub(crate) fn load_file(
     warnings: &mut Vec<Warning>,
     errors: &mut Vec<LoadError>,
 ) -> Vec<HookSpec> {
+    load_file_noting(file, scope, only, vars, warnings, errors).0
+}
+
+/// [`load_file`], with the sha256 of the bytes read (`None` when the file could not be read).
+pub(crate) fn load_file_noting(
+    file: &Path,
+    scope: Scope,
+    only: Option<Event>,
+    vars: Vars<'_>,
+    warnings: &mut Vec<Warning>,
+    errors: &mut Vec<LoadError>,
+) -> (Vec<HookSpec>, Option<Arc<str>>) {
+    let Some((read, sha256, patterns)) = recall::reading(file, vars, errors) else {
+        return (Vec::new(), None);
+    };
+    let sha256: Arc<str> = Arc::from(sha256);
+    let hooks = from_reading(
+        file,
+        scope,
+        only,
+        vars,
+        (read, &sha256, patterns),
+        warnings,
+        errors,
+    );
+    (hooks, Some(sha256))
+}
+
+/// Checks the memos kept for `file` against it (see [`recall::check_memos`]).
+pub(crate) fn check_memos(file: &Path, vars: Vars<'_>) -> Vec<super::Mended> {
+    recall::check_memos(file, vars)
+}
+
+/// The rules of the copy of `file` approved with `sha256` (its bytes, `approved`), each standing
+/// in for the file as `stand_in` says: what was approved decides, never the file as it is now.
+pub(crate) fn load_approved(
+    file: &Path,
+    scope: Scope,
+    only: Option<Event>,
+    vars: Vars<'_>,
+    (approved, sha256): (&[u8], &str),
+    stand_in: &super::StandIn,
+) -> Vec<HookSpec> {
+    let mut read = read::read(approved, vars);
+    let patterns = Patterns::given(std::mem::take(&mut read.patterns), None);
+    let sha256: Arc<str> = Arc::from(sha256);
+    let (mut warnings, mut errors) = (Vec::new(), Vec::new());
+    let mut hooks = from_reading(
+        file,
+        scope,
+        only,
+        vars,
+        (read, &sha256, patterns),
+        &mut warnings,
+        &mut errors,
+    );
+    for hook in &mut hooks {
+        if let Source::Rules(rule) = &mut hook.source {
+            rule.stand_in = Some(Box::new(stand_in.clone()));
+        }
+    }
+    hooks
+}
+
+/// The hooks of one reading of `file`, its notes said as warnings and errors.
+fn from_reading(
+    file: &Path,
+    scope: Scope,
+    only: Option<Event>,
+    vars: Vars<'_>,
+    (read, sha256, patterns): (read::Read, &Arc<str>, Patterns),
+    warnings: &mut Vec<Warning>,
+    errors: &mut Vec<LoadError>,
+) -> Vec<HookSpec> {
     let origin = |line: Option<u64>| Origin {
         file: file.to_path_buf(),
         line,
-    };
-    let Some((read, sha256, patterns)) = recall::reading(file, vars, errors) else {
-        return Vec::new();
     };
     if let Some((line, column, message)) = read.unusable {
         errors.push(LoadError {
@@ -360,7 +433,7 @@ pub(crate) fn load_file(
     let shared = Shared {
         absolute: Arc::from(absolute.as_path()),
         command: absolute.to_string_lossy().into_owned(),
-        sha256: Arc::from(sha256),
+        sha256: Arc::clone(sha256),
         scope,
         file,
         patterns: Arc::new(patterns),
@@ -414,6 +487,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         priority: kept.priority,
         undecidable: kept.undecidable,
         home: shared.home.clone(),
+        stand_in: None,
     };
     let origin = Origin {
         file: shared.file.to_path_buf(),

@@ -133,6 +133,11 @@ impl HookSet {
                 .filter(|e| sources.has(e.source))
                 .cloned()
                 .collect(),
+            rules_read: if sources.has(SourceKind::Rules) {
+                self.rules_read.clone()
+            } else {
+                Vec::new()
+            },
         }
     }
 }

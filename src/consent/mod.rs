@@ -6,6 +6,7 @@ pub(crate) mod fingerprint;
 pub(crate) mod kept;
 mod overrides;
 pub(crate) mod store;
+pub(crate) mod vanished;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -151,6 +152,11 @@ pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessme
         Some(Err(err)) => (None, Some(err.to_string()), fingerprint::is_refused(&err)),
         None => (None, None, false),
     };
+    // What was approved, standing in for a guard that vanished or changed: never approved now.
+    let (sha256, unreadable) = match hook.stand_in() {
+        Some(stand_in) => (None, Some(stand_in.message(&hook.command))),
+        None => (sha256, unreadable),
+    };
     let entry = list.find(hook.consent_event(), &hook.command);
     let text = |key: &str| {
         entry
@@ -161,6 +167,7 @@ pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessme
     // A null or empty pin is "no hash yet" (pinned on first use), never "no pin forever".
     let pinned = text("script_sha256").filter(|pin| !pin.is_empty());
     let state = match (entry, &pinned) {
+        _ if hook.stand_in().is_some() => ConsentState::Changed,
         (None, _) => ConsentState::Unapproved,
         (Some(_), None) => ConsentState::Unpinned,
         (Some(_), Some(pin)) if Some(pin) == sha256.as_ref() => ConsentState::Approved,
@@ -243,6 +250,7 @@ pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval
         script: assessment.script.as_deref().map(crate::paths::normalized),
         sha256: assessment.sha256.clone(),
         mtime,
+        manifest: vanished::manifest_record(hook),
     }
 }
 
@@ -316,6 +324,11 @@ impl ConsentGate {
                 problem: Some(err.to_string()),
             },
         })
+    }
+
+    /// The allowlist as this gate reads it (empty when it could not be used).
+    pub(crate) fn allowlist(&self) -> &Allowlist {
+        &self.snapshot().list
     }
 
     /// When the allowlist could not be used (corrupt or unreadable): why. It is then treated as

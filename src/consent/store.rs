@@ -28,6 +28,8 @@ pub struct Approval {
     pub sha256: Option<String>,
     /// The script's mtime (ISO 8601 UTC), when it exists.
     pub mtime: Option<String>,
+    /// What an Agent Hooks approval remembers of its HOOK.md (see [`super::vanished`]).
+    pub manifest: Option<Value>,
 }
 
 /// The allowlist document.
@@ -113,6 +115,9 @@ impl Allowlist {
         );
         if let Some(sha) = &approval.sha256 {
             entry.insert("script_sha256".to_owned(), Value::from(sha.as_str()));
+        }
+        if let Some(manifest) = &approval.manifest {
+            entry.insert(super::vanished::MANIFEST_KEY.to_owned(), manifest.clone());
         }
         self.approvals_mut().push(Value::Object(entry));
     }
@@ -248,6 +253,7 @@ mod tests {
             script: Some(PathBuf::from("/h/g.sh")),
             sha256: Some("ab".to_owned()),
             mtime: None,
+            manifest: None,
         }
     }
 

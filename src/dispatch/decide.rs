@@ -13,7 +13,7 @@ use crate::agents::Agent;
 use crate::caller::Allowances;
 use crate::config::event::{Resolved, UnknownEvent};
 use crate::config::{Event, HookSet, HookSpec};
-use crate::consent::{ConsentGate, KeptList};
+use crate::consent::{Bypass, ConsentGate, KeptList};
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::loop_guard;
@@ -58,10 +58,21 @@ pub(super) fn decide(
     }
     let fail_closed = options.fail_closed();
     match prepare(options, request, (event, allow), input, source, talk) {
-        Ok(mut prepared) => match prepared.payload_error.take() {
-            Some(err) => unreadable(options, request, event, &prepared, &err, talk),
-            None => execute(options, request, resolved, &prepared, talk),
-        },
+        Ok(mut prepared) => {
+            let bypass = super::bypass(options.accept_hooks, &prepared.set);
+            let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run)
+                .keeping(prepared.kept_allowlist.clone());
+            if event
+                .effects(crate::config::SourceKind::AgentHooks)
+                .contains(crate::config::Effects::BLOCK)
+            {
+                stand_in(&mut prepared, &gate, bypass, event);
+            }
+            match prepared.payload_error.take() {
+                Some(err) => unreadable(options, request, event, &prepared, &err, talk),
+                None => execute(options, request, resolved, &prepared, &gate, talk),
+            }
+        }
         Err(err) => {
             let error = undecided::of_payload(chain_text(&err), event);
             let block = (fail_closed && error.could_block).then(|| undecided::runner_block(&error));
@@ -89,6 +100,8 @@ pub(super) struct Prepared {
     pub(super) kept_allowlist: Option<Arc<Mutex<KeptList>>>,
     /// Where the guard's own state lives, kept from the model's calls.
     pub(super) places: crate::protect::Places,
+    /// Where this call's guards are, for those that vanished.
+    pub(super) reach: crate::consent::vanished::Reach,
 }
 
 fn prepare(
@@ -168,7 +181,14 @@ fn prepare(
         project: paths.project.clone(),
         audit_log: options.audit_log.map(Path::to_path_buf),
     };
+    let reach = crate::consent::vanished::Reach::of(
+        &paths,
+        named
+            .as_ref()
+            .map_or(start.as_path(), |(root, _)| root.as_path()),
+    );
     Ok(Prepared {
+        reach,
         places,
         set,
         project: (paths.project, paths.project_from),
@@ -182,11 +202,32 @@ fn prepare(
     })
 }
 
+/// Puts what was approved in place of each approved guard in reach that vanished or changed
+/// since (see [`crate::consent::vanished`]).
+fn stand_in(prepared: &mut Prepared, gate: &ConsentGate, bypass: Option<Bypass>, event: Event) {
+    let home = crate::paths::home_dir();
+    // `${project}` is the folder the rules were loaded for.
+    let vars = crate::config::rules::Vars {
+        project: prepared.reach.stop.as_deref(),
+        home: home.as_deref(),
+    };
+    if let std::borrow::Cow::Owned(set) = crate::consent::vanished::stand_ins(
+        &prepared.set,
+        gate.allowlist(),
+        &prepared.allowlist,
+        (&prepared.reach, vars, Some(event)),
+        bypass,
+    ) {
+        prepared.set = Rc::new(set);
+    }
+}
+
 fn execute(
     options: &Options<'_>,
     request: &Request<'_>,
     resolved: Resolved,
     prepared: &Prepared,
+    gate: &ConsentGate,
     talk: &impl Talk,
 ) -> Answer {
     let event = resolved.event;
@@ -196,9 +237,6 @@ fn execute(
              a person's decision (`hermes-hooks approve`, run outside the agent)"
         ));
     }
-    let bypass = super::bypass(options.accept_hooks, &prepared.set);
-    let gate = ConsentGate::new(prepared.allowlist.clone(), bypass, !request.dry_run)
-        .keeping(prepared.kept_allowlist.clone());
     let watchdog = super::watchdog_program(&prepared.set);
     let (limit, limit_problem) = loop_guard::limit(options.gate_limit);
     if let Some(problem) = limit_problem {
@@ -216,7 +254,7 @@ fn execute(
                 hooks: &prepared.set.hooks,
                 replacements: &prepared.set.replacements,
                 invocation: &prepared.invocation,
-                gate: &gate,
+                gate,
                 current_dir: request.current_dir,
                 apply_matchers: true,
                 dry_run: request.dry_run,
@@ -268,7 +306,7 @@ fn execute(
     for warning in &outcome.warnings {
         talk.warn(warning);
     }
-    said::consent_warnings(&gate, report, talk, false);
+    said::consent_warnings(gate, report, talk, false);
     for hook in &report.hooks {
         if let Some(warning) = hook_warning(&prepared.set.hooks[hook.index], hook) {
             talk.warn(warning);

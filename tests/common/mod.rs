@@ -14,7 +14,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 24] = [
+const TOOL_ENV: [&str; 25] = [
     "HERMES_HOME",
     // What agents set for their tools: a test is a person's command unless it says otherwise.
     "CLAUDECODE",
@@ -40,6 +40,7 @@ const TOOL_ENV: [&str; 24] = [
     "NO_COLOR",
     "XDG_CONFIG_HOME",
     "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
 ];
 
 /// A generous bound for anything that must "return promptly" (never a speed claim).
@@ -197,6 +198,7 @@ impl TestEnv {
             script,
             sha256,
             mtime: None,
+            manifest: None,
         };
         hermes_hooks::record(&self.allowlist_path(), &[approval]).unwrap();
     }

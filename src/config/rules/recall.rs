@@ -53,7 +53,7 @@ impl std::fmt::Debug for Patterns {
 }
 
 impl Patterns {
-    fn given(list: Vec<String>, automata: Option<Vec<Option<Vec<u8>>>>) -> Self {
+    pub(super) fn given(list: Vec<String>, automata: Option<Vec<Option<Vec<u8>>>>) -> Self {
         Self {
             list: OnceLock::from(Some(list)),
             automata: OnceLock::from(automata),
@@ -224,6 +224,41 @@ pub(super) fn reading(
         });
     }
     Some((read, sha256, patterns))
+}
+
+/// Compares every memo kept for `file` as it is now (its reading, by its bytes and by its stamp,
+/// its patterns and their automata) with what reading the file gives, and removes each that
+/// says something else or whose check does not hold. A file that cannot be read is left to the
+/// load, which reports it.
+pub(crate) fn check_memos(file: &Path, vars: Vars<'_>) -> Vec<memo::Mended> {
+    let Ok((_, stamp)) = open_stamped(file) else {
+        return Vec::new();
+    };
+    let Ok(bytes) = crate::limits::read(file, crate::limits::MANIFEST_MAX) else {
+        return Vec::new();
+    };
+    let sha256 = crate::digest::hex(&Sha256::digest(&bytes));
+    let fresh = read::read(&bytes, vars);
+    let mut untrue = Vec::new();
+    if let Some(slot) = slot(MEMO_FORMAT, sha256.as_bytes(), vars) {
+        untrue.extend(slot.check_body(|| &fresh));
+    }
+    if let Some(slot) = slot(STAMP_FORMAT, &stamp.bytes(), vars) {
+        untrue.extend(slot.check_body(|| StampedRef {
+            sha256: &sha256,
+            read: &fresh,
+        }));
+    }
+    if let Some(slot) = slot(PATTERNS_FORMAT, sha256.as_bytes(), vars) {
+        untrue.extend(slot.check_body(|| &fresh.patterns));
+    }
+    for (index, pattern) in fresh.patterns.iter().enumerate() {
+        let name = format!("{sha256}:{index}");
+        if let Some(slot) = slot(AUTOMATA_FORMAT, name.as_bytes(), vars) {
+            untrue.extend(slot.check_body(|| crate::matcher::automaton(pattern)));
+        }
+    }
+    untrue
 }
 
 /// Opens `file` as [`crate::limits::open_regular`] does, with its stamp as the open file has it.
