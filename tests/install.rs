@@ -83,6 +83,30 @@ fn put(path: &Path, text: &str) {
     fs::write(path, text).unwrap();
 }
 
+/// Where the shell text install writes after the command, for a missing program, begins.
+const MISSING_TAIL: &str = " ; s=$? ; ";
+
+/// The events before a tool call, by each agent's name: the ones whose command carries the tail.
+const BEFORE_A_TOOL: [&str; 4] = [
+    "PreToolUse",
+    "BeforeTool",
+    "preToolUse",
+    "PreSkillShellCommand",
+];
+
+/// `command` without the tail, having checked it has one exactly on an event before a tool call.
+fn plain<'c>(event: &str, command: &'c str) -> &'c str {
+    let (plain, tail) = command
+        .split_once(MISSING_TAIL)
+        .map_or((command, None), |(plain, tail)| (plain, Some(tail)));
+    assert_eq!(
+        tail.is_some(),
+        BEFORE_A_TOOL.contains(&event),
+        "{event}: {command}"
+    );
+    plain
+}
+
 fn wire(env: &TestEnv, args: &[&str]) -> std::process::Output {
     env.cmd().args(args).output().unwrap()
 }
@@ -192,7 +216,7 @@ fn install_wires_every_event_with_a_counterpart_and_changes_nothing_else() {
         assert_eq!(wired.len(), added.len(), "{agent}: {wired:?}");
         for (event, command, _) in &wired {
             assert_eq!(
-                *command,
+                plain(event, command),
                 format!("hermes-hooks run --agent {agent} {event}")
             );
         }
@@ -493,7 +517,7 @@ fn user_settings_name_this_binary_and_project_settings_name_it_bare() {
     let user = commands(&env.home().join(".cursor/hooks.json"));
     assert!(
         user.iter()
-            .all(|(e, c, _)| *c == format!("{} run --agent cursor {e}", exe.display())),
+            .all(|(e, c, _)| plain(e, c) == format!("{} run --agent cursor {e}", exe.display())),
         "{user:?}"
     );
     let out = wire(&env, &["install", "cursor", "--also"]);
@@ -662,7 +686,7 @@ fn copilot_is_wired_in_its_own_hook_file_with_its_own_event_names_and_keys() {
         let entry = &hooks[event][0];
         assert_eq!(entry["type"], "command", "{event}");
         assert_eq!(
-            entry["bash"],
+            plain(event, entry["bash"].as_str().unwrap()),
             format!("hermes-hooks run --agent copilot {event}"),
             "{event}"
         );
@@ -854,4 +878,116 @@ fn uninstall_hermes_advice_works_after_it_ran() {
     env.config("plugins:\n  enabled: []\n  disabled:\n    - hermes-hooks\n");
     let report = ok(&wire(&env, &["uninstall", "hermes", "--json"]));
     assert_eq!(report["needs"], serde_json::json!([]), "{report}");
+}
+
+/// The command `install` wrote for `event` in Claude Code's project settings of `env`.
+fn claude_command(env: &TestEnv, event: &str) -> String {
+    commands(&env.work().join(".claude/settings.json"))
+        .into_iter()
+        .find(|(e, _, _)| e == event)
+        .map(|(_, command, _)| command)
+        .unwrap()
+}
+
+/// Runs a wired `command` through `sh -c` as the agent does, with `path` as PATH.
+fn as_the_agent_runs_it(env: &TestEnv, command: &str, path: &str) -> std::process::Output {
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": env.work(), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let mut sh = env.std_cmd_of(Path::new("/bin/sh"));
+    sh.args(["-c", command]).env("PATH", path);
+    assert_cmd::Command::from_std(sh)
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_missing_program_blocks_each_tool_call_unless_the_person_chose_to_let_them_go() {
+    let env = TestEnv::new();
+    ok(&wire(&env, &["install", "claude-code", "--project", "."]));
+    let guarded = claude_command(&env, "PreToolUse");
+    let exe = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    let with_it = format!("{}:/usr/bin:/bin", exe.parent().unwrap().display());
+    // Found: the call is decided as usual (nothing is approved here, so it goes on).
+    let out = as_the_agent_runs_it(&env, &guarded, &with_it);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Gone: blocked, with one line on how to install it or unwire.
+    let out = as_the_agent_runs_it(&env, &guarded, "/usr/bin:/bin");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("cannot be found or started, so this call is blocked"),
+        "{said}"
+    );
+    assert!(said.contains("npm install -g hermes-hooks"), "{said}");
+    // Other events go on as for any hook that cannot start.
+    let stop = claude_command(&env, "Stop");
+    assert!(!stop.contains(MISSING_TAIL), "{stop}");
+    assert_eq!(
+        code(&as_the_agent_runs_it(&env, &stop, "/usr/bin:/bin")),
+        127
+    );
+    // `--if-missing allow`: the command alone, and the agent goes on.
+    let report = ok(&wire(
+        &env,
+        &[
+            "install",
+            "claude-code",
+            "--project",
+            ".",
+            "--if-missing",
+            "allow",
+            "--json",
+        ],
+    ));
+    assert_eq!(report["if_missing"], "allow");
+    let allowed = claude_command(&env, "PreToolUse");
+    assert_eq!(allowed, "hermes-hooks run --agent claude-code PreToolUse");
+    assert_eq!(
+        code(&as_the_agent_runs_it(&env, &allowed, "/usr/bin:/bin")),
+        127
+    );
+    // Installing again with the default puts the tail back; uninstall takes the entries out.
+    let report = ok(&wire(
+        &env,
+        &["install", "claude-code", "--project", ".", "--json"],
+    ));
+    assert!(
+        report["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["event"] == "PreToolUse" && e["action"] == "updated"),
+        "{report}"
+    );
+    assert_eq!(claude_command(&env, "PreToolUse"), guarded);
+    ok(&wire(&env, &["uninstall", "claude-code", "--project", "."]));
+    let settings = env.work().join(".claude/settings.json");
+    assert!(
+        !settings.exists() || commands(&settings).is_empty(),
+        "{}",
+        fs::read_to_string(&settings).unwrap_or_default()
+    );
+}
+
+#[test]
+fn install_from_npx_cache_refuses_and_says_what_to_do() {
+    let env = TestEnv::new();
+    let cached = env.path(".npm/_npx/0a1b2c/node_modules/@hermes-hooks/linux-x64/bin");
+    fs::create_dir_all(&cached).unwrap();
+    let copy = cached.join("hermes-hooks");
+    fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
+    let out = assert_cmd::Command::from_std(env.std_cmd_of(&copy))
+        .args(["install", "claude-code", "--project", "."])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("npm install -g hermes-hooks"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.work().join(".claude").exists());
 }

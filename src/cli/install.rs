@@ -33,7 +33,11 @@ root, or the home folder with --user.\n\nThe command written names the program b
 (`hermes-hooks`) in a project's settings, which are shared through git, so every user needs \
 hermes-hooks on PATH; in user settings it is this program's absolute path. Each event's timeout is \
 set 5s above the longest timeout of the hooks that would run for it (at least the 60s default), in \
-the agent's unit (Gemini: milliseconds). Nothing else of the file changes; a file that does not \
+the agent's unit (Gemini: milliseconds). With --if-missing block (the default), the command is \
+followed by shell text that turns \"cannot be found or started\" (exit 126 or 127) into exit 2 \
+on the event before a tool call: a block, with one line saying how to install hermes-hooks or \
+unwire (--if-missing allow writes the command alone). Run from \
+npx's cache, install refuses: install the package first. Nothing else of the file changes; a file that does not \
 parse, or a symlink from a project to a file outside it, is refused. The file as it was is kept as \
 <file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOne wiring per agent and person: \
 where the agent is already wired at the other level (its user settings when installing into a \
@@ -86,6 +90,27 @@ pub(crate) struct InstallArgs {
     /// is wired already: every hook then runs twice on each call
     #[arg(long)]
     also: bool,
+    /// When hermes-hooks cannot be found or started (the package removed, a teammate without
+    /// it): `block` each call the guards would check, saying how to install it; `allow` lets
+    /// the agent go on as with any hook that fails
+    #[arg(long, value_name = "WHAT", value_enum, default_value_t = IfMissingArg::Block)]
+    if_missing: IfMissingArg,
+}
+
+/// `--if-missing`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum IfMissingArg {
+    Block,
+    Allow,
+}
+
+impl From<IfMissingArg> for settings::IfMissing {
+    fn from(arg: IfMissingArg) -> Self {
+        match arg {
+            IfMissingArg::Block => Self::Block,
+            IfMissingArg::Allow => Self::Allow,
+        }
+    }
 }
 
 /// Which of the two commands.
@@ -114,6 +139,10 @@ struct Report {
     removed: Vec<String>,
     /// The command each event runs (`<Event>` in place of the event).
     command: String,
+    /// What the wiring does when hermes-hooks cannot be found or started: `block` or `allow`
+    /// (install only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    if_missing: Option<&'static str>,
     events: Vec<EventReport>,
     /// The change as a unified diff (with `--dry-run`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,7 +166,13 @@ pub(crate) fn run(
     args: &InstallArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    apply(global, &args.wiring, Mode::Install, args.also, printer)
+    apply(
+        global,
+        &args.wiring,
+        (Mode::Install, args.if_missing.into()),
+        args.also,
+        printer,
+    )
 }
 
 /// Installs or uninstalls, and reports.
@@ -145,7 +180,7 @@ pub(crate) fn run(
 pub(super) fn apply(
     global: &GlobalArgs,
     args: &WiringArgs,
-    mode: Mode,
+    (mode, if_missing): (Mode, settings::IfMissing),
     also: bool,
     printer: &Printer,
 ) -> Result<ExitStatus> {
@@ -160,6 +195,9 @@ pub(super) fn apply(
         }
         return super::install_hermes::apply(global, mode, args.dry_run, args.json, printer);
     };
+    if mode == Mode::Install {
+        refuse_npx(agent)?;
+    }
     let cwd = shared::current_dir()?;
     let scope = scope_of(args, &cwd, printer)?;
     if mode == Mode::Install && !also {
@@ -173,7 +211,13 @@ pub(super) fn apply(
     let mut opened = open_all(wiring, &scope)?;
     let binary = binary_word(&scope)?;
     let (index, plan, timeouts) = match mode {
-        Mode::Install => install_into(&mut opened, global, agent, wiring, &scope, &cwd, &binary)?,
+        Mode::Install => install_into(
+            &mut opened,
+            global,
+            (agent, wiring),
+            (&scope, &cwd),
+            (&binary, if_missing),
+        )?,
         Mode::Uninstall => uninstall_from(&mut opened, agent, wiring)?,
     };
     if mode == Mode::Install
@@ -202,6 +246,10 @@ pub(super) fn apply(
             .map(|path| path.display().to_string())
             .collect(),
         command: settings::command(&binary, agent, "<Event>"),
+        if_missing: (mode == Mode::Install).then_some(match if_missing {
+            settings::IfMissing::Block => "block",
+            settings::IfMissing::Allow => "allow",
+        }),
         events: plan
             .events
             .iter()
@@ -264,16 +312,20 @@ type Planned = (usize, Plan, HashMap<String, u64>);
 fn install_into(
     opened: &mut [Settings],
     global: &GlobalArgs,
-    agent: Agent,
-    wiring: &Wiring,
-    scope: &Scope,
-    cwd: &Path,
-    binary: &str,
+    (agent, wiring): (Agent, &Wiring),
+    (scope, cwd): (&Scope, &Path),
+    (binary, if_missing): (&str, settings::IfMissing),
 ) -> Result<Planned> {
     let index = opened.iter().position(Settings::has_hooks).unwrap_or(0);
     let longest = longest_timeouts(global, scope, cwd);
     let timeout = |own: &AgentEvent| timeout_of(own, &longest, wiring);
-    let plan = settings::install(&mut opened[index], agent, wiring, binary, timeout)?;
+    let plan = settings::install(
+        &mut opened[index],
+        agent,
+        wiring,
+        (binary, if_missing),
+        timeout,
+    )?;
     let timeouts = agent
         .events()
         .iter()
@@ -302,6 +354,29 @@ fn verb(mode: Mode) -> &'static str {
         Mode::Install => "install",
         Mode::Uninstall => "uninstall",
     }
+}
+
+/// Refuses to wire `agent` to a program in npx's cache (see [`ephemeral_binary`]).
+fn refuse_npx(agent: Agent) -> Result<()> {
+    if let Some(cache) = ephemeral_binary() {
+        bail!(
+            "hermes-hooks runs here from npx's cache ({}), which the agent cannot count on once \
+             npx is done: install it first (npm install -g hermes-hooks, pip install hermes-hooks \
+             or cargo install hermes-hooks), then run `hermes-hooks install {}`",
+            cache.display(),
+            agent.name()
+        );
+    }
+    Ok(())
+}
+
+/// Where this program runs from when that is npx's cache (`~/.npm/_npx/<hash>/`): a place npm
+/// may empty at any time, so no settings should name it, and a project's bare `hermes-hooks` is
+/// on no PATH once npx is done.
+fn ephemeral_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let at = exe.components().position(|c| c.as_os_str() == "_npx")?;
+    Some(exe.components().take(at + 2).collect())
 }
 
 /// The user settings folder an agent's variable names (`CODEX_HOME`), when set.
@@ -504,6 +579,13 @@ fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
                 shown.join(", ")
             ),
         );
+        let missing = if report.if_missing == Some("allow") {
+            "If hermes-hooks cannot be found, the agent goes on without it (--if-missing allow)."
+        } else {
+            "If hermes-hooks cannot be found, each tool call is blocked until it is installed \
+             again or unwired: run `hermes-hooks uninstall` before removing the package."
+        };
+        hang(&mut screen, "", missing);
     }
     if let Some(backup) = &report.backup {
         screen.line(format_args!("The file as it was is kept in {backup}"));

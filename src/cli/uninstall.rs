@@ -19,7 +19,10 @@ use crate::output::Printer;
     agent that was changed by hand is left, with a warning. No backup is kept: only what install \
     wrote goes. Nothing of install is left behind: a settings file install made is removed once \
     nothing else is in it (with the project folders it leaves empty), and install's backup \
-    (<file>.hermes-hooks.bak) once the file holds exactly what it kept."
+    (<file>.hermes-hooks.bak) once the file holds exactly what it kept.\n\nUnwire before you \
+    remove the hermes-hooks package: wiring written with install's default `--if-missing block` \
+    blocks each tool call while the program cannot be found, until it is installed again or its \
+    entries are taken out."
 )]
 pub(crate) struct UninstallArgs {
     #[command(flatten)]
@@ -31,5 +34,11 @@ pub(crate) fn run(
     args: &UninstallArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    apply(global, &args.wiring, Mode::Uninstall, false, printer)
+    apply(
+        global,
+        &args.wiring,
+        (Mode::Uninstall, crate::agents::settings::IfMissing::Allow),
+        false,
+        printer,
+    )
 }

@@ -35,17 +35,20 @@ pub(crate) fn manifest_record(hook: &HookSpec) -> Option<Value> {
 
 /// Where the guards of a run are: the user's rules file and hooks folder, and the folders whose
 /// `.agents/` a project walk from `start` would read (every folder from `start` up to `stop`,
-/// both included; only `start` when there is no `stop`). All absolute and normalised.
+/// both included; only `start` when there is no `stop`). Kept as given; made absolute and
+/// normalised only when a guard is not found as approved.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Reach {
-    /// The user's rules file.
-    pub user_rules: PathBuf,
-    /// The user's Agent Hooks folder, if any.
-    pub user_hooks: Option<PathBuf>,
-    /// Where the project walk begins.
-    pub start: PathBuf,
-    /// Where it ends: the project found, else the repository root.
-    pub stop: Option<PathBuf>,
+    given: Places,
+    normalised: std::cell::OnceCell<Places>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Places {
+    user_rules: PathBuf,
+    user_hooks: Option<PathBuf>,
+    start: PathBuf,
+    stop: Option<PathBuf>,
 }
 
 /// `path` absolute (against the current directory) and normalised.
@@ -57,26 +60,40 @@ impl Reach {
     /// Where the guards of a call made from `start` are, the locations being `paths`.
     pub(crate) fn of(paths: &crate::paths::Paths, start: &Path) -> Self {
         Self {
-            user_rules: absolute(&paths.user_rules),
-            user_hooks: paths.user_hooks.as_deref().map(absolute),
-            start: absolute(start),
-            stop: paths
-                .project
-                .as_deref()
-                .or(paths.work_root.as_deref())
-                .map(absolute),
+            given: Places {
+                user_rules: paths.user_rules.clone(),
+                user_hooks: paths.user_hooks.clone(),
+                start: start.to_path_buf(),
+                stop: paths.project.clone().or_else(|| paths.work_root.clone()),
+            },
+            normalised: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The folder the rules were loaded for (what `${project}` stands for), as given.
+    pub(crate) fn project(&self) -> Option<&Path> {
+        self.given.stop.as_deref()
+    }
+
+    fn places(&self) -> &Places {
+        self.normalised.get_or_init(|| Places {
+            user_rules: absolute(&self.given.user_rules),
+            user_hooks: self.given.user_hooks.as_deref().map(absolute),
+            start: absolute(&self.given.start),
+            stop: self.given.stop.as_deref().map(absolute),
+        })
     }
 
     /// Whether the `.agents/` of `folder` is read for a call made here.
     fn holds_project(&self, folder: &Path) -> bool {
-        let bound = self.stop.as_deref().unwrap_or(&self.start);
-        self.start.starts_with(folder) && folder.starts_with(bound) && folder.parent().is_some()
+        let places = self.places();
+        let bound = places.stop.as_deref().unwrap_or(&places.start);
+        places.start.starts_with(folder) && folder.starts_with(bound) && folder.parent().is_some()
     }
 
     /// The level of the rules file `file`, when it is in reach.
     fn rules_scope(&self, file: &Path) -> Option<Scope> {
-        if file == self.user_rules {
+        if file == self.places().user_rules {
             return Some(Scope::User);
         }
         let agents = file.parent()?;
@@ -88,7 +105,7 @@ impl Reach {
 
     /// The hooks folder `script` is in, with its level, when it is in reach.
     fn hooks_folder_of(&self, script: &Path) -> Option<(PathBuf, Scope)> {
-        if let Some(user) = &self.user_hooks
+        if let Some(user) = &self.places().user_hooks
             && script.starts_with(user)
         {
             return Some((user.clone(), Scope::User));
@@ -121,10 +138,17 @@ pub(crate) fn stand_ins<'s>(
                 continue;
             };
             let file = Path::new(command);
-            let (Some(scope), Some(pinned)) = (reach.rules_scope(file), pin(entry)) else {
+            let Some(pinned) = pin(entry) else {
                 continue;
             };
             let read = set.rules_read.iter().find(|(read, _, _)| read == file);
+            // Read in this run as approved: nothing to look into.
+            if read.is_some_and(|(_, _, sha256)| sha256.as_deref() == Some(pinned)) {
+                continue;
+            }
+            let Some(scope) = reach.rules_scope(file) else {
+                continue;
+            };
             let sha256 = match read {
                 Some((_, _, sha256)) => sha256.as_deref(),
                 // Not read in this run: judged only when it is not there at all.
@@ -148,6 +172,9 @@ pub(crate) fn stand_ins<'s>(
             );
             let out = out.get_or_insert_with(|| set.clone());
             replace_rules_of(out, file, approved);
+            continue;
+        }
+        if loaded_as_approved(out.as_ref().unwrap_or(set), entry) {
             continue;
         }
         let Some(found) = approved_hook(entry, reach, only) else {
@@ -182,6 +209,28 @@ pub(crate) fn stand_ins<'s>(
         }
     }
     out.map_or(Cow::Borrowed(set), Cow::Owned)
+}
+
+/// Whether `entry` approved an Agent Hooks hook that was loaded with the HOOK.md it recorded.
+fn loaded_as_approved(set: &HookSet, entry: &Map<String, Value>) -> bool {
+    let recorded = entry
+        .get(MANIFEST_KEY)
+        .and_then(|record| record.get("sha256"))
+        .and_then(Value::as_str);
+    let script = entry
+        .get("script")
+        .or_else(|| entry.get("command"))
+        .and_then(Value::as_str);
+    let (Some(recorded), Some(script)) = (recorded, script) else {
+        return false;
+    };
+    set.hooks.iter().any(|hook| {
+        hook.agent().is_some_and(|agent| {
+            agent.entry.as_os_str() == script
+                && agent.manifest_sha256.as_deref() == Some(recorded)
+                && entry.get("event").and_then(Value::as_str) == Some(hook.event.name())
+        })
+    })
 }
 
 /// The pin of an approval, when it has one.

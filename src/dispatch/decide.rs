@@ -208,7 +208,7 @@ fn stand_in(prepared: &mut Prepared, gate: &ConsentGate, bypass: Option<Bypass>,
     let home = crate::paths::home_dir();
     // `${project}` is the folder the rules were loaded for.
     let vars = crate::config::rules::Vars {
-        project: prepared.reach.stop.as_deref(),
+        project: prepared.reach.project(),
         home: home.as_deref(),
     };
     if let std::borrow::Cow::Owned(set) = crate::consent::vanished::stand_ins(

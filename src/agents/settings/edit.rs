@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::read::{Doc, Handler, Settings, refusal};
 use super::route::route;
-use super::{Shape, Wiring, command, json};
+use super::{IfMissing, Shape, Wiring, json, wired_command};
 use crate::agents::{Agent, AgentEvent};
 
 impl Settings {
@@ -194,7 +194,7 @@ pub(crate) fn install(
     settings: &mut Settings,
     agent: Agent,
     wiring: &Wiring,
-    binary: &str,
+    (binary, if_missing): (&str, IfMissing),
     timeout: impl Fn(&AgentEvent) -> u64,
 ) -> Result<Plan> {
     let handlers = settings
@@ -203,7 +203,7 @@ pub(crate) fn install(
     let mut plan = Plan::default();
     routed_elsewhere(&handlers, agent, &mut plan);
     for own in agent.events().iter().filter(|e| e.wired) {
-        let want_command = command(binary, agent, own.name);
+        let want_command = wired_command(binary, agent, own, if_missing);
         let want_timeout = timeout(own);
         let ours: Vec<&Handler> = handlers
             .iter()

@@ -283,6 +283,44 @@ pub(crate) fn command(binary: &str, agent: Agent, event: &str) -> String {
     format!("{binary} run --agent {} {event}", agent.name())
 }
 
+/// What the wiring does when hermes-hooks cannot be found or started (the package removed, a
+/// teammate without it, `npx` gone): the agent runs hooks through a shell, which then exits 127
+/// or 126, a failed hook that lets the call go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum IfMissing {
+    /// Each call the guards would check is blocked, with one line saying how to install or
+    /// unwire (the other events go on, as for any hook that cannot start).
+    #[default]
+    Block,
+    /// The command alone: the agent goes on as it does for any hook that cannot start.
+    Allow,
+}
+
+/// The shell text after the command, on an event that guards calls: an exit of 126 or more
+/// (cannot be found, cannot be started) becomes exit 2, the block of every agent wired here.
+pub(crate) const BLOCK_TAIL: &str = " ; s=$? ; [ \"$s\" -lt 126 ] && exit \"$s\" ; echo \
+'hermes-hooks cannot be found or started, so this call is blocked: install it again (npm install \
+-g hermes-hooks, pip install hermes-hooks or cargo install hermes-hooks), or remove its entries \
+from this settings file' >&2 ; exit 2";
+
+/// The command install writes for `own`, with the tail `if_missing` asks for.
+pub(crate) fn wired_command(
+    binary: &str,
+    agent: Agent,
+    own: &crate::agents::AgentEvent,
+    if_missing: IfMissing,
+) -> String {
+    let plain = command(binary, agent, own.name);
+    if if_missing == IfMissing::Allow {
+        return plain;
+    }
+    let guards = own
+        .table
+        .and_then(|t| crate::config::Event::parse(t).ok())
+        .is_some_and(|r| r.event == crate::config::Event::PRE_TOOL_CALL);
+    if guards { plain + BLOCK_TAIL } else { plain }
+}
+
 /// The longest hook timeout of each event of `set`.
 pub(crate) fn longest(
     set: &crate::config::HookSet,

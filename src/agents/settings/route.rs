@@ -12,8 +12,11 @@ pub(crate) struct Route {
     pub agent: Option<String>,
     /// The event named.
     pub event: Option<String>,
-    /// Exactly `<binary> run --agent <agent> <event>`, nothing more.
+    /// Exactly `<binary> run --agent <agent> <event>`, nothing more (besides the tail install
+    /// writes for a missing program).
     pub plain: bool,
+    /// Followed by the tail that blocks or fails when the program is missing.
+    pub if_missing: super::IfMissing,
 }
 
 /// The flags of `run` that take a value (the word after them is not the event).
@@ -31,6 +34,10 @@ const RUN_VALUE_FLAGS: &[&str] = &[
 /// Reads `command` as a shell command line: `Some` when a word of it names a program called
 /// `hermes-hooks` whose subcommand is `run`.
 pub(crate) fn route(command: &str) -> Option<Route> {
+    let (command, if_missing) = match command.strip_suffix(super::BLOCK_TAIL) {
+        Some(command) => (command, super::IfMissing::Block),
+        None => (command, super::IfMissing::Allow),
+    };
     let words = shlex::split(command)?;
     let at = words.iter().position(|word| {
         Path::new(word)
@@ -75,6 +82,7 @@ pub(crate) fn route(command: &str) -> Option<Route> {
         agent,
         event,
         plain,
+        if_missing,
     })
 }
 
