@@ -915,12 +915,11 @@ fn inside_hermes(binary: &OsStr) -> Vec<Row> {
     ]
 }
 
-fn main() -> ExitCode {
-    let binary = bin(); // builds it first, so no build lands inside a measurement
-    let fx = fixture();
-    let (mut rows, run_one) = timings(&fx);
+/// Every row of the bench.
+fn all_rows(fx: &Fixture, binary: &'static OsStr) -> Vec<Row> {
+    let (mut rows, run_one) = timings(fx);
     rows.extend(audit::rows(&fx.audit));
-    match peak_rss_kb(&fx) {
+    match peak_rss_kb(fx) {
         Some(kb) => rows.push(Row {
             figure: "peak RSS, 5 MB payload, hook floods 50 MB",
             #[allow(clippy::cast_precision_loss)] // kilobytes of one process fit an f64
@@ -971,10 +970,29 @@ fn main() -> ExitCode {
         });
     }
 
-    rows.push(python_client(&fx));
+    rows.push(python_client(fx));
     rows.extend(inside_hermes(binary));
     rows.push(hot_code_row(binary));
 
+    rows
+}
+
+fn main() -> ExitCode {
+    let binary = bin(); // builds it first, so no build lands inside a measurement
+    let fx = fixture();
+    // `HERMES_HOOKS_BENCH_ONLY=serve` times the `serve` rows alone (a minute, not a quarter of
+    // an hour), for a figure taken when the machine is quiet.
+    // The harness's own knob, not the product's environment.
+    #[allow(clippy::disallowed_methods)]
+    let only_serve =
+        std::env::var_os("HERMES_HOOKS_BENCH_ONLY").is_some_and(|only| only == "serve");
+    let rows = if only_serve {
+        let mut rows = serve_rows(&fx);
+        rows.push(rules::serve_row(&fx));
+        rows
+    } else {
+        all_rows(&fx, binary)
+    };
     println!(
         "binary: {}, timed as an installed copy",
         shipped().built.to_string_lossy()
