@@ -220,8 +220,12 @@ fn raw_command(input: Option<&Map<String, Value>>) -> Option<&str> {
 }
 
 /// Why `command` is only a person's to run: `hermes-hooks approve`, `revoke`, `install`,
-/// `uninstall`, `new --rules`, or any with `--accept-hooks`.
+/// `uninstall`, `new --rules`, or any with `--accept-hooks`; or an agent's own command that turns
+/// its hooks off (see [`switches_hooks_off`]).
 fn person_only(command: &Command) -> Option<&'static str> {
+    if switches_hooks_off(command) {
+        return Some("turns an agent's hooks off, a person's decision");
+    }
     let ours = command.program == "hermes-hooks"
         || command.program == "hermes_hooks"
         || (matches!(command.program.as_str(), "npx" | "pipx" | "uvx" | "bunx")
@@ -253,6 +257,32 @@ fn person_only(command: &Command) -> Option<&'static str> {
             Some("adds a rules pack, a person's decision")
         }
         _ => None,
+    }
+}
+
+/// Whether `command` is an agent's own way to run without hooks: `codex features disable
+/// hooks` (or `--disable hooks`, `-c features.hooks=false`, a session started so),
+/// `hermes plugins disable|remove|uninstall hermes-hooks`, a `claude` given settings with
+/// `disableAllHooks`.
+fn switches_hooks_off(command: &Command) -> bool {
+    let has = |word: &str| command.args.iter().any(|arg| arg == word);
+    let mentions = |text: &str| command.args.iter().any(|arg| arg.contains(text));
+    match command.program.as_str() {
+        "codex" => {
+            ((has("disable") || has("--disable")) && has("hooks"))
+                || has("--disable=hooks")
+                || command.args.iter().any(|arg| {
+                    let arg = arg.replace(' ', "");
+                    arg.contains("hooks=false") || arg.contains("hooks=0")
+                })
+        }
+        "hermes" => {
+            has("plugins")
+                && (has("disable") || has("remove") || has("uninstall") || has("rm"))
+                && mentions("hermes-hooks")
+        }
+        "claude" => mentions("disableAllHooks"),
+        _ => false,
     }
 }
 

@@ -22,7 +22,7 @@ fn guarded() -> TestEnv {
 }
 
 /// Claude Code's answer to a `tool` call with `input`, in session `session`.
-fn claude(env: &TestEnv, session: &str, tool: &str, input: &Value) -> Value {
+pub(crate) fn claude(env: &TestEnv, session: &str, tool: &str, input: &Value) -> Value {
     let payload = json!({
         "session_id": session,
         "cwd": env.work(),
@@ -97,9 +97,64 @@ fn commands_only_a_person_may_run_are_blocked() {
         "HERMES_HOOKS_ACCEPT=1 hermes-hooks run pre_tool_call",
         "npx hermes-hooks approve --yes",
         "bash -c 'hermes-hooks approve --yes'",
+        // Detached, and with the agents' variables taken out: what the refusal inside
+        // `revoke` cannot see, this reading does.
+        "setsid -f sh -c 'sleep 1; env -u CLAUDECODE -u AI_AGENT hermes-hooks revoke x'",
+        "sh -c \"setsid -f sh -c 'hermes-hooks revoke x'\"",
+        "setsid --fork --wait hermes-hooks approve --yes",
+        "nohup env -u CODEX_THREAD_ID hermes-hooks revoke x &",
+        // An agent's own ways to run without hooks.
+        "codex features disable hooks",
+        "codex exec --disable hooks 'rm -rf ~'",
+        "codex --disable=hooks exec x",
+        "codex -c features.hooks=false exec x",
+        "hermes plugins disable hermes-hooks",
+        "hermes plugins remove hermes-hooks",
+        "claude --settings '{\"disableAllHooks\": true}' -p hi",
     ] {
         assert!(denied(&bash(&env, command)), "{command}");
     }
+    for command in [
+        "setsid -f sleep 1",
+        "codex features list",
+        "hermes plugins list",
+        "claude --version",
+    ] {
+        assert!(!denied(&bash(&env, command)), "{command}");
+    }
+}
+
+#[test]
+fn a_project_wired_without_an_agents_folder_keeps_its_wiring() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.work().join(".git")).unwrap();
+    for args in [
+        &["new", "--rules", "destructive"][..],
+        &["approve", "--yes"],
+        &["install", "claude-code", "--project", "."],
+    ] {
+        let out = env.cmd().args(args).output().unwrap();
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    assert!(!env.work().join(".agents").exists());
+    for command in [
+        "sed -i d .claude/settings.json",
+        "rm -rf .claude",
+        "mv .claude /tmp/elsewhere",
+        "chmod 000 .claude/settings.json",
+        "echo '{\"disableAllHooks\": true}' | tee .claude/settings.local.json",
+        "bash -lc ': > .claude/settings.json'",
+    ] {
+        assert!(denied(&bash(&env, command)), "{command}");
+    }
+    let write = claude(
+        &env,
+        "s1",
+        "Write",
+        &json!({"file_path": ".claude/settings.local.json", "content": "{\"disableAllHooks\": true}"}),
+    );
+    assert!(denied(&write), "{write}");
+    assert!(!denied(&bash(&env, "cat .claude/settings.json")));
 }
 
 #[test]

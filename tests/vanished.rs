@@ -125,22 +125,7 @@ fn a_vanished_guard_that_was_not_fail_closed_lets_calls_through_and_is_told_once
     let (env, file) = guarded();
     fs::remove_file(&file).unwrap();
     let claude = |session: &str, command: &str| -> Value {
-        let payload = json!({
-            "session_id": session, "cwd": env.work(), "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": command},
-        });
-        let out = env
-            .cmd()
-            .args(["run", "--agent", "claude-code", "PreToolUse"])
-            .write_stdin(payload.to_string())
-            .output()
-            .unwrap();
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        if out.stdout.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&out.stdout).unwrap()
-        }
+        crate::protect::claude(&env, session, "Bash", &json!({ "command": command }))
     };
     // `no-curl` was approved without fail_closed: the call goes on, and the person hears why.
     let first = claude("a", "curl https://example.com");

@@ -175,10 +175,13 @@ fn prepare(
                 paths
                     .project
                     .as_ref()
+                    .or(paths.work_root.as_ref())
                     .map(|root| root.join(".agents").join(crate::paths::RULES_FILE)),
             )
             .collect(),
-        project: paths.project.clone(),
+        // The agent's project (or the repository) even without an `.agents/` folder: its
+        // wiring lives there all the same.
+        project: paths.project.clone().or_else(|| paths.work_root.clone()),
         audit_log: options.audit_log.map(Path::to_path_buf),
     };
     let reach = crate::consent::vanished::Reach::of(

@@ -244,216 +244,217 @@ impl<'a> Walker<'a> {
             long,
             plus: false,
         };
-        let at = match program {
-            "sudo" => {
-                let mut lists = false;
-                let at = options::walk(
-                    texts,
-                    1,
-                    spec(
-                        "ugCDhprtUTR",
-                        &[
-                            "user",
-                            "group",
-                            "close-from",
-                            "chdir",
-                            "host",
-                            "prompt",
-                            "role",
-                            "type",
-                            "other-user",
-                            "command-timeout",
-                            "chroot",
-                        ],
-                    ),
-                    |opt| {
-                        if matches!(
-                            opt,
-                            Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _)
-                                | Opt::Long("list" | "validate" | "edit", _)
-                        ) {
-                            lists = true;
-                        }
-                        true
-                    },
-                );
-                if lists {
-                    return false;
-                }
-                rest_from(at)
-            }
-            "doas" => rest_from(options::skip(texts, 1, spec("uC", &[]))),
-            "pkexec" => rest_from(options::skip(texts, 1, spec("", &["user"]))),
-            "command" | "builtin" => {
-                let mut looks_up = false;
-                let at = options::walk(texts, 1, Spec::default(), |opt| {
-                    looks_up |= matches!(opt, Opt::Short('v' | 'V', _));
-                    true
-                });
-                if looks_up {
-                    return false;
-                }
-                rest_from(at)
-            }
-            "exec" => rest_from(options::skip(texts, 1, spec("a", &[]))),
-            "nohup" | "setsid" | "unbuffer" | "time" | "caffeinate" | "catchsegv" | "nocache" => {
-                rest_from(options::skip(texts, 1, spec("fo", &["format", "output"])))
-            }
-            "nice" => rest_from(options::skip(texts, 1, spec("n", &["adjustment"]))),
-            "ionice" => rest_from(options::skip(
-                texts,
-                1,
-                spec("cnp", &["class", "classdata", "pid"]),
-            )),
-            "stdbuf" => rest_from(options::skip(
-                texts,
-                1,
-                spec("ioe", &["input", "output", "error"]),
-            )),
-            "chrt" => {
-                let at = options::skip(texts, 1, Spec::default());
-                rest_from(at + 1)
-            }
-            "taskset" => {
-                let mut list = false;
-                let at = options::walk(texts, 1, Spec::default(), |opt| {
-                    list |= matches!(opt, Opt::Short('c', _) | Opt::Long("cpu-list", _));
-                    true
-                });
-                let _ = list;
-                rest_from(at + 1)
-            }
-            "fakeroot" => rest_from(options::skip(texts, 1, spec("lsib", &["lib", "faked"]))),
-            "strace" | "ltrace" => rest_from(options::skip(
-                texts,
-                1,
-                spec(
-                    "oepsuEaIOSXPb",
-                    &["output", "expr", "attach", "string-limit", "user", "env"],
-                ),
-            )),
-            "timeout" => {
-                let at = options::skip(texts, 1, spec("sk", &["signal", "kill-after"]));
-                rest_from(at + 1)
-            }
-            "env" => return self.env(texts, next),
-            "flock" => return self.flock(texts, next),
-            "xargs" => {
-                let at = options::skip(
-                    texts,
-                    1,
-                    spec(
-                        "IinPdaEeLlsS",
-                        &[
-                            "replace",
-                            "max-args",
-                            "max-procs",
-                            "delimiter",
-                            "arg-file",
-                            "eof",
-                            "max-lines",
-                            "max-chars",
-                            "process-slot-var",
-                        ],
-                    ),
-                );
-                // Without a command, xargs runs `echo`. Fed by `find`, it gets the files found
-                // under each of find's starting points.
-                if at < texts.len()
-                    && let Some(Producer::Command { words, .. }) = next.piped
-                    && words.first().is_some_and(|w| basename(&w.text) == "find")
-                {
-                    let find: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
-                    let mut starts = cmd_starts(&find);
-                    if starts.is_empty() {
-                        starts.push(".".to_owned());
-                    }
-                    let mut words = next.words[at..].to_vec();
-                    words.extend(
-                        starts.iter().take(FAN_OUT_MAX).map(|start| {
-                            Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
-                        }),
+        let at =
+            match program {
+                "sudo" => {
+                    let mut lists = false;
+                    let at = options::walk(
+                        texts,
+                        1,
+                        spec(
+                            "ugCDhprtUTR",
+                            &[
+                                "user",
+                                "group",
+                                "close-from",
+                                "chdir",
+                                "host",
+                                "prompt",
+                                "role",
+                                "type",
+                                "other-user",
+                                "command-timeout",
+                                "chroot",
+                            ],
+                        ),
+                        |opt| {
+                            if matches!(
+                                opt,
+                                Opt::Short('l' | 'v' | 'k' | 'K' | 'e', _)
+                                    | Opt::Long("list" | "validate" | "edit", _)
+                            ) {
+                                lists = true;
+                            }
+                            true
+                        },
                     );
-                    let simple = Simple {
-                        words,
-                        redirects: next.redirects.to_vec(),
-                        fed: next.fed.cloned(),
-                        piped: None,
-                    };
-                    self.simple(simple, through("xargs"), next.depth + 1);
-                    return true;
+                    if lists {
+                        return false;
+                    }
+                    rest_from(at)
                 }
-                rest_from(at)
-            }
-            "watch" => {
-                let mut exec = false;
-                let at = options::walk(
+                "doas" => rest_from(options::skip(texts, 1, spec("uC", &[]))),
+                "pkexec" => rest_from(options::skip(texts, 1, spec("", &["user"]))),
+                "command" | "builtin" => {
+                    let mut looks_up = false;
+                    let at = options::walk(texts, 1, Spec::default(), |opt| {
+                        looks_up |= matches!(opt, Opt::Short('v' | 'V', _));
+                        true
+                    });
+                    if looks_up {
+                        return false;
+                    }
+                    rest_from(at)
+                }
+                "exec" => rest_from(options::skip(texts, 1, spec("a", &[]))),
+                // No option of theirs takes a value (`setsid -f`, `--fork`, `-w`, `-c`).
+                "nohup" | "setsid" => rest_from(options::skip(texts, 1, Spec::default())),
+                "unbuffer" | "time" | "caffeinate" | "catchsegv" | "nocache" => {
+                    rest_from(options::skip(texts, 1, spec("fo", &["format", "output"])))
+                }
+                "nice" => rest_from(options::skip(texts, 1, spec("n", &["adjustment"]))),
+                "ionice" => rest_from(options::skip(
                     texts,
                     1,
-                    spec("nqs", &["interval", "chgexit", "equexit"]),
-                    |opt| {
-                        exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
+                    spec("cnp", &["class", "classdata", "pid"]),
+                )),
+                "stdbuf" => rest_from(options::skip(
+                    texts,
+                    1,
+                    spec("ioe", &["input", "output", "error"]),
+                )),
+                "chrt" => {
+                    let at = options::skip(texts, 1, Spec::default());
+                    rest_from(at + 1)
+                }
+                "taskset" => {
+                    let mut list = false;
+                    let at = options::walk(texts, 1, Spec::default(), |opt| {
+                        list |= matches!(opt, Opt::Short('c', _) | Opt::Long("cpu-list", _));
                         true
-                    },
-                );
-                if at >= texts.len() {
-                    return false;
+                    });
+                    let _ = list;
+                    rest_from(at + 1)
                 }
-                if !exec {
-                    self.script_from(&next.words[at..], &through("watch"), next.depth);
-                    return true;
-                }
-                Some(at)
-            }
-            "eval" => {
-                if texts.len() > 1 {
-                    self.script_from(&next.words[1..], &through("eval"), next.depth);
-                }
-                return texts.len() > 1;
-            }
-            "parallel" => return self.parallel(texts, next),
-            "su" | "runuser" => {
-                let mut script = None;
-                let at = options::walk(
+                "fakeroot" => rest_from(options::skip(texts, 1, spec("lsib", &["lib", "faked"]))),
+                "strace" | "ltrace" => rest_from(options::skip(
                     texts,
                     1,
                     spec(
-                        "cgGsuw",
-                        &[
-                            "command",
-                            "group",
-                            "supp-group",
-                            "shell",
-                            "user",
-                            "whitelist-environment",
-                        ],
+                        "oepsuEaIOSXPb",
+                        &["output", "expr", "attach", "string-limit", "user", "env"],
                     ),
-                    |opt| {
-                        if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
-                            script = value;
+                )),
+                "timeout" => {
+                    let at = options::skip(texts, 1, spec("sk", &["signal", "kill-after"]));
+                    rest_from(at + 1)
+                }
+                "env" => return self.env(texts, next),
+                "flock" => return self.flock(texts, next),
+                "xargs" => {
+                    let at = options::skip(
+                        texts,
+                        1,
+                        spec(
+                            "IinPdaEeLlsS",
+                            &[
+                                "replace",
+                                "max-args",
+                                "max-procs",
+                                "delimiter",
+                                "arg-file",
+                                "eof",
+                                "max-lines",
+                                "max-chars",
+                                "process-slot-var",
+                            ],
+                        ),
+                    );
+                    // Without a command, xargs runs `echo`. Fed by `find`, it gets the files found
+                    // under each of find's starting points.
+                    if at < texts.len()
+                        && let Some(Producer::Command { words, .. }) = next.piped
+                        && words.first().is_some_and(|w| basename(&w.text) == "find")
+                    {
+                        let find: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+                        let mut starts = cmd_starts(&find);
+                        if starts.is_empty() {
+                            starts.push(".".to_owned());
                         }
-                        true
-                    },
-                );
-                if let Some(script) = script {
-                    let word = next.words.iter().find(|w| w.text == script);
-                    self.script_word(word, script, &through(program), next.depth);
-                    return true;
-                }
-                if program == "runuser" {
+                        let mut words = next.words[at..].to_vec();
+                        words.extend(starts.iter().take(FAN_OUT_MAX).map(|start| {
+                            Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
+                        }));
+                        let simple = Simple {
+                            words,
+                            redirects: next.redirects.to_vec(),
+                            fed: next.fed.cloned(),
+                            piped: None,
+                        };
+                        self.simple(simple, through("xargs"), next.depth + 1);
+                        return true;
+                    }
                     rest_from(at)
-                } else {
-                    return false;
                 }
-            }
-            "busybox" => {
-                if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
-                    return false;
+                "watch" => {
+                    let mut exec = false;
+                    let at = options::walk(
+                        texts,
+                        1,
+                        spec("nqs", &["interval", "chgexit", "equexit"]),
+                        |opt| {
+                            exec |= matches!(opt, Opt::Short('x', _) | Opt::Long("exec", _));
+                            true
+                        },
+                    );
+                    if at >= texts.len() {
+                        return false;
+                    }
+                    if !exec {
+                        self.script_from(&next.words[at..], &through("watch"), next.depth);
+                        return true;
+                    }
+                    Some(at)
                 }
-                rest_from(1)
-            }
-            _ => return false,
-        };
+                "eval" => {
+                    if texts.len() > 1 {
+                        self.script_from(&next.words[1..], &through("eval"), next.depth);
+                    }
+                    return texts.len() > 1;
+                }
+                "parallel" => return self.parallel(texts, next),
+                "su" | "runuser" => {
+                    let mut script = None;
+                    let at = options::walk(
+                        texts,
+                        1,
+                        spec(
+                            "cgGsuw",
+                            &[
+                                "command",
+                                "group",
+                                "supp-group",
+                                "shell",
+                                "user",
+                                "whitelist-environment",
+                            ],
+                        ),
+                        |opt| {
+                            if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
+                                script = value;
+                            }
+                            true
+                        },
+                    );
+                    if let Some(script) = script {
+                        let word = next.words.iter().find(|w| w.text == script);
+                        self.script_word(word, script, &through(program), next.depth);
+                        return true;
+                    }
+                    if program == "runuser" {
+                        rest_from(at)
+                    } else {
+                        return false;
+                    }
+                }
+                "busybox" => {
+                    if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
+                        return false;
+                    }
+                    rest_from(1)
+                }
+                _ => return false,
+            };
         let Some(at) = at else {
             return false;
         };
