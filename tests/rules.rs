@@ -587,12 +587,23 @@ fn a_rules_file_known_by_its_stamp_is_read_again_after_an_edit_that_keeps_its_si
         "rules:\n- name: no-curl\n  tool: shell\n  when: {command: curl}\n",
     );
     approve_all(&env);
+    // Written again (the same bytes, so still approved) just before the first run, so that the
+    // run sees a file changed a moment ago.
+    let text = fs::read_to_string(&file).unwrap();
+    fs::write(&file, &text).unwrap();
+    let written = std::time::Instant::now();
     assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
+    let late = written.elapsed() > std::time::Duration::from_millis(90);
     let before = memos(&env).len();
     // A file is known by its stamp only once a second change could no longer leave it as it is.
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
-    assert_eq!(memos(&env).len(), before + 1, "the stamp's memo is kept");
+    // On a loaded machine the first run may itself have come too late to be racy, and kept it.
+    let kept = memos(&env).len();
+    assert!(
+        kept == before + 1 || (late && kept == before),
+        "the stamp's memo is kept: {before} then {kept}"
+    );
     assert_eq!(code(&env.run("pre_tool_call", &shell("curl x"))), 2);
     // Same size, same modification time: only the change time (which no program can set back)
     // tells the edit, and the edited rules are not the approved ones: the approved copy stands

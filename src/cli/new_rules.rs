@@ -20,11 +20,12 @@ use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
 /// The names `--rules` takes.
-pub(crate) const PACK_NAMES: [&str; 4] = [
+pub(crate) const PACK_NAMES: [&str; 5] = [
     packs::PACKS[0].name,
     packs::PACKS[1].name,
     packs::PACKS[2].name,
     packs::PACKS[3].name,
+    packs::PACKS[4].name,
 ];
 
 /// `new --rules --json`.

@@ -21,7 +21,7 @@ const EXAMPLES_MAX: usize = 3;
 const CASES_PROJECT: &str = "/home/dev/project";
 
 /// Each shipped pack's cases: one JSON call a line, with what the pack must do with it.
-const CASES: [(&str, &str); 4] = [
+const CASES: [(&str, &str); 5] = [
     (
         "destructive",
         include_str!("../rules/packs/destructive.cases.jsonl"),
@@ -29,6 +29,10 @@ const CASES: [(&str, &str); 4] = [
     (
         "force-push",
         include_str!("../rules/packs/force-push.cases.jsonl"),
+    ),
+    (
+        "git-discard",
+        include_str!("../rules/packs/git-discard.cases.jsonl"),
     ),
     (
         "secrets",

@@ -13,7 +13,7 @@ pub(crate) struct Pack {
 }
 
 /// Every pack, in the order `new --rules` lists them.
-pub(crate) const PACKS: [Pack; 4] = [
+pub(crate) const PACKS: [Pack; 5] = [
     Pack {
         name: "destructive",
         about: "deleting, wiping or formatting what lies outside the project",
@@ -23,6 +23,11 @@ pub(crate) const PACKS: [Pack; 4] = [
         name: "force-push",
         about: "force pushes and history rewrites on protected branches",
         text: include_str!("packs/force-push.yaml"),
+    },
+    Pack {
+        name: "git-discard",
+        about: "throwing away local git work: hard resets, clean -f, dropped stashes",
+        text: include_str!("packs/git-discard.yaml"),
     },
     Pack {
         name: "secrets",
