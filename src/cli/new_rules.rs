@@ -20,12 +20,14 @@ use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
 /// The names `--rules` takes.
-pub(crate) const PACK_NAMES: [&str; 5] = [
+pub(crate) const PACK_NAMES: [&str; 7] = [
     packs::PACKS[0].name,
     packs::PACKS[1].name,
     packs::PACKS[2].name,
     packs::PACKS[3].name,
     packs::PACKS[4].name,
+    packs::PACKS[5].name,
+    packs::PACKS[6].name,
 ];
 
 /// `new --rules --json`.

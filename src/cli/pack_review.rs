@@ -21,7 +21,7 @@ const EXAMPLES_MAX: usize = 3;
 const CASES_PROJECT: &str = "/home/dev/project";
 
 /// Each shipped pack's cases: one JSON call a line, with what the pack must do with it.
-const CASES: [(&str, &str); 5] = [
+const CASES: [(&str, &str); 7] = [
     (
         "destructive",
         include_str!("../rules/packs/destructive.cases.jsonl"),
@@ -33,6 +33,14 @@ const CASES: [(&str, &str); 5] = [
     (
         "git-discard",
         include_str!("../rules/packs/git-discard.cases.jsonl"),
+    ),
+    (
+        "containers",
+        include_str!("../rules/packs/containers.cases.jsonl"),
+    ),
+    (
+        "kubernetes",
+        include_str!("../rules/packs/kubernetes.cases.jsonl"),
     ),
     (
         "secrets",

@@ -13,7 +13,7 @@ pub(crate) struct Pack {
 }
 
 /// Every pack, in the order `new --rules` lists them.
-pub(crate) const PACKS: [Pack; 5] = [
+pub(crate) const PACKS: [Pack; 7] = [
     Pack {
         name: "destructive",
         about: "deleting, wiping or formatting what lies outside the project",
@@ -28,6 +28,16 @@ pub(crate) const PACKS: [Pack; 5] = [
         name: "git-discard",
         about: "throwing away local git work: hard resets, clean -f, dropped stashes",
         text: include_str!("packs/git-discard.yaml"),
+    },
+    Pack {
+        name: "containers",
+        about: "deleting containers, images and volumes with their data",
+        text: include_str!("packs/containers.yaml"),
+    },
+    Pack {
+        name: "kubernetes",
+        about: "deleting namespaces, volumes and objects in bulk; helm uninstall",
+        text: include_str!("packs/kubernetes.yaml"),
     },
     Pack {
         name: "secrets",
