@@ -20,7 +20,7 @@ use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
 /// The names `--rules` takes.
-pub(crate) const PACK_NAMES: [&str; 7] = [
+pub(crate) const PACK_NAMES: [&str; 10] = [
     packs::PACKS[0].name,
     packs::PACKS[1].name,
     packs::PACKS[2].name,
@@ -28,6 +28,9 @@ pub(crate) const PACK_NAMES: [&str; 7] = [
     packs::PACKS[4].name,
     packs::PACKS[5].name,
     packs::PACKS[6].name,
+    packs::PACKS[7].name,
+    packs::PACKS[8].name,
+    packs::PACKS[9].name,
 ];
 
 /// `new --rules --json`.

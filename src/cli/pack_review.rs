@@ -21,7 +21,7 @@ const EXAMPLES_MAX: usize = 3;
 const CASES_PROJECT: &str = "/home/dev/project";
 
 /// Each shipped pack's cases: one JSON call a line, with what the pack must do with it.
-const CASES: [(&str, &str); 7] = [
+const CASES: [(&str, &str); 10] = [
     (
         "destructive",
         include_str!("../rules/packs/destructive.cases.jsonl"),
@@ -41,6 +41,18 @@ const CASES: [(&str, &str); 7] = [
     (
         "kubernetes",
         include_str!("../rules/packs/kubernetes.cases.jsonl"),
+    ),
+    (
+        "infrastructure",
+        include_str!("../rules/packs/infrastructure.cases.jsonl"),
+    ),
+    (
+        "publishing",
+        include_str!("../rules/packs/publishing.cases.jsonl"),
+    ),
+    (
+        "services",
+        include_str!("../rules/packs/services.cases.jsonl"),
     ),
     (
         "secrets",

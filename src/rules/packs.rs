@@ -13,7 +13,7 @@ pub(crate) struct Pack {
 }
 
 /// Every pack, in the order `new --rules` lists them.
-pub(crate) const PACKS: [Pack; 7] = [
+pub(crate) const PACKS: [Pack; 10] = [
     Pack {
         name: "destructive",
         about: "deleting, wiping or formatting what lies outside the project",
@@ -38,6 +38,21 @@ pub(crate) const PACKS: [Pack; 7] = [
         name: "kubernetes",
         about: "deleting namespaces, volumes and objects in bulk; helm uninstall",
         text: include_str!("packs/kubernetes.yaml"),
+    },
+    Pack {
+        name: "infrastructure",
+        about: "terraform destroy, applies nobody reviewed, state edits, pulumi destroy",
+        text: include_str!("packs/infrastructure.yaml"),
+    },
+    Pack {
+        name: "publishing",
+        about: "publishing packages and images, yanking releases, pushing release tags",
+        text: include_str!("packs/publishing.yaml"),
+    },
+    Pack {
+        name: "services",
+        about: "stopping system services, shutting the machine down, killing init",
+        text: include_str!("packs/services.yaml"),
     },
     Pack {
         name: "secrets",
