@@ -21,7 +21,7 @@ const EXAMPLES_MAX: usize = 3;
 const CASES_PROJECT: &str = "/home/dev/project";
 
 /// Each shipped pack's cases: one JSON call a line, with what the pack must do with it.
-const CASES: [(&str, &str); 10] = [
+const CASES: [(&str, &str); 12] = [
     (
         "destructive",
         include_str!("../rules/packs/destructive.cases.jsonl"),
@@ -55,8 +55,16 @@ const CASES: [(&str, &str); 10] = [
         include_str!("../rules/packs/services.cases.jsonl"),
     ),
     (
+        "platforms",
+        include_str!("../rules/packs/platforms.cases.jsonl"),
+    ),
+    (
         "secrets",
         include_str!("../rules/packs/secrets.cases.jsonl"),
+    ),
+    (
+        "secret-stores",
+        include_str!("../rules/packs/secret-stores.cases.jsonl"),
     ),
     (
         "outside-project",

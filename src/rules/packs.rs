@@ -13,7 +13,7 @@ pub(crate) struct Pack {
 }
 
 /// Every pack, in the order `new --rules` lists them.
-pub(crate) const PACKS: [Pack; 10] = [
+pub(crate) const PACKS: [Pack; 12] = [
     Pack {
         name: "destructive",
         about: "deleting, wiping or formatting what lies outside the project",
@@ -55,9 +55,19 @@ pub(crate) const PACKS: [Pack; 10] = [
         text: include_str!("packs/services.yaml"),
     },
     Pack {
+        name: "platforms",
+        about: "deleting repositories, releases and secrets on GitHub and GitLab",
+        text: include_str!("packs/platforms.yaml"),
+    },
+    Pack {
         name: "secrets",
         about: "reading or printing secrets and credentials",
         text: include_str!("packs/secrets.yaml"),
+    },
+    Pack {
+        name: "secret-stores",
+        about: "asking Vault, cloud secret managers, Doppler, 1Password or pass for a secret",
+        text: include_str!("packs/secret-stores.yaml"),
     },
     Pack {
         name: "outside-project",
