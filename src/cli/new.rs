@@ -47,8 +47,8 @@ pub(crate) struct NewArgs {
     )]
     event: Option<String>,
     /// Write a shipped rule pack (destructive, force-push, git-discard, containers,
-    /// kubernetes, infrastructure, publishing, services, platforms, secrets, secret-stores,
-    /// outside-project) into the
+    /// kubernetes, infrastructure, publishing, services, cloud, databases, platforms, secrets,
+    /// secret-stores, outside-project) into the
     /// user's rules file (<hermes home>/hermes-hooks/rules.yaml), or with --project into the
     /// project's .agents/rules.yaml, for review and approval: a guard with no script
     #[arg(

@@ -20,7 +20,7 @@ use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
 /// The names `--rules` takes.
-pub(crate) const PACK_NAMES: [&str; 12] = [
+pub(crate) const PACK_NAMES: [&str; 14] = [
     packs::PACKS[0].name,
     packs::PACKS[1].name,
     packs::PACKS[2].name,
@@ -33,6 +33,8 @@ pub(crate) const PACK_NAMES: [&str; 12] = [
     packs::PACKS[9].name,
     packs::PACKS[10].name,
     packs::PACKS[11].name,
+    packs::PACKS[12].name,
+    packs::PACKS[13].name,
 ];
 
 /// `new --rules --json`.

@@ -21,7 +21,7 @@ const EXAMPLES_MAX: usize = 3;
 const CASES_PROJECT: &str = "/home/dev/project";
 
 /// Each shipped pack's cases: one JSON call a line, with what the pack must do with it.
-const CASES: [(&str, &str); 12] = [
+const CASES: [(&str, &str); 14] = [
     (
         "destructive",
         include_str!("../rules/packs/destructive.cases.jsonl"),
@@ -53,6 +53,14 @@ const CASES: [(&str, &str); 12] = [
     (
         "services",
         include_str!("../rules/packs/services.cases.jsonl"),
+    ),
+    (
+        "cloud",
+        include_str!("../rules/packs/cloud.cases.jsonl"),
+    ),
+    (
+        "databases",
+        include_str!("../rules/packs/databases.cases.jsonl"),
     ),
     (
         "platforms",

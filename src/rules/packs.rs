@@ -13,7 +13,7 @@ pub(crate) struct Pack {
 }
 
 /// Every pack, in the order `new --rules` lists them.
-pub(crate) const PACKS: [Pack; 12] = [
+pub(crate) const PACKS: [Pack; 14] = [
     Pack {
         name: "destructive",
         about: "deleting, wiping or formatting what lies outside the project",
@@ -53,6 +53,16 @@ pub(crate) const PACKS: [Pack; 12] = [
         name: "services",
         about: "stopping system services, shutting the machine down, killing init",
         text: include_str!("packs/services.yaml"),
+    },
+    Pack {
+        name: "cloud",
+        about: "deleting AWS, Google Cloud and Azure resources; changing who may use them",
+        text: include_str!("packs/cloud.yaml"),
+    },
+    Pack {
+        name: "databases",
+        about: "dropping, truncating or emptying databases and tables; flushing Redis",
+        text: include_str!("packs/databases.yaml"),
     },
     Pack {
         name: "platforms",
