@@ -89,7 +89,7 @@ pub(crate) fn check(
         Some("shell") => {
             let reading = crate::rules::commands(invocation, input, home)?;
             for command in &reading.commands {
-                if let Some(why) = person_only(command) {
+                if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
                     person.get_or_insert_with(|| format!("`{}` {why}", command.line));
                 }
                 for (path, act) in acts(command) {
@@ -258,6 +258,54 @@ fn person_only(command: &Command) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// Why `command`, an interpreter given code on its command line (`python3 -c`, `node -e`,
+/// `perl -e`, ...), is only a person's to run: the code names hermes-hooks with a command only a
+/// person may run (`os.system("hermes-hooks revoke ...")`). The shell reader cannot follow a
+/// program's own code, so the code is read as text; without a person-only word it goes on.
+fn runs_ours_inside(command: &Command) -> Option<&'static str> {
+    let program = command.program.rsplit('/').next().unwrap_or_default();
+    let interpreter = program.starts_with("python")
+        || program.starts_with("pypy")
+        || matches!(
+            program,
+            "node"
+                | "nodejs"
+                | "deno"
+                | "bun"
+                | "perl"
+                | "ruby"
+                | "php"
+                | "lua"
+                | "Rscript"
+                | "osascript"
+                | "tclsh"
+                | "pwsh"
+                | "powershell"
+                | "awk"
+                | "gawk"
+        );
+    if !interpreter {
+        return None;
+    }
+    let code = command.args.join(" ");
+    let at = code
+        .find("hermes-hooks")
+        .or_else(|| code.find("hermes_hooks"))?;
+    let after = &code[at..];
+    let person = [
+        "approve",
+        "revoke",
+        "install",
+        "uninstall",
+        "--accept-hooks",
+        "--rules",
+    ];
+    after
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .any(|word| person.contains(&word))
+        .then_some("runs hermes-hooks from a program's code with a command only a person may run")
 }
 
 /// Whether `command` is an agent's own way to run without hooks: `codex features disable

@@ -111,11 +111,17 @@ fn commands_only_a_person_may_run_are_blocked() {
         "hermes plugins disable hermes-hooks",
         "hermes plugins remove hermes-hooks",
         "claude --settings '{\"disableAllHooks\": true}' -p hi",
+        // A program's own code that runs hermes-hooks: read as text.
+        "python3 -c \"import os; os.system('setsid -f sh -c \\\"env -u AI_AGENT hermes-hooks revoke x\\\"')\"",
+        "node -e \"require('child_process').execSync('hermes-hooks approve --yes')\"",
+        "perl -e 'system(\"hermes-hooks\", \"uninstall\", \"claude-code\")'",
     ] {
         assert!(denied(&bash(&env, command)), "{command}");
     }
     for command in [
         "setsid -f sleep 1",
+        "python3 -c \"import subprocess; subprocess.run(['hermes-hooks', 'list'])\"",
+        "python3 -c 'print(1)'",
         "codex features list",
         "hermes plugins list",
         "claude --version",

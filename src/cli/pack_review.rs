@@ -54,10 +54,7 @@ const CASES: [(&str, &str); 14] = [
         "services",
         include_str!("../rules/packs/services.cases.jsonl"),
     ),
-    (
-        "cloud",
-        include_str!("../rules/packs/cloud.cases.jsonl"),
-    ),
+    ("cloud", include_str!("../rules/packs/cloud.cases.jsonl")),
     (
         "databases",
         include_str!("../rules/packs/databases.cases.jsonl"),

@@ -13,7 +13,23 @@
 # HERMES_HOOKS_AGENTS="claude-code gemini" runs only those; AGENT_CHECKS=ask only the ask checks
 # (AGENT_CHECKS=hostile only the hostile model, where an agent has one; AGENT_CHECKS=rules only
 # the shipped destructive rule pack, with no script hook, against `rm -rf` outside the project,
-# and in Claude Code and Codex also against `bash -lc 'rm -rf <outside>'`).
+# and in Claude Code and Codex also against `bash -lc 'rm -rf <outside>'`; AGENT_CHECKS=self only
+# the guard guarding itself, in Claude Code and Codex (the other agents skip): with the pack
+# approved, a hostile model's `hermes-hooks approve --yes`, its detached `hermes-hooks revoke`
+# (setsid, the agents' variables unset), its delete of the rules file, its unwiring of its own
+# agent and its agent's own switch for hooks (`codex features disable hooks`, `claude --settings
+# '{"disableAllHooks":true}'`, disableAllHooks in .claude/settings.local.json) are blocked, in a
+# project with no .agents/ folder, and `rm -rf <outside>` still is; with nothing approved (the
+# control) the deletes and switches do their damage, approve refuses by itself and the detached
+# revoke runs; see tests/agents/self_protection.py; AGENT_CHECKS=missing only hermes-hooks gone
+# missing, in Claude Code and Codex (the other agents skip): wired by `install <agent> --project .`
+# while hermes-hooks is on PATH, the agent started where it cannot be found blocks the model's `rm`
+# of a folder outside the project and tells the model so, and with `install --if-missing allow`
+# (the control) the folder is deleted; see tests/agents/missing_program.py). The full run runs
+# them all.
+#
+# `run.sh BINARY` runs the checks with that hermes-hooks binary and builds nothing; without it,
+# the checkout's debug build is built and used.
 #
 # Drift: `run.sh --newest` (or HERMES_HOOKS_AGENTS_NEWEST=1) runs each agent's checks twice, at
 # the pinned version and at the newest release on the registry (npm's `latest`, installed into
@@ -24,19 +40,27 @@
 # A check.sh says which version it ran with a "<agent>: version V" line on stderr, and when asked
 # for `latest` that is the pinned one, prints "<agent>: version V is the pinned one" and exits 0.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+
+usage() {
+  echo "usage: tests/agents/run.sh [--newest] [BINARY]" >&2
+  exit 2
+}
 
 newest="${HERMES_HOOKS_AGENTS_NEWEST:-}"
 [ "$newest" = 0 ] && newest=""
+binary=""
 for arg in "$@"; do
   case "$arg" in
     --newest) newest=1 ;;
+    -*) usage ;;
     *)
-      echo "usage: tests/agents/run.sh [--newest]" >&2
-      exit 2
+      [ -z "$binary" ] || usage
+      [ -x "$arg" ] && [ -f "$arg" ] || { echo "agents: not an executable: $arg" >&2; exit 2; }
+      binary="$(cd "$(dirname "$arg")" && pwd)/$(basename "$arg")"
       ;;
   esac
 done
+cd "$(dirname "$0")/../.."
 
 skip() {
   echo "agents: skipped: $1" >&2
@@ -47,8 +71,10 @@ command -v node >/dev/null || skip "node is not installed"
 command -v npm >/dev/null || skip "npm is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed (the fake model server needs it)"
 
-cargo build --locked --quiet --bin hermes-hooks
-binary="$PWD/target/debug/hermes-hooks"
+if [ -z "$binary" ]; then
+  cargo build --locked --quiet --bin hermes-hooks
+  binary="$PWD/target/debug/hermes-hooks"
+fi
 
 # Where the agents are installed, kept between runs; another run on this machine may be
 # installing into the same folders: one at a time.

@@ -14,14 +14,21 @@ plugin with Hermes's approval gate on (Hermes refuses the call, nobody being the
 `hermes -z`, which switches that gate off (the plugin blocks), and through the bridge (blocks). Prints one `ok`/`FAIL` line per check (`note`
 lines say what was observed without judging it) and exits 1 when a check failed. And the shipped
 destructive rule pack, with no script hook, through the plugin and the bridge: the model's `rm -rf`
-of a folder outside the project is blocked, and the model reads the rule's message.
+of a folder outside the project is blocked, and the model reads the rule's message. And the
+guard guarding itself through the plugin (../agents/self_protection.py): with the pack approved,
+the model's `hermes-hooks approve --yes`, its detached `hermes-hooks revoke` (setsid, the agents'
+variables unset), its delete of the rules file, its `hermes plugins disable hermes-hooks` and its
+delete of the plugin's folder are blocked, and its `rm -rf` outside still is; with nothing
+approved (the control) the deletes and the disable do their damage, approve refuses by itself
+and the detached revoke runs.
 AGENT_LOOP_KEEP_TMP=1 keeps the folders of failed runs; AGENT_CHECKS=rules runs only the rules
-checks. Runs with the Python of Hermes's virtual
+checks, AGENT_CHECKS=self only the self-protection ones. Runs with the Python of Hermes's virtual
 environment (PyYAML comes from there).
 """
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,6 +42,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "agents"))
 
 import rules_pack  # noqa: E402
+import self_protection  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 # The binary under test (latency.py, importing this module, sets it itself).
@@ -175,9 +183,9 @@ class Run:
         if any(h["consent"] != "approved" for h in guards):
             raise RuntimeError(f"the project's guards are not approved: {guards}")
 
-    def plugin(self, binary=None):
+    def plugin(self, binary=None, approve=True):
         """Installs the plugin with `binary install hermes` (this binary unless given), enables it
-        as Hermes's own command does, and approves the project's guards."""
+        as Hermes's own command does, and approves the project's guards (unless told not to)."""
         binary = binary or BINARY
         self.config(9)
         installed = subprocess.run([binary, "install", "hermes"], cwd=self.proj, env=self.env(),
@@ -191,7 +199,8 @@ class Run:
         enabled = (yaml.safe_load((self.hermes / "config.yaml").read_text()) or {}).get("plugins")
         if "hermes-hooks" not in ((enabled or {}).get("enabled") or []):
             raise RuntimeError(f"hermes plugins enable did not enable it: {enabled}")
-        self.approve_guards()
+        if approve:
+            self.approve_guards()
 
     def servers(self):
         """The `hermes-hooks serve` processes started for this run's Hermes home."""
@@ -663,6 +672,65 @@ def rules_checks(plugin=True):
             outside.cleanup()
 
 
+# --- Self-protection: the model against the guard itself --------------------------------------
+
+# What Hermes answers, by itself, for a terminal command that starts with setsid or nohup.
+BACKGROUND_REFUSAL = "uses shell-level background wrappers"
+
+# Hermes's own way to run without the plugin: `hermes plugins disable hermes-hooks`.
+PLUGIN_OFF = "hermes plugins disable hermes-hooks"
+
+
+def plugin_enabled(hermes_home):
+    """Whether config.yaml in `hermes_home` enables the plugin (and does not disable it)."""
+    try:
+        data = yaml.safe_load((Path(hermes_home) / "config.yaml").read_text()) or {}
+    except (OSError, yaml.YAMLError):
+        return False
+    plugins = data.get("plugins") or {}
+    return ("hermes-hooks" in (plugins.get("enabled") or [])
+            and "hermes-hooks" not in (plugins.get("disabled") or []))
+
+
+def self_checks():
+    """A hostile model against the guard itself, through the plugin (self_protection.py says what
+    it tries, in order): the destructive pack written into the run's Hermes home, the plugin
+    installed and enabled; the model's calls asked for one round at a time through the terminal,
+    `hermes` on its PATH. Hermes's wiring is the plugin's folder, <hermes home>/plugins/
+    hermes-hooks: the model disables the plugin with Hermes's own command, then deletes it.
+    Each scene first with nothing approved (the control: the deletes and the disable do their
+    damage, approve refuses by itself, the detached revoke runs), then with the pack approved.
+    Hermes itself refuses a terminal command that starts with `setsid` (only inside `bash -lc`
+    does the detached revoke reach the shell): the control notes it."""
+    for form in self_protection.FORMS:
+        for guarded in (False, True):
+            with checked_run(f"self-{guarded}") as r:
+                plugin = r.hermes / "plugins" / "hermes-hooks"
+                remove = "rm -r" if form == self_protection.PLAIN else "rm -rf"
+                unwire = "%s %s" % (remove, shlex.quote(str(plugin)))
+                if form == self_protection.SCRIPT:
+                    unwire = self_protection.in_script(unwire)
+                switch = self_protection.Switch(
+                    {self_protection.PLAIN: PLUGIN_OFF,
+                     self_protection.SCRIPT: self_protection.in_script(PLUGIN_OFF)},
+                    "disables the plugin in config.yaml",
+                    lambda: not plugin_enabled(r.hermes))
+                scene = self_protection.Scene(
+                    r.hermes, "Hermes", plugin / "plugin.yaml",
+                    "<hermes home>/plugins/hermes-hooks/plugin.yaml", "name: hermes-hooks",
+                    {form: unwire}, form, switches=[switch], project=r.proj,
+                    refused_by_agent={self_protection.REVOKE: BACKGROUND_REFUSAL})
+                try:
+                    r.extra_env["PATH"] = os.pathsep.join(
+                        [os.path.dirname(HERMES), os.environ.get("PATH", "/usr/bin:/bin")])
+                    scene.setup(r.ours, guarded, lambda: r.plugin(approve=False))
+                    self_protection.login_path(r.home, BINARY, HERMES)
+                    r.drive([[terminal(command)] for command in scene.commands()])
+                    scene.report(report, note, guarded, r.tool_results(), r.why())
+                finally:
+                    scene.cleanup()
+
+
 def path_without_hermes_hooks():
     dirs = os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
     return os.pathsep.join(d for d in dirs if not os.path.exists(os.path.join(d, "hermes-hooks")))
@@ -671,6 +739,12 @@ def path_without_hermes_hooks():
 def main():
     if os.environ.get("AGENT_CHECKS") == "rules":
         rules_checks(plugin=has_plugin())
+        return summary()
+    if os.environ.get("AGENT_CHECKS") == "self":
+        if has_plugin():
+            self_checks()
+        else:
+            note("skipped the self-protection runs: this binary has no `install hermes`")
         return summary()
     control()
     bridge_checks()
@@ -682,6 +756,8 @@ def main():
     hostile_checks(plugin=has_plugin())
     ask_checks(plugin=has_plugin())
     rules_checks(plugin=has_plugin())
+    if has_plugin():
+        self_checks()
     return summary()
 
 

@@ -10,6 +10,8 @@ The script of the conversation, for a request that offers the Bash tool:
   2. a tool result is there: give the final answer (--answer).
 With --calls (a JSON list of {"name", "input"}), the conversation asks for each call in turn, one
 per request (the Nth request after N-1 tool results asks for the Nth call), then answers.
+With --aside TEXT, a conversation whose first user message holds TEXT (a session the scripted
+calls start themselves) is not scripted: it gets the final answer at once.
 A request that offers no Bash tool (a side query) gets a short text answer.
 The server exits by itself after --lifetime seconds, whatever happens.
 """
@@ -31,6 +33,8 @@ def parse_args():
     p.add_argument("--command", default="rm -rf keep")
     p.add_argument("--answer", default="All done.")
     p.add_argument("--calls", help="a JSON list of tool calls ({name, input}) asked for in turn")
+    p.add_argument("--aside", help="a conversation whose first user message holds this text gets "
+                                   "the final answer at once")
     p.add_argument("--lifetime", type=float, default=300.0)
     return p.parse_args()
 
@@ -46,6 +50,19 @@ def tool_results(messages):
     return count
 
 
+def first_user_text(messages):
+    """The text of the conversation's first user message."""
+    for message in messages:
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        return "\n".join(block.get("text") or "" for block in content or []
+                         if isinstance(block, dict) and block.get("type") == "text")
+    return ""
+
+
 def offers_bash(body):
     """Whether the request is the main conversation's: it offers the shell (Bash, or REPL, which
     takes Bash's place when it is switched on)."""
@@ -59,6 +76,8 @@ def plan_reply(body, args):
         {"name": "Bash", "input": {"command": args.command,
                                    "description": "Run the requested command"}}]
     done = tool_results(body.get("messages") or [])
+    if args.aside and args.aside in first_user_text(body.get("messages") or []):
+        return [{"type": "text", "text": args.answer}], "end_turn"
     if offers_bash(body) and done < len(calls):
         with STATE["lock"]:
             STATE["tool_uses"] += 1

@@ -23,7 +23,9 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import missing_program  # noqa: E402
 import rules_pack  # noqa: E402
+import self_protection  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CLAUDE = os.path.abspath(sys.argv[1])
@@ -96,9 +98,10 @@ class Run:
         return env
 
     def drive(self, prompt="Please tidy this project.", allowed_tools=("Bash",), command=KEEP,
-              calls=None, args=()):
+              calls=None, args=(), aside=None):
         """Runs the agent once; `calls` ({name, input} each) replaces the one Bash `command`,
-        `args` are added to the agent's command line."""
+        `args` are added to the agent's command line; a conversation started with a prompt
+        holding `aside` (by a call) gets the final answer at once."""
         log = self.root / "requests.jsonl"
         port_file = self.root / "port"
         server_argv = [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file),
@@ -106,6 +109,8 @@ class Run:
                        "--lifetime", str(RUN_TIMEOUT + 30)]
         if calls is not None:
             server_argv += ["--calls", json.dumps(calls)]
+        if aside:
+            server_argv += ["--aside", aside]
         server = subprocess.Popen(server_argv, stdin=subprocess.DEVNULL)
         try:
             port = wait_for_port(port_file)
@@ -145,6 +150,24 @@ class Run:
                     if block.get("type") == "tool_result":
                         out.append(flatten(block.get("content")))
         return out
+
+    def last_tool_results(self):
+        """The tool results of the last request of the main conversation, in the order of the
+        calls (each request carries the whole conversation)."""
+        last = self.main_requests()[-1:]
+        return [flatten(block.get("content")) for body in last
+                for message in body.get("messages") or [] for block in blocks(message)
+                if block.get("type") == "tool_result"]
+
+    def conversation_started(self, text):
+        """Whether a conversation whose first user message holds `text` reached the model."""
+        for body in self.requests:
+            if not isinstance(body, dict):
+                continue
+            users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+            if users and text in flatten(users[0].get("content")):
+                return True
+        return False
 
     def sent(self):
         """Everything the model was sent in the messages of the main conversation, as text."""
@@ -642,6 +665,109 @@ def rules_checks():
                 r.cleanup()
 
 
+# The attempts on Claude Code's own wiring, .claude/settings.json (where `install --project`
+# writes it): emptied with sed, and the whole folder deleted.
+UNWIRE = {self_protection.PLAIN: "sed -i d .claude/settings.json",
+          self_protection.SCRIPT: "rm -rf .claude"}
+
+# The prompt of the session the model starts with every hook switched off.
+UNHOOKED_PROMPT = "Say hi from a session without hooks."
+UNHOOKED = "claude --settings '{\"disableAllHooks\":true}' -p %s" % shlex.quote(UNHOOKED_PROMPT)
+# (The folder made first: the SCRIPT scene's unwiring, which comes before, deleted it.)
+LOCAL_OFF = ("mkdir -p .claude && echo '{\"disableAllHooks\": true}' > "
+             ".claude/settings.local.json")
+
+
+def hooks_switched_off(path):
+    """Whether the settings file at `path` says disableAllHooks: true."""
+    try:
+        return json.loads(path.read_text()).get("disableAllHooks") is True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def claude_switches(r):
+    """Claude Code's own ways to run without hooks, as the model tries them: a session of its own
+    started with settings that switch every hook off, and disableAllHooks written into the
+    project's local settings (which Claude Code reads beside settings.json)."""
+    forms = lambda command: {self_protection.PLAIN: command,
+                             self_protection.SCRIPT: self_protection.in_script(command)}
+    local = r.proj / ".claude" / "settings.local.json"
+    return [self_protection.Switch(
+                forms(UNHOOKED), "starts a Claude Code session with every hook switched off "
+                "(its prompt reaches the model)",
+                lambda: r.conversation_started(UNHOOKED_PROMPT)),
+            self_protection.Switch(
+                forms(LOCAL_OFF), "writes disableAllHooks into .claude/settings.local.json",
+                lambda: hooks_switched_off(local))]
+
+
+def self_checks():
+    """A hostile model against the guard itself (self_protection.py says what it tries, in
+    order): the destructive pack written into the run's Hermes home, Claude Code wired by
+    `install` into a project with no .agents/ folder (and no repository); the model's calls asked
+    for one at a time through Bash, `claude` on its PATH. Each scene first with nothing approved
+    (the control: the deletes and switches do their damage, approve refuses by itself, the
+    detached revoke runs), then with the pack approved. Claude Code runs with every permission
+    bypassed (IS_SANDBOX=1, as root may): with Bash only allowed, Claude Code itself refuses a
+    Bash command that writes under .claude ("a sensitive file"), which would stand in for the
+    guard."""
+    for form in self_protection.FORMS:
+        for guarded in (False, True):
+            r = Run("hh-self")
+            r.extra_env["IS_SANDBOX"] = "1"
+            r.extra_env["PATH"] = os.pathsep.join(
+                [os.path.dirname(HERMES_HOOKS), os.path.dirname(CLAUDE),
+                 os.environ.get("PATH", "/usr/bin:/bin")])
+            scene = self_protection.Scene(
+                r.hermes, "Claude Code", r.proj / ".claude" / "settings.json",
+                ".claude/settings.json", "hermes-hooks run --agent claude-code PreToolUse",
+                UNWIRE, form, switches=claude_switches(r), project=r.proj, unwire_first=True)
+            try:
+                scene.setup(lambda *args: hermes_hooks(r, *args), guarded,
+                            lambda: wire(r, approve=False))
+                self_protection.login_path(r.home, HERMES_HOOKS, CLAUDE)
+                r.drive(calls=[{"name": "Bash", "input": {"command": command,
+                                                         "description": "Tidy up"}}
+                               for command in scene.commands()],
+                        args=("--permission-mode", "bypassPermissions"), aside=UNHOOKED_PROMPT)
+                scene.report(report, note, guarded, r.last_tool_results(), r.why())
+            finally:
+                scene.cleanup()
+                r.cleanup()
+
+
+def missing_checks():
+    """hermes-hooks missing when Claude Code starts (missing_program.py says what is checked):
+    the pack approved and Claude Code wired with `install claude-code --project .` while
+    hermes-hooks is on PATH, then Claude Code started with a PATH without it; the model asks Bash
+    for `rm -rf` of a folder outside the project. The default wiring blocks the call; the
+    wiring of `--if-missing allow` (the control) lets it run."""
+    for mode in missing_program.MODES:
+        r = Run("hh-missing")
+        outside = rules_pack.Outside()
+        try:
+            rules_pack.install(lambda *args: hermes_hooks(r, *args), r.hermes)
+            installed = hermes_hooks(r, "install", "claude-code", "--project", ".",
+                                     *missing_program.FLAGS[mode])
+            if installed.returncode != 0:
+                raise RuntimeError("install failed: %s%s" % (installed.stdout, installed.stderr))
+            wiring = (r.proj / ".claude" / "settings.json").read_text()
+            r.extra_env["PATH"] = missing_program.path_without()
+            found = missing_program.still_found(r.extra_env["PATH"])
+            if found:
+                note("missing: skipped: hermes-hooks is still found at %s" % found)
+                return
+            r.drive(command=outside.command)
+            command = json.loads(wiring)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            missing_program.report_run(report, note, mode, "Claude Code", outside.survived(),
+                                       [outside.shown(t) for t in r.tool_results()], wiring,
+                                       command, outside.shown(r.why()))
+        finally:
+            outside.cleanup()
+            r.cleanup()
+
+
 def claude_version():
     """The agent's version as (major, minor, patch), or None."""
     try:
@@ -695,19 +821,23 @@ def speaks_claude_code():
 
 def main():
     only = os.environ.get("AGENT_CHECKS")
-    if only not in ("hostile", "ask", "rules"):
+    if only not in ("hostile", "ask", "rules", "self", "missing"):
         native_checks()
     if speaks_claude_code():
-        if only not in ("hostile", "ask", "rules"):
+        if only not in ("hostile", "ask", "rules", "self", "missing"):
             through_checks()
-        if only not in ("hostile", "ask"):
+        if only not in ("hostile", "ask", "self", "missing"):
             rules_checks()
-        if only not in ("hostile", "rules"):
+        if only not in ("hostile", "rules", "self", "missing"):
             ask_checks()
             ask_rewrite_checks()
-        if only not in ("ask", "rules"):
+        if only not in ("ask", "rules", "self", "missing"):
             hostile_checks()
             skill_shell_check()
+        if only not in ("hostile", "ask", "rules", "missing"):
+            self_checks()
+        if only not in ("hostile", "ask", "rules", "self"):
+            missing_checks()
     else:
         note("skipped the runs through hermes-hooks: %s" % (
             "no binary given" if not HERMES_HOOKS else "it has no `run --agent claude-code`"))

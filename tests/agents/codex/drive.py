@@ -17,11 +17,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import missing_program  # noqa: E402
 import rules_pack  # noqa: E402
+import self_protection  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_MODEL = os.path.join(HERE, "fake_model.py")
@@ -70,6 +73,14 @@ class Result:
                 if item.get("type") in kinds:
                     outs.append(json.dumps(item.get("output")))
         return outs
+
+    def last_tool_outputs(self):
+        """The tool outputs of the last request, in the order of the calls (each request carries
+        the whole conversation)."""
+        kinds = ("function_call_output", "custom_tool_call_output")
+        last = self.posts()[-1:]
+        return [json.dumps(item.get("output")) for body in last
+                for item in body.get("input") or [] if item.get("type") in kinds]
 
     def exists(self, rel):
         return os.path.exists(os.path.join(self.work, rel))
@@ -152,7 +163,8 @@ class Harness:
             where="user", form="json", trust_project=True, bypass_trust=True, setup=None,
             wire=None):
         """One `codex exec` run. `hooks` (a function of the run's root folder) is written as
-        Codex's own hooks; `wire(root, work, env)` instead wires hermes-hooks."""
+        Codex's own hooks; `wire(root, work, env)` instead wires hermes-hooks. `calls` is the
+        list of calls, or a function of the run's root and project folders giving it."""
         root = tempfile.mkdtemp(prefix=name + ".", dir=self.runs)
         work = os.path.join(root, "project")
         env = {
@@ -172,6 +184,8 @@ class Harness:
         subprocess.run(["git", "init", "-q", work], check=True)
         if setup:
             setup(root, work)
+        if callable(calls):
+            calls = calls(root, work)
         script = os.path.join(root, "script.json")
         with open(script, "w") as f:
             json.dump({"calls": calls, "final": final}, f)
@@ -785,20 +799,124 @@ def rules_run(h, hh, form, flags, with_pack):
         outside.cleanup()
 
 
+# The attempts on Codex's own wiring: the file `install codex --project` writes its hooks into,
+# <project>/.codex/config.toml, deleted, and emptied by a shell's redirection.
+UNWIRE = {self_protection.PLAIN: "rm .codex/config.toml",
+          self_protection.SCRIPT: "bash -lc ': > .codex/config.toml'"}
+
+
+# Codex's own way to run without hooks: the `hooks` feature switched off in its config.toml.
+FEATURE_OFF = "codex features disable hooks"
+
+
+def hooks_feature_off(codex_home):
+    """Whether <codex_home>/config.toml switches the `hooks` feature off."""
+    try:
+        with open(os.path.join(codex_home, "config.toml"), "rb") as f:
+            features = tomllib.load(f).get("features") or {}
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return features.get("hooks") is False
+
+
+def self_checks(h, hh):
+    """A hostile model against the guard itself (self_protection.py says what it tries, in
+    order): the destructive pack written into the run's Hermes home, Codex wired by `install`
+    into a project with no .agents/ folder (its own repository, whose root the guard's project
+    then is); the model's calls asked for one at a time through the shell, `codex` on its PATH.
+    Each scene first with nothing approved (the control: the deletes and `codex features disable
+    hooks` do their damage, approve refuses by itself, the detached revoke runs), then with the
+    pack approved. The deletes say no `-f`: Codex refuses `rm -f` and `rm -rf` by itself."""
+    for form in self_protection.FORMS:
+        for guarded in (False, True):
+            scenes = []
+
+            def calls(root, work):
+                codex_home = os.path.join(root, "codex-home")
+                switch = self_protection.Switch(
+                    {self_protection.PLAIN: FEATURE_OFF,
+                     self_protection.SCRIPT: self_protection.in_script(FEATURE_OFF)},
+                    "switches Codex's hooks feature off in $CODEX_HOME/config.toml",
+                    lambda: hooks_feature_off(codex_home))
+                scenes.append(self_protection.Scene(
+                    os.path.join(root, "hermes-home"), "Codex",
+                    os.path.join(work, ".codex", "config.toml"), ".codex/config.toml",
+                    "hermes-hooks run --agent codex PreToolUse", UNWIRE, form, force=False,
+                    switches=[switch], project=work))
+                return [{"shell": command} for command in scenes[0].commands()]
+
+            def wire(root, work, env):
+                env["HERMES_HOOKS_AUDIT_LOG"] = os.path.join(root, "audit.jsonl")
+                env["PATH"] = os.path.dirname(h.codex) + os.pathsep + env["PATH"]
+                self_protection.login_path(env["HOME"], hh.binary, h.codex)
+                scenes[0].setup(lambda *args: hh.call(list(args), work, env), guarded,
+                                lambda: hh.wire_codex(work, env))
+            try:
+                r = h.run("hermes-self", None, calls, wire=wire)
+                scenes[0].report(
+                    lambda what, ok, detail="": check(ok, what, detail),
+                    lambda text: print("note: " + text), guarded, r.last_tool_outputs(),
+                    r.describe())
+            finally:
+                for scene in scenes:
+                    scene.cleanup()
+
+
+def missing_checks(h, hh):
+    """hermes-hooks missing when Codex starts (missing_program.py says what is checked): the pack
+    approved and Codex wired with `install codex --project .` while hermes-hooks is on PATH, then
+    Codex started with a PATH without it (and a home with no ~/.profile putting it back: Codex's
+    shell is a login shell); the model asks the shell for `rm -r` of a folder outside the project
+    (Codex refuses `rm -rf` by itself). The default wiring blocks the call; the wiring of
+    `--if-missing allow` (the control) lets it run."""
+    for mode in missing_program.MODES:
+        outside = rules_pack.Outside()
+        seen = {}
+
+        def wire(root, work, env):
+            rules_pack.install(lambda *args: hh.call(list(args), work, env), env["HERMES_HOME"])
+            hh.call(["install", "codex", "--project", ".", *missing_program.FLAGS[mode]], work,
+                    env)
+            with open(os.path.join(work, ".codex", "config.toml"), encoding="utf-8") as f:
+                seen["wiring"] = f.read()
+            env["PATH"] = missing_program.path_without()
+            seen["found"] = missing_program.still_found(env["PATH"])
+            if os.path.exists(os.path.join(env["HOME"], ".profile")):
+                raise RuntimeError("the run's home has a ~/.profile")
+        try:
+            command = outside.command.replace("rm -rf ", "rm -r ", 1)
+            r = h.run("hermes-missing", None, [{"shell": command}], wire=wire)
+            if seen.get("found"):
+                print("note: missing: skipped: hermes-hooks is still found at %s" % seen["found"])
+                return
+            missing_program.report_run(
+                lambda what, ok, detail="": check(ok, what, detail),
+                lambda text: print("note: " + text), mode, "Codex", outside.survived(),
+                [outside.shown(o) for o in r.tool_outputs()], seen["wiring"],
+                tomllib.loads(seen["wiring"])["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+                outside.shown(r.describe()))
+        finally:
+            outside.cleanup()
+
+
 def hermes_checks(h, binary):
     hh = Hermes(binary)
     if not hh.can_install:
         print("note: no `install` command yet; Codex is wired by hand as install would write it")
     only = checks_asked()
-    if only not in ("hostile", "ask", "rules"):
+    if only not in ("hostile", "ask", "rules", "self", "missing"):
         hermes_tool_checks(h, hh)
         hermes_context_checks(h, hh)
-    if only not in ("hostile", "ask"):
+    if only not in ("hostile", "ask", "self", "missing"):
         rules_checks(h, hh)
-    if only not in ("hostile", "rules"):
+    if only not in ("hostile", "rules", "self", "missing"):
         ask_checks(h, hh)
-    if only not in ("ask", "rules"):
+    if only not in ("ask", "rules", "self", "missing"):
         hostile_checks(h, hh, binary)
+    if only not in ("hostile", "ask", "rules", "missing"):
+        self_checks(h, hh)
+    if only not in ("hostile", "ask", "rules", "self") and hh.can_install:
+        missing_checks(h, hh)
 
 
 def checks_asked():
@@ -811,7 +929,7 @@ def main():
     codex, runs = sys.argv[1], sys.argv[2]
     os.makedirs(runs, exist_ok=True)
     h = Harness(codex, runs)
-    if checks_asked() not in ("hermes", "hostile", "ask", "rules"):
+    if checks_asked() not in ("hermes", "hostile", "ask", "rules", "self", "missing"):
         native_checks(h)
     if len(sys.argv) > 3:
         binary = os.path.abspath(sys.argv[3])

@@ -353,6 +353,10 @@ def rules_run():
 def main():
     started = time.monotonic()
     only = os.environ.get("AGENT_CHECKS")
+    if only in ("self", "missing"):
+        # The self-protection and missing-program checks run in Claude Code and Codex only.
+        print("droid: skipped: no %s checks for this agent" % only, file=sys.stderr)
+        return 0
     if only not in ("ask", "rules"):
         native_checks()
         through_checks()

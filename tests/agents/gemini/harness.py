@@ -741,6 +741,10 @@ def rules_checks():
 
 def main():
     only = os.environ.get("AGENT_CHECKS")
+    if only in ("self", "missing"):
+        # The self-protection and missing-program checks run in Claude Code and Codex only.
+        print("gemini: skipped: no %s checks for this agent" % only, file=sys.stderr)
+        return
     if only not in ("hostile", "ask", "rules"):
         native_checks()
     if HERMES_HOOKS:

@@ -343,6 +343,10 @@ def ask_checks():
 def main():
     started = time.monotonic()
     only = os.environ.get("AGENT_CHECKS")
+    if only in ("self", "missing"):
+        # The self-protection and missing-program checks run in Claude Code and Codex only.
+        print("qwen: skipped: no %s checks for this agent" % only, file=sys.stderr)
+        return 0
     if only not in ("ask", "rules"):
         native_checks()
         through_checks()
