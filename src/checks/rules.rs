@@ -90,6 +90,7 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
             file_consent(checkup, list, hook, findings);
         }
     }
+    let shipped = std::cell::OnceCell::new();
     for (index, hook) in set.hooks.iter().enumerate() {
         let Some(rule) = hook.rule() else { continue };
         let mut say = |level, check, message: String| {
@@ -116,9 +117,17 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
                     format!("{word} {}: {}", condition.field, why.0),
                 );
             }
+            // A pattern built ahead as an automaton runs on it for every ASCII command, in one
+            // step a byte, whatever the backtracking engine would take.
             if let Some(message) = condition
                 .matcher()
                 .and_then(|matcher| slowness(matcher, condition.shown_pattern()))
+                .filter(|_| {
+                    condition
+                        .pattern()
+                        .and_then(crate::matcher::automaton)
+                        .is_none()
+                })
             {
                 say(
                     Level::Warning,
@@ -139,17 +148,64 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
                 ),
             );
         }
-        if let Some(earlier) = shadowed_by(set, index) {
-            say(
-                Level::Warning,
-                "rule",
-                format!(
-                    "rule {} ({}) blocks every call this rule applies to, before it: this one \
-                     never decides",
-                    earlier.name, earlier.origin
+        if let Some((earlier, how)) = shadowed_by(set, index)
+            .map(|earlier| (earlier, "blocks every call this rule applies to"))
+            .or_else(|| duplicate_of(set, index).map(|earlier| (earlier, "does what this rule does")))
+        {
+            let packs = shipped.get_or_init(|| Shipped::read(set));
+            let (level, message) = match (packs.pack_of(hook), packs.pack_of(earlier)) {
+                (Some(ours), Some(theirs)) if ours != theirs => (
+                    Level::Note,
+                    format!(
+                        "rule {} of the {theirs} pack ({}) {how}, before it: the {ours} and \
+                         {theirs} packs overlap here so that each guards alone",
+                        earlier.name, earlier.origin
+                    ),
                 ),
-            );
+                _ => (
+                    Level::Warning,
+                    format!(
+                        "rule {} ({}) {how}, before it: this one never decides",
+                        earlier.name, earlier.origin
+                    ),
+                ),
+            };
+            say(level, "rule", message);
         }
+    }
+}
+
+/// The rules of the set's rules files that are a shipped pack's rule unchanged, read once.
+struct Shipped {
+    /// Per rules file: the rules named and written as a pack has them, with the pack.
+    files: Vec<(String, Vec<(String, &'static str)>)>,
+}
+
+impl Shipped {
+    fn read(set: &HookSet) -> Self {
+        let shipped = crate::rules::packs::rules();
+        let mut files: Vec<(String, Vec<(String, &'static str)>)> = Vec::new();
+        for hook in set.hooks.iter().filter(|hook| hook.rule().is_some()) {
+            if files.iter().any(|(file, _)| *file == hook.command) {
+                continue;
+            }
+            let text = crate::limits::read(std::path::Path::new(&hook.command), crate::limits::MANIFEST_MAX)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .unwrap_or_default();
+            let unchanged = crate::rules::packs::unchanged_rules(&text, &shipped);
+            files.push((hook.command.clone(), unchanged));
+        }
+        Self { files }
+    }
+
+    /// The pack `hook` is a rule of, unchanged.
+    fn pack_of(&self, hook: &HookSpec) -> Option<&'static str> {
+        let (_, rules) = self.files.iter().find(|(file, _)| *file == hook.command)?;
+        rules
+            .iter()
+            .find(|(name, _)| *name == hook.name)
+            .map(|(_, pack)| *pack)
     }
 }
 
@@ -375,6 +431,34 @@ fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
                     .iter()
                     .any(|own| own.field == c.field && own.pattern() == c.pattern())
             })
+    })
+}
+
+/// The earlier rule that does just what the rule `index` does (a shadowing block aside): same
+/// event, tool, action and message, and the same conditions both ways.
+fn duplicate_of(set: &HookSet, index: usize) -> Option<&HookSpec> {
+    let hook = &set.hooks[index];
+    let rule = hook.rule()?;
+    let same = |ours: &[Condition], theirs: &[Condition]| {
+        ours.len() == theirs.len()
+            && ours.iter().all(|c| {
+                theirs
+                    .iter()
+                    .any(|t| t.field == c.field && t.pattern() == c.pattern())
+            })
+    };
+    set.hooks[..index].iter().find(|earlier| {
+        let Some(first) = earlier.rule() else {
+            return false;
+        };
+        earlier.event == hook.event
+            && first.action == rule.action
+            && first.message == rule.message
+            && first.tool_class == rule.tool_class
+            && earlier.matcher.as_ref().map(Matcher::source) == hook.matcher.as_ref().map(Matcher::source)
+            && first.undecidable == rule.undecidable
+            && same(&first.when, &rule.when)
+            && same(&first.unless, &rule.unless)
     })
 }
 

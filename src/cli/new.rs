@@ -46,18 +46,18 @@ pub(crate) struct NewArgs {
         required_unless_present = "rules"
     )]
     event: Option<String>,
-    /// Write a shipped rule pack (destructive, force-push, git-discard, containers,
-    /// kubernetes, infrastructure, publishing, services, cloud, databases, platforms, secrets,
-    /// secret-stores, outside-project) into the
-    /// user's rules file (<hermes home>/hermes-hooks/rules.yaml), or with --project into the
-    /// project's .agents/rules.yaml, for review and approval: a guard with no script
+    /// Write shipped rule packs into the user's rules file (<hermes home>/hermes-hooks/rules.yaml),
+    /// or with --project into the project's .agents/rules.yaml, for review and approval: guards
+    /// with no script. PACKS: one pack's name, several joined by commas, or `all`; with no value,
+    /// the packs are listed
     #[arg(
         long,
-        value_name = "PACK",
-        value_parser = clap::builder::PossibleValuesParser::new(super::new_rules::PACK_NAMES),
+        value_name = "PACKS",
+        num_args = 0..=1,
+        value_parser = super::new_rules::PackChoice,
         conflicts_with_all = ["name", "event", "matcher", "config"]
     )]
-    rules: Option<String>,
+    rules: Option<Option<Vec<&'static str>>>,
     /// Run only for tools whose whole name matches this regex (tool events only)
     #[arg(long, value_name = "REGEX")]
     matcher: Option<String>,
@@ -82,7 +82,7 @@ pub(crate) struct NewArgs {
 impl NewArgs {
     /// Whether it writes a rules pack (`--rules`).
     pub(crate) const fn adds_rules(&self) -> bool {
-        self.rules.is_some()
+        matches!(self.rules, Some(Some(_)))
     }
 }
 
@@ -123,9 +123,9 @@ struct Made {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
-    if let Some(pack) = &args.rules {
+    if let Some(chosen) = &args.rules {
         let project = args.project.clone();
-        return super::new_rules::run(global, pack, project, args.json, printer);
+        return super::new_rules::run(global, chosen.as_deref(), project, args.json, printer);
     }
     let (Some(name), Some(event)) = (&args.name, &args.event) else {
         bail!("name the hook and its event (--event EVENT), or pick a rule pack with --rules");

@@ -1,8 +1,9 @@
-//! `new --rules PACK [--project]`: a shipped rule pack written into a rules file (the user's, or
-//! the project's `.agents/rules.yaml`) for review: a new file is made, an existing one gets the
-//! pack's rules appended, indented as its own, every byte of it kept (a file that does not read
-//! as rules, is not laid out so that rules can be appended safely, or already has a rule of the
-//! pack's, is left as it is). Nothing is approved here.
+//! `new --rules PACKS [--project]`: shipped rule packs written into a rules file (the user's, or
+//! the project's `.agents/rules.yaml`) for review, or the packs listed when none is named. A new
+//! file is made; an existing one gets the packs' rules appended, indented as its own, every byte
+//! of it kept. A pack the file holds already is not written again; a file that does not read as
+//! rules, is not laid out so that rules can be appended safely, or has only some rules of a pack,
+//! is left as it is. Nothing is approved here.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
@@ -19,32 +20,76 @@ use crate::output::{Printer, Screen};
 use crate::rules::layout::Layout;
 use crate::rules::packs::{self, Pack};
 
-/// The names `--rules` takes.
-pub(crate) const PACK_NAMES: [&str; 14] = [
-    packs::PACKS[0].name,
-    packs::PACKS[1].name,
-    packs::PACKS[2].name,
-    packs::PACKS[3].name,
-    packs::PACKS[4].name,
-    packs::PACKS[5].name,
-    packs::PACKS[6].name,
-    packs::PACKS[7].name,
-    packs::PACKS[8].name,
-    packs::PACKS[9].name,
-    packs::PACKS[10].name,
-    packs::PACKS[11].name,
-    packs::PACKS[12].name,
-    packs::PACKS[13].name,
-];
+/// What `--rules` takes: `all`, a pack's name, or several names joined by commas; the packs in
+/// the order named (each once). Completion offers the names after the last comma.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PackChoice;
 
-/// `new --rules --json`.
+impl clap::builder::TypedValueParser for PackChoice {
+    type Value = Vec<&'static str>;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        let text = clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)?;
+        chosen(&text).map_err(|why| {
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("{why}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
+/// The packs `text` names (see [`PackChoice`]), or why it names none.
+fn chosen(text: &str) -> Result<Vec<&'static str>, String> {
+    if text.trim() == ALL {
+        return Ok(packs::PACKS.iter().map(|pack| pack.name).collect());
+    }
+    let mut names: Vec<&'static str> = Vec::new();
+    for word in text.split(',').map(str::trim) {
+        let Some(pack) = packs::find(word) else {
+            let word = if word.is_empty() { "''" } else { word };
+            return Err(format!(
+                "no rule pack is named {word}; `--rules` takes {ALL}, a pack's name or several \
+                 joined by commas (packs: {}); `new --rules` alone lists them",
+                names_joined()
+            ));
+        };
+        if !names.contains(&pack.name) {
+            names.push(pack.name);
+        }
+    }
+    Ok(names)
+}
+
+/// The word for every pack.
+pub(crate) const ALL: &str = "all";
+
+fn names_joined() -> String {
+    packs::PACKS
+        .iter()
+        .map(|pack| pack.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `new --rules --json` with packs named.
 #[derive(Serialize)]
 struct Written {
-    pack: &'static str,
+    /// The packs written, in order.
+    packs: Vec<&'static str>,
+    /// The packs named that the file holds already (every rule of each, by name): not written
+    /// again.
+    already: Vec<&'static str>,
     scope: &'static str,
     /// The rules file.
     file: String,
-    /// Whether the file was made (else the pack was appended to it).
+    /// Whether the file was made (else the packs were appended to it, or it was left as it was).
     created: bool,
     /// The rules written, in order.
     rules: Vec<String>,
@@ -52,21 +97,34 @@ struct Written {
     next: Vec<String>,
 }
 
+/// `new --rules --json` with no pack named: the packs there are.
+#[derive(Serialize)]
+struct Listed {
+    packs: Vec<PackShown>,
+}
+
+#[derive(Serialize)]
+struct PackShown {
+    name: &'static str,
+    about: &'static str,
+    /// The names of its rules, in order.
+    rules: Vec<String>,
+}
+
+/// `new --rules [PACKS] [--project [DIR]]`: with no pack named, the packs there are.
 // `--project [DIR]`: absent, given alone, or given a folder.
 #[allow(clippy::option_option)]
 pub(crate) fn run(
     global: &GlobalArgs,
-    pack: &str,
+    chosen: Option<&[&'static str]>,
     project: Option<Option<PathBuf>>,
     json: bool,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    let pack = packs::find(pack).with_context(|| {
-        format!(
-            "no rule pack is named '{pack}' (packs: {})",
-            PACK_NAMES.join(", ")
-        )
-    })?;
+    let Some(chosen) = chosen else {
+        return list(json, printer);
+    };
+    let chosen: Vec<&'static Pack> = chosen.iter().filter_map(|name| packs::find(name)).collect();
     let paths = global.paths()?;
     let (file, scope) = match project {
         None => (paths.user_rules.clone(), Scope::User),
@@ -78,14 +136,15 @@ pub(crate) fn run(
             (root.join(".agents").join(FILE_NAME), Scope::Project)
         }
     };
-    let (created, names) = write(&file, pack, scope)?;
+    let wrote = write(&file, &chosen, scope)?;
     let shown = file.display().to_string();
     let written = Written {
-        pack: pack.name,
+        packs: wrote.packs,
+        already: wrote.already,
         scope: scope.as_str(),
         file: shown.clone(),
-        created,
-        rules: names,
+        created: wrote.created,
+        rules: wrote.rules,
         next: vec![
             format!("hermes-hooks approve {}", shell_word(&shown)),
             "hermes-hooks install <agent>".to_owned(),
@@ -95,14 +154,57 @@ pub(crate) fn run(
     if json {
         printer.document(&written)?;
     } else {
-        printer.show(&human(&written, pack))?;
+        printer.show(&human(&written))?;
     }
     Ok(ExitStatus::Success)
 }
 
-/// Writes the pack into `file` (made, or appended to); the names of the rules it wrote.
-fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> {
-    let (header, items) = pack.parts();
+/// The packs there are, one line each (`--json`: with their rules' names).
+fn list(json: bool, printer: &Printer) -> Result<ExitStatus> {
+    if json {
+        let mut shown = Vec::new();
+        for pack in &packs::PACKS {
+            let rules = read_rules(Path::new(pack.name), pack.text, Scope::User)
+                .with_context(|| format!("the {} pack does not read as rules", pack.name))?;
+            shown.push(PackShown {
+                name: pack.name,
+                about: pack.about,
+                rules,
+            });
+        }
+        printer.document(&Listed { packs: shown })?;
+        return Ok(ExitStatus::Success);
+    }
+    let width = packs::PACKS
+        .iter()
+        .map(|pack| pack.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut screen = Screen::new(false);
+    for pack in &packs::PACKS {
+        screen.line(format_args!("{:width$}  {}", pack.name, pack.about));
+    }
+    screen.line("");
+    screen.line(
+        "Write some for review with `hermes-hooks new --rules NAME[,NAME...]`, or every one with \
+         `--rules all`; add --project for the project's rules file.",
+    );
+    printer.show(&screen)?;
+    Ok(ExitStatus::Success)
+}
+
+/// What [`write`] did.
+struct Wrote {
+    created: bool,
+    packs: Vec<&'static str>,
+    already: Vec<&'static str>,
+    rules: Vec<String>,
+}
+
+/// Writes the packs into `file` (made, or appended to), in one write: a pack the file holds
+/// already (every rule of it, by name) is left out; one that shares only some rule names with
+/// it stops everything, as a file that does not read as rules does.
+fn write(file: &Path, chosen: &[&'static Pack], scope: Scope) -> Result<Wrote> {
     let existing = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
         Ok(bytes) => Some(
             String::from_utf8(bytes)
@@ -116,35 +218,59 @@ fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> 
             .with_context(|| format!("{} is left as it is", file.display()))?,
         None => Vec::new(),
     };
-    let ours = read_rules(file, pack.text, scope)
-        .with_context(|| format!("the {} pack does not read as rules", pack.name))?;
-    if let Some(clash) = ours.iter().find(|name| before.contains(name)) {
-        bail!(
-            "{} already has a rule named {clash}: the {} pack is there already, or a rule of \
-             yours has its name; nothing was written",
-            file.display(),
-            pack.name
-        );
-    }
-    let text = match &existing {
-        None => format!(
-            "# Rules for hermes-hooks: guards checked without a script. This file is approved as\n\
-             # one unit: after any edit, review it again with `hermes-hooks approve`.\n#\n\
-             {header}rules:\n{items}"
-        ),
-        Some(old) => appended(file, old, pack)?,
+    let mut wrote = Wrote {
+        created: false,
+        packs: Vec::new(),
+        already: Vec::new(),
+        rules: Vec::new(),
     };
-    // What is written must read as the rules before, then the pack's, and nothing else.
+    let mut text = existing.clone();
+    for pack in chosen {
+        let ours = read_rules(file, pack.text, scope)
+            .with_context(|| format!("the {} pack does not read as rules", pack.name))?;
+        if ours.iter().all(|name| before.contains(name)) {
+            wrote.already.push(pack.name);
+            continue;
+        }
+        if let Some(clash) = ours
+            .iter()
+            .find(|name| before.contains(name) || wrote.rules.contains(name))
+        {
+            bail!(
+                "{} already has a rule named {clash} but not the whole {} pack: a rule of \
+                 yours has its name, or the pack was edited there; nothing was written",
+                file.display(),
+                pack.name
+            );
+        }
+        text = Some(match text {
+            None => {
+                let (header, items) = pack.parts();
+                format!(
+                    "# Rules for hermes-hooks: guards checked without a script. This file is \
+                     approved as\n# one unit: after any edit, review it again with `hermes-hooks \
+                     approve`.\n#\n{header}rules:\n{items}"
+                )
+            }
+            Some(old) => appended(file, &old, pack)?,
+        });
+        wrote.packs.push(pack.name);
+        wrote.rules.extend(ours);
+    }
+    let Some(text) = text.filter(|_| !wrote.packs.is_empty()) else {
+        return Ok(wrote);
+    };
+    // What is written must read as the rules before, then the packs', and nothing else.
     let after = read_rules(file, &text, scope).with_context(|| {
         format!(
-            "the pack cannot be appended to {} as it is written; nothing was written",
+            "the packs cannot be appended to {} as it is written; nothing was written",
             file.display()
         )
     })?;
-    if after != [before.as_slice(), ours.as_slice()].concat() {
+    if after != [before.as_slice(), wrote.rules.as_slice()].concat() {
         bail!(
-            "the pack cannot be appended to {}: the file would not read as its rules followed by \
-             the pack's; nothing was written",
+            "the packs cannot be appended to {}: the file would not read as its rules followed \
+             by the packs'; nothing was written",
             file.display()
         );
     }
@@ -156,7 +282,8 @@ fn write(file: &Path, pack: &Pack, scope: Scope) -> Result<(bool, Vec<String>)> 
         .with_context(|| format!("cannot write {}", file.display()))?;
     fs::set_permissions(file, fs::Permissions::from_mode(mode))
         .with_context(|| format!("cannot set the mode of {}", file.display()))?;
-    Ok((existing.is_none(), ours))
+    wrote.created = existing.is_none();
+    Ok(wrote)
 }
 
 /// `old` (the text of `file`) with the pack's rules appended after a line naming it, indented
@@ -236,17 +363,28 @@ fn shell_word(text: &str) -> String {
     shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }
 
-fn human(written: &Written, pack: &Pack) -> Screen {
+fn human(written: &Written) -> Screen {
     let mut screen = Screen::new(false);
+    for name in &written.already {
+        screen.line(format_args!(
+            "The {name} pack is in {} already: not written again",
+            written.file
+        ));
+    }
+    if written.packs.is_empty() {
+        return screen;
+    }
     let how = if written.created {
         "made"
     } else {
         "appended to"
     };
+    for name in &written.packs {
+        let about = packs::find(name).map_or("", |pack| pack.about);
+        screen.line(format_args!("The {name} pack: {about}"));
+    }
     screen.line(format_args!(
-        "The {} pack ({}): {} rules, {how} {}",
-        pack.name,
-        pack.about,
+        "{} rules, {how} {}",
         written.rules.len(),
         written.file
     ));

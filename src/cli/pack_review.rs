@@ -13,7 +13,7 @@ use crate::config::HookSpec;
 use crate::config::rules::{self, Vars};
 use crate::payload::Invocation;
 use crate::rules::layout::Layout;
-use crate::rules::packs::PACKS;
+use crate::rules::packs::{self, PACKS};
 
 /// The most examples shown for one rule.
 const EXAMPLES_MAX: usize = 3;
@@ -107,14 +107,6 @@ pub(crate) struct RuleReview<'h> {
     pub rule: RuleView<'h>,
 }
 
-/// One rule of a pack, as its text has it.
-struct PackRule {
-    pack: &'static str,
-    name: String,
-    value: Value,
-    shown: String,
-}
-
 /// Reviews the rules `hooks` of the rules file `file`.
 pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> {
     let text = crate::limits::read(file, crate::limits::MANIFEST_MAX)
@@ -135,8 +127,8 @@ pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> 
             .collect(),
         (None, None) => Vec::new(),
     };
-    let pack_rules = pack_rules();
-    let theirs: Vec<(String, Value, String)> = layout.as_ref().map_or_else(Vec::new, named_items);
+    let pack_rules = packs::rules();
+    let theirs: Vec<(String, Value, String)> = layout.as_ref().map_or_else(Vec::new, packs::named_items);
     // Read again only when a rule has examples to show (a pack's rule's name).
     let decided = std::cell::OnceCell::new();
     let rules = hooks
@@ -176,38 +168,6 @@ pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> 
         is_pack,
         rules,
     }
-}
-
-/// Every rule of every shipped pack, by name.
-fn pack_rules() -> Vec<PackRule> {
-    PACKS
-        .iter()
-        .filter_map(|pack| Some((pack, Layout::read(pack.text).ok()?)))
-        .flat_map(|(pack, layout)| {
-            named_items(&layout)
-                .into_iter()
-                .map(|(name, value, shown)| PackRule {
-                    pack: pack.name,
-                    name,
-                    value,
-                    shown,
-                })
-        })
-        .collect()
-}
-
-/// Each item of a rules list that reads as a rule with a name: its name, its value, its text.
-fn named_items(layout: &Layout<'_>) -> Vec<(String, Value, String)> {
-    layout
-        .items()
-        .into_iter()
-        .filter_map(|(whole, shown)| {
-            let mut list = crate::config::yaml::parse::<Vec<Value>>(&whole).ok()?;
-            let value = list.pop()?;
-            let name = value.get("name")?.as_str()?.to_owned();
-            Some((name, value, shown))
-        })
-        .collect()
 }
 
 /// The file's rules as they are read in the world the packs' cases are written for (the

@@ -1,6 +1,8 @@
 //! The rule packs this program ships: reviewed rules files for the guards most people want,
 //! which `hermes-hooks new --rules PACK` writes into a rules file for review and approval.
 
+use super::layout::Layout;
+
 /// One shipped pack.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pack {
@@ -103,6 +105,63 @@ impl Pack {
         let items = &text[at..];
         (&text[..at], items.strip_prefix("rules:\n").unwrap_or(items))
     }
+}
+
+/// One rule of a shipped pack, as the pack's text has it.
+pub(crate) struct PackRule {
+    pub pack: &'static str,
+    pub name: String,
+    /// The rule's item, read as YAML.
+    pub value: serde_json::Value,
+    /// The item's text, without the comments that end it.
+    pub shown: String,
+}
+
+/// Every rule of every shipped pack, by name.
+pub(crate) fn rules() -> Vec<PackRule> {
+    PACKS
+        .iter()
+        .filter_map(|pack| Some((pack, Layout::read(pack.text).ok()?)))
+        .flat_map(|(pack, layout)| {
+            named_items(&layout)
+                .into_iter()
+                .map(|(name, value, shown)| PackRule {
+                    pack: pack.name,
+                    name,
+                    value,
+                    shown,
+                })
+        })
+        .collect()
+}
+
+/// Each item of a rules list that reads as a rule with a name: its name, its value, its text.
+pub(crate) fn named_items(layout: &Layout<'_>) -> Vec<(String, serde_json::Value, String)> {
+    layout
+        .items()
+        .into_iter()
+        .filter_map(|(whole, shown)| {
+            let mut list = crate::config::yaml::parse::<Vec<serde_json::Value>>(&whole).ok()?;
+            let value = list.pop()?;
+            let name = value.get("name")?.as_str()?.to_owned();
+            Some((name, value, shown))
+        })
+        .collect()
+}
+
+/// The rules of the rules file `text` that are a shipped pack's rule as the pack has it (by name
+/// and content, comments and layout aside): each rule's name and its pack.
+pub(crate) fn unchanged_rules(text: &str, shipped: &[PackRule]) -> Vec<(String, &'static str)> {
+    let Ok(layout) = Layout::read(text) else {
+        return Vec::new();
+    };
+    named_items(&layout)
+        .into_iter()
+        .filter_map(|(name, value, _)| {
+            let ours = shipped.iter().find(|rule| rule.name == name)?;
+            (ours.value == value).then_some((name, ours.pack))
+        })
+        .collect()
 }
 
 #[cfg(test)]
