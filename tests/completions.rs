@@ -113,6 +113,15 @@ fn bash_completes_subcommands_their_flags_and_fixed_values() {
         offers(&["hermes-hooks", "log", "--status", "time"]),
         ["timed_out"]
     );
+    assert_eq!(
+        offers(&["hermes-hooks", "new", "--rules", "se"]),
+        ["services", "secrets", "secret-stores"]
+    );
+    assert_eq!(
+        offers(&["hermes-hooks", "new", "--rules", "git-discard,c"]),
+        ["git-discard,containers", "git-discard,cloud"]
+    );
+    assert!(offers(&["hermes-hooks", "new", "--rules", ""]).starts_with(&["all".to_owned()]));
     let new = offers(&["hermes-hooks", "new", "x", "--"]);
     for flag in ["--event", "--matcher", "--project", "--user", "--config"] {
         assert!(new.iter().any(|f| f == flag), "{flag} in {new:?}");

@@ -5,7 +5,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::common::{TestEnv, code, edit_keeping_times, json, statuses, stderr};
 
@@ -390,19 +390,37 @@ fn new_rules_writes_a_pack_for_review_appends_to_a_file_and_never_writes_into_on
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = fs::read_to_string(&file).unwrap();
     assert!(text.contains("destructive-rm-outside-project") && text.contains("force-push-"));
-    // Twice is refused, and the file stays as it is.
+    // Twice writes nothing, says so, and the file stays as it is.
     let out = env
         .cmd()
-        .args(["new", "--rules", "force-push"])
+        .args(["new", "--rules", "force-push", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let again = json(&out);
+    assert_eq!(again["packs"], json!([]));
+    assert_eq!(again["already"], json!(["force-push"]));
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    // A file with only some rules of a pack (one renamed) is left as it is.
+    let renamed = text.replacen(
+        "- name: force-push-update-ref-delete",
+        "- name: mine-update-ref-delete",
+        1,
+    );
+    fs::write(&file, &renamed).unwrap();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "git-discard,force-push"])
         .output()
         .unwrap();
     assert_eq!(code(&out), 1);
     assert!(
-        stderr(&out).contains("already has a rule named force-push-"),
+        stderr(&out).contains("but not the whole force-push pack"),
         "{}",
         stderr(&out)
     );
-    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(fs::read_to_string(&file).unwrap(), renamed);
+    fs::write(&file, &text).unwrap();
     // A file that does not read as rules is never written into.
     let broken = project_rules(&env, "rules:\n  - name: [unclosed\n");
     let before = fs::read(&broken).unwrap();
@@ -429,6 +447,170 @@ fn new_rules_writes_a_pack_for_review_appends_to_a_file_and_never_writes_into_on
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let bits = fs::metadata(&broken).unwrap().permissions().mode() & 0o777;
     assert_eq!(bits, 0o644, "a project file others clone and review");
+}
+
+#[test]
+fn new_rules_writes_every_pack_several_or_lists_them_and_a_bad_name_is_an_error_not_a_block() {
+    let env = TestEnv::new();
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    // No pack named: the packs, one line each, and nothing written.
+    let out = env.cmd().args(["new", "--rules"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    for pack in ["destructive", "git-discard", "databases", "secret-stores"] {
+        assert!(
+            shown.lines().any(|line| line.starts_with(pack)),
+            "{pack}: {shown}"
+        );
+    }
+    let listed = json(
+        &env.cmd()
+            .args(["new", "--rules", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let packs = listed["packs"].as_array().unwrap();
+    assert_eq!(packs.len(), 14);
+    assert!(
+        packs
+            .iter()
+            .all(|pack| !pack["about"].as_str().unwrap().is_empty()
+                && !pack["rules"].as_array().unwrap().is_empty())
+    );
+    assert!(!file.exists());
+    // A name that is no pack: exit 1, the names said, nothing written.
+    for bad in ["bogus", "git-discard,bogus", ","] {
+        let out = env.cmd().args(["new", "--rules", bad]).output().unwrap();
+        assert_eq!(code(&out), 1, "{bad}");
+        assert!(stderr(&out).contains("secret-stores"), "{}", stderr(&out));
+        assert!(!file.exists(), "{bad}");
+    }
+    // Two, in the order named, in one file.
+    let two = json(
+        &env.cmd()
+            .args(["new", "--rules", "databases, git-discard", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(two["packs"], json!(["databases", "git-discard"]));
+    assert_eq!(two["created"], true);
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(text.find("databases-").unwrap() < text.find("git-discard-").unwrap());
+    // Then every one: the two are there already, the other twelve are appended.
+    let all = json(
+        &env.cmd()
+            .args(["new", "--rules", "all", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(all["already"], json!(["git-discard", "databases"]));
+    assert_eq!(all["packs"].as_array().unwrap().len(), 12);
+    assert_eq!(all["created"], false);
+    // Every pack's rule reads from the file, and once approved, doctor finds nothing to fix in
+    // them: where two packs overlap, that is a note.
+    let listed = json(&env.cmd().args(["list", "--json"]).output().unwrap());
+    let names: Vec<&str> = listed["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|hook| hook["source"] == "rules")
+        .map(|hook| hook["name"].as_str().unwrap())
+        .collect();
+    let wanted = packs
+        .iter()
+        .flat_map(|pack| pack["rules"].as_array().unwrap())
+        .count();
+    assert_eq!(names.len(), wanted);
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let project = env.work().join("app");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    let out = env
+        .cmd()
+        .current_dir(&project)
+        .args(["doctor", "--strict", "--no-exec", "--json"])
+        .output()
+        .unwrap();
+    let report = json(&out);
+    let findings: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["level"] == "warning" || finding["level"] == "error")
+        .collect();
+    assert!(findings.is_empty(), "{findings:#?}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let notes: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["level"] == "note")
+        .filter_map(|finding| finding["message"].as_str())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|note| note.contains("git-discard-update-ref-delete of the git-discard pack")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn doctor_warns_of_a_rule_of_a_persons_own_that_a_pack_shadows_or_one_that_repeats_another() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "git-discard"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let file = env.hermes_home().join("hermes-hooks/rules.yaml");
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "\n- name: mine-reset\n  tool: shell\n  when:\n    program: '^git$'\n    subcommand: \
+         '^reset$'\n    flags: '^--hard$'\n  action: block\n  message: Not here.\n\
+         - name: ask-make\n  tool: shell\n  when: {command: 'make'}\n  action: ask\n  \
+         message: Use just.\n- name: ask-make-again\n  tool: shell\n  when: {command: \
+         'make'}\n  action: ask\n  message: Use just.\n",
+    );
+    fs::write(&file, text).unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = json(
+        &env.cmd()
+            .args(["doctor", "--no-exec", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let said = |hook: &str| -> Vec<(String, String)> {
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["hook"] == hook && finding["check"] == "rule")
+            .map(|finding| {
+                (
+                    finding["level"].as_str().unwrap().to_owned(),
+                    finding["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let reset = said("mine-reset");
+    assert!(
+        reset.iter().any(|(level, message)| level == "warning"
+            && message.contains("rule git-discard-reset-hard")
+            && message.contains("never decides")),
+        "{reset:?}"
+    );
+    let again = said("ask-make-again");
+    assert!(
+        again.iter().any(|(level, message)| level == "warning"
+            && message.contains("rule ask-make")
+            && message.contains("does what this rule does")),
+        "{again:?}"
+    );
+    assert!(said("ask-make").is_empty(), "{:?}", said("ask-make"));
 }
 
 #[test]

@@ -150,7 +150,9 @@ pub(super) fn check(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<
         }
         if let Some((earlier, how)) = shadowed_by(set, index)
             .map(|earlier| (earlier, "blocks every call this rule applies to"))
-            .or_else(|| duplicate_of(set, index).map(|earlier| (earlier, "does what this rule does")))
+            .or_else(|| {
+                duplicate_of(set, index).map(|earlier| (earlier, "does what this rule does"))
+            })
         {
             let packs = shipped.get_or_init(|| Shipped::read(set));
             let (level, message) = match (packs.pack_of(hook), packs.pack_of(earlier)) {
@@ -189,10 +191,13 @@ impl Shipped {
             if files.iter().any(|(file, _)| *file == hook.command) {
                 continue;
             }
-            let text = crate::limits::read(std::path::Path::new(&hook.command), crate::limits::MANIFEST_MAX)
-                .ok()
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-                .unwrap_or_default();
+            let text = crate::limits::read(
+                std::path::Path::new(&hook.command),
+                crate::limits::MANIFEST_MAX,
+            )
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .unwrap_or_default();
             let unchanged = crate::rules::packs::unchanged_rules(&text, &shipped);
             files.push((hook.command.clone(), unchanged));
         }
@@ -455,7 +460,8 @@ fn duplicate_of(set: &HookSet, index: usize) -> Option<&HookSpec> {
             && first.action == rule.action
             && first.message == rule.message
             && first.tool_class == rule.tool_class
-            && earlier.matcher.as_ref().map(Matcher::source) == hook.matcher.as_ref().map(Matcher::source)
+            && earlier.matcher.as_ref().map(Matcher::source)
+                == hook.matcher.as_ref().map(Matcher::source)
             && first.undecidable == rule.undecidable
             && same(&first.when, &rule.when)
             && same(&first.unless, &rule.unless)

@@ -81,6 +81,11 @@ fn completing(typed: &[OsString]) -> clap::Command {
             })
         });
     }
+    cmd = cmd.mut_subcommand("new", |sub| {
+        sub.mut_arg("rules", |arg| {
+            arg.add(ArgValueCompleter::new(values::packs))
+        })
+    });
     if let Some(global) = values::typed_globals(typed) {
         let global = Arc::new(global);
         for (name, id, approved) in [("approve", "hook", false), ("revoke", "command", true)] {

@@ -36,11 +36,7 @@ impl clap::builder::TypedValueParser for PackChoice {
     ) -> Result<Self::Value, clap::Error> {
         let text = clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)?;
         chosen(&text).map_err(|why| {
-            clap::Error::raw(
-                clap::error::ErrorKind::InvalidValue,
-                format!("{why}\n"),
-            )
-            .with_cmd(cmd)
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{why}\n")).with_cmd(cmd)
         })
     }
 }

@@ -128,7 +128,8 @@ pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> 
         (None, None) => Vec::new(),
     };
     let pack_rules = packs::rules();
-    let theirs: Vec<(String, Value, String)> = layout.as_ref().map_or_else(Vec::new, packs::named_items);
+    let theirs: Vec<(String, Value, String)> =
+        layout.as_ref().map_or_else(Vec::new, packs::named_items);
     // Read again only when a rule has examples to show (a pack's rule's name).
     let decided = std::cell::OnceCell::new();
     let rules = hooks

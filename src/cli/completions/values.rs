@@ -1,5 +1,5 @@
-//! The values completion offers where the command line has no fixed set: event names, and the
-//! hooks `approve` and `revoke` take, read from the hook set only while completing. A hook set that
+//! The values completion offers where the command line has no fixed set: event names, rule packs
+//! (several joined by commas), and the hooks `approve` and `revoke` take, read from the hook set only while completing. A hook set that
 //! cannot be read completes nothing; completion itself never fails.
 
 use std::ffi::{OsStr, OsString};
@@ -35,6 +35,36 @@ pub(super) fn events(current: &OsStr) -> Vec<CompletionCandidate> {
         }
     }
     names.into_iter().map(CompletionCandidate::new).collect()
+}
+
+/// `new --rules`: `all`, or the pack names after the last comma that are not typed yet (each
+/// offered with the names before it, so the shell keeps them).
+pub(super) fn packs(current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(typed) = current.to_str() else {
+        return Vec::new();
+    };
+    let (before, last) = typed.rsplit_once(',').map_or(("", typed), |(b, l)| (b, l));
+    let named: Vec<&str> = before.split(',').collect();
+    let mut offered: Vec<CompletionCandidate> = crate::rules::packs::PACKS
+        .iter()
+        .filter(|pack| pack.name.starts_with(last) && !named.contains(&pack.name))
+        .map(|pack| {
+            let word = if before.is_empty() {
+                pack.name.to_owned()
+            } else {
+                format!("{before},{}", pack.name)
+            };
+            CompletionCandidate::new(word).help(Some(pack.about.into()))
+        })
+        .collect();
+    if before.is_empty() && super::super::new_rules::ALL.starts_with(last) {
+        offered.insert(
+            0,
+            CompletionCandidate::new(super::super::new_rules::ALL)
+                .help(Some("every shipped pack".into())),
+        );
+    }
+    offered
 }
 
 /// The agent named by `--agent X` (or `--agent=X`) among the words typed, when it is one.
