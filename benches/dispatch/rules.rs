@@ -1,7 +1,6 @@
 //! The rows of rules (guards written as patterns, evaluated in the process), each timed in turns
 //! with the figure it must stay near: the same command where hooks are configured and none applies.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -11,28 +10,20 @@ use super::{
     Fixture, MISS, PAYLOAD, Row, Server, ms, on_one_cpu, request, side_by_side, timed, tool, us,
 };
 
-/// The shipped packs, in the order `new --rules` lists them.
-const PACKS: [&str; 4] = ["destructive", "force-push", "secrets", "outside-project"];
-
-/// How many rules the `serve` fixture holds: the packs', then generated ones.
-const FIFTY: usize = 50;
-
 /// A shell call the destructive pack blocks.
 const RM_ROOT: &[u8] = br#"{"tool_name": "terminal", "args": {"command": "rm -rf /"}, "session_id": "bench", "tool_call_id": "c1"}"#;
 
-/// The homes with rules and the project they are run in.
+/// The home with rules and the project it is run in.
 pub(super) struct Homes {
-    /// A home whose one source is an approved user rules file: the four packs.
+    /// A home whose one source is an approved user rules file: every shipped pack.
     packs: PathBuf,
-    /// The same packs and generated rules, 50 in all.
-    fifty: PathBuf,
     /// A project (it has `.git`) without hooks, so that `${project}` stands for a folder.
     project: PathBuf,
     /// How many rules the packs hold.
     pack_rules: usize,
 }
 
-/// Makes the homes under `root`.
+/// Makes the home under `root`.
 pub(super) fn homes(root: &Path) -> Homes {
     let project = root.join("rules-project");
     std::fs::create_dir_all(project.join(".git")).expect("project");
@@ -42,31 +33,26 @@ pub(super) fn homes(root: &Path) -> Homes {
         .filter(|l| l.starts_with("- name:"))
         .count();
     let packs = approved_home(&root.join("rules-packs"), &packs_text);
-    let mut text = packs_text;
-    for n in 0..FIFTY.saturating_sub(pack_rules) {
-        let _ = write!(
-            text,
-            "- name: no-deploy-{n:02}\n  tool: shell\n  when:\n    command: \
-             '\\bdeploy\\.sh\\s+(\\S+\\s+)*--target[= ]prod-{n:02}\\b'\n  action: block\n  \
-             message: Deploying to prod-{n:02} is not done from an agent.\n"
-        );
-    }
-    let fifty = approved_home(&root.join("rules-fifty"), &text);
     Homes {
         packs,
-        fifty,
         project,
         pack_rules,
     }
 }
 
-/// The four shipped packs as one rules file, each appended as `new --rules` appends one: its
-/// header comment and items, without its own `rules:` line.
+/// Every shipped pack as one rules file (`src/rules/packs/*.yaml`, by name), each appended as
+/// `new --rules all` appends it: its header comment and items, without its own `rules:` line.
 fn packs() -> String {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/packs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("the packs' folder")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+        .collect();
+    files.sort();
     let mut text = String::from("rules:\n");
-    for pack in PACKS {
-        let pack = std::fs::read_to_string(folder.join(format!("{pack}.yaml"))).expect("pack");
+    for file in files {
+        let pack = std::fs::read_to_string(file).expect("pack");
         for line in pack.lines().filter(|line| *line != "rules:") {
             text.push_str(line);
             text.push('\n');
@@ -92,18 +78,16 @@ pub(super) fn approved_home(home: &Path, rules: &str) -> PathBuf {
     home.to_path_buf()
 }
 
-/// Waits until the fixture's rules files are old enough to be known by their stamp, as a rules
+/// Waits until the fixture's rules file is old enough to be known by their stamp, as a rules
 /// file in use nearly always is (one that has just changed is hashed on every call).
 fn settle(homes: &Homes) {
-    for home in [&homes.packs, &homes.fifty] {
-        let file = home.join("hermes-hooks").join("rules.yaml");
-        let age = std::fs::metadata(&file)
-            .and_then(|meta| meta.modified())
-            .ok()
-            .and_then(|modified| modified.elapsed().ok())
-            .unwrap_or_default();
-        std::thread::sleep(std::time::Duration::from_secs(3).saturating_sub(age));
-    }
+    let file = homes.packs.join("hermes-hooks").join("rules.yaml");
+    let age = std::fs::metadata(&file)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|modified| modified.elapsed().ok())
+        .unwrap_or_default();
+    std::thread::sleep(std::time::Duration::from_secs(3).saturating_sub(age));
 }
 
 /// `run pre_tool_call` in `home` with the rules project.
@@ -136,7 +120,7 @@ fn expect(cmd: &mut Command, payload: &[u8], blocked: bool) {
     );
 }
 
-/// `run` with the four packs, a call no rule blocks and one a rule blocks, each in turns with
+/// `run` with every pack, a call no rule blocks and one a rule blocks, each in turns with
 /// `run` where hooks are configured and none applies, in the same project.
 pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
     let homes = &fx.rules;
@@ -164,7 +148,7 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
     let blocked_ratio = ms(blocked.median) / ms(none.median);
     vec![
         Row {
-            figure: "run, rules only (4 packs), `ls -la` / none applies",
+            figure: "run, rules only (every pack), `ls -la` / none applies",
             measured: format!(
                 "{:.2} / {:.2} ms = {ratio:.2}x ({} rules)",
                 ms(passed.median),
@@ -187,19 +171,19 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
     ]
 }
 
-/// `serve` with 50 rules, one of which blocks the call, in turns with `serve` where hooks are
+/// `serve` with every pack, one of whose rules blocks the call, in turns with `serve` where hooks are
 /// configured and none applies; the harness and both servers on one CPU.
 pub(super) fn serve_row(fx: &Fixture) -> Row {
     let homes = &fx.rules;
     settle(homes);
     let requests = 2000;
     let mut none = Server::start(&fx.home, None);
-    let mut rules = Server::start(&homes.fifty, Some(&homes.project));
+    let mut rules = Server::start(&homes.packs, Some(&homes.project));
     let (miss, hit) = (request(MISS), request(RM_ROOT));
     rules.ask(&hit);
     assert!(
         rules.line.contains("\"block\""),
-        "serve with 50 rules did not block: {}",
+        "serve with every pack did not block: {}",
         rules.line
     );
     let ls = request(PAYLOAD);
@@ -219,14 +203,15 @@ pub(super) fn serve_row(fx: &Fixture) -> Row {
     rules.into_inner().stop();
     let (decided, passed) = (us(decided.median), us(passed.median));
     let mut measured = format!(
-        "{decided:.1} / {passed:.1} us (none applies: {:.1} us)",
-        us(nothing.median)
+        "{decided:.1} / {passed:.1} us (none applies: {:.1} us; {} rules)",
+        us(nothing.median),
+        homes.pack_rules
     );
     if !one_cpu {
         measured.push_str(" (not pinned)");
     }
     Row {
-        figure: "serve, 50 rules, a rule blocks / `ls -la` passes, one CPU",
+        figure: "serve, every pack, a rule blocks / `ls -la` passes, one CPU",
         measured,
         target: "each <= 100 us",
         met: Some(decided <= 100.0 && passed <= 100.0),
