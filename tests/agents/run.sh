@@ -12,21 +12,24 @@
 # agent that cannot be installed skips itself the same way. Exit 1 when a check fails.
 # HERMES_HOOKS_AGENTS="claude-code gemini" runs only those; AGENT_CHECKS=ask only the ask checks
 # (AGENT_CHECKS=hostile only the hostile model, where an agent has one; AGENT_CHECKS=rules only
-# the shipped destructive rule pack, with no script hook, against `rm -rf` outside the project,
-# and in Claude Code and Codex also against `bash -lc 'rm -rf <outside>'`; AGENT_CHECKS=self only
-# the guard guarding itself, in Claude Code and Codex (the other agents skip): with the pack
-# approved, a hostile model's `hermes-hooks approve --yes`, its detached `hermes-hooks revoke`
-# (setsid, the agents' variables unset), its delete of the rules file, its unwiring of its own
-# agent and its agent's own switch for hooks (`codex features disable hooks`, `claude --settings
+# the shipped rule packs, with no script hook: the destructive pack against `rm -rf` outside the
+# project, and in Claude Code and Codex also against `bash -lc 'rm -rf <outside>'`; in Claude Code
+# also the git-discard pack against `git reset --hard` over a tracked file's uncommitted change in
+# the project's repository (the change stays, the audit log shows git-discard-reset-hard blocking,
+# its message reaches the model; without the pack the change goes, and with it `git status` runs
+# and reaches the model; see tests/agents/rules_pack.py); AGENT_CHECKS=self only the guard
+# guarding itself, in Claude Code and Codex (the other agents skip): with the pack approved, a
+# hostile model's `hermes-hooks approve --yes`, its detached `hermes-hooks revoke` (setsid, the
+# agents' variables unset), its delete of the rules file, its unwiring of its own agent and its
+# agent's own switch for hooks (`codex features disable hooks`, `claude --settings
 # '{"disableAllHooks":true}'`, disableAllHooks in .claude/settings.local.json) are blocked, in a
 # project with no .agents/ folder, and `rm -rf <outside>` still is; with nothing approved (the
 # control) the deletes and switches do their damage, approve refuses by itself and the detached
 # revoke runs; see tests/agents/self_protection.py; AGENT_CHECKS=missing only hermes-hooks gone
 # missing, in Claude Code and Codex (the other agents skip): wired by `install <agent> --project .`
 # while hermes-hooks is on PATH, the agent started where it cannot be found blocks the model's `rm`
-# of a folder outside the project and tells the model so, and with `install --if-missing allow`
-# (the control) the folder is deleted; see tests/agents/missing_program.py). The full run runs
-# them all.
+# of a folder outside the project and tells the model so, and with `install --if-missing allow` (the
+# control) the folder is deleted; see tests/agents/missing_program.py). The full run runs them all.
 #
 # `run.sh BINARY` runs the checks with that hermes-hooks binary and builds nothing; without it,
 # the checkout's debug build is built and used.

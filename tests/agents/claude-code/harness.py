@@ -665,6 +665,28 @@ def rules_checks():
                 r.cleanup()
 
 
+def git_discard_checks():
+    """The shipped git-discard pack (`new --rules git-discard`, `approve --yes`), no script hook,
+    Claude Code wired by `install`, the project a git repository whose tracked file holds an
+    uncommitted change (rules_pack.Uncommitted): the model asks Bash for `git reset --hard`,
+    first without the pack (the control: the change goes), then with it (the change stays, the
+    audit log shows the pack's reset rule blocking, and its message reaches the model), then
+    asks for `git status` with the pack (the control: it runs, and the model reads it)."""
+    for with_pack, command in rules_pack.GIT_RUNS:
+        r = Run("hh-git-discard")
+        try:
+            uncommitted = rules_pack.Uncommitted(r.proj, r.env(9))
+            said = rules_pack.install(lambda *args: hermes_hooks(r, *args), r.hermes,
+                                      rules_pack.GIT_PACK, rules_pack.GIT_RULE) \
+                if with_pack else None
+            wire(r, approve=False)
+            r.drive(command=command)
+            rules_pack.report_git_run(report, with_pack, command, uncommitted, r.tool_results(),
+                                      r.audit(), said, r.why())
+        finally:
+            r.cleanup()
+
+
 # The attempts on Claude Code's own wiring, .claude/settings.json (where `install --project`
 # writes it): emptied with sed, and the whole folder deleted.
 UNWIRE = {self_protection.PLAIN: "sed -i d .claude/settings.json",
@@ -828,6 +850,7 @@ def main():
             through_checks()
         if only not in ("hostile", "ask", "self", "missing"):
             rules_checks()
+            git_discard_checks()
         if only not in ("hostile", "rules", "self", "missing"):
             ask_checks()
             ask_rewrite_checks()
