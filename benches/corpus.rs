@@ -199,7 +199,8 @@ fn ask(dir: &Path, home: &Path, project: &Path, lines: &[Line]) -> Vec<Verdict> 
         output.read_line(&mut answer).expect("an answer");
         let took = start.elapsed();
         let value: Value = serde_json::from_str(&answer).expect("an answer");
-        let stopped = matches!(value["action"].as_str(), Some("block" | "ask"));
+        // Blocked, or handed to a person (which Hermes, asked here, cannot do: a block too).
+        let stopped = value["exit"] == 2;
         let mut packs: Vec<String> = value["hooks"]
             .as_array()
             .map(Vec::as_slice)

@@ -149,8 +149,10 @@ pub(crate) fn check(
             Some((path, act, by, hit.path.clone(), sweeping))
         })
         .collect();
+    // Asked again once the rules let a sweeping call through: it is kept only where a guard's
+    // file is really there under what it sweeps away.
     if hits.is_empty() {
-        return swept.then(|| Kept {
+        return (swept && !sweeping).then(|| Kept {
             what: String::new(),
             sweeping: true,
         });
@@ -355,8 +357,20 @@ fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
             .any(|f| f == flag || f.starts_with(&format!("{flag}=")))
     };
     match command.program.as_str() {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "mv" => {
+        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" => {
             out.extend(paths().map(|p| (p, Act::Whole)));
+        }
+        // What mv takes away is its sources; its destination only receives them.
+        "mv" => {
+            let target = command.target.as_deref();
+            for path in &command.paths {
+                let act = if Some(path.as_str()) == target {
+                    Act::Write
+                } else {
+                    Act::Whole
+                };
+                out.push((PathBuf::from(path), act));
+            }
         }
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
             let act = if has("-R") || has("--recursive") {
@@ -471,7 +485,10 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
 fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
     forms.iter().map(PathBuf::as_path).any(|path| {
         let inside = path.starts_with(&own.path);
-        let above = act == Act::Whole && own.path.starts_with(path);
+        // A folder taken away with all it holds reaches only a guard's file that is there.
+        let above = act == Act::Whole
+            && own.path.starts_with(path)
+            && std::fs::symlink_metadata(&own.path).is_ok();
         let copy = own.prefix
             && path.parent() == own.path.parent()
             && path

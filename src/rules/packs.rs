@@ -53,22 +53,22 @@ pub(crate) const PACKS: [Pack; 14] = [
     },
     Pack {
         name: "services",
-        about: "stopping system services, shutting the machine down, killing init",
+        about: "stopping system services, shutting machines down, killing init, removing system packages",
         text: include_str!("packs/services.yaml"),
     },
     Pack {
         name: "cloud",
-        about: "deleting AWS, Google Cloud and Azure resources; changing who may use them",
+        about: "deleting cloud resources, stored objects, DNS records, CDN workers and caches, and backups; changing who may use them",
         text: include_str!("packs/cloud.yaml"),
     },
     Pack {
         name: "databases",
-        about: "dropping, truncating or emptying databases and tables; flushing Redis",
+        about: "dropping, truncating or emptying databases and tables; flushing Redis; deleting queues, topics and search indexes",
         text: include_str!("packs/databases.yaml"),
     },
     Pack {
         name: "platforms",
-        about: "deleting repositories, releases and secrets on GitHub and GitLab",
+        about: "deleting repositories, releases, secrets and pipelines on GitHub, GitLab, Azure DevOps and CI services",
         text: include_str!("packs/platforms.yaml"),
     },
     Pack {
