@@ -49,7 +49,11 @@ struct Verdict {
 fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let lines = corpus(&root.join("benches/corpus"));
-    let dir = tempfile::tempdir().expect("a scratch folder");
+    let dir = scratch(root);
+    println!(
+        "Home and project made under {} (outside every temporary folder the packs allow).",
+        dir.path().display()
+    );
     let (home, project) = fixture(dir.path());
     let verdicts = ask(dir.path(), &home, &project, &lines);
     let mut out = String::new();
@@ -129,6 +133,34 @@ fn read_jsonl(file: &Path) -> Vec<Value> {
         .filter(|line| !line.trim().is_empty())
         .map(|line| serde_json::from_str(line).expect("a JSON line"))
         .collect()
+}
+
+/// A scratch folder for the person's home and project that no pack counts as temporary: the
+/// packs let deletes under /tmp and /var/tmp go, so a home there would make `rm -rf ~/x` scratch
+/// work. The build's target folder, else the user's cache folder, whichever lies outside them.
+fn scratch(root: &Path) -> tempfile::TempDir {
+    // The harness's own knobs, not the product's environment.
+    #[allow(clippy::disallowed_methods)]
+    let candidates = [
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from),
+        std::env::var_os("HOME").map_or_else(|| root.join("target"), |home| {
+            PathBuf::from(home).join(".cache")
+        }),
+    ];
+    for base in candidates {
+        let Ok(base) = std::fs::create_dir_all(&base).and_then(|()| base.canonicalize()) else {
+            continue;
+        };
+        let temporary = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"]
+            .iter()
+            .any(|tmp| base.starts_with(tmp));
+        if !temporary
+            && let Ok(dir) = tempfile::Builder::new().prefix("corpus-").tempdir_in(&base)
+        {
+            return dir;
+        }
+    }
+    panic!("no folder outside /tmp and /var/tmp to make the corpus's home and project in");
 }
 
 /// The binary `cargo bench` built, with an environment of its own under `dir`.

@@ -255,6 +255,85 @@ mod tests {
         }
     }
 
+    /// The corpus lines the packs were tuned on (`benches/corpus/`), each labelled as the
+    /// project's stance says (`stance.jsonl`): whether it should be stopped, and the command.
+    fn tuned_corpus() -> Vec<(bool, String)> {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/corpus");
+        let read = |file: &Path| -> Vec<Value> {
+            std::fs::read_to_string(file)
+                .unwrap()
+                .lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| serde_json::from_str(line).unwrap())
+                .collect()
+        };
+        let stance: std::collections::HashMap<String, bool> = read(&folder.join("stance.jsonl"))
+            .into_iter()
+            .map(|v| (v["command"].as_str().unwrap().to_owned(), v["stance"] == "destructive"))
+            .collect();
+        let mut files: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| {
+                path.extension().is_some_and(|ext| ext == "jsonl")
+                    && path.file_name().is_some_and(|name| name != "stance.jsonl")
+            })
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .flat_map(|file| read(file))
+            .filter(|v| v["split"] == "tune")
+            .map(|v| {
+                let command = v["command"].as_str().unwrap().to_owned();
+                let labelled = v["label"] == "destructive";
+                (stance.get(&command).copied().unwrap_or(labelled), command)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_pack_together_stops_what_the_tuned_corpus_calls_destructive_and_little_else() {
+        let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
+        let (mut destructive, mut stopped, mut safe, mut wrong) = (0_u32, 0_u32, 0_u32, Vec::new());
+        let mut missed = Vec::new();
+        for (should, command) in tuned_corpus() {
+            let mut case = Map::new();
+            case.insert("tool_name".to_owned(), Value::from("terminal"));
+            case.insert(
+                "tool_input".to_owned(),
+                serde_json::json!({ "command": command }),
+            );
+            let by = blocking(&hooks, &case);
+            if should {
+                destructive += 1;
+                if by.is_empty() {
+                    missed.push(command);
+                } else {
+                    stopped += 1;
+                }
+            } else {
+                safe += 1;
+                if !by.is_empty() {
+                    wrong.push(format!("{command} (by {by:?})"));
+                }
+            }
+        }
+        let recall = f64::from(stopped) / f64::from(destructive);
+        let false_rate = f64::from(u32::try_from(wrong.len()).unwrap()) / f64::from(safe);
+        assert!(
+            recall >= 0.95,
+            "{stopped} of {destructive} stopped; missed:\n{}",
+            missed.join("\n")
+        );
+        assert!(
+            false_rate <= 0.01,
+            "{} of {safe} safe lines stopped:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
     #[test]
     fn every_pack_splits_into_a_header_and_rules_that_append_to_a_file() {
         for pack in PACKS {
