@@ -143,9 +143,10 @@ fn scratch(root: &Path) -> tempfile::TempDir {
     #[allow(clippy::disallowed_methods)]
     let candidates = [
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from),
-        std::env::var_os("HOME").map_or_else(|| root.join("target"), |home| {
-            PathBuf::from(home).join(".cache")
-        }),
+        std::env::var_os("HOME").map_or_else(
+            || root.join("target"),
+            |home| PathBuf::from(home).join(".cache"),
+        ),
     ];
     for base in candidates {
         let Ok(base) = std::fs::create_dir_all(&base).and_then(|()| base.canonicalize()) else {
@@ -154,8 +155,7 @@ fn scratch(root: &Path) -> tempfile::TempDir {
         let temporary = ["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"]
             .iter()
             .any(|tmp| base.starts_with(tmp));
-        if !temporary
-            && let Ok(dir) = tempfile::Builder::new().prefix("corpus-").tempdir_in(&base)
+        if !temporary && let Ok(dir) = tempfile::Builder::new().prefix("corpus-").tempdir_in(&base)
         {
             return dir;
         }

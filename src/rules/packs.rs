@@ -269,7 +269,12 @@ mod tests {
         };
         let stance: std::collections::HashMap<String, bool> = read(&folder.join("stance.jsonl"))
             .into_iter()
-            .map(|v| (v["command"].as_str().unwrap().to_owned(), v["stance"] == "destructive"))
+            .map(|v| {
+                (
+                    v["command"].as_str().unwrap().to_owned(),
+                    v["stance"] == "destructive",
+                )
+            })
             .collect();
         let mut files: Vec<_> = std::fs::read_dir(&folder)
             .unwrap()
