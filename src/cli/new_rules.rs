@@ -176,15 +176,27 @@ fn list(json: bool, printer: &Printer) -> Result<ExitStatus> {
         .map(|pack| pack.name.len())
         .max()
         .unwrap_or(0);
+    // On a terminal, each description wraps under itself, never through the names.
+    let columns = crate::output::table::terminal_width();
+    let room = columns.map(|columns| columns.saturating_sub(width + 2).max(20));
     let mut screen = Screen::new(false);
     for pack in &packs::PACKS {
-        screen.line(format_args!("{:width$}  {}", pack.name, pack.about));
+        for (n, part) in crate::output::screen::wrap_shown(pack.about, room)
+            .iter()
+            .enumerate()
+        {
+            let name = if n == 0 { pack.name } else { "" };
+            screen.line(format_args!("{name:width$}  {part}"));
+        }
     }
     screen.line("");
-    screen.line(
+    for part in crate::output::screen::wrap_shown(
         "Write some for review with `hermes-hooks new --rules NAME[,NAME...]`, or every one with \
          `--rules all`; add --project for the project's rules file.",
-    );
+        columns,
+    ) {
+        screen.line(part);
+    }
     printer.show(&screen)?;
     Ok(ExitStatus::Success)
 }
