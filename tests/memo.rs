@@ -20,8 +20,15 @@ fn config(env: &TestEnv) {
 
 fn memos(env: &TestEnv) -> Vec<PathBuf> {
     let folder = env.home().join(".cache/hermes-hooks/parsed");
+    // `.swept` says when the folder was last swept of old memos: not a memo.
     let mut found: Vec<PathBuf> = fs::read_dir(folder)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|path| !path.ends_with(".swept"))
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found

@@ -128,6 +128,7 @@ fn rebuilt(err: &anyhow::Error) -> anyhow::Error {
 pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> Result<ExitStatus> {
     let current_dir = shared::current_dir()?;
     shared::end_hooks_on_interrupt();
+    crate::config::rules::answering_many_calls();
     let mut source = Kept {
         cache: HookCache::new(),
         said_safe_mode: false,

@@ -8,9 +8,10 @@
 //! (other bytes give another name, and the memo repeats its name inside), so the file is read
 //! exactly as before. A memo that is missing, malformed, not the user's own or
 //! writable by others is ignored and made again; a cache folder that cannot be written costs
-//! nothing but the parse. Memos older than a week go when another is written (one still in use
-//! is made again by the next command). Other readers (rules files) keep their own reading in
-//! the same folder, in a compact binary form (`<name>.body`), named by what it depends on.
+//! nothing but the parse. Memos older than a week go when another is written, in a sweep made
+//! at most once an hour (one still in use is made again by the next command). Other readers
+//! (rules files) keep their own reading in the same folder, in a compact binary form
+//! (`<name>.body`), named by what it depends on.
 //!
 //! Every memo ends with a keyed check (BLAKE3 keyed with 32 random bytes kept, mode 0600, in
 //! `<data folder>/hermes-hooks/memo.key`, outside the cache folder): a memo rewritten by anything
@@ -38,6 +39,10 @@ const FORMAT: &[u8] = b"hermes-hooks parse memo 2\0";
 const BODY_EXTENSION: &str = "body";
 /// A memo this old is removed when another is written.
 const UNUSED_FOR: Duration = Duration::from_secs(7 * 24 * 3600);
+/// How often the cache folder is swept of old memos.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+/// The file whose time says when the cache folder was last swept.
+const SWEPT_FILE: &str = ".swept";
 /// The key's file, in `<data folder>/hermes-hooks/`.
 const KEY_FILE: &str = "memo.key";
 /// How a memo ends: a line break and the check in hex.
@@ -407,7 +412,46 @@ fn binary_identity() -> Option<[u8; 40]> {
 
 /// Removes the memos written more than [`UNUSED_FOR`] ago, and temporary files a killed
 /// writer left (an hour old).
+///
+/// The folder is swept at most once per process and once an hour (a `.swept` file's time says
+/// when it last was): a sweep reads every entry, and a process that writes many memos (the
+/// automata of a rules file) would otherwise read the whole folder for each.
 fn prune(folder: &Path) {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| {
+        if due(folder) {
+            sweep(folder);
+        }
+    });
+}
+
+/// Whether the folder is due a sweep: it was not swept in the last [`SWEEP_EVERY`]. When it is,
+/// the time is noted (so another process does not sweep it too).
+fn due(folder: &Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let marker = folder.join(SWEPT_FILE);
+    let now = SystemTime::now();
+    let recent = fs::symlink_metadata(&marker)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|at| now.duration_since(at).ok())
+        .is_some_and(|age| age < SWEEP_EVERY);
+    // Not through a link: the file is only ever this tool's own.
+    let note_now = || {
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
+            .open(&marker)
+            .and_then(|file| file.set_modified(now))
+            .is_ok()
+    };
+    !recent && note_now()
+}
+
+/// Removes the memos of [`prune`] that are past their time.
+fn sweep(folder: &Path) {
     let Ok(entries) = fs::read_dir(folder) else {
         return;
     };
@@ -475,6 +519,68 @@ hooks_auto_accept: yes
 hooks: {pre_tool_call: [{command: d.sh}], post_tool_call: [{command: e.sh}]}
 display: {x: 1}
 ";
+
+    #[test]
+    fn a_sweep_removes_old_memos_and_left_temporary_files_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let aged = |name: &str, age: Duration| {
+            let path = dir.path().join(name);
+            let file = fs::File::create(&path).unwrap();
+            file.set_modified(now - age).unwrap();
+            path
+        };
+        let old = aged("a.body", UNUSED_FOR + Duration::from_secs(60));
+        let fresh = aged("b.body", Duration::from_secs(60));
+        let left = aged(".memo.x.tmp", Duration::from_secs(2 * 3600));
+        let other = aged("notes.txt", UNUSED_FOR * 2);
+        sweep(dir.path());
+        assert!(!old.exists() && !left.exists());
+        assert!(fresh.exists() && other.exists());
+    }
+
+    #[test]
+    fn a_folder_is_swept_once_an_hour_and_never_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(due(dir.path()));
+        assert!(!due(dir.path()), "swept a moment ago");
+        let marker = dir.path().join(SWEPT_FILE);
+        fs::File::options()
+            .write(true)
+            .open(&marker)
+            .unwrap()
+            .set_modified(SystemTime::now() - SWEEP_EVERY * 2)
+            .unwrap();
+        assert!(due(dir.path()), "swept two hours ago");
+        let other = tempfile::tempdir().unwrap();
+        let target = other.path().join("kept");
+        fs::write(&target, b"data").unwrap();
+        fs::remove_file(&marker).unwrap();
+        std::os::unix::fs::symlink(&target, &marker).unwrap();
+        // The link itself two hours old, so only the open stands in the way.
+        let then = rustix::fs::Timespec {
+            tv_sec: i64::try_from(
+                (SystemTime::now() - SWEEP_EVERY * 2)
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .unwrap()
+                    .as_secs(),
+            )
+            .unwrap(),
+            tv_nsec: 0,
+        };
+        rustix::fs::utimensat(
+            rustix::fs::CWD,
+            &marker,
+            &rustix::fs::Timestamps {
+                last_access: then,
+                last_modification: then,
+            },
+            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        )
+        .unwrap();
+        assert!(!due(dir.path()));
+        assert_eq!(fs::read(&target).unwrap(), b"data");
+    }
 
     #[test]
     fn keeps_the_two_keys_and_their_repeats() {

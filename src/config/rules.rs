@@ -55,6 +55,17 @@ pub(crate) const COMMAND_FIELDS: [&str; 11] = [
     "through",
 ];
 
+/// Set in a process that answers many calls (`serve`): a condition's automaton, once read, is
+/// kept for every later call, so searching with it beats checking first for what the pattern
+/// needs (dozens of texts for the packs' longest patterns). A process that answers one call
+/// checks first, and reads an automaton only for a call that could match.
+static MANY_CALLS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says that this process answers many calls (see [`MANY_CALLS`]).
+pub(crate) fn answering_many_calls() {
+    MANY_CALLS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Whether `field` is one of [`COMMAND_FIELDS`].
 pub(crate) fn is_command_field(field: &str) -> bool {
     COMMAND_FIELDS.contains(&field)
@@ -165,15 +176,34 @@ impl Condition {
             .as_ref()
     }
 
+    /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
+    /// joined by `|`.
+    pub(crate) fn words(&self) -> Option<&str> {
+        self.words.as_deref()
+    }
+
     /// Whether the pattern is found in `text`, or `None` when that cannot be told (see
     /// [`Matcher::decides`]). A text without what the pattern needs is told at once.
     pub fn decides(&self, text: &str) -> Option<bool> {
         if let Some(words) = &self.words {
-            let each = words.as_bytes().split(|b| *b == b'|');
-            return Some(crate::matcher::is_one_of(each, text, true));
+            return Some(crate::matcher::is_in_list(words, text, true));
         }
         if let Some(literal) = &self.literal {
             return Some(text.contains(literal.as_str()));
+        }
+        let automaton = || {
+            self.automaton
+                .get_or_init(|| {
+                    let bytes = self.patterns.as_ref()?.automaton(self.pattern)?;
+                    crate::matcher::Automaton::read(&bytes).map(Box::new)
+                })
+                .as_ref()
+        };
+        // Built ahead, where it could be: no pattern to build in this process.
+        if MANY_CALLS.load(std::sync::atomic::Ordering::Relaxed)
+            && let Some(found) = automaton().and_then(|automaton| automaton.decides(text))
+        {
+            return Some(found);
         }
         if self
             .needed
@@ -182,16 +212,7 @@ impl Condition {
         {
             return Some(false);
         }
-        // Built ahead, where it could be: no pattern to build in this process.
-        if let Some(found) = self
-            .automaton
-            .get_or_init(|| {
-                let bytes = self.patterns.as_ref()?.automaton(self.pattern)?;
-                crate::matcher::Automaton::read(&bytes).map(Box::new)
-            })
-            .as_ref()
-            .and_then(|automaton| automaton.decides(text))
-        {
+        if let Some(found) = automaton().and_then(|automaton| automaton.decides(text)) {
             return Some(found);
         }
         self.matcher()?.decides(text)
@@ -227,6 +248,12 @@ pub struct Rule {
     pub home: Option<Arc<Path>>,
     /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
     pub stand_in: Option<Box<super::StandIn>>,
+    /// The start of its entry in an answer line, up to its status: the same on every call, made
+    /// the first time (see [`crate::report::line`]).
+    pub(crate) answer_head: OnceLock<Box<str>>,
+    /// The programs and subcommands it is about, as bits, made the first time (see
+    /// [`crate::rules::programs`]).
+    pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
 }
 
 impl Rule {
@@ -488,6 +515,8 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         undecidable: kept.undecidable,
         home: shared.home.clone(),
         stand_in: None,
+        answer_head: OnceLock::new(),
+        programs: OnceLock::new(),
     };
     let origin = Origin {
         file: shared.file.to_path_buf(),

@@ -291,6 +291,8 @@ fn unknown_rules(
         undecidable: rules::Undecidable::Allow,
         home: None,
         stand_in: Some(Box::new(stand_in.clone())),
+        answer_head: std::sync::OnceLock::new(),
+        programs: std::sync::OnceLock::new(),
     };
     let name = file
         .file_name()

@@ -42,14 +42,11 @@ pub(super) fn audit(
         report,
         (&invocation.session_id, &invocation.tool_name),
         status.code(),
-    );
-    line.errors = ErrorEntry::all(errors);
-    if rotate {
         // The default log keeps what decided: a hook whose matcher passed over the call (of
         // dozens of rules, say) is not written down on every line.
-        line.hooks
-            .retain(|hook| hook.status != Status::NotMatched.as_str());
-    }
+        !rotate,
+    );
+    line.errors = ErrorEntry::all(errors);
     line.agent = (!prepared.agent.is_hermes()).then(|| prepared.agent.name());
     line.tool_command = audit::shell_command(invocation);
     line.project = prepared

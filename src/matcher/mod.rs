@@ -70,6 +70,29 @@ pub(crate) fn is_one_of<'w>(
     words.any(|word| word == text || bare == Some(word))
 }
 
+/// [`is_one_of`] for words joined by `|` in one text, found by looking for `text` in the list
+/// (a fast search for the usual answer, no) instead of comparing each word in turn.
+pub(crate) fn is_in_list(list: &str, text: &str, search: bool) -> bool {
+    let one = |text: &str| {
+        // No word holds a `|`: such a text would only be found across two words.
+        if text.contains('|') || !list.contains(text) {
+            return false;
+        }
+        let bytes = list.as_bytes();
+        if text.is_empty() {
+            return bytes.is_empty()
+                || bytes[0] == b'|'
+                || bytes[bytes.len() - 1] == b'|'
+                || list.contains("||");
+        }
+        list.match_indices(text).any(|(at, _)| {
+            let end = at + text.len();
+            (at == 0 || bytes[at - 1] == b'|') && (end == bytes.len() || bytes[end] == b'|')
+        })
+    };
+    one(text) || (search && text.strip_suffix('\n').is_some_and(one))
+}
+
 /// The largest automaton built ahead for a pattern, in bytes (the packs' take a few KB).
 const AUTOMATON_MAX: usize = 256 * 1024;
 
@@ -388,6 +411,28 @@ fn one_line(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{How, Matcher};
+
+    proptest::proptest! {
+        /// Looking for the text in the joined list finds what comparing each word finds.
+        #[test]
+        fn a_text_is_in_the_joined_list_when_it_is_one_of_its_words(
+            words in proptest::collection::vec("[ab|\n]{0,3}", 1..4),
+            text in "[ab|\n]{0,4}",
+            search: bool,
+        ) {
+            let words: Vec<String> = words
+                .iter()
+                .flat_map(|w| w.split('|').map(str::to_owned).collect::<Vec<_>>())
+                .collect();
+            let list = words.join("|");
+            let each = words.iter().map(String::as_bytes);
+            proptest::prop_assert_eq!(
+                super::is_in_list(&list, &text, search),
+                super::is_one_of(each, &text, search),
+                "list {:?}, text {:?}", list, text
+            );
+        }
+    }
 
     #[test]
     fn an_anchored_choice_of_words_compares_as_text_like_the_regex_would() {

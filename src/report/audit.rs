@@ -135,7 +135,8 @@ pub(crate) struct AuditHook<'a> {
 }
 
 impl<'a> AuditLine<'a> {
-    /// The line for `report`, whose hooks index `hooks`.
+    /// The line for `report`, whose hooks index `hooks`: each of them, or (`every_hook` false)
+    /// those whose matcher did not pass over the call.
     pub(crate) fn new(
         stamp: &'a Stamp,
         event: Event,
@@ -143,6 +144,7 @@ impl<'a> AuditLine<'a> {
         report: &'a RunReport,
         session: (&'a Value, &'a Value),
         exit: u8,
+        every_hook: bool,
     ) -> Self {
         Self {
             time: &stamp.time,
@@ -160,6 +162,7 @@ impl<'a> AuditLine<'a> {
             hooks: report
                 .hooks
                 .iter()
+                .filter(|r| every_hook || r.status != crate::response::Status::NotMatched)
                 .map(|r| {
                     let spec = &hooks[r.index];
                     AuditHook {

@@ -121,6 +121,9 @@ pub(crate) struct HookLine<'a> {
     /// Warnings and errors, or the block message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<&'a str>,
+    /// The entry as written up to its status, kept with a rule (it is the same on every call).
+    #[serde(skip)]
+    pub head: Option<&'a str>,
 }
 
 /// `{"decision":"block","reason"}` beside an ask, in the Claude-style words every Hermes shell-hook
@@ -220,6 +223,17 @@ impl HookLine<'_> {
             out.push_str(&to_line(self));
             return;
         }
+        if let Some(head) = self.head {
+            out.push_str(head);
+        } else {
+            self.write_head(out, plain_command);
+        }
+        out.push_str(self.status);
+        out.push_str("\"}");
+    }
+
+    /// The entry up to its status: `{"name":...,"source":...,"command":...,"status":"`.
+    fn write_head<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
         out.push_str("{\"name\":");
         plain_or_json(out, self.name);
         // `source` and `status` are this tool's own words, plain ASCII.
@@ -234,8 +248,6 @@ impl HookLine<'_> {
             *plain_command = self.command;
         }
         out.push_str(",\"status\":\"");
-        out.push_str(self.status);
-        out.push_str("\"}");
     }
 }
 
@@ -292,7 +304,7 @@ impl<'a> ErrorEntry<'a> {
 
 impl<'a> HookLine<'a> {
     fn new(spec: &'a HookSpec, report: &'a HookReport) -> Self {
-        Self {
+        let mut line = Self {
             name: &spec.name,
             source: spec.source.as_str(),
             command: &spec.command,
@@ -300,7 +312,18 @@ impl<'a> HookLine<'a> {
             exit_code: report.exit_code,
             elapsed_ms: report.elapsed.map(elapsed_ms),
             message: report.message.as_deref(),
+            head: None,
+        };
+        // An answer lists every rule, most of them not matched: each rule's entry is written
+        // once, and copied on every later call.
+        if let Some(rule) = spec.rule() {
+            line.head = Some(rule.answer_head.get_or_init(|| {
+                let mut head = String::new();
+                line.write_head(&mut head, &mut "");
+                head.into_boxed_str()
+            }));
         }
+        line
     }
 }
 
@@ -420,6 +443,27 @@ mod tests {
                 exit_code: (n == 2).then_some(Some(2)),
                 elapsed_ms: (n == 2).then_some(1.5),
                 message: (n == 3).then_some(*text),
+                head: None,
+            })
+            .collect();
+        // Each entry as a rule keeps it, written once: the same text as written on the spot.
+        let heads: Vec<String> = hooks
+            .iter()
+            .map(|hook| {
+                let mut head = String::new();
+                hook.write_head(&mut head, &mut "");
+                head
+            })
+            .collect();
+        let hooks: Vec<HookLine<'_>> = hooks
+            .iter()
+            .zip(&heads)
+            .flat_map(|(hook, head)| {
+                let kept = HookLine {
+                    head: Some(head),
+                    ..hook.clone()
+                };
+                [hook.clone(), kept]
             })
             .collect();
         let errors = [crate::undecided::RunnerError {
@@ -431,7 +475,7 @@ mod tests {
             could_block: true,
         }];
         for directive in &directives {
-            for (many, with_errors) in [(0, false), (1, true), (5, false)] {
+            for (many, with_errors) in [(0, false), (2, true), (10, false)] {
                 let line = RunLine {
                     event: "pre_tool_call",
                     error: with_errors.then_some(odd[1]),

@@ -3,6 +3,7 @@
 
 pub(crate) mod layout;
 pub(crate) mod packs;
+pub(crate) mod programs;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -67,6 +68,17 @@ pub(crate) fn verdict(
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> Verdict {
+    verdict_with(hook, invocation, tool_input, true)
+}
+
+/// [`verdict`], with or without the shortcuts that tell a rule a call is no business of (the
+/// same verdict either way, which a test holds).
+pub(crate) fn verdict_with(
+    hook: &HookSpec,
+    invocation: &Invocation,
+    tool_input: Option<&Map<String, Value>>,
+    shortcuts: bool,
+) -> Verdict {
     let Source::Rules(rule) = &hook.source else {
         return Verdict::No;
     };
@@ -84,6 +96,24 @@ pub(crate) fn verdict(
         invocation,
         input: tool_input,
     };
+    if shortcuts && programs::of_rule(rule).is_some() {
+        // Worked out for the first rule of the call, and kept for the others.
+        let call = invocation
+            .commands
+            .known_programs()
+            .copied()
+            .unwrap_or_else(|| {
+                fields
+                    .reading(rule.home.as_deref())
+                    .and_then(|reading| invocation.commands.programs(reading))
+            });
+        if call.is_some_and(|call| programs::misses(rule, call)) {
+            return Verdict::No;
+        }
+    }
+    if shortcuts && passes_by(rule, &fields) {
+        return Verdict::No;
+    }
     // Split by what each condition reads, without a list made on every call.
     let on_call = |c: &&Condition| !is_command_field(&c.field);
     let on_command = |c: &&Condition| is_command_field(&c.field);
@@ -93,14 +123,19 @@ pub(crate) fn verdict(
     if !call_when().all(|c| fields.any_matches(c)) {
         return Verdict::No;
     }
-    // `unless` holds when every one of its conditions does (and there is one).
-    let call_unless_holds = rule
-        .unless
-        .iter()
-        .filter(on_call)
-        .all(|c| fields.all_match(c));
+    // `unless` holds when every one of its conditions does (and there is one); read only
+    // where a command could otherwise make the rule apply.
+    let call_unless = std::cell::OnceCell::new();
+    let call_unless_holds = || {
+        *call_unless.get_or_init(|| {
+            rule.unless
+                .iter()
+                .filter(on_call)
+                .all(|c| fields.all_match(c))
+        })
+    };
     if command_when().next().is_none() && command_unless().next().is_none() {
-        let excepted = !rule.unless.is_empty() && call_unless_holds;
+        let excepted = !rule.unless.is_empty() && call_unless_holds();
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
     let Some(reading) = fields.reading(rule.home.as_deref()) else {
@@ -117,7 +152,7 @@ pub(crate) fn verdict(
     }
     let excepted = |command: &Command| {
         !rule.unless.is_empty()
-            && call_unless_holds
+            && call_unless_holds()
             && command_unless().all(|c| every_value(c, command))
     };
     let mut maybe = None;
@@ -142,6 +177,26 @@ pub(crate) fn verdict(
         }
     }
     maybe.map_or(Verdict::No, Verdict::Undecidable)
+}
+
+/// Whether the call runs none of the programs the rule is about, as far as can be known: every
+/// command of the line is read and known, and none has a program the rule's `when` names. Most
+/// rules name their programs, and most calls run none of them, so this is found first, before
+/// any other condition is read; the verdict is the one [`verdict`] would reach (no command can
+/// satisfy every `when`, and none leaves anything unknown).
+fn passes_by(rule: &Rule, fields: &Fields<'_>) -> bool {
+    let Some(program) = rule.when.iter().find(|c| c.field == "program") else {
+        return false;
+    };
+    let Some(reading) = fields.reading(rule.home.as_deref()) else {
+        return false;
+    };
+    reading.undecidable.is_none()
+        && reading.commands.iter().all(|c| c.unknown.is_none())
+        && !reading
+            .commands
+            .iter()
+            .any(|c| program.decides(&c.program).unwrap_or(true))
 }
 
 /// The values a command field has in one command: one text, or a list (no list is made).

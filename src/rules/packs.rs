@@ -298,6 +298,48 @@ mod tests {
     }
 
     #[test]
+    fn the_shortcuts_past_a_rule_reach_the_verdict_its_conditions_reach() {
+        let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
+        let mut calls: Vec<Map<String, Value>> = PACKS.iter().flat_map(|p| cases(p.name)).collect();
+        calls.extend(tuned_corpus().into_iter().step_by(3).map(|(_, command)| {
+            let mut case = Map::new();
+            case.insert("tool_name".to_owned(), Value::from("terminal"));
+            case.insert(
+                "tool_input".to_owned(),
+                serde_json::json!({ "command": command }),
+            );
+            case
+        }));
+        let mut passed_by = 0;
+        for case in &calls {
+            let mut input = case.clone();
+            input.remove("expect");
+            input.insert("cwd".to_owned(), Value::from(PROJECT));
+            let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
+            let input = invocation.tool_input.as_ref();
+            for hook in &hooks {
+                let quick = crate::rules::verdict(hook, &invocation, input);
+                let full = crate::rules::verdict_with(hook, &invocation, input, false);
+                assert_eq!(
+                    quick,
+                    full,
+                    "{} on {}",
+                    hook.name,
+                    Value::Object(case.clone())
+                );
+                let rule = hook.rule().unwrap();
+                passed_by += usize::from(
+                    crate::rules::commands(&invocation, input, rule.home.as_deref())
+                        .and_then(|reading| invocation.commands.programs(reading))
+                        .is_some_and(|call| crate::rules::programs::misses(rule, call)),
+                );
+            }
+        }
+        // The shortcut is taken, for most rules on most calls.
+        assert!(passed_by > calls.len() * hooks.len() / 2, "{passed_by}");
+    }
+
+    #[test]
     fn every_pack_together_stops_what_the_tuned_corpus_calls_destructive_and_little_else() {
         let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
         let (mut destructive, mut stopped, mut safe, mut wrong) = (0_u32, 0_u32, 0_u32, Vec::new());

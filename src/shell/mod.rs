@@ -6,6 +6,7 @@
 //! `eval "$v"`, a script that arrives from another program) is said, never guessed.
 
 mod options;
+pub(crate) mod programs;
 mod syntax;
 mod walk;
 
@@ -109,14 +110,29 @@ impl Reading {
     }
 }
 
-/// A call's reading, made when a rule first needs it and kept for the other rules of the call.
+/// A call's reading, made when a rule first needs it and kept for the other rules of the call,
+/// with what is asked of it for every rule (see [`Kept::programs`]).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Kept(std::sync::OnceLock<Reading>);
+pub(crate) struct Kept(
+    std::sync::OnceLock<Reading>,
+    std::sync::OnceLock<Option<programs::Masks>>,
+);
 
 impl Kept {
     /// The reading, made by `make` the first time.
     pub(crate) fn get_or_init(&self, make: impl FnOnce() -> Reading) -> &Reading {
         self.0.get_or_init(make)
+    }
+
+    /// What this call runs, as masks, once worked out (by [`Self::programs`]).
+    pub(crate) fn known_programs(&self) -> Option<&Option<programs::Masks>> {
+        self.1.get()
+    }
+
+    /// The programs `reading` (this call's) runs, as a mask, worked out once
+    /// ([`programs::of_reading`]).
+    pub(crate) fn programs(&self, reading: &Reading) -> Option<programs::Masks> {
+        *self.1.get_or_init(|| programs::of_reading(reading))
     }
 }
 
