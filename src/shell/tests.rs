@@ -119,6 +119,20 @@ fn wrappers_run_the_command_after_their_options() {
         "su -c 'rm -rf ~'",
         "watch 'rm -rf ~'",
         "env -S 'rm -rf ~'",
+        "env -S 'FOO=1 rm -rf ~'",
+        "env -S 'PATH=/usr/bin' rm -rf ~",
+        "env -SPATH=/usr/bin rm -rf ~",
+        "env -P /usr/bin rm -rf ~",
+        "env - rm -rf ~",
+        "env - FOO=1 rm -rf ~",
+        "parallel ::: 'rm -rf ~'",
+        "parallel bash -c ::: 'rm -rf ~'",
+        "xargs -i rm -rf ~",
+        "xargs --replace rm -rf ~",
+        "xargs --replace=FOO rm -rf ~",
+        "xargs -J {} rm -rf ~",
+        "xargs -e rm -rf ~",
+        "xargs -l rm -rf ~",
         "busybox rm -rf ~",
         "ionice -c 3 rm -rf ~",
         "stdbuf -o0 rm -rf ~",
@@ -127,6 +141,12 @@ fn wrappers_run_the_command_after_their_options() {
         assert_eq!(rm.paths, [HOME], "{text}");
         assert_eq!(rm.unknown, None, "{text}");
     }
+    // GNU parallel gives the joined words to a shell (`bash -c rm -rf ~`: a bare `rm`), `-q`
+    // each word as it is: both are read.
+    let both = commands("parallel bash -c 'rm -rf {}' ::: ~");
+    let rms: Vec<&Command> = both.iter().filter(|c| c.program == "rm").collect();
+    assert_eq!(rms.len(), 2, "{both:#?}");
+    assert!(rms.iter().any(|c| c.paths == [HOME]), "{both:#?}");
     assert_eq!(the_one("sudo -u root rm x", "rm").through, ["sudo"]);
     assert!(commands("command -v rm").iter().all(|c| c.program != "rm"));
 }

@@ -345,16 +345,16 @@ impl<'a> Walker<'a> {
                     let at = options::skip(
                         texts,
                         1,
+                        // `-i`, `-e`, `-l` and `--replace`, `--eof`, `--max-lines` take a
+                        // value only when it is attached (`-i{}`, `--replace=R`): the next word
+                        // is the command. BSD's `-J R` takes one.
                         spec(
-                            "IinPdaEeLlsS",
+                            "InPdaELsSJR",
                             &[
-                                "replace",
                                 "max-args",
                                 "max-procs",
                                 "delimiter",
                                 "arg-file",
-                                "eof",
-                                "max-lines",
                                 "max-chars",
                                 "process-slot-var",
                             ],
@@ -463,7 +463,7 @@ impl<'a> Walker<'a> {
         true
     }
 
-    /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE...] COMMAND...`.
+    /// `env [-i|-] [-u NAME] [-C DIR] [-P PATH] [-S STRING] [NAME=VALUE...] COMMAND...`.
     fn env(&mut self, texts: &[String], next: &Next<'_>) -> bool {
         let mut split = None;
         let mut chdir = None;
@@ -471,7 +471,8 @@ impl<'a> Walker<'a> {
             texts,
             1,
             Spec {
-                short: "uCS",
+                // BSD's `-P PATH` (where to look for the program) takes a value too.
+                short: "uCSP",
                 long: &[
                     "unset",
                     "chdir",
@@ -491,7 +492,8 @@ impl<'a> Walker<'a> {
                 true
             },
         );
-        while texts.get(at).is_some_and(|w| is_assignment(w)) {
+        // A lone `-` is `-i`; assignments come before the command.
+        while texts.get(at).is_some_and(|w| w == "-" || is_assignment(w)) {
             at += 1;
         }
         let mut through = next.through.to_vec();
@@ -514,7 +516,13 @@ impl<'a> Walker<'a> {
                 self.cwd = saved;
                 return true;
             };
-            words.extend(split.into_iter().map(Word::plain));
+            // The string may hold assignments of its own (`-S 'PATH=/usr/bin cmd'`).
+            words.extend(
+                split
+                    .into_iter()
+                    .skip_while(|w| is_assignment(w))
+                    .map(Word::plain),
+            );
         }
         words.extend(next.words[at.min(next.words.len())..].iter().cloned());
         if words.is_empty() {
@@ -566,7 +574,9 @@ impl<'a> Walker<'a> {
         true
     }
 
-    /// `parallel [options] COMMAND ::: ARGS...`: the command, run by a shell, once per argument.
+    /// `parallel [options] COMMAND ::: ARGS...`: the command, run by a shell, once per argument
+    /// (read both as the words joined for a shell and as they are, as `-q` runs them); without a
+    /// command, each argument is a command line.
     fn parallel(&mut self, texts: &[String], next: &Next<'_>) -> bool {
         let at = options::skip(
             texts,
@@ -596,47 +606,40 @@ impl<'a> Walker<'a> {
             .iter()
             .position(|w| w.starts_with(":::"))
             .map_or(texts.len(), |i| at + i);
-        if at >= split {
-            return false;
-        }
         let mut through = next.through.to_vec();
         through.push("parallel".to_owned());
-        let command: Vec<&Word> = next.words[at..split].iter().collect();
+        let command: Vec<&Word> = next.words[at.min(split)..split].iter().collect();
         let inputs: Vec<&Word> = next.words[split..]
             .iter()
             .filter(|w| !w.text.starts_with(":::"))
             .take(FAN_OUT_MAX)
             .collect();
-        let runs: Vec<Vec<Word>> = if inputs.is_empty() {
-            vec![command.iter().map(|w| (*w).clone()).collect()]
-        } else {
-            inputs
-                .iter()
-                .map(|input| {
-                    let mut words: Vec<Word> = Vec::new();
-                    let mut put = false;
-                    for w in &command {
-                        if w.text.contains("{}") {
-                            put = true;
-                            words.push(Word {
-                                text: w.text.replace("{}", &input.text),
-                                literal: w.literal && input.literal,
-                                expansions: [w.expansions.clone(), input.expansions.clone()]
-                                    .concat(),
-                            });
-                        } else {
-                            words.push((*w).clone());
-                        }
-                    }
-                    if !put {
-                        words.push((*input).clone());
-                    }
-                    words
-                })
-                .collect()
-        };
-        for words in runs {
-            self.script_from(&words, &through, next.depth);
+        if command.is_empty() {
+            // Without a command, each argument is a command line, run by a shell.
+            for input in &inputs {
+                self.script_from(std::slice::from_ref(*input), &through, next.depth);
+            }
+            return !inputs.is_empty();
+        }
+        let runs = parallel_runs(&command, &inputs);
+        for (argv, joined) in runs {
+            // GNU parallel joins the command's words and gives them to a shell (an argument
+            // quoted, so it stays one word), unless `-q` keeps each word as it is: what it runs
+            // is read both ways, so the guard holds whichever it is.
+            let before = self.out.commands.len();
+            self.script_from(&joined, &through, next.depth);
+            let read = self.out.commands.len();
+            let simple = Simple {
+                words: argv,
+                redirects: next.redirects.to_vec(),
+                fed: next.fed.cloned(),
+                piped: next.piped.cloned(),
+            };
+            self.simple(simple, through.clone(), next.depth + 1);
+            // The same commands both ways are kept once.
+            if self.out.commands[read..] == self.out.commands[before..read] {
+                self.out.commands.truncate(read);
+            }
         }
         true
     }
@@ -1179,4 +1182,56 @@ fn line(texts: &[String]) -> String {
         }
     }
     out
+}
+
+/// The runs of `parallel`'s command, one per input: each as argv (as `-q` runs it) and as the
+/// words joined for a shell, the input quoted where a shell would split or expand it.
+fn parallel_runs(command: &[&Word], inputs: &[&Word]) -> Vec<(Vec<Word>, Vec<Word>)> {
+    if inputs.is_empty() {
+        let words: Vec<Word> = command.iter().map(|w| (*w).clone()).collect();
+        vec![(words.clone(), words)]
+    } else {
+        inputs
+            .iter()
+            .map(|input| {
+                // Quoted where a shell would split or expand it (a `~` was already put in
+                // by the shell that ran parallel).
+                let plain = !input
+                    .text
+                    .chars()
+                    .any(|c| c.is_whitespace() || "'\"\\$`;&|<>(){}*?[]#!".contains(c));
+                let quoted = if plain {
+                    input.text.clone()
+                } else {
+                    shlex::try_quote(&input.text)
+                        .map_or_else(|_| input.text.clone(), std::borrow::Cow::into_owned)
+                };
+                let (mut argv, mut joined) = (Vec::new(), Vec::new());
+                let mut put = false;
+                for w in command {
+                    if w.text.contains("{}") {
+                        put = true;
+                        let with = |text: &str| Word {
+                            text: w.text.replace("{}", text),
+                            literal: w.literal && input.literal,
+                            expansions: [w.expansions.clone(), input.expansions.clone()].concat(),
+                        };
+                        argv.push(with(&input.text));
+                        joined.push(with(&quoted));
+                    } else {
+                        argv.push((*w).clone());
+                        joined.push((*w).clone());
+                    }
+                }
+                if !put {
+                    argv.push((*input).clone());
+                    joined.push(Word {
+                        text: quoted,
+                        ..(*input).clone()
+                    });
+                }
+                (argv, joined)
+            })
+            .collect()
+    }
 }
