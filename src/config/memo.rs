@@ -431,9 +431,13 @@ fn due(folder: &Path) -> bool {
     use std::os::unix::fs::OpenOptionsExt as _;
     let marker = folder.join(SWEPT_FILE);
     let now = SystemTime::now();
-    let recent = fs::symlink_metadata(&marker)
-        .and_then(|meta| meta.modified())
-        .ok()
+    let meta = fs::symlink_metadata(&marker).ok();
+    // Only ever a plain file of this tool's: a link, a FIFO or a folder there is left alone.
+    if meta.as_ref().is_some_and(|meta| !meta.is_file()) {
+        return false;
+    }
+    let recent = meta
+        .and_then(|meta| meta.modified().ok())
         .and_then(|at| now.duration_since(at).ok())
         .is_some_and(|age| age < SWEEP_EVERY);
     // Not through a link: the file is only ever this tool's own.
@@ -442,7 +446,11 @@ fn due(folder: &Path) -> bool {
             .write(true)
             .create(true)
             .mode(0o600)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
+            .custom_flags(
+                (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK)
+                    .bits()
+                    .cast_signed(),
+            )
             .open(&marker)
             .and_then(|file| file.set_modified(now))
             .is_ok()
@@ -580,6 +588,17 @@ display: {x: 1}
         .unwrap();
         assert!(!due(dir.path()));
         assert_eq!(fs::read(&target).unwrap(), b"data");
+        // A FIFO there is never opened (a write-only open of one would wait for a reader).
+        fs::remove_file(&marker).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &marker,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        assert!(!due(dir.path()));
     }
 
     #[test]
