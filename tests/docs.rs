@@ -269,22 +269,32 @@ fn the_hermes_page_installs_and_its_sample_loads() {
     assert_eq!(list["hooks"].as_array().map(Vec::len), Some(2), "{list}");
 }
 
-/// docs/agents.md's first command wires Claude Code in a project, and the settings it shows
-/// for Claude Code, Gemini and Copilot route to events those agents have.
+/// docs/agents.md's first commands wire every agent found (here Claude Code, on PATH) and then
+/// Claude Code by name, in the user's settings; the settings it shows for Claude Code, Gemini
+/// and Copilot route to events those agents have.
 #[test]
 fn the_agents_page_installs_and_its_settings_route_to_real_events() {
+    use std::os::unix::fs::PermissionsExt as _;
     let doc = page("agents.md");
-    let install = blocks(&doc, "sh")[0].clone();
-    let words: Vec<&str> = install
-        .split('#')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .collect();
     let env = TestEnv::new();
-    let out = env.cmd().args(&words[1..]).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    assert!(env.work().join(".claude/settings.json").is_file());
+    let bin = env.path("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("claude"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for line in blocks(&doc, "sh")[0].lines() {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        assert_eq!(words[..2], ["hermes-hooks", "install"], "{line}");
+        let out = env
+            .cmd()
+            .env("PATH", &bin)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(&words[1..])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {}", text(&out));
+    }
+    assert!(env.home().join(".claude/settings.json").is_file());
+    assert!(!env.work().join(".claude").exists());
 
     for sample in blocks(&doc, "json") {
         let settings: Value = serde_json::from_str(&sample).unwrap();

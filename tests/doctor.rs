@@ -454,7 +454,11 @@ fn an_agent_wired_without_its_agent_flag_is_an_error_that_says_what_it_loses() {
 #[test]
 fn sound_wiring_passes_and_events_left_out_are_warned_about() {
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "claude-code"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let findings = wiring_findings(&env, true);
     assert!(
@@ -509,7 +513,11 @@ fn stale_wiring_is_caught() {
 #[test]
 fn a_timeout_below_the_longest_hook_is_a_warning() {
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "codex"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "codex", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         wiring_findings(&env, true)
@@ -531,7 +539,11 @@ fn a_timeout_below_the_longest_hook_is_a_warning() {
 #[test]
 fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "claude-code"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "claude-code", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let fm = |tool: &str| {
         format!(
@@ -570,7 +582,11 @@ fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
 fn a_copilot_project_whose_settings_switch_hooks_off_is_an_error_where_copilot_is_wired() {
     // Copilot's project settings live beside its hooks folder, in `.github/copilot/`.
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "copilot"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "copilot", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(!has(
         &wiring_findings(&env, true),
@@ -702,7 +718,11 @@ fn a_setting_that_switches_claude_codes_hooks_off_is_an_error_naming_the_file_an
 fn a_codex_or_gemini_system_setting_that_switches_hooks_off_is_an_error() {
     let env = TestEnv::new();
     for agent in ["codex", "gemini"] {
-        let out = env.cmd().args(["install", agent]).output().unwrap();
+        let out = env
+            .cmd()
+            .args(["install", agent, "--project"])
+            .output()
+            .unwrap();
         assert_eq!(code(&out), 0, "{}", stderr(&out));
     }
     assert!(
@@ -736,7 +756,7 @@ fn an_agent_wired_at_both_levels_is_one_finding_with_the_command_that_fixes_it()
     wire_user(&env, "claude-code");
     let out = env
         .cmd()
-        .args(["install", "claude-code", "--also"])
+        .args(["install", "claude-code", "--project", "--also"])
         .output()
         .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -988,7 +1008,11 @@ fn a_config_yaml_kept_elsewhere_through_a_symlink_is_read_for_the_plugin_checks(
 #[test]
 fn codex_terminal_input_no_hook_sees_is_a_warning_until_codex_switches_terminals_off() {
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "codex"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "codex", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     env.hook_md(
         &env.project_hooks(),
@@ -1062,7 +1086,11 @@ fn droid_and_qwen_settings_that_switch_hooks_off_are_errors_where_each_is_wired(
 #[test]
 fn a_wired_agent_is_told_with_what_it_needs_beyond_the_file() {
     let env = TestEnv::new();
-    let out = env.cmd().args(["install", "copilot"]).output().unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "copilot", "--project"])
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let findings = wiring_findings(&env, true);
     let notes: Vec<&Value> = findings.iter().filter(|f| f["level"] == "note").collect();

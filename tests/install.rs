@@ -107,8 +107,23 @@ fn plain<'c>(event: &str, command: &'c str) -> &'c str {
     plain
 }
 
+/// `install` or `uninstall` as `args` say, into the project's settings unless they name a level
+/// (the user's is the default, tested on its own).
 fn wire(env: &TestEnv, args: &[&str]) -> std::process::Output {
-    env.cmd().args(args).output().unwrap()
+    let mut cmd = env.cmd();
+    cmd.args(args);
+    let levelled = args
+        .iter()
+        .any(|a| a.starts_with("--user") || a.starts_with("--project"));
+    if matches!(args.first(), Some(&"install" | &"uninstall"))
+        && args
+            .get(1)
+            .is_some_and(|agent| !agent.starts_with('-') && *agent != "hermes")
+        && !levelled
+    {
+        cmd.arg("--project");
+    }
+    cmd.output().unwrap()
 }
 
 fn ok(out: &std::process::Output) -> Value {
@@ -979,10 +994,12 @@ fn install_from_npx_cache_refuses_and_says_what_to_do() {
     fs::create_dir_all(&cached).unwrap();
     let copy = cached.join("hermes-hooks");
     fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
-    let out = assert_cmd::Command::from_std(env.std_cmd_of(&copy))
-        .args(["install", "claude-code", "--project", "."])
-        .output()
-        .unwrap();
+    let out = crate::common::output_of_copy(env.std_cmd_of(&copy).args([
+        "install",
+        "claude-code",
+        "--project",
+        ".",
+    ]));
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert!(
         stderr(&out).contains("npm install -g hermes-hooks"),
@@ -990,4 +1007,126 @@ fn install_from_npx_cache_refuses_and_says_what_to_do() {
         stderr(&out)
     );
     assert!(!env.work().join(".claude").exists());
+}
+
+#[test]
+fn install_wires_the_users_settings_unless_told_the_project() {
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["install", "claude-code", "--json"])
+        .output()
+        .unwrap();
+    let report = ok(&out);
+    assert_eq!(report["scope"], "user", "{report}");
+    let user = env.home().join(".claude/settings.json");
+    assert_eq!(report["file"], user.display().to_string());
+    assert!(!commands(&user).is_empty());
+    assert!(!env.work().join(".claude").exists());
+    // The same default takes it away.
+    let out = env
+        .cmd()
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["uninstall", "claude-code", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(ok(&out)["scope"], "user");
+    assert!(!user.exists());
+}
+
+/// A folder with an executable named `name` in it, for PATH.
+fn fake_program(env: &TestEnv, name: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let bin = env.home().join("fake-bin");
+    fs::create_dir_all(&bin).unwrap();
+    let path = bin.join(name);
+    fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+#[test]
+fn install_with_no_agent_wires_every_agent_found_and_names_the_rest() {
+    let env = TestEnv::new();
+    // Codex by its program on PATH, Gemini CLI by its user folder; nothing else is here.
+    let bin = fake_program(&env, "codex");
+    fs::create_dir_all(env.home().join(".gemini")).unwrap();
+    let all = |args: &[&str]| {
+        env.cmd()
+            .env("PATH", &bin)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let report = ok(&all(&["install", "--json"]));
+    let wired: Vec<&str> = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|doc| doc["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(wired, ["codex", "gemini"], "{report}");
+    assert_eq!(report["found"][0]["by"], "program");
+    assert_eq!(report["found"][1]["by"], "folder");
+    for skipped in [
+        "hermes",
+        "claude-code",
+        "cursor",
+        "copilot",
+        "droid",
+        "qwen",
+    ] {
+        assert!(
+            report["skipped"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(skipped)),
+            "{report}"
+        );
+    }
+    assert!(!commands(&env.home().join(".codex/config.toml")).is_empty());
+    assert!(!commands(&env.home().join(".gemini/settings.json")).is_empty());
+    // A second time, by a person: each agent's report, then what was wired and what was not.
+    let out = all(&["install"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("Wired: Codex CLI, Gemini CLI."), "{shown}");
+    assert!(
+        shown.contains("Not found on this machine: Hermes, Claude Code,"),
+        "{shown}"
+    );
+    // `uninstall --all` takes away every wiring of the level; a bare `uninstall` names none.
+    let out = all(&["uninstall"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("or pass --all"), "{}", stderr(&out));
+    let report = ok(&all(&["uninstall", "--all", "--json"]));
+    assert_eq!(
+        report["agents"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+    assert!(!env.home().join(".codex/config.toml").exists());
+    let gemini = env.home().join(".gemini/settings.json");
+    assert!(!gemini.exists() || commands(&gemini).is_empty());
+}
+
+#[test]
+fn install_with_no_agent_found_says_where_it_looked_and_fails() {
+    let env = TestEnv::new();
+    let empty = env.home().join("empty-bin");
+    fs::create_dir_all(&empty).unwrap();
+    let out = env
+        .cmd()
+        .env("PATH", &empty)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME")
+        .arg("install")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("No agent was found"), "{shown}");
 }

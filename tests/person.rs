@@ -193,7 +193,7 @@ fn an_agent_up_the_process_tree_is_found_without_its_variable() {
     let mut cmd = env.std_cmd_of(&agent);
     cmd.env_remove("HERMES_HOOKS_TEST_NO_ANCESTORS");
     cmd.args(["-c", &format!("'{}' approve --yes", bin.display())]);
-    let out = cmd.output().unwrap();
+    let out = crate::common::output_of_copy(&mut cmd);
     refused(&out, "Claude Code");
     assert!(stderr(&out).contains("process"), "{}", stderr(&out));
     assert!(!env.allowlist_path().exists());

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::{
-    OTHER_UID, TestEnv, code, give_away, give_away_all, say_skipped, statuses, stderr,
+    OTHER_UID, TestEnv, code, give_away, give_away_all, output_of_copy, say_skipped, statuses,
+    stderr,
 };
 
 /// A project guard in `<work>/.agents/hooks` that blocks every tool call, approved.
@@ -409,14 +410,13 @@ fn a_folder_owned_by_root_is_taken_by_any_user() {
     fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o755)).unwrap();
     let project_as_user = || {
-        let out = env
-            .std_cmd_of(&copy)
-            .uid(USER)
-            .gid(USER)
-            .current_dir(&root)
-            .args(["list", "--json"])
-            .output()
-            .unwrap();
+        let out = output_of_copy(
+            env.std_cmd_of(&copy)
+                .uid(USER)
+                .gid(USER)
+                .current_dir(&root)
+                .args(["list", "--json"]),
+        );
         let doc: Value =
             serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
         (doc["project_root"].clone(), stderr(&out))

@@ -598,8 +598,8 @@ fn every_human_output_fits_80_and_100_columns_with_nothing_split() {
         &["log"],
         &["log", "--all"],
         &["test", "pre_tool_call", "--for-tool", "terminal"],
-        &["install", "claude-code", "--dry-run"],
-        &["uninstall", "claude-code", "--dry-run"],
+        &["install", "claude-code", "--project", "--dry-run"],
+        &["uninstall", "claude-code", "--project", "--dry-run"],
         &["approve", "--yes", "block-rm-rf"],
     ];
     for args in outputs {
@@ -640,7 +640,8 @@ fn install_and_uninstall_fit_80_and_100_columns_with_nothing_split() {
         .to_string();
     for cols in [80, 100] {
         for verb in ["install", "uninstall"] {
-            let shown = without_colour(&alice.shown(&env, &[verb, "claude-code"], cols));
+            let shown =
+                without_colour(&alice.shown(&env, &[verb, "claude-code", "--project"], cols));
             assert!(shown.contains("PostToolUseFailure"), "{verb}: {shown}");
             for line in shown.lines() {
                 assert!(

@@ -10,6 +10,7 @@ mod codex_tty;
 mod copilot;
 mod cursor;
 mod droid;
+pub(crate) mod found;
 mod gemini;
 mod hermes;
 pub(crate) mod plugin;

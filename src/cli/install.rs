@@ -28,8 +28,14 @@ const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.jso
 hooks.json beside it when that already holds the hooks (CODEX_HOME for --user); Gemini CLI \
 <dir>/.gemini/settings.json; Cursor <dir>/.cursor/hooks.json; GitHub Copilot CLI \
 <dir>/.github/hooks/hermes-hooks.json (~/.copilot/hooks/hermes-hooks.json with --user); Factory \
-Droid <dir>/.factory/settings.json; Qwen Code <dir>/.qwen/settings.json. <dir> is the project \
-root, or the home folder with --user.\n\nThe command written names the program bare \
+Droid <dir>/.factory/settings.json; Qwen Code <dir>/.qwen/settings.json. <dir> is the home \
+folder (the default: the user's settings, which apply in every project, as the user's rules and \
+hooks do), or the project root with --project (for a team that commits its settings).\n\nWith \
+no agent (or --all), install wires every agent found on this machine (its program on PATH: \
+claude, codex, gemini, cursor-agent, copilot, droid, qwen, hermes; or its user settings folder), \
+one after another, then says which it wired, which it did not find and which failed (exit 1 when \
+one failed or none was found); `uninstall --all` unwires every agent wired at the level.\n\nThe \
+command written names the program bare \
 (`hermes-hooks`) in a project's settings, which are shared through git, so every user needs \
 hermes-hooks on PATH; in user settings it is this program's absolute path. Each event's timeout is \
 set 5s above the longest timeout of the hooks that would run for it (at least the 60s default), in \
@@ -51,9 +57,11 @@ plugins enable hermes-hooks` lists it.";
 /// Options of `install` and `uninstall`.
 // `Option<Option<_>>` is clap's way to spell a flag whose value may be left out.
 #[allow(clippy::option_option)]
+#[allow(clippy::struct_excessive_bools)] // one per flag of the command line, as clap's structs have
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen or hermes (the plugin)
+    /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen or hermes (the
+    /// plugin); left out, every agent found on this machine (install only)
     #[arg(value_parser = [
         "claude-code",
         "codex",
@@ -64,20 +72,25 @@ pub(crate) struct WiringArgs {
         "qwen",
         "hermes"
     ])]
-    agent: String,
-    /// The agent's user settings (in the home folder)
+    pub(super) agent: Option<String>,
+    /// Every agent: for install, each one found on this machine (its program on PATH or its
+    /// user settings folder); for uninstall, each one wired at the level
+    #[arg(long, conflicts_with = "agent")]
+    pub(super) all: bool,
+    /// The agent's user settings, in the home folder, which apply in every project (the default)
     #[arg(long, conflicts_with = "project")]
-    user: bool,
-    /// The project's settings (the default; DIR: the project root) [default: the project
-    /// found from the current directory, else the repository root, else the current directory]
+    pub(super) user: bool,
+    /// The project's settings instead, for a team that commits them (DIR: the project root)
+    /// [default DIR: the project found from the current directory, else the repository root,
+    /// else the current directory]
     #[arg(long, value_name = "DIR", num_args = 0..=1)]
-    project: Option<Option<PathBuf>>,
+    pub(super) project: Option<Option<PathBuf>>,
     /// Print the change as a unified diff on stdout and write nothing
     #[arg(long)]
-    dry_run: bool,
+    pub(super) dry_run: bool,
     /// Print one JSON document: the file, each event's change, the backup, what is left to do
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 /// `install`'s arguments.
@@ -89,12 +102,12 @@ pub(crate) struct InstallArgs {
     /// Wire the agent here even though its other level (the user's settings, or the project's)
     /// is wired already: every hook then runs twice on each call
     #[arg(long)]
-    also: bool,
+    pub(super) also: bool,
     /// When hermes-hooks cannot be found or started (the package removed, a teammate without
     /// it): `block` each call the guards would check, saying how to install it; `allow` lets
     /// the agent go on as with any hook that fails
     #[arg(long, value_name = "WHAT", value_enum, default_value_t = IfMissingArg::Block)]
-    if_missing: IfMissingArg,
+    pub(super) if_missing: IfMissingArg,
 }
 
 /// `--if-missing`'s values.
@@ -115,7 +128,7 @@ impl From<IfMissingArg> for settings::IfMissing {
 
 /// Which of the two commands.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
+pub(crate) enum Mode {
     Install,
     Uninstall,
 }
@@ -175,7 +188,29 @@ pub(crate) fn run(
     )
 }
 
-/// Installs or uninstalls, and reports.
+/// What one agent's install or uninstall did: its `--json` document, and what a person reads.
+pub(super) struct Done {
+    pub document: serde_json::Value,
+    pub warnings: Vec<String>,
+    pub screen: Screen,
+}
+
+impl Done {
+    /// Prints it alone: the document, or the warnings on stderr and the screen.
+    pub(super) fn print(&self, json: bool, printer: &Printer) -> Result<()> {
+        if json {
+            printer.document(&self.document)?;
+        } else {
+            for warning in &self.warnings {
+                printer.warn(warning);
+            }
+            printer.show(&self.screen)?;
+        }
+        Ok(())
+    }
+}
+
+/// Installs or uninstalls the agent `args` names, and reports.
 /// `also`: install even where the agent's other level is wired already.
 pub(super) fn apply(
     global: &GlobalArgs,
@@ -184,16 +219,37 @@ pub(super) fn apply(
     also: bool,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    let agent: Agent = args.agent.parse()?;
+    let Some(name) = &args.agent else {
+        bail!(
+            "name the agent to {} (claude-code, codex, gemini, cursor, copilot, droid, qwen or \
+             hermes), or pass --all",
+            verb(mode)
+        );
+    };
+    let agent: Agent = name.parse()?;
+    wire(global, agent, args, (mode, if_missing), also, printer)?.print(args.json, printer)?;
+    Ok(ExitStatus::Success)
+}
+
+/// Installs or uninstalls `agent` at the level `args` names.
+pub(super) fn wire(
+    global: &GlobalArgs,
+    agent: Agent,
+    args: &WiringArgs,
+    (mode, if_missing): (Mode, settings::IfMissing),
+    also: bool,
+    printer: &Printer,
+) -> Result<Done> {
     let Some(wiring) = agent.wiring() else {
-        if args.user || args.project.is_some() {
+        // With every agent, the level is the other agents': the plugin has one place.
+        if (args.user || args.project.is_some()) && args.agent.is_some() {
             bail!(
                 "`{} hermes` takes no --user or --project: the plugin goes into the Hermes home \
                  (--hermes-home or HERMES_HOME)",
                 verb(mode)
             );
         }
-        return super::install_hermes::apply(global, mode, args.dry_run, args.json, printer);
+        return super::install_hermes::apply(global, mode, args.dry_run);
     };
     if mode == Mode::Install {
         refuse_npx(agent)?;
@@ -270,23 +326,20 @@ pub(super) fn apply(
         },
         warnings: plan.warnings,
     };
-    if args.json {
-        printer.document(&report)?;
-    } else {
-        for warning in &report.warnings {
-            printer.warn(warning);
-        }
-        printer.show(&human(&report, agent, wiring, mode))?;
-    }
-    Ok(ExitStatus::Success)
+    Ok(Done {
+        document: serde_json::to_value(&report)?,
+        warnings: report.warnings.clone(),
+        screen: human(&report, agent, wiring, mode),
+    })
 }
 
-/// Whose settings: `--user`, `--project DIR`, or the project found from `cwd`.
+/// Whose settings: the user's (the default, `--user`), `--project DIR`, or with a bare
+/// `--project` the project found from `cwd`.
 fn scope_of(args: &WiringArgs, cwd: &Path, printer: &Printer) -> Result<Scope> {
-    Ok(match (&args.project, args.user) {
-        (_, true) => Scope::User,
-        (Some(Some(dir)), _) => Scope::Project(std::path::absolute(dir)?),
-        _ => Scope::Project(super::new::project_root(cwd, printer)?),
+    Ok(match &args.project {
+        None => Scope::User,
+        Some(Some(dir)) => Scope::Project(std::path::absolute(dir)?),
+        Some(None) => Scope::Project(super::new::project_root(cwd, printer)?),
     })
 }
 

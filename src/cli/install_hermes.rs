@@ -8,10 +8,9 @@ use anyhow::{Context as _, Result};
 use serde::Serialize;
 
 use super::GlobalArgs;
-use super::install::Mode;
+use super::install::{Done, Mode};
 use crate::agents::plugin::{self, Change, FileChange};
-use crate::exit::ExitStatus;
-use crate::output::{Printer, Screen};
+use crate::output::Screen;
 
 /// The `--json` document.
 #[derive(Serialize)]
@@ -45,13 +44,7 @@ struct FileReport {
 }
 
 /// Installs or uninstalls the plugin, and reports.
-pub(super) fn apply(
-    global: &GlobalArgs,
-    mode: Mode,
-    dry_run: bool,
-    json: bool,
-    printer: &Printer,
-) -> Result<ExitStatus> {
+pub(super) fn apply(global: &GlobalArgs, mode: Mode, dry_run: bool) -> Result<Done> {
     let paths = global.paths()?;
     let home = &paths.home;
     let (changes, binary, left) = match mode {
@@ -88,15 +81,11 @@ pub(super) fn apply(
         needs: needs(mode, enabled, dry_run, &paths.config),
         warnings: left_behind(&left),
     };
-    if json {
-        printer.document(&report)?;
-    } else {
-        for warning in &report.warnings {
-            printer.warn(warning);
-        }
-        printer.show(&human(&report, mode))?;
-    }
-    Ok(ExitStatus::Success)
+    Ok(Done {
+        document: serde_json::to_value(&report)?,
+        warnings: report.warnings.clone(),
+        screen: human(&report, mode),
+    })
 }
 
 /// What Hermes still needs: the plugin enabled (after install), or no longer listed (after

@@ -9,6 +9,7 @@ mod completions;
 mod doctor;
 mod events;
 mod install;
+mod install_all;
 mod install_hermes;
 mod install_twice;
 mod list;
@@ -275,7 +276,24 @@ pub(crate) fn main() -> ExitStatus {
         Command::Events(args) => events::run(&cli.global, &args, &printer),
         Command::Log(args) => log::run(&cli.global, &args, &printer),
         Command::New(args) => new::run(&cli.global, &args, &printer),
+        Command::Install(args) if args.wiring.agent.is_none() => install_all::run(
+            &cli.global,
+            &args.wiring,
+            (install::Mode::Install, args.if_missing.into()),
+            args.also,
+            &printer,
+        ),
         Command::Install(args) => install::run(&cli.global, &args, &printer),
+        Command::Uninstall(args) if args.wiring.all => install_all::run(
+            &cli.global,
+            &args.wiring,
+            (
+                install::Mode::Uninstall,
+                crate::agents::settings::IfMissing::Allow,
+            ),
+            false,
+            &printer,
+        ),
         Command::Uninstall(args) => uninstall::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };

@@ -26,7 +26,7 @@ use crate::output::Printer;
 )]
 pub(crate) struct UninstallArgs {
     #[command(flatten)]
-    wiring: WiringArgs,
+    pub(super) wiring: WiringArgs,
 }
 
 pub(crate) fn run(

@@ -632,3 +632,18 @@ pub fn nested(levels: usize, inner: &str, separator: &str) -> String {
     }
     text
 }
+
+/// `cmd`'s output, where `cmd` runs a program this test has just copied: while another test's
+/// thread forks, the child briefly holds the copy's write descriptor, and the exec fails with
+/// "text file busy" until it has gone, so that is tried again.
+pub fn output_of_copy(cmd: &mut std::process::Command) -> Output {
+    for _ in 0..200 {
+        match cmd.output() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    panic!("{cmd:?} stayed busy");
+}
