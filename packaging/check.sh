@@ -23,7 +23,7 @@ fail() {
 }
 
 # The installed binary `bin` runs the README's quick start and wires Claude Code (dry run) from
-# a scratch home; `expect_path` is the program `install --user` must write (the binary itself,
+# a scratch home; `expect_path` is the program `install` (the user's settings) must write (the binary itself,
 # never a launcher in front of it).
 try_binary() {
   local what="$1" bin expect_path="$3"
@@ -48,11 +48,11 @@ try_binary() {
   home=$(mktemp -d)
   mkdir -p "$home/project/.git"
   local plan
-  if plan=$(cd "$home/project" && HOME="$home" "$bin" install claude-code --dry-run 2>&1) &&
+  if plan=$(cd "$home/project" && HOME="$home" "$bin" install claude-code --project --dry-run 2>&1) &&
     printf '%s' "$plan" | grep -q 'hermes-hooks run --agent claude-code PreToolUse'; then
-    say "ok   $what: install claude-code --dry-run plans the project's wiring"
+    say "ok   $what: install claude-code --project --dry-run plans the project's wiring"
   else
-    fail "$what: install claude-code --dry-run: $plan"
+    fail "$what: install claude-code --project --dry-run: $plan"
   fi
   if plan=$(cd "$home/project" && HOME="$home" "$bin" install claude-code --user --dry-run 2>&1) &&
     printf '%s' "$plan" | grep -qF "$expect_path run --agent claude-code PreToolUse"; then

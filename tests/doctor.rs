@@ -1384,3 +1384,89 @@ fn undecidable_block_or_ask_on_a_rule_that_names_no_command_field_is_a_warning()
         "{found:?}"
     );
 }
+
+/// The user's guards run only where an agent is wired: an agent on this machine wired nowhere,
+/// or only in this project's settings, is said with the command that wires it for every
+/// project; and Hermes without the plugin runs none of the rules.
+#[test]
+fn the_users_guards_with_an_agent_wired_only_elsewhere_are_said_with_the_fix() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new();
+    let out = env
+        .cmd()
+        .args(["new", "--rules", "destructive"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let bin = env.path("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("claude"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let said = |env: &TestEnv| {
+        let out = env
+            .cmd()
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(["doctor", "--no-exec", "--json"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["findings"].as_array().unwrap().clone()
+    };
+    let findings = said(&env);
+    assert!(
+        has(&findings, "warning", "Claude Code is on this machine")
+            && has(
+                &findings,
+                "warning",
+                "`hermes-hooks install claude-code` wires it"
+            ),
+        "{findings:#?}"
+    );
+    let wire = |args: &[&str]| {
+        let out = env
+            .cmd()
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    };
+    wire(&["install", "claude-code", "--project"]);
+    let findings = said(&env);
+    assert!(
+        has(
+            &findings,
+            "warning",
+            "Claude Code is wired only in this project's settings"
+        ),
+        "{findings:#?}"
+    );
+    wire(&["install", "claude-code", "--also"]);
+    let findings = said(&env);
+    assert!(
+        !findings.iter().any(|f| {
+            let message = f["message"].as_str().unwrap();
+            message.contains("wired only") || message.contains("is on this machine")
+        }),
+        "{findings:#?}"
+    );
+    // Hermes, shown by its config.yaml, runs the rules only through the plugin.
+    env.config("model: local\n");
+    assert!(
+        has(
+            &said(&env),
+            "warning",
+            "the hermes-hooks plugin is not installed"
+        ),
+        "the plugin"
+    );
+    wire(&["install", "hermes"]);
+    assert!(!has(
+        &said(&env),
+        "warning",
+        "the hermes-hooks plugin is not installed"
+    ));
+}

@@ -6,6 +6,7 @@
 mod hermes_plugin;
 mod in_process;
 mod installed;
+pub(crate) mod levels;
 mod rules;
 mod smoke;
 pub(crate) mod wiring;

@@ -35,7 +35,10 @@ use crate::paths::Paths;
     Qwen `disableAllHooks: true`; Codex `hooks = false` under [features]). Warnings: an agent wired at both the user and the \
     project level (every hook would run twice), an agent wired for some of its events only, an \
     agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
-    class) of any wired agent, an unapproved hook \
+    class) of any wired agent, the user's guards (config.yaml's hooks, the user's Agent Hooks \
+    and rules) where an agent is wired only in this project's settings, or is on this machine \
+    and wired neither there nor in the user's settings (they do not run in it), or where Hermes \
+    has no plugin (the rules and Agent Hooks do not run in it), an unapproved hook \
     (a note under --accept-hooks, which smoke-runs it and records nothing), an unpinned \
     approval, mtime drift without a pin, an ignored matcher, an unknown event, a clamped timeout, \
     a duplicate, a matcher too large for the regex engine on text that is not ASCII, a slow \
@@ -217,7 +220,11 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         crate::agents::plugin::installed(&paths.home),
         crate::agents::plugin::Installed::Absent
     );
-    checks::wiring::check(&places, &set, &on_path, plugin)
+    let mut findings = checks::wiring::check(&places, &set, &on_path, plugin);
+    let person = home.clone().unwrap_or_default();
+    let found = |agent| crate::agents::found::found(agent, &on_path, &person, &paths.home);
+    findings.extend(checks::levels::check(&places, &set, &found, plugin));
+    findings
 }
 
 /// Why `--strict` failed on unapproved hooks, and what to do on a runner with no allowlist.
