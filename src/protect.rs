@@ -250,6 +250,7 @@ fn person_only(command: &Command) -> Option<&'static str> {
         "revoke" => Some("revokes approvals, a person's decision"),
         "install" => Some("changes an agent's wiring, a person's decision"),
         "uninstall" => Some("unwires an agent, a person's decision"),
+        "setup" => Some("approves rules and wires agents, a person's decision"),
         "new"
             if command
                 .args
@@ -301,6 +302,7 @@ fn runs_ours_inside(command: &Command) -> Option<&'static str> {
         "revoke",
         "install",
         "uninstall",
+        "setup",
         "--accept-hooks",
         "--rules",
     ];

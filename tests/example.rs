@@ -129,7 +129,7 @@ fn the_project_example_guards_and_gates() {
 }
 
 /// The shell blocks of the README's section from `start` to `end`, as one script (`set -e`,
-/// and `approve --yes` for the questions a person answers).
+/// and `approve --yes`, `setup --yes` for the questions a person answers).
 fn readme_section(start: &str, end: &str) -> String {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let from = readme.find(start).unwrap();
@@ -137,17 +137,39 @@ fn readme_section(start: &str, end: &str) -> String {
     let mut script = String::from("set -e\n");
     for block in readme[from..to].split("```sh\n").skip(1) {
         let code = block.split("```").next().unwrap();
-        script.push_str(&code.replace("hermes-hooks approve ", "hermes-hooks approve --yes "));
+        script.push_str(
+            &code
+                .replace("hermes-hooks approve ", "hermes-hooks approve --yes ")
+                .replace("hermes-hooks setup ", "hermes-hooks setup --yes "),
+        );
     }
     script
 }
 
 /// Runs `script` with bash in `env`'s scratch home and working directory, with nothing of this
 /// machine's Hermes or agent settings.
-fn run_script(env: &crate::common::TestEnv, script: &str) -> std::process::Output {
+/// With `agent`, a stand-in for Claude Code is on PATH.
+fn run_script(env: &crate::common::TestEnv, script: &str, agent: bool) -> std::process::Output {
+    use std::os::unix::fs::PermissionsExt as _;
     let bin = assert_cmd::cargo::cargo_bin!("hermes-hooks");
-    // The binary first, then the system's tools the walk-throughs use (mktemp, cat, chmod, git).
-    let path = format!("{}:/usr/bin:/bin", bin.parent().unwrap().display());
+    // An agent to wire (a stand-in named `claude`, as `install` finds Claude Code).
+    let agents = env.path("agents-bin");
+    std::fs::create_dir_all(&agents).unwrap();
+    if agent {
+        std::fs::write(agents.join("claude"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(
+            agents.join("claude"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    // The binary first, then the agent, then the system's tools the walk-throughs use (mktemp,
+    // cat, chmod, git).
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        bin.parent().unwrap().display(),
+        agents.display()
+    );
     Command::new("bash")
         .args(["--norc", "--noprofile", "-c", script])
         .env("HOME", env.home())
@@ -157,6 +179,7 @@ fn run_script(env: &crate::common::TestEnv, script: &str) -> std::process::Outpu
         .env_remove("HERMES_ACCEPT_HOOKS")
         .env_remove("HERMES_SAFE_MODE")
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CLAUDE_CONFIG_DIR")
         .current_dir(env.work())
         .output()
         .unwrap()
@@ -168,7 +191,7 @@ fn run_script(env: &crate::common::TestEnv, script: &str) -> std::process::Outpu
 fn the_readme_rules_walk_through_works_as_written() {
     let script = readme_section("## Guards without scripts", "\n## Your first hook");
     let env = crate::common::TestEnv::new();
-    let out = run_script(&env, &script);
+    let out = run_script(&env, &script, true);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let text = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{script}\n---\n{text}");
@@ -193,7 +216,7 @@ fn the_readme_walk_through_works_as_written() {
         "| hermes-hooks run pre_tool_call || true\n",
     );
     let env = crate::common::TestEnv::new();
-    let out = run_script(&env, &script);
+    let out = run_script(&env, &script, false);
     let text = format!(
         "{}\n{}",
         String::from_utf8_lossy(&out.stdout),

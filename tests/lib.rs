@@ -55,6 +55,7 @@ mod races;
 mod revoke;
 mod rules;
 mod serve;
+mod setup;
 mod terminal;
 mod test_cmd;
 mod trust;

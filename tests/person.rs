@@ -113,6 +113,12 @@ fn revoke_install_uninstall_and_new_rules_refuse_in_a_tool_call_and_change_nothi
 
     refused(&inside(&["new", "--rules", "destructive"]), "Claude Code");
     assert!(!env.hermes_home().join("hermes-hooks/rules.yaml").exists());
+
+    refused(&inside(&["setup", "--yes"]), "Claude Code");
+    refused(&inside(&["install"]), "Claude Code");
+    refused(&inside(&["uninstall", "--all"]), "Claude Code");
+    assert!(!env.hermes_home().join("hermes-hooks/rules.yaml").exists());
+    assert_eq!(std::fs::read(&settings).unwrap(), wired);
 }
 
 #[test]

@@ -93,6 +93,9 @@ fn commands_only_a_person_may_run_are_blocked() {
         "hermes-hooks uninstall claude-code --project .",
         "hermes-hooks install claude-code --project .",
         "hermes-hooks new --rules secrets",
+        "hermes-hooks setup --yes",
+        "hermes-hooks install",
+        "hermes-hooks uninstall --all",
         "hermes-hooks list --accept-hooks",
         "HERMES_HOOKS_ACCEPT=1 hermes-hooks run pre_tool_call",
         "npx hermes-hooks approve --yes",
@@ -115,6 +118,7 @@ fn commands_only_a_person_may_run_are_blocked() {
         "python3 -c \"import os; os.system('setsid -f sh -c \\\"env -u AI_AGENT hermes-hooks revoke x\\\"')\"",
         "node -e \"require('child_process').execSync('hermes-hooks approve --yes')\"",
         "perl -e 'system(\"hermes-hooks\", \"uninstall\", \"claude-code\")'",
+        "python3 -c \"import subprocess; subprocess.run(['hermes-hooks', 'setup', '--yes'])\"",
     ] {
         assert!(denied(&bash(&env, command)), "{command}");
     }

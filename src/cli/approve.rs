@@ -142,6 +142,39 @@ pub(crate) fn run(
     args: &ApproveArgs,
     printer: &Printer,
 ) -> Result<ExitStatus> {
+    Ok(review(global, args, printer, true)?.status)
+}
+
+/// What [`review`] did.
+pub(super) struct Reviewed {
+    /// The `--json` document.
+    pub document: serde_json::Value,
+    pub status: ExitStatus,
+    /// Whether every hook asked about was approved (or none needed it).
+    pub all_approved: bool,
+}
+
+impl ApproveArgs {
+    /// The review of one hook or rules file, named as `approve` takes it.
+    pub(super) fn of(hook: String, yes: bool) -> Self {
+        Self {
+            hook: Some(hook),
+            event: None,
+            all: false,
+            yes,
+            json: false,
+        }
+    }
+}
+
+/// `approve` as `args` say; the summary (or, with `--json`, the document) is printed when
+/// `print` says so.
+pub(super) fn review(
+    global: &GlobalArgs,
+    args: &ApproveArgs,
+    printer: &Printer,
+    print: bool,
+) -> Result<Reviewed> {
     let only = shared::optional_event(args.event.as_deref(), printer)?;
     // Every event's hooks are loaded: a rules file is approved whole, so all of its rules are
     // shown, whatever event was asked for.
@@ -191,15 +224,19 @@ pub(crate) fn run(
         .collect();
     let mut outcome = Outcome::default();
     if pending.is_empty() {
-        if !args.json {
+        if print && !args.json {
             let mut screen = Screen::new(false);
             screen.line("Nothing to approve: every hook is approved and pinned.");
             printer.show(&screen)?;
         }
-        if args.json {
+        if print && args.json {
             printer.document(&outcome)?;
         }
-        return Ok(ExitStatus::Success);
+        return Ok(Reviewed {
+            document: serde_json::to_value(&outcome)?,
+            status: ExitStatus::Success,
+            all_approved: true,
+        });
     }
     let asks = !args.yes && pending.iter().any(|(_, a)| a.sha256.is_some());
     if asks && !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
@@ -218,16 +255,20 @@ pub(crate) fn run(
         base: &base,
     };
     reviewer.review_all(&pending, !asks, &loaded.paths.home, &mut outcome)?;
-    if args.json {
+    if print && args.json {
         printer.document(&outcome)?;
-    } else {
+    } else if print {
         printer.show(&summary(&outcome, &short))?;
         printer.note(counts(&outcome));
     }
-    Ok(if outcome.skipped.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Error
+    Ok(Reviewed {
+        document: serde_json::to_value(&outcome)?,
+        status: if outcome.skipped.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Error
+        },
+        all_approved: outcome.declined.is_empty() && outcome.skipped.is_empty(),
     })
 }
 

@@ -228,7 +228,29 @@ pub(super) fn apply(
     };
     let agent: Agent = name.parse()?;
     wire(global, agent, args, (mode, if_missing), also, printer)?.print(args.json, printer)?;
+    if mode == Mode::Install && !args.dry_run {
+        offer_setup(global, printer);
+    }
     Ok(ExitStatus::Success)
+}
+
+/// On install where nothing is approved yet, a note that `setup` offers the recommended packs:
+/// wiring alone guards nothing.
+pub(super) fn offer_setup(global: &GlobalArgs, printer: &Printer) {
+    let Ok(paths) = global.paths() else {
+        return;
+    };
+    let approved = crate::consent::store::read(&paths.allowlist)
+        .ok()
+        .flatten()
+        .is_some_and(|list| list.entries().next().is_some());
+    if !approved {
+        printer.note(format_args!(
+            "nothing is approved yet, so the wiring guards nothing: `hermes-hooks setup` writes \
+             the recommended rule packs ({}) for review and approves them",
+            super::setup::RECOMMENDED.join(", ")
+        ));
+    }
 }
 
 /// Installs or uninstalls `agent` at the level `args` names.

@@ -16,7 +16,7 @@ use crate::output::{Printer, Screen};
 
 /// The `--json` document.
 #[derive(Serialize)]
-struct Report {
+pub(super) struct Report {
     /// Each agent's own document, as `install <agent> --json` prints it.
     agents: Vec<serde_json::Value>,
     /// The agents found, and what showed each.
@@ -25,6 +25,18 @@ struct Report {
     skipped: Vec<&'static str>,
     /// The agents whose wiring failed, and why.
     failed: Vec<Failed>,
+}
+
+impl Report {
+    /// Whether an agent's wiring failed.
+    pub(super) fn failed_any(&self) -> bool {
+        !self.failed.is_empty()
+    }
+
+    /// Whether no agent applied at all.
+    pub(super) fn none(&self) -> bool {
+        self.agents.is_empty() && self.failed.is_empty()
+    }
 }
 
 #[derive(Serialize)]
@@ -50,6 +62,22 @@ pub(crate) fn run(
     also: bool,
     printer: &Printer,
 ) -> Result<ExitStatus> {
+    let (report, screens) = wire_all(global, args, (mode, if_missing), also, printer)?;
+    let status = show(&report, &screens, args.json, mode, printer)?;
+    if mode == Mode::Install && !args.dry_run {
+        super::install::offer_setup(global, printer);
+    }
+    Ok(status)
+}
+
+/// Wires (or unwires) every agent that applies: the report, and each agent's screen.
+pub(super) fn wire_all(
+    global: &GlobalArgs,
+    args: &WiringArgs,
+    (mode, if_missing): (Mode, IfMissing),
+    also: bool,
+    printer: &Printer,
+) -> Result<(Report, Vec<Screen>)> {
     let paths = global.paths()?;
     let home = crate::paths::home_dir().unwrap_or_default();
     let on_path = |name: &str| which::which(name).ok();
@@ -96,19 +124,30 @@ pub(crate) fn run(
             }),
         }
     }
+    Ok((report, screens))
+}
+
+/// Prints what [`wire_all`] did; exit 1 when one agent failed or none applied.
+pub(super) fn show(
+    report: &Report,
+    screens: &[Screen],
+    json: bool,
+    mode: Mode,
+    printer: &Printer,
+) -> Result<ExitStatus> {
     let none = report.agents.is_empty() && report.failed.is_empty();
-    if args.json {
+    if json {
         printer.document(&report)?;
     } else {
         for failed in &report.failed {
             printer.error(&anyhow::anyhow!("{}: {}", failed.agent, failed.error));
         }
-        for screen in &screens {
+        for screen in screens {
             printer.show(screen)?;
             printer.line("")?;
         }
         let mut last = Screen::new(false);
-        summary(&mut last, &report, mode);
+        summary(&mut last, report, mode);
         printer.show(&last)?;
     }
     Ok(if none || !report.failed.is_empty() {

@@ -24,6 +24,7 @@ mod revoke;
 mod rule_view;
 mod run;
 mod serve;
+mod setup;
 mod shared;
 mod test_cmd;
 mod uninstall;
@@ -236,6 +237,9 @@ pub(crate) enum Command {
     /// Remove the wiring `install` wrote (an agent's entries, or the Hermes plugin), leaving no
     /// trace of it
     Uninstall(uninstall::UninstallArgs),
+    /// First run: write the recommended rule packs, review and approve them, and wire every
+    /// agent on this machine for every project
+    Setup(setup::SetupArgs),
     /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionsArgs),
 }
@@ -295,6 +299,7 @@ pub(crate) fn main() -> ExitStatus {
             &printer,
         ),
         Command::Uninstall(args) => uninstall::run(&cli.global, &args, &printer),
+        Command::Setup(args) => setup::run(&cli.global, &args, &printer),
         Command::Completions(args) => completions::run(&args, &printer),
     };
     match result {

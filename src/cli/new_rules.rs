@@ -76,21 +76,21 @@ fn names_joined() -> String {
 
 /// `new --rules --json` with packs named.
 #[derive(Serialize)]
-struct Written {
+pub(super) struct Written {
     /// The packs written, in order.
-    packs: Vec<&'static str>,
+    pub packs: Vec<&'static str>,
     /// The packs named that the file holds already (every rule of each, by name): not written
     /// again.
-    already: Vec<&'static str>,
-    scope: &'static str,
+    pub already: Vec<&'static str>,
+    pub scope: &'static str,
     /// The rules file.
-    file: String,
+    pub file: String,
     /// Whether the file was made (else the packs were appended to it, or it was left as it was).
-    created: bool,
+    pub created: bool,
     /// The rules written, in order.
-    rules: Vec<String>,
+    pub rules: Vec<String>,
     /// The commands to run next.
-    next: Vec<String>,
+    pub next: Vec<String>,
 }
 
 /// `new --rules --json` with no pack named: the packs there are.
@@ -120,6 +120,25 @@ pub(crate) fn run(
     let Some(chosen) = chosen else {
         return list(json, printer);
     };
+    let written = write_packs(global, chosen, project, printer)?;
+    if json {
+        printer.document(&written)?;
+    } else {
+        printer.show(&human(&written))?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Writes the packs named into the user's rules file, or with `project` the project's, and
+/// says what it wrote.
+// `--project [DIR]`: absent, given alone, or given a folder.
+#[allow(clippy::option_option)]
+pub(super) fn write_packs(
+    global: &GlobalArgs,
+    chosen: &[&'static str],
+    project: Option<Option<PathBuf>>,
+    printer: &Printer,
+) -> Result<Written> {
     let chosen: Vec<&'static Pack> = chosen.iter().filter_map(|name| packs::find(name)).collect();
     let paths = global.paths()?;
     let (file, scope) = match project {
@@ -134,7 +153,7 @@ pub(crate) fn run(
     };
     let wrote = write(&file, &chosen, scope)?;
     let shown = file.display().to_string();
-    let written = Written {
+    Ok(Written {
         packs: wrote.packs,
         already: wrote.already,
         scope: scope.as_str(),
@@ -146,13 +165,7 @@ pub(crate) fn run(
             "hermes-hooks install <agent>".to_owned(),
             "hermes-hooks doctor".to_owned(),
         ],
-    };
-    if json {
-        printer.document(&written)?;
-    } else {
-        printer.show(&human(&written))?;
-    }
-    Ok(ExitStatus::Success)
+    })
 }
 
 /// The packs there are, one line each (`--json`: with their rules' names).
@@ -371,7 +384,7 @@ fn shell_word(text: &str) -> String {
     shlex::try_quote(text).map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned)
 }
 
-fn human(written: &Written) -> Screen {
+pub(super) fn human(written: &Written) -> Screen {
     let mut screen = Screen::new(false);
     for name in &written.already {
         screen.line(format_args!(

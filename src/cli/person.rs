@@ -1,5 +1,5 @@
 //! What grants, widens or removes protection is a person's decision: `approve`, `revoke`,
-//! `install`, `uninstall`, `new --rules` and the consent switches refuse inside an agent's tool
+//! `install`, `uninstall`, `setup`, `new --rules` and the consent switches refuse inside an agent's tool
 //! call, where the model could have typed them. `run` and `serve` are the guard itself, so there
 //! a switch is set aside (and said) instead: a refusal would let the call through.
 
@@ -27,6 +27,7 @@ fn decision(cli: &Cli) -> Option<&'static str> {
         Command::Revoke(_) => Some("revoking approvals (`hermes-hooks revoke`)"),
         Command::Install(_) => Some("wiring an agent (`hermes-hooks install`)"),
         Command::Uninstall(_) => Some("unwiring an agent (`hermes-hooks uninstall`)"),
+        Command::Setup(_) => Some("approving rules and wiring agents (`hermes-hooks setup`)"),
         Command::New(args) if args.adds_rules() => {
             Some("adding a rules pack (`hermes-hooks new --rules`)")
         }
