@@ -1470,3 +1470,70 @@ fn the_users_guards_with_an_agent_wired_only_elsewhere_are_said_with_the_fix() {
         "the hermes-hooks plugin is not installed"
     ));
 }
+
+/// `doctor` goes by the installed Claude Code: an event it does not take is a warning where it
+/// is wired (its settings warning opens at every start), and a note where it is not; neither
+/// counts as an event left unwired.
+#[test]
+fn the_events_of_a_newer_claude_code_are_said_as_such() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new();
+    let bin = env.path("claude-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let claude = |version: &str| {
+        std::fs::write(
+            bin.join("claude"),
+            format!("#!/bin/sh\necho '{version} (Claude Code)'\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    };
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let run = |args: &[&str]| {
+        env.cmd()
+            .env("PATH", &path)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    claude("2.1.332");
+    assert_eq!(code(&run(&["install", "claude-code", "--project"])), 0);
+    // Downgraded: the key it does not know is in its settings.
+    claude("2.1.197");
+    let doc: Value =
+        serde_json::from_slice(&run(&["doctor", "--no-exec", "--json"]).stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    assert!(
+        has(
+            findings,
+            "warning",
+            "Claude Code 2.1.197 does not take PreSkillShellCommand in its settings"
+        ),
+        "{findings:#?}"
+    );
+    assert!(!has(
+        findings,
+        "warning",
+        "but not for PreSkillShellCommand"
+    ));
+    // Installed again: left out, and a note says what an upgrade adds.
+    assert_eq!(code(&run(&["install", "claude-code", "--project"])), 0);
+    let doc: Value =
+        serde_json::from_slice(&run(&["doctor", "--no-exec", "--json"]).stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    assert!(
+        has(
+            findings,
+            "note",
+            "Claude Code 2.1.197 has no PreSkillShellCommand from 2.1.332"
+        ),
+        "{findings:#?}"
+    );
+    assert!(has(
+        findings,
+        "ok",
+        "Claude Code is wired to hermes-hooks for every event"
+    ));
+}

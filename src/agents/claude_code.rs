@@ -29,19 +29,23 @@ static EVENTS: &[AgentEvent] = &[
     event("PreToolUse", "pre_tool_call"),
     // The shell command of a skill or slash command (`` !`cmd` ``), run without a tool call:
     // a shell call for every guard (newer releases; a rewrite cannot be applied there).
-    event("PreSkillShellCommand", "pre_tool_call"),
+    event("PreSkillShellCommand", "pre_tool_call").since("2.1.332"),
     unmatched("PermissionRequest"),
     unmatched("PermissionDenied"),
     event("PostToolUse", "post_tool_call").with_context(),
-    event("PostToolUseFailure", "post-tool-call-failure").with_context(),
+    event("PostToolUseFailure", "post-tool-call-failure")
+        .with_context()
+        .since("2.0.56"),
     unmatched("PostToolBatch"),
     unmatched("Notification"),
     event("Stop", "pre_verify"),
     unmatched("StopFailure"),
-    event("SubagentStart", "subagent_start").with_context(),
+    event("SubagentStart", "subagent_start")
+        .with_context()
+        .since("2.0.44"),
     event("SubagentStop", "subagent_stop"),
     event("PreCompact", "pre-context-compact"),
-    event("PostCompact", "post-context-compact"),
+    event("PostCompact", "post-context-compact").since("2.1.76"),
     event("SessionEnd", "on_session_end"),
     unmatched("Setup"),
     unmatched("TeammateIdle"),

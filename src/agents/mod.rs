@@ -18,6 +18,7 @@ mod qwen;
 pub(crate) mod settings;
 mod shell_text;
 mod switches;
+pub(crate) mod version;
 
 use std::fmt;
 use std::str::FromStr;
@@ -439,6 +440,9 @@ pub struct AgentEvent {
     /// `install` routes it (false where another event of the agent already reports the same
     /// call, so each hook runs once per call).
     pub wired: bool,
+    /// The first release of the agent whose settings take it, when that is later than the
+    /// oldest one this tool knows (see [`version`]).
+    pub since: Option<&'static str>,
 }
 
 /// A name of the table, used as it is (no agent-specific reading).
@@ -452,6 +456,7 @@ pub(crate) const fn event(name: &'static str, table: &'static str) -> AgentEvent
         also: Effects::NONE,
         plain_text: false,
         wired: true,
+        since: None,
     }
 }
 
@@ -463,10 +468,19 @@ pub(crate) const fn unmatched(name: &'static str) -> AgentEvent {
         also: Effects::NONE,
         plain_text: false,
         wired: false,
+        since: None,
     }
 }
 
 impl AgentEvent {
+    /// The same event, taken by the agent's settings from release `version` on.
+    pub(crate) const fn since(self, version: &'static str) -> Self {
+        Self {
+            since: Some(version),
+            ..self
+        }
+    }
+
     /// The same event, where Agent Hooks hooks may also add context.
     pub(crate) const fn with_context(self) -> Self {
         Self {

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::{Finding, Level};
-use crate::agents::Agent;
 use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wiring};
+use crate::agents::version::{self, Release};
+use crate::agents::{Agent, AgentEvent};
 use crate::caller::ToolClass;
 use crate::config::{Event, HookSet, SourceKind};
 
@@ -125,7 +126,8 @@ pub(crate) fn check(
             // Switched off, the wiring is not "ok": the errors say why nothing runs.
             let off = !silenced.is_empty();
             findings.append(&mut silenced);
-            coverage(agent, places, &routed, off, &mut findings);
+            let release = version::installed(agent, on_path);
+            coverage(agent, places, &routed, (off, &release), &mut findings);
         }
     }
     if plugin
@@ -326,13 +328,13 @@ fn coverage(
     agent: Agent,
     places: &[Place],
     routed: &HashMap<String, Vec<Routed>>,
-    switched_off: bool,
+    (switched_off, release): (bool, &Release),
     findings: &mut Vec<Finding>,
 ) {
     let missing: Vec<&str> = agent
         .events()
         .iter()
-        .filter(|e| e.wired && !routed.contains_key(e.name))
+        .filter(|e| e.wired && release.takes(e) && !routed.contains_key(e.name))
         .map(|e| e.name)
         .collect();
     // Where the wiring is: the files that route an event, not every folder looked in (a
@@ -383,6 +385,64 @@ fn coverage(
     if let Some(twice) = twice(agent, routed) {
         findings.push(twice);
     }
+    findings.extend(releases(agent, routed, release, &at));
+}
+
+/// What the installed release of `agent` changes: an event routed that it does not take (it
+/// warns about the settings at every start), and the events a newer release would add.
+fn releases(
+    agent: Agent,
+    routed: &HashMap<String, Vec<Routed>>,
+    release: &Release,
+    at: &str,
+) -> Vec<Finding> {
+    let later: Vec<&AgentEvent> = agent
+        .events()
+        .iter()
+        .filter(|e| e.wired && !release.takes(e))
+        .collect();
+    let title = agent.title();
+    let shown = release.shown();
+    let mut findings = Vec::new();
+    let rejected: Vec<&str> = later
+        .iter()
+        .filter(|e| routed.contains_key(e.name))
+        .map(|e| e.name)
+        .collect();
+    if !rejected.is_empty() {
+        findings.push(Finding::file(
+            Level::Warning,
+            "wiring",
+            Path::new(at),
+            format!(
+                "{title} {shown} does not take {} in its settings, and says so at every start: \
+                 `hermes-hooks install {}` again takes {} out",
+                rejected.join(", "),
+                agent.name(),
+                if rejected.len() == 1 { "it" } else { "them" }
+            ),
+        ));
+    }
+    let newer: Vec<String> = later
+        .iter()
+        .filter(|e| !routed.contains_key(e.name))
+        .filter_map(|e| Some(format!("{} from {}", e.name, e.since?)))
+        .collect();
+    if !newer.is_empty() {
+        findings.push(Finding::file(
+            Level::Note,
+            "wiring",
+            Path::new(at),
+            format!(
+                "{title} {shown} has no {}; after an upgrade, `hermes-hooks install {}` again \
+                 wires {}",
+                newer.join(", "),
+                agent.name(),
+                if newer.len() == 1 { "it" } else { "them" }
+            ),
+        ));
+    }
+    findings
 }
 
 /// The settings of the agent's managed files that switch its hooks off (each file once).

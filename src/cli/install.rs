@@ -9,18 +9,18 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
-use serde::Serialize;
 
+pub(crate) use super::install_report::Mode;
+use super::install_report::{EventReport, Report, human, left_out};
 use super::{GlobalArgs, shared};
 use crate::agents::settings::{self, Action, Plan, Scope, Settings, Wiring};
+use crate::agents::version::{self, Release};
 use crate::agents::{Agent, AgentEvent};
 use crate::config::{self, Event};
 use crate::env;
 use crate::exit::ExitStatus;
-use crate::output::table::terminal_width;
 use crate::output::{Printer, Screen};
 use crate::paths;
-use crate::text::wrap_words;
 
 /// The help after `install`'s options.
 const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
@@ -45,7 +45,11 @@ on the event before a tool call: a block, with one line saying how to install he
 unwire (--if-missing allow writes the command alone). Run from \
 npx's cache, install refuses: install the package first. Nothing else of the file changes; a file that does not \
 parse, or a symlink from a project to a file outside it, is refused. The file as it was is kept as \
-<file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOne wiring per agent and person: \
+<file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOnly the events the installed release of the agent \
+takes are written (Claude Code warns about a settings key it does not know at every start): the \
+release is read from the agent's --version (Claude Code 2.1.197 is assumed when `claude` cannot \
+be run), each event left out is said with the release that brings it, and an entry install wrote \
+for an event the release does not take is removed.\n\nOne wiring per agent and person: \
 where the agent is already wired at the other level (its user settings when installing into a \
 project's, or the reverse), every hook would run twice on each call, so install refuses (exit 1) \
 and names that file and the `hermes-hooks uninstall <agent> --user` (or `--project`) that removes \
@@ -124,54 +128,6 @@ impl From<IfMissingArg> for settings::IfMissing {
             IfMissingArg::Allow => Self::Allow,
         }
     }
-}
-
-/// Which of the two commands.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Install,
-    Uninstall,
-}
-
-/// The `--json` document.
-#[derive(Serialize)]
-struct Report {
-    agent: &'static str,
-    scope: &'static str,
-    /// The settings file (as named; a symlink is written through).
-    file: String,
-    format: &'static str,
-    dry_run: bool,
-    /// Whether the file's text changes.
-    changed: bool,
-    /// Where the file as it was is kept (`null`: nothing written, the file is new, or an
-    /// uninstall, which keeps none).
-    backup: Option<String>,
-    /// What uninstall removed besides the entries: the file install made, once it holds
-    /// nothing else, the folders it leaves empty, and a backup that keeps nothing more.
-    removed: Vec<String>,
-    /// The command each event runs (`<Event>` in place of the event).
-    command: String,
-    /// What the wiring does when hermes-hooks cannot be found or started: `block` or `allow`
-    /// (install only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    if_missing: Option<&'static str>,
-    events: Vec<EventReport>,
-    /// The change as a unified diff (with `--dry-run`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<String>,
-    /// What the agent needs beyond the file.
-    needs: Vec<&'static str>,
-    warnings: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct EventReport {
-    event: String,
-    action: &'static str,
-    /// The agent's timeout for it, in the agent's unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeout: Option<u64>,
 }
 
 pub(crate) fn run(
@@ -288,6 +244,7 @@ pub(super) fn wire(
     }
     let mut opened = open_all(wiring, &scope)?;
     let binary = binary_word(&scope)?;
+    let release = version::installed(agent, &|name| which::which(name).ok());
     let (index, plan, timeouts) = match mode {
         Mode::Install => install_into(
             &mut opened,
@@ -295,6 +252,7 @@ pub(super) fn wire(
             (agent, wiring),
             (&scope, &cwd),
             (&binary, if_missing),
+            &release,
         )?,
         Mode::Uninstall => uninstall_from(&mut opened, agent, wiring)?,
     };
@@ -324,6 +282,12 @@ pub(super) fn wire(
             .map(|path| path.display().to_string())
             .collect(),
         command: settings::command(&binary, agent, "<Event>"),
+        version: (mode == Mode::Install && release.version.is_some()).then(|| release.shown()),
+        left_out: if mode == Mode::Install {
+            left_out(agent, &release, &plan)
+        } else {
+            Vec::new()
+        },
         if_missing: (mode == Mode::Install).then_some(match if_missing {
             settings::IfMissing::Block => "block",
             settings::IfMissing::Allow => "allow",
@@ -337,7 +301,7 @@ pub(super) fn wire(
                 timeout: timeouts
                     .get(event)
                     .copied()
-                    .filter(|_| *action != Action::Removed),
+                    .filter(|_| !matches!(action, Action::Removed | Action::LeftOut)),
             })
             .collect(),
         diff: args.dry_run.then_some(written.diff),
@@ -390,6 +354,7 @@ fn install_into(
     (agent, wiring): (Agent, &Wiring),
     (scope, cwd): (&Scope, &Path),
     (binary, if_missing): (&str, settings::IfMissing),
+    release: &Release,
 ) -> Result<Planned> {
     let index = opened.iter().position(Settings::has_hooks).unwrap_or(0);
     let longest = longest_timeouts(global, scope, cwd);
@@ -400,6 +365,7 @@ fn install_into(
         wiring,
         (binary, if_missing),
         timeout,
+        &|event| release.takes(event),
     )?;
     let timeouts = agent
         .events()
@@ -579,105 +545,4 @@ fn finish(
         removed,
         diff,
     })
-}
-
-/// `text` after `lead`, wrapped between words to the terminal, later lines indented under the
-/// first (a path, one word, is never split).
-fn hang(screen: &mut Screen, lead: &str, text: &str) {
-    let indent = " ".repeat(lead.chars().count());
-    let width = terminal_width().map(|w| w.saturating_sub(indent.len()).max(20));
-    for (index, line) in wrap_words(text, width).iter().enumerate() {
-        let lead = if index == 0 { lead } else { &indent };
-        screen.line(format_args!("{lead}{line}"));
-    }
-}
-
-fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) -> Screen {
-    let mut screen = Screen::new(false);
-    if report.dry_run {
-        if report.changed {
-            screen.diff(report.diff.as_deref().unwrap_or_default(), "", usize::MAX);
-        }
-        let would = if report.changed {
-            "would be"
-        } else {
-            "would not be"
-        };
-        hang(
-            &mut screen,
-            "",
-            &format!("Dry run: {} {would} written.", report.file),
-        );
-    }
-    let mut by_action: Vec<(&str, Vec<&str>)> = Vec::new();
-    for event in &report.events {
-        match by_action.iter_mut().find(|(a, _)| *a == event.action) {
-            Some((_, names)) => names.push(&event.event),
-            None => by_action.push((event.action, vec![&event.event])),
-        }
-    }
-    let title = agent.title();
-    if !report.changed {
-        let what = match mode {
-            Mode::Install => format!("{title} is already wired to hermes-hooks there"),
-            Mode::Uninstall => format!("no wiring of {title} written by install is left there"),
-        };
-        hang(
-            &mut screen,
-            "",
-            &format!("Nothing to change in {}: {what}.", report.file),
-        );
-    } else if !report.dry_run {
-        hang(
-            &mut screen,
-            "",
-            &format!("{title}, {} settings: {}", report.scope, report.file),
-        );
-    }
-    for (action, names) in &by_action {
-        hang(&mut screen, &format!("  {action:<10} "), &names.join(", "));
-    }
-    if mode == Mode::Install {
-        let mut timeouts: Vec<u64> = report.events.iter().filter_map(|e| e.timeout).collect();
-        timeouts.sort_unstable();
-        timeouts.dedup();
-        let shown: Vec<String> = timeouts
-            .iter()
-            .map(|t| format!("{t}{}", wiring.unit.symbol()))
-            .collect();
-        hang(
-            &mut screen,
-            "",
-            &format!(
-                "Each runs: {} (timeout {})",
-                report.command,
-                shown.join(", ")
-            ),
-        );
-        let missing = if report.if_missing == Some("allow") {
-            "If hermes-hooks cannot be found, the agent goes on without it (--if-missing allow)."
-        } else {
-            "If hermes-hooks cannot be found, each tool call is blocked until it is installed \
-             again or unwired: run `hermes-hooks uninstall` before removing the package."
-        };
-        hang(&mut screen, "", missing);
-    }
-    if let Some(backup) = &report.backup {
-        screen.line(format_args!("The file as it was is kept in {backup}"));
-    }
-    if !report.removed.is_empty() {
-        screen.line(format_args!(
-            "Removed, as install made it and nothing else is in it:"
-        ));
-        for path in &report.removed {
-            hang(&mut screen, "  ", path);
-        }
-    }
-    if !report.needs.is_empty() {
-        screen.line(format_args!("{title} still needs:"));
-        for need in &report.needs {
-            hang(&mut screen, "  - ", need);
-        }
-    }
-    screen
 }

@@ -163,6 +163,8 @@ pub(crate) enum Action {
     Removed,
     /// An entry for it was written by hand: left as it is.
     LeftAsWritten,
+    /// The installed release of the agent does not take it: not written.
+    LeftOut,
 }
 
 impl Action {
@@ -174,6 +176,7 @@ impl Action {
             Self::Unchanged => "unchanged",
             Self::Removed => "removed",
             Self::LeftAsWritten => "left as written",
+            Self::LeftOut => "left out",
         }
     }
 }
@@ -188,14 +191,17 @@ pub(crate) struct Plan {
 }
 
 /// Wires every event of `agent` that has a counterpart here into `settings`: `binary` names
-/// the program, `timeout` gives the agent's timeout for each event (in its unit). Entries
-/// install wrote for events it no longer routes are removed.
+/// the program, `timeout` gives the agent's timeout for each event (in its unit), and `takes`
+/// says which events the installed release of the agent takes (the others are left out).
+/// Entries install wrote for events it no longer routes, or the release does not take, are
+/// removed.
 pub(crate) fn install(
     settings: &mut Settings,
     agent: Agent,
     wiring: &Wiring,
     (binary, if_missing): (&str, IfMissing),
     timeout: impl Fn(&AgentEvent) -> u64,
+    takes: &dyn Fn(&AgentEvent) -> bool,
 ) -> Result<Plan> {
     let handlers = settings
         .handlers(agent, wiring.shape)
@@ -203,6 +209,10 @@ pub(crate) fn install(
     let mut plan = Plan::default();
     routed_elsewhere(&handlers, agent, &mut plan);
     for own in agent.events().iter().filter(|e| e.wired) {
+        if !takes(own) {
+            plan.events.push((own.name.to_owned(), Action::LeftOut));
+            continue;
+        }
         let want_command = wired_command(binary, agent, own, if_missing);
         let want_timeout = timeout(own);
         let ours: Vec<&Handler> = handlers
@@ -257,8 +267,14 @@ pub(crate) fn install(
         }
         plan.events.push((own.name.to_owned(), action));
     }
-    // Entries install wrote under a name it no longer routes (an event the agent dropped).
-    let routed = |name: &str| agent.events().iter().any(|e| e.name == name && e.wired);
+    // Entries install wrote under a name it no longer routes (an event the agent dropped, or one
+    // the installed release does not take).
+    let routed = |name: &str| {
+        agent
+            .events()
+            .iter()
+            .any(|e| e.name == name && e.wired && takes(e))
+    };
     let mut stale: Vec<&Handler> = handlers
         .iter()
         .filter(|h| h.ours && !routed(&h.event))

@@ -75,9 +75,11 @@ class Run:
 
     def env(self, port):
         env = {
-            # A project's wiring names the program bare: it must be on PATH.
+            # A project's wiring names the program bare: it must be on PATH. So is `claude`, as
+            # on a person's machine: `install` reads its release to know the events it takes.
             "PATH": os.pathsep.join(([os.path.dirname(HERMES_HOOKS)] if HERMES_HOOKS else [])
-                                    + [os.environ.get("PATH", "/usr/bin:/bin")]),
+                                    + [os.path.dirname(CLAUDE),
+                                       os.environ.get("PATH", "/usr/bin:/bin")]),
             "HOME": str(self.home),
             "HERMES_HOME": str(self.hermes),
             "XDG_CONFIG_HOME": str(self.home / ".config"),
@@ -359,7 +361,8 @@ def payload_notes(run):
 # Through hermes-hooks: a project HOOK.md guard, approved, with Claude Code wired to
 # `hermes-hooks run --agent claude-code <Event>`.
 
-# The events `install claude-code` routes (those with a counterpart in the event table).
+# The events `install claude-code` routes on the pinned release (those with a counterpart in the
+# event table that the release takes).
 WIRED = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
          "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"]
 
