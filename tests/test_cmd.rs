@@ -34,7 +34,7 @@ fn report_shows_each_hook_then_the_result() {
     assert_data_eq!(
         String::from_utf8_lossy(&out.stdout).into_owned(),
         str![[r#"
-test pre_tool_call: 2 hook(s), synthetic payload, all hooks (no --for-tool)
+test pre_tool_call: 2 hook(s), synthetic payload, all hooks (no --for-tool, no tool_name in a payload)
 
 record.sh  ~/.hermes/agent-hooks/record.sh
   status:     ok  exit 0  [..] ms
@@ -561,4 +561,65 @@ fn a_rule_on_commands_shows_the_commands_of_the_call_and_why_it_did_or_did_not_a
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["rules"][0]["name"], "no-rm-root", "{doc}");
     assert_eq!(doc["rules"][0]["undecidable"], "block", "{doc}");
+}
+
+/// A payload that names its tool is a call of that tool: a guard whose matcher names another
+/// agent's tool does not answer, `--expect block` fails, and `test` says which tools each
+/// matcher meets; a tool class meets every agent's shell.
+#[test]
+fn a_payloads_tool_is_matched_and_a_matcher_that_never_meets_it_is_said() {
+    let env = TestEnv::new();
+    env.script(
+        "no-rm-rf.sh",
+        "cat >/dev/null; echo 'rm -rf is not allowed here' >&2; exit 2",
+    );
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/no-rm-rf.sh\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/no-rm-rf.sh");
+    let payload = env.path("bash.json");
+    std::fs::write(
+        &payload,
+        r#"{"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}}"#,
+    )
+    .unwrap();
+    let test = |args: &[&str]| {
+        env.cmd()
+            .args(["test", "pre_tool_call", "--payload-file"])
+            .arg(&payload)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = test(&["--expect", "block"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("tool Bash (named by the payload)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("No hook's matcher meets the tool `Bash`")
+            && shown.contains("no-rm-rf.sh (matcher terminal) meets Hermes: terminal"),
+        "{shown}"
+    );
+    let doc: Value = serde_json::from_slice(&test(&["--json"]).stdout).unwrap();
+    assert_eq!(doc["unmet"]["tool"], "Bash", "{doc}");
+    assert_eq!(doc["hooks"][0]["status"], "not_matched");
+    // The same guard as a HOOK.md for the `shell` class answers in every agent.
+    env.hook_md(
+        &env.project_hooks(),
+        "no-rm-rf",
+        "name: no-rm-rf\ndescription: No rm -rf.\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "cat >/dev/null; echo 'rm -rf is not allowed here' >&2; exit 2",
+    );
+    let out = env
+        .cmd()
+        .args(["approve", "--yes", "no-rm-rf"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = test(&["--expect", "block"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("No hook's matcher"));
 }

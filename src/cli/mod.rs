@@ -28,6 +28,7 @@ mod serve;
 mod setup;
 mod shared;
 mod test_cmd;
+mod test_tools;
 mod uninstall;
 
 use std::path::PathBuf;

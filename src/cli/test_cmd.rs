@@ -26,8 +26,11 @@ use crate::synthetic;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Without --for-tool every hook of the event runs (matchers are not \
-    applied), so any hook can be tried. Consent applies: unapproved hooks are shown, not run, \
+    after_help = "Without --for-tool, and without a tool_name in --payload-file, every hook of \
+    the event runs (matchers are not applied), so any hook can be tried. A payload that names its \
+    tool is a call of that tool: the matchers are applied, as with --for-tool, and when no hook's \
+    matcher meets the tool, test says so, with the tools of each agent that each matcher meets \
+    (a guard written for Hermes's `terminal` never sees Claude Code's `Bash`). Consent applies: unapproved hooks are shown, not run, \
     unless --accept-hooks. With --payload-file, project hooks are found from the payload's cwd, \
     as `run` finds them. Exits 0 whatever the hooks decide, unless --expect is given.\n\n\
     --expect asserts what the hooks answered: it fails when a hook that could answer this call \
@@ -128,6 +131,9 @@ struct Report<'a> {
     expected: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     matched: Option<bool>,
+    /// Where the call names its tool and no hook's matcher meets it: what each one meets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unmet: Option<super::test_tools::Unmet<'a>>,
 }
 
 /// The commands the call would run, when a rule reads them.
@@ -150,6 +156,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let event = called.event;
     let current_dir = shared::current_dir()?;
     let file = args.payload_file.as_deref().map(read_payload).transpose()?;
+    let tool_named = names_its_tool(file.as_ref());
     // The project is the payload's, as for `run`: its `cwd` (or `work_dir`) when that is a
     // directory, so `test` and `run` see the same hooks for the same payload.
     let start = file.as_ref().map_or_else(
@@ -157,14 +164,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         |file| payload::project_start(file, &current_dir),
     );
     let loaded = shared::load_from(global, &start, Some(event), printer)?;
-    let mut input = synthetic::payload(called);
-    if let Some(file) = file {
-        // Any shape (a captured wire payload too), merged key by key over the synthetic one.
-        input.extend(payload::kwargs_shape(file));
-    }
-    if let Some(tool) = &args.for_tool {
-        input.insert("tool_name".to_owned(), Value::from(tool.as_str()));
-    }
+    let input = input_of(called, file, args.for_tool.as_deref());
     let invocation = Invocation::from_input(
         input.clone(),
         &current_dir.to_string_lossy(),
@@ -186,7 +186,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             invocation: &invocation,
             gate: &gate,
             current_dir: &current_dir,
-            apply_matchers: args.for_tool.is_some(),
+            apply_matchers: args.for_tool.is_some() || tool_named,
             dry_run: false,
             watchdog: crate::dispatch::watchdog(watchdog.as_deref()),
             allow: crate::caller::Allowances::default(),
@@ -211,6 +211,10 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         .map(|r| hook_result(specs, r, &invocation))
         .collect();
     let commands = commands_read(specs, &invocation);
+    let tool = input.get("tool_name").and_then(Value::as_str);
+    let unmet = tool
+        .filter(|_| args.for_tool.is_some() || tool_named)
+        .and_then(|tool| super::test_tools::unmet(specs, &report, tool));
     if args.json {
         printer.document(&Report {
             event: event.name(),
@@ -221,15 +225,18 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             did_not_run,
             expected: args.expect.map(Expect::name),
             matched,
+            unmet,
         })?;
     } else {
-        printer.show(&human(
+        let mut screen = human(
             event.name(),
             (&hooks, commands.as_ref()),
             (report.directive.as_ref(), &did_not_run),
-            args,
+            (args, tool.filter(|_| tool_named)),
             shared::color(global),
-        ))?;
+        );
+        super::test_tools::say(&mut screen, unmet.as_ref(), terminal_width());
+        printer.show(&screen)?;
     }
     match (args.expect, matched) {
         (Some(want), Some(false)) => {
@@ -245,6 +252,29 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
         _ if !loaded.set.errors.is_empty() => Ok(ExitStatus::Error),
         _ => Ok(ExitStatus::Success),
     }
+}
+
+/// The payload: the synthetic one, the file's merged over it key by key (in any shape, a
+/// captured wire payload too), then `--for-tool`.
+fn input_of(
+    called: crate::config::event::Resolved,
+    file: Option<Map<String, Value>>,
+    for_tool: Option<&str>,
+) -> Map<String, Value> {
+    let mut input = synthetic::payload(called);
+    if let Some(file) = file {
+        input.extend(payload::kwargs_shape(file));
+    }
+    if let Some(tool) = for_tool {
+        input.insert("tool_name".to_owned(), Value::from(tool));
+    }
+    input
+}
+
+/// Whether a payload names its tool: it is then a call of that tool, and the matchers are
+/// applied to it.
+fn names_its_tool(file: Option<&Map<String, Value>>) -> bool {
+    file.is_some_and(|file| payload::kwargs_shape(file.clone()).contains_key("tool_name"))
 }
 
 /// Reads `--payload-file`: any shape `run` reads.
@@ -366,7 +396,7 @@ fn human(
     event: &str,
     (hooks, commands): (&[HookResult<'_>], Option<&CommandsView>),
     (directive, did_not_run): (Option<&Directive>, &[HookResult<'_>]),
-    args: &TestArgs,
+    (args, from_payload): (&TestArgs, Option<&str>),
     color: bool,
 ) -> Screen {
     let mut screen = Screen::new(color);
@@ -376,10 +406,11 @@ fn human(
     } else {
         "synthetic payload"
     };
-    let tool = args.for_tool.as_deref().map_or_else(
-        || ", all hooks (no --for-tool)".to_owned(),
-        |t| format!(", tool {t}"),
-    );
+    let tool = match (args.for_tool.as_deref(), from_payload) {
+        (Some(tool), _) => format!(", tool {tool}"),
+        (None, Some(tool)) => format!(", tool {tool} (named by the payload)"),
+        (None, None) => ", all hooks (no --for-tool, no tool_name in a payload)".to_owned(),
+    };
     let heading = format!("test {event}: {} hook(s), {payload}{tool}", hooks.len());
     for (i, line) in wrap_shown(&heading, width).iter().enumerate() {
         screen.line(format_args!("{}{line}", if i == 0 { "" } else { "  " }));

@@ -105,17 +105,8 @@ class Run:
         `args` are added to the agent's command line; a conversation started with a prompt
         holding `aside` (by a call) gets the final answer at once."""
         log = self.root / "requests.jsonl"
-        port_file = self.root / "port"
-        server_argv = [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file),
-                       "--log", str(log), "--command", command,
-                       "--lifetime", str(RUN_TIMEOUT + 30)]
-        if calls is not None:
-            server_argv += ["--calls", json.dumps(calls)]
-        if aside:
-            server_argv += ["--aside", aside]
-        server = subprocess.Popen(server_argv, stdin=subprocess.DEVNULL)
+        server, port = self.serve(command, calls, aside)
         try:
-            port = wait_for_port(port_file)
             argv = [CLAUDE, "-p", prompt, *args]
             if allowed_tools:
                 argv += ["--allowedTools", ",".join(allowed_tools)]
@@ -130,6 +121,70 @@ class Run:
         if log.exists():
             self.requests = [json.loads(line)["body"] for line in log.read_text().splitlines()]
         return self
+
+    def serve(self, command=KEEP, calls=None, aside=None):
+        """Starts this run's model server (fake_model.py, its requests in requests.jsonl); returns
+        it and its port."""
+        port_file = self.root / "port"
+        port_file.unlink(missing_ok=True)
+        server_argv = [PYTHON, str(HERE / "fake_model.py"), "--port-file", str(port_file),
+                       "--log", str(self.root / "requests.jsonl"), "--command", command,
+                       "--lifetime", str(RUN_TIMEOUT + 30)]
+        if calls is not None:
+            server_argv += ["--calls", json.dumps(calls)]
+        if aside:
+            server_argv += ["--aside", aside]
+        server = subprocess.Popen(server_argv, stdin=subprocess.DEVNULL)
+        try:
+            return server, wait_for_port(port_file)
+        except BaseException:
+            server.terminate()
+            server.wait(timeout=10)
+            raise
+
+    def start_screen(self, wait=60):
+        """Starts Claude Code interactively in the project, in a tmux session of its own (200x50,
+        the run's environment, the first-run screens answered in ~/.claude.json), and returns
+        (whether its main prompt was shown, the screen) once the prompt stayed for SETTLE seconds,
+        a settings warning was shown, Claude Code exited or `wait` seconds went by. The session
+        is ended before it returns."""
+        server, port = self.serve()
+        env = dict(self.env(port), TERM="xterm-256color")
+        first_run_answered(self, env["ANTHROPIC_API_KEY"])
+        socket = str(self.root / "tmux.sock")
+        tmux = lambda *args: subprocess.run(["tmux", "-S", socket, *args], stdin=subprocess.DEVNULL,
+                                            capture_output=True, text=True, timeout=30)
+        shell = "env -i %s %s; echo \"[claude exited: $?]\"; sleep %d" % (
+            " ".join(shlex.quote("%s=%s" % item) for item in sorted(env.items())),
+            shlex.quote(CLAUDE), wait + 30)
+        screen, shown, since, trusted = "", False, None, False
+        try:
+            started = tmux("new-session", "-d", "-s", "claude", "-x", "200", "-y", "50",
+                           "-c", str(self.proj), shell)
+            if started.returncode != 0:
+                raise RuntimeError("tmux new-session failed: %s" % started.stderr)
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                time.sleep(0.5)
+                screen = tmux("capture-pane", "-p", "-t", "claude").stdout
+                if any(w in screen for w in SETTINGS_WARNINGS) or "[claude exited" in screen:
+                    break
+                if "Yes, I trust this folder" in screen and not trusted:
+                    # Asked all the same (a release that keys trust elsewhere): yes, the default.
+                    tmux("send-keys", "-t", "claude", "Enter")
+                    trusted = True
+                if MAIN_PROMPT not in screen:
+                    since = None
+                elif since is None:
+                    since = time.monotonic()
+                elif time.monotonic() - since >= SETTLE:
+                    shown = True
+                    break
+        finally:
+            tmux("kill-server")
+            server.terminate()
+            server.wait(timeout=10)
+        return shown, "\n".join(line.rstrip() for line in screen.splitlines() if line.strip())
 
     # What happened.
     def keep_survived(self):
@@ -210,6 +265,24 @@ def wait_for_port(port_file):
             return int(port_file.read_text())
         time.sleep(0.05)
     raise RuntimeError("the fake model server did not start")
+
+
+def first_run_answered(run, key):
+    """Answers Claude Code's first-run screens in the run's ~/.claude.json, as a person's first
+    start leaves it: onboarding done (the theme picked), the environment's API key approved and
+    the project trusted."""
+    path = run.home / ".claude.json"
+    try:
+        config = json.loads(path.read_text())
+    except (OSError, ValueError):
+        config = {}
+    config.update(hasCompletedOnboarding=True, theme="dark")
+    keys = config.setdefault("customApiKeyResponses", {})
+    keys.setdefault("approved", []).append(key[-20:])
+    keys.setdefault("rejected", [])
+    project = config.setdefault("projects", {}).setdefault(os.path.realpath(run.proj), {})
+    project["hasTrustDialogAccepted"] = True
+    path.write_text(json.dumps(config, indent=2))
 
 
 def blocks(message):
@@ -836,6 +909,62 @@ def skill_shell_check():
     r.cleanup()
 
 
+# What Claude Code shows at start when a settings file holds what the release does not take
+# (2.1.197: a "Settings Warning" dialog, `Unknown hook event "..." was ignored`).
+SETTINGS_WARNINGS = ("Settings Warning", "Invalid Settings", "Unknown hook event")
+# The line under the input box of the main prompt, and how long it must stay before the screen
+# counts as settled (a dialog that comes a beat later would cover it).
+MAIN_PROMPT = "? for shortcuts"
+SETTLE = 3
+
+
+def start_screen_check():
+    """Claude Code started interactively (in tmux) in a project wired by `install claude-code`
+    shows its main prompt and no settings warning, and the wiring holds the events install
+    wrote. The control: a project whose wiring gets a PreSkillShellCommand entry by hand (the
+    command install writes for PreToolUse, renamed) is shown the warning by a release before
+    SKILL_SHELL_HOOK; a newer one takes it, which a note records."""
+    if not shutil.which("tmux"):
+        note("start screen: skipped: tmux is not installed")
+        return
+    version = claude_version()
+    takes_skill_shell = version is not None and version >= SKILL_SHELL_HOOK
+    shown_as = ".".join(map(str, version or ())) or "?"
+    expected = set(WIRED) | ({"PreSkillShellCommand"} if takes_skill_shell else set())
+    for control in (False, True):
+        r = Run("hh-start-screen")
+        try:
+            wire(r)
+            path = r.proj / ".claude" / "settings.json"
+            settings = json.loads(path.read_text())
+            hooks = settings.get("hooks") or {}
+            if control:
+                entry = json.loads(json.dumps(hooks["PreToolUse"][0]))
+                for hook in entry["hooks"]:
+                    hook["command"] = hook["command"].replace("PreToolUse", "PreSkillShellCommand")
+                hooks["PreSkillShellCommand"] = [entry]
+                path.write_text(json.dumps(settings, indent=2))
+            shown, screen = r.start_screen()
+            warned = [w for w in SETTINGS_WARNINGS if w in screen]
+            detail = "screen:\n%s\nwired: %s\nroot: %s" % (screen, sorted(hooks), r.root)
+            if not control:
+                report("hermes-hooks: after `install claude-code`, an interactive start shows the "
+                       "main prompt and no settings warning", shown and not warned, detail)
+                report("hermes-hooks: the wiring install wrote holds the events %s takes"
+                       % shown_as, set(hooks) == expected,
+                       "expected %s\n%s" % (sorted(expected), detail))
+            elif not takes_skill_shell:
+                report("hermes-hooks: a PreSkillShellCommand entry added by hand makes %s show the "
+                       "settings warning at an interactive start (control)" % shown_as,
+                       bool(warned), detail)
+            else:
+                note("start screen on %s with a PreSkillShellCommand entry added by hand: %s" % (
+                    shown_as, "warned (%s)" % ", ".join(warned) if warned else
+                    "no settings warning, the main prompt %s" % ("shown" if shown else "not shown")))
+        finally:
+            r.cleanup()
+
+
 def speaks_claude_code():
     if not HERMES_HOOKS:
         return False
@@ -851,6 +980,7 @@ def main():
     if speaks_claude_code():
         if only not in ("hostile", "ask", "rules", "self", "missing"):
             through_checks()
+            start_screen_check()
         if only not in ("hostile", "ask", "self", "missing"):
             rules_checks()
             git_discard_checks()
