@@ -569,13 +569,26 @@ fn a_tool_matcher_no_wired_agent_meets_is_a_warning() {
             .unwrap()
             .contains("`terminal`")
     );
-    // With Hermes wired too (config.yaml has hooks), `terminal` is Hermes's tool.
+    // With Hermes wired too (config.yaml has hooks), each name is one agent's: the guard on
+    // `terminal` never runs in Claude Code and the one on `Bash` never in Hermes; the class
+    // meets both.
     env.config("hooks:\n  on_session_start:\n    - command: /bin/true\n");
     let findings = wiring_findings(&env, true);
+    let said: Vec<&str> = findings
+        .iter()
+        .filter(|f| f["check"] == "tools")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
     assert!(
-        findings.iter().all(|f| f["check"] != "tools"),
-        "{findings:?}"
+        said.iter()
+            .any(|m| m.contains("`terminal` meets no tool of Claude Code"))
     );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("`Bash` meets no tool of Hermes"))
+    );
+    assert!(!said.iter().any(|m| m.contains("`shell`")));
 }
 
 #[test]
@@ -1536,4 +1549,47 @@ fn the_events_of_a_newer_claude_code_are_said_as_such() {
         "ok",
         "Claude Code is wired to hermes-hooks for every event"
     ));
+}
+
+/// A matcher written for one agent's tool names never runs in another wired agent: `doctor`
+/// names each agent it cannot see, and a tool class sees them all.
+#[test]
+fn a_matcher_that_one_wired_agent_never_meets_is_said_for_that_agent() {
+    let env = TestEnv::new();
+    env.script("guard.sh", "cat >/dev/null; printf '{}'");
+    env.config(
+        "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/guard.sh\n      timeout: 10\n",
+    );
+    env.approve("pre_tool_call", "~/.hermes/agent-hooks/guard.sh");
+    let out = env
+        .cmd()
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["install", "claude-code", "--project"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let findings = wiring_findings(&env, true);
+    assert!(
+        has(
+            &findings,
+            "warning",
+            "the matcher `terminal` meets no tool of Claude Code, so this hook never runs there (it meets Hermes's)"
+        ),
+        "{findings:#?}"
+    );
+    // Written for the shell class, the guard meets both.
+    env.hook_md(
+        &env.project_hooks(),
+        "shell-guard",
+        "name: shell-guard\ndescription: A guard.\ntrigger: pre-tool-call\nmatcher:\n  tool: shell\n",
+        "cat >/dev/null",
+    );
+    let findings = wiring_findings(&env, true);
+    assert!(
+        !findings.iter().any(|f| f["message"]
+            .as_str()
+            .unwrap()
+            .contains("shell` meets no tool")),
+        "{findings:#?}"
+    );
 }

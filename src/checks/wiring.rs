@@ -14,7 +14,7 @@ use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wir
 use crate::agents::version::{self, Release};
 use crate::agents::{Agent, AgentEvent};
 use crate::caller::ToolClass;
-use crate::config::{Event, HookSet, SourceKind};
+use crate::config::{Event, HookSet, HookSpec, SourceKind};
 
 /// One place an agent may keep hook settings.
 pub(crate) struct Place {
@@ -615,27 +615,42 @@ fn matchers(set: &HookSet, wired: &[Agent], findings: &mut Vec<Finding>) {
         return;
     }
     for hook in set.hooks.iter().filter(|h| h.event.is_tool_event()) {
-        let Some(matcher) = &hook.matcher else {
+        let Some(shown) = crate::config::rules::tool_shown(hook)
+            .or_else(|| hook.matcher.as_ref().map(crate::matcher::Matcher::source))
+        else {
             continue;
         };
-        let by_name = wired.iter().any(|agent| {
-            agent
-                .tools()
-                .iter()
-                .any(|(name, _)| matcher.matches(Some(name)))
-        });
-        let by_class = hook.agent().is_some()
-            && ToolClass::ALL
-                .iter()
-                .any(|class| matcher.matches(Some(class.as_str())));
-        if by_name || by_class {
+        let (blind, seen): (Vec<Agent>, Vec<Agent>) =
+            wired.iter().partition(|agent| !meets(hook, **agent));
+        if blind.is_empty() {
             continue;
         }
-        let names: Vec<&str> = wired.iter().map(|a| a.title()).collect();
-        let classes = if hook.agent().is_some() {
-            " nor a tool class (shell, edit, write, read, search, web)"
+        let titles = |agents: &[Agent]| {
+            agents
+                .iter()
+                .map(|a| a.title())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let message = if seen.is_empty() {
+            let classes = if hook.agent().is_some() || hook.rule().is_some() {
+                " nor a tool class (shell, edit, write, read, search, web)"
+            } else {
+                "; a Hermes config matcher matches tool names only"
+            };
+            format!(
+                "the matcher `{shown}` matches no built-in tool of the wired agents ({}){classes}: \
+                 this hook never sees their calls (MCP tools aside)",
+                titles(&blind)
+            )
         } else {
-            "; a Hermes config matcher matches tool names only"
+            format!(
+                "the matcher `{shown}` meets no tool of {}, so this hook never runs there (it \
+                 meets {}'s); a tool class (`tool: shell` in a HOOK.md or a rule) meets every \
+                 agent's tool of its kind",
+                titles(&blind),
+                titles(&seen)
+            )
         };
         findings.push(Finding {
             level: Level::Warning,
@@ -644,16 +659,30 @@ fn matchers(set: &HookSet, wired: &[Agent], findings: &mut Vec<Finding>) {
             hook: Some(hook.command.clone()),
             source: Some(hook.source.as_str()),
             at: hook.origin.to_string(),
-            message: format!(
-                "the matcher `{}` matches no built-in tool of the wired agents ({}){classes}: \
-                 this hook never sees their calls (MCP tools aside)",
-                matcher.source(),
-                names.join(", ")
-            ),
+            message,
             diff: None,
             awaits_approval: false,
         });
     }
+}
+
+/// Whether `hook` can see a call of one of `agent`'s built-in tools: its rule's tool class, or
+/// its matcher on a tool's name (an Agent Hooks matcher on its class too).
+fn meets(hook: &HookSpec, agent: Agent) -> bool {
+    if let Some(class) = hook.rule().and_then(|rule| rule.tool_class) {
+        return agent
+            .tools()
+            .iter()
+            .any(|(_, of)| of.is_some_and(|of| of.as_str() == class));
+    }
+    let Some(matcher) = &hook.matcher else {
+        return true;
+    };
+    agent.tools().iter().any(|(name, class)| {
+        matcher.matches(Some(name))
+            || hook.agent().is_some()
+                && class.is_some_and(|class| matcher.matches(Some(class.as_str())))
+    })
 }
 
 fn location(path: &Path, line: Option<usize>) -> String {

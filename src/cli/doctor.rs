@@ -34,8 +34,9 @@ use crate::paths::Paths;
     `allowManagedHooksOnly`; Gemini `hooksConfig.enabled: false`; Droid `hooksDisabled: true`; \
     Qwen `disableAllHooks: true`; Codex `hooks = false` under [features]). Warnings: an agent wired at both the user and the \
     project level (every hook would run twice), an agent wired for some of its events only, an \
-    agent's timeout not above the longest hook timeout, a tool matcher that matches no tool (nor \
-    class) of any wired agent, the user's guards (config.yaml's hooks, the user's Agent Hooks \
+    agent's timeout not above the longest hook timeout, a tool matcher that meets no tool (nor \
+    class) of a wired agent (each such agent named: a guard on Hermes's `terminal` never runs in \
+    Claude Code), the user's guards (config.yaml's hooks, the user's Agent Hooks \
     and rules) where an agent is wired only in this project's settings, or is on this machine \
     and wired neither there nor in the user's settings (they do not run in it), or where Hermes \
     has no plugin (the rules and Agent Hooks do not run in it), an unapproved hook \

@@ -173,7 +173,7 @@ class Run:
                     # Asked all the same (a release that keys trust elsewhere): yes, the default.
                     tmux("send-keys", "-t", "claude", "Enter")
                     trusted = True
-                if MAIN_PROMPT not in screen:
+                if not main_prompt(screen):
                     since = None
                 elif since is None:
                     since = time.monotonic()
@@ -912,10 +912,17 @@ def skill_shell_check():
 # What Claude Code shows at start when a settings file holds what the release does not take
 # (2.1.197: a "Settings Warning" dialog, `Unknown hook event "..." was ignored`).
 SETTINGS_WARNINGS = ("Settings Warning", "Invalid Settings", "Unknown hook event")
-# The line under the input box of the main prompt, and how long it must stay before the screen
-# counts as settled (a dialog that comes a beat later would cover it).
-MAIN_PROMPT = "? for shortcuts"
+# How long the main prompt must stay before the screen counts as settled (a dialog that comes a
+# beat later would cover it).
 SETTLE = 3
+
+
+def main_prompt(screen):
+    """Whether the screen shows Claude Code's main prompt: its empty input line (`❯` alone) between
+    two rules (a dialog's choices are `❯ 1. ...`; the line under the box differs by release)."""
+    lines = [line.strip() for line in screen.splitlines() if line.strip()]
+    return any(lines[i] == "❯" and lines[i - 1].startswith("─") and lines[i + 1].startswith("─")
+               for i in range(1, len(lines) - 1))
 
 
 def start_screen_check():
