@@ -658,3 +658,39 @@ fn install_and_uninstall_fit_80_and_100_columns_with_nothing_split() {
         }
     }
 }
+
+/// Every command's `--help` fits: 100 columns when piped (a man page reader, a file), the
+/// terminal's width on a terminal, with no word cut.
+#[test]
+fn every_help_fits_piped_and_on_a_terminal() {
+    let env = TestEnv::new();
+    let commands: &[&[&str]] = &[
+        &["--help"],
+        &["run", "--help"],
+        &["serve", "--help"],
+        &["list", "--help"],
+        &["test", "--help"],
+        &["approve", "--help"],
+        &["revoke", "--help"],
+        &["doctor", "--help"],
+        &["events", "--help"],
+        &["log", "--help"],
+        &["new", "--help"],
+        &["install", "--help"],
+        &["uninstall", "--help"],
+        &["setup", "--help"],
+        &["completions", "--help"],
+    ];
+    for args in commands {
+        let piped = env.cmd().args(*args).output().unwrap();
+        assert!(piped.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&piped.stdout);
+        for line in text.lines() {
+            assert!(line.chars().count() <= 100, "{args:?} piped: {line:?}");
+        }
+        let shown = without_colour(&crate::common::on_a_sized_terminal(&env, args, 80));
+        for line in shown.lines() {
+            assert!(line.chars().count() <= 80, "{args:?} at 80: {line:?}");
+        }
+    }
+}

@@ -957,13 +957,13 @@ def start_screen_check():
             if not control:
                 report("hermes-hooks: after `install claude-code`, an interactive start shows the "
                        "main prompt and no settings warning", shown and not warned, detail)
-                report("hermes-hooks: the wiring install wrote holds the events %s takes"
-                       % shown_as, set(hooks) == expected,
+                report("hermes-hooks: the wiring install wrote holds the events the installed "
+                       "release takes", set(hooks) == expected,
                        "expected %s\n%s" % (sorted(expected), detail))
             elif not takes_skill_shell:
-                report("hermes-hooks: a PreSkillShellCommand entry added by hand makes %s show the "
-                       "settings warning at an interactive start (control)" % shown_as,
-                       bool(warned), detail)
+                report("hermes-hooks: a PreSkillShellCommand entry added by hand makes a release "
+                       "before %s show the settings warning at an interactive start (control)"
+                       % ".".join(map(str, SKILL_SHELL_HOOK)), bool(warned), detail)
             else:
                 note("start screen on %s with a PreSkillShellCommand entry added by hand: %s" % (
                     shown_as, "warned (%s)" % ", ".join(warned) if warned else
