@@ -113,6 +113,14 @@ else
   python3 -m venv "$venv"
   if "$venv/bin/pip" install --disable-pip-version-check --quiet --no-index "$wheel"; then
     try_binary "pip" "$venv/bin/hermes-hooks" "$PWD/$venv/bin/hermes-hooks"
+    if [ -f "$venv/share/man/man1/hermes-hooks.1" ] &&
+      [ -f "$venv/share/man/man1/hermes-hooks-setup.1" ] &&
+      [ -f "$venv/share/bash-completion/completions/hermes-hooks" ] &&
+      [ -f "$venv/share/zsh/site-functions/_hermes-hooks" ]; then
+      say "ok   pip: the man pages and completion scripts are installed under share/"
+    else
+      fail "pip: no man page or completion script under $venv/share"
+    fi
   else
     fail "the wheel does not install"
   fi
@@ -137,6 +145,12 @@ else
     "$binary_package" "$main" >"$work/npm-install.log" 2>&1; then
     try_binary "npm" "$prefix/bin/hermes-hooks" \
       "$PWD/$prefix/lib/node_modules/@hermes-hooks/$platform/bin/hermes-hooks"
+    if [ -e "$prefix/share/man/man1/hermes-hooks.1" ] &&
+      [ -f "$prefix/lib/node_modules/hermes-hooks/completions/hermes-hooks.bash" ]; then
+      say "ok   npm: the man pages are linked into share/man, the completion scripts shipped"
+    else
+      fail "npm: no man page under $prefix/share/man or no completion scripts in the package"
+    fi
     # `npx hermes-hooks ...` finds the installed package and needs nothing from the registry.
     npx_home=$(mktemp -d)
     npx_prefix="$PWD/$prefix"

@@ -63,6 +63,17 @@ mkdir -p "$stage/main/bin"
 cp packaging/npm/launcher.sh "$stage/main/bin/hermes-hooks"
 chmod 755 "$stage/main/bin/hermes-hooks"
 cp README.md "$stage/main/README.md"
+# The man pages (npm links those the `man` field names into the prefix's share/man on a global
+# install) and the completion scripts, which a person sources (`hermes-hooks completions SHELL`
+# prints the same).
+mkdir -p "$stage/main/man" "$stage/main/completions"
+cp man/*.1 "$stage/main/man/"
+cp completions/hermes-hooks.bash completions/_hermes-hooks completions/hermes-hooks.fish \
+  "$stage/main/completions/"
+man_pages=""
+for page in man/*.1; do
+  man_pages="$man_pages${man_pages:+, }\"./$page\""
+done
 optional=""
 for p in $platforms; do
   optional="$optional${optional:+,
@@ -76,7 +87,8 @@ cat >"$stage/main/package.json" <<JSON
   "license": "MIT OR Apache-2.0",
   "keywords": ["hooks", "agent", "hermes", "claude-code", "codex", "gemini", "cli"],
   "bin": { "hermes-hooks": "bin/hermes-hooks" },
-  "files": ["bin/hermes-hooks"],
+  "man": [$man_pages],
+  "files": ["bin/hermes-hooks", "man", "completions"],
   "os": ["linux", "darwin"],
   "optionalDependencies": {
 $optional

@@ -18,4 +18,14 @@ if ! "$venv/bin/maturin" --version >/dev/null 2>&1; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --disable-pip-version-check --quiet "maturin==$maturin_version"
 fi
+# The man pages and completion scripts go into the wheel's data, which installs them under the
+# environment's share/ (where `man` and bash-completion look beside bin/).
+data=target/packaging/wheel-data
+rm -rf "$data"
+mkdir -p "$data/share/man/man1" "$data/share/bash-completion/completions" \
+  "$data/share/zsh/site-functions" "$data/share/fish/vendor_completions.d"
+cp man/*.1 "$data/share/man/man1/"
+cp completions/hermes-hooks.bash "$data/share/bash-completion/completions/hermes-hooks"
+cp completions/_hermes-hooks "$data/share/zsh/site-functions/_hermes-hooks"
+cp completions/hermes-hooks.fish "$data/share/fish/vendor_completions.d/hermes-hooks.fish"
 "$venv/bin/maturin" build --release --locked --out "$out" "$@"

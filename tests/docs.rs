@@ -385,3 +385,263 @@ fn every_source_path_named_exists() {
     assert!(named > 50, "only {named} paths found");
     assert!(missing.is_empty(), "named but missing: {missing:?}");
 }
+
+/// The README's own rule (`no-prod-db`), approved: it blocks what its comment says in Claude
+/// Code's shell and in Hermes's, and lets `--read-only` through.
+#[test]
+fn the_readmes_rule_guards_every_agents_shell() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let rules = blocks(&readme, "yaml")
+        .into_iter()
+        .find(|block| block.contains("no-prod-db"))
+        .unwrap();
+    let env = TestEnv::new();
+    let folder = env.hermes_home().join("hermes-hooks");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("rules.yaml"), &rules).unwrap();
+    let out = env.cmd().args(["approve", "--yes"]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    for (agent, event, tool) in [
+        ("claude-code", "PreToolUse", "Bash"),
+        ("hermes", "pre_tool_call", "terminal"),
+        ("gemini", "BeforeTool", "run_shell_command"),
+    ] {
+        let call = |command: &str| {
+            let payload = serde_json::json!({
+                "hook_event_name": event, "tool_name": tool,
+                "tool_input": {"command": command}, "session_id": "s",
+            });
+            env.cmd()
+                .args(["run", "--agent", agent, event])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap()
+        };
+        let blocked = text(&call("psql -h prod -c 'select 1'"));
+        assert!(
+            blocked.contains("The production database is off limits here."),
+            "{agent}: {blocked}"
+        );
+        let read_only = text(&call("psql -h prod --read-only -c 'select 1'"));
+        assert!(!read_only.contains("off limits"), "{agent}: {read_only}");
+    }
+}
+
+/// Each fenced example of the README and the pages under docs/, by its first line: the test
+/// that runs it as written, or why it is not run here. An example added without a line here
+/// fails, and so does a line whose example is gone.
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "README.md",
+        "pip install hermes-hooks        # or: npm",
+        "not run: fetches from a package registry; packaging/check.sh installs the built packages and runs setup's steps",
+    ),
+    (
+        "README.md",
+        "# 1. Run the bundled example",
+        "example::blocks_rm_rf_with_the_committed_approval_and_writes_nothing (the first line; the second is the suite itself)",
+    ),
+    (
+        "README.md",
+        "{\"event\":\"pre_tool_call\",\"action\":\"block\"",
+        "example::blocks_rm_rf_with_the_committed_approval_and_writes_nothing",
+    ),
+    (
+        "README.md",
+        "pip install hermes-hooks          # or: pipx",
+        "not run: fetches from a package registry; packaging/check.sh installs the built packages",
+    ),
+    (
+        "README.md",
+        "cargo install --path .",
+        "not run: compiles the whole tool again; CI builds it",
+    ),
+    (
+        "README.md",
+        "hermes-hooks setup      #",
+        "example::the_readme_rules_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "hermes-hooks new --rules destructive",
+        "example::the_readme_rules_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "echo '{\"tool_name\": \"Bash\"",
+        "example::the_readme_rules_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "rules:",
+        "docs::the_readmes_rule_guards_every_agents_shell",
+    ),
+    (
+        "README.md",
+        "export HERMES_HOME=$(mktemp -d)",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "mkdir -p \"$HERMES_HOME/agent-hooks\"",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "hermes-hooks list ",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "mkdir -p .agents/hooks/no-force-push/scripts",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "hermes-hooks new log-subagents",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "hermes-hooks doctor ",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "hermes-hooks doctor --strict --accept-hooks",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "README.md",
+        "# Every hook: scripts, config mistakes",
+        "example::the_readme_walk_through_works_as_written",
+    ),
+    (
+        "docs/agent-hooks.md",
+        "~/.config/agents/hooks/<name>/HOOK.md",
+        "not run: a map of folders, not a command",
+    ),
+    (
+        "docs/agent-hooks.md",
+        "---",
+        "docs::the_annotated_hook_md_loads",
+    ),
+    (
+        "docs/agent-hooks.md",
+        "home=$(mktemp -d)",
+        "docs::the_agent_hooks_walk_through_runs_as_written",
+    ),
+    (
+        "docs/agents.md",
+        "hermes-hooks install ",
+        "docs::the_agents_page_installs_and_its_settings_route_to_real_events",
+    ),
+    (
+        "docs/agents.md",
+        "{\"hooks\": {\"PreToolUse\"",
+        "docs::the_agents_page_installs_and_its_settings_route_to_real_events",
+    ),
+    (
+        "docs/agents.md",
+        "{\"hooks\": {\"BeforeTool\"",
+        "docs::the_agents_page_installs_and_its_settings_route_to_real_events",
+    ),
+    (
+        "docs/agents.md",
+        "{\"version\": 1, \"hooks\": {\"preToolUse\"",
+        "docs::the_agents_page_installs_and_its_settings_route_to_real_events",
+    ),
+    (
+        "docs/configuration.md",
+        "hooks:",
+        "docs::the_configuration_samples_load_and_answer_as_shown",
+    ),
+    (
+        "docs/configuration.md",
+        "{\"hook_event_name\": \"pre_tool_call\"",
+        "docs::the_configuration_samples_load_and_answer_as_shown",
+    ),
+    (
+        "docs/configuration.md",
+        "{\"event\":\"pre_tool_call\",\"action\":\"block\"",
+        "docs::the_configuration_samples_load_and_answer_as_shown",
+    ),
+    (
+        "docs/development.md",
+        "src/main.rs",
+        "docs::every_source_path_named_exists",
+    ),
+    (
+        "docs/hermes.md",
+        "$ hermes-hooks install hermes",
+        "docs::the_hermes_page_installs_and_its_sample_loads",
+    ),
+    (
+        "docs/hermes.md",
+        "hooks:",
+        "docs::the_hermes_page_installs_and_its_sample_loads",
+    ),
+    ("docs/rules.md", "rules:", "docs::the_rules_samples_load"),
+    ("docs/rules.md", "  when:", "docs::the_rules_samples_load"),
+    (
+        "docs/serve.md",
+        "$ hermes-hooks serve",
+        "docs::the_serve_exchange_is_as_shown",
+    ),
+];
+
+#[test]
+fn every_fenced_example_is_run_or_says_why_not() {
+    let mut pages = vec!["README.md".to_owned()];
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("docs"))
+        .unwrap()
+        .map(|entry| format!("docs/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect();
+    names.sort();
+    pages.extend(names);
+    let mut found: Vec<(String, String)> = Vec::new();
+    for name in &pages {
+        let text = std::fs::read_to_string(repo().join(name)).unwrap();
+        let mut inside = false;
+        let mut first: Option<String> = None;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                if inside {
+                    found.push((name.clone(), first.take().unwrap_or_default()));
+                }
+                inside = !inside;
+            } else if inside && first.is_none() && !line.trim().is_empty() {
+                first = Some(line.to_owned());
+            }
+        }
+    }
+    let covered = |(page, line): &(String, String)| {
+        EXAMPLES
+            .iter()
+            .any(|(p, start, _)| p == page && line.starts_with(start))
+    };
+    let missing: Vec<&(String, String)> =
+        found.iter().filter(|example| !covered(example)).collect();
+    assert!(
+        missing.is_empty(),
+        "examples no test runs (add a test, or a line to EXAMPLES saying why not): {missing:#?}"
+    );
+    for (page, start, by) in EXAMPLES {
+        assert!(
+            found
+                .iter()
+                .any(|(p, line)| p == page && line.starts_with(start)),
+            "{page}: no example starts with {start:?} any more"
+        );
+        // The test named is there.
+        if let Some(test) = by.split_whitespace().next().filter(|t| t.contains("::")) {
+            let (file, name) = test.split_once("::").unwrap();
+            let source =
+                std::fs::read_to_string(repo().join("tests").join(format!("{file}.rs"))).unwrap();
+            assert!(
+                source.contains(&format!("fn {name}(")),
+                "{test} does not exist"
+            );
+        }
+    }
+}
