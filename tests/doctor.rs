@@ -1593,3 +1593,40 @@ fn a_matcher_that_one_wired_agent_never_meets_is_said_for_that_agent() {
         "{findings:#?}"
     );
 }
+
+/// What a project holds is never run to learn an agent's release: a `claude` reached through a
+/// relative PATH entry (`node_modules/.bin`) is passed over by `install` and `doctor`.
+#[test]
+fn a_projects_own_claude_is_never_run_to_read_a_version() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = TestEnv::new();
+    let bin = env.work().join("node_modules/.bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ran = env.path("ran");
+    std::fs::write(
+        bin.join("claude"),
+        format!(
+            "#!/bin/sh\ntouch '{}'\necho '2.1.332 (Claude Code)'\n",
+            ran.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("claude"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for args in [
+        &["install", "claude-code", "--project"][..],
+        &["doctor", "--no-exec"],
+        &["install"],
+    ] {
+        let _ = env
+            .cmd()
+            .env("PATH", "node_modules/.bin:/usr/bin:/bin")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!ran.exists(), "{args:?} ran the project's claude");
+    }
+    // The release was not read: the one the checks drive is assumed.
+    let text = std::fs::read_to_string(env.work().join(".claude/settings.json")).unwrap();
+    assert!(!text.contains("PreSkillShellCommand"), "{text}");
+}

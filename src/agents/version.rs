@@ -5,6 +5,7 @@
 //! `--version`; where that cannot be read, the release this tool's checks drive is assumed.
 
 use std::io::Read as _;
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -80,9 +81,15 @@ pub(crate) fn installed(
     agent: Agent,
     on_path: &dyn Fn(&str) -> Option<std::path::PathBuf>,
 ) -> Release {
+    // Never a program the current folder supplies (a relative PATH entry, `node_modules/.bin`):
+    // what a project holds is not run to learn a version.
+    let here = std::env::current_dir().ok();
     let read = programs(agent)
         .iter()
         .find_map(|name| on_path(name))
+        .filter(|program| {
+            program.is_absolute() && here.as_ref().is_none_or(|here| !program.starts_with(here))
+        })
         .and_then(|program| asked(&program));
     match read {
         Some(version) => Release {
@@ -112,6 +119,8 @@ fn asked(program: &Path) -> Option<Version> {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
+        // Its own group, so whatever it starts goes with it at the deadline.
+        .process_group(0)
         .spawn()
         .ok()?;
     let started = Instant::now();
@@ -122,6 +131,13 @@ fn asked(program: &Path) -> Option<Version> {
                 std::thread::sleep(Duration::from_millis(10));
             }
             _ => {
+                if let Some(group) = i32::try_from(child.id())
+                    .ok()
+                    .and_then(rustix::process::Pid::from_raw)
+                {
+                    let _ =
+                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 return None;
