@@ -79,6 +79,23 @@ try_binary() {
   else
     fail "$what: doctor on the user wiring: $report"
   fi
+  # The two commands from the package to a guarded agent: `setup` writes and approves the
+  # recommended packs and wires the agent found (a stand-in `claude` on PATH), whose wiring then
+  # blocks a hard reset in a project setup never saw.
+  local fresh="$home/fresh" answer
+  mkdir -p "$fresh/bin" "$fresh/elsewhere/.git"
+  printf '#!/bin/sh\necho "2.1.197 (Claude Code)"\n' >"$fresh/bin/claude"
+  chmod +x "$fresh/bin/claude"
+  if (cd "$fresh" && HOME="$fresh" PATH="$fresh/bin:$PATH" HERMES_HOME="$fresh/.hermes" \
+    "$bin" setup --yes >/dev/null 2>&1) &&
+    grep -qF "$expect_path run --agent claude-code PreToolUse" "$fresh/.claude/settings.json" &&
+    answer=$(cd "$fresh/elsewhere" && printf '%s' '{"tool_name":"Bash","tool_input":{"command":"git reset --hard"}}' |
+      HOME="$fresh" HERMES_HOME="$fresh/.hermes" "$bin" run --agent claude-code PreToolUse 2>/dev/null) &&
+    printf '%s' "$answer" | grep -q '"permissionDecision":"deny"'; then
+    say "ok   $what: setup --yes approves the packs and wires Claude Code, which then denies git reset --hard"
+  else
+    fail "$what: setup did not guard Claude Code: ${answer:-no answer}"
+  fi
   if (cd "$home/project" && HOME="$home" HERMES_HOME="$home/.hermes" "$bin" install hermes \
     --dry-run >/dev/null 2>&1); then
     say "ok   $what: install hermes --dry-run plans the plugin"
