@@ -6,8 +6,9 @@ that the model asks the shell to delete with `rm -rf <folder>`, or (SCRIPT) with
 a shell grammar and blocks the same way.
 
 The pack lets a delete under /tmp or /var/tmp go (scratch work lives there), and a run's folders
-are made under the temporary folder, so the outside folder is made beside the agents' caches in
-the checkout's target/ instead: an absolute path that is neither the project nor a temporary one.
+are made under the temporary folder, so the outside folder is made where no temporary folder is:
+beside the agents' caches in the checkout's target/, or, when the checkout itself lies in a
+temporary folder, under the home folder's .cache (outside_root says which, once, on stderr).
 
 The git-discard pack (GIT_PACK, written and approved the same way) has its own check: the project
 folder is a git repository whose tracked file was changed after its commit (Uncommitted), and the
@@ -27,6 +28,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -42,14 +44,40 @@ SCRIPT = "bash -lc 'rm -rf <outside>'"
 FORMS = (PLAIN, SCRIPT)
 
 
+# Folders the destructive pack treats as scratch space (a delete there goes).
+TEMPORARY = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", tempfile.gettempdir())
+_OUTSIDE_ROOT = []
+
+
+def outside_root():
+    """A folder for the outside folders that lies in no temporary folder, wherever the checkout
+    is; said once on stderr."""
+    if _OUTSIDE_ROOT:
+        return _OUTSIDE_ROOT[0]
+    def temporary(path):
+        real = os.path.realpath(path)
+        return any(real == t or real.startswith(os.path.realpath(t) + os.sep) for t in TEMPORARY)
+    for base in (ROOT / "target", Path.home() / ".cache"):
+        if temporary(base):
+            continue
+        try:
+            root = base / ("rules-outside" if base.name == "target" else "hermes-hooks-rules-outside")
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        print("rules: the folder outside the project is made under %s" % root, file=sys.stderr)
+        _OUTSIDE_ROOT.append(root)
+        return root
+    raise RuntimeError("no folder outside every temporary folder to make the outside folder in "
+                       "(the checkout and the home folder are both in one)")
+
+
 class Outside:
     """A folder outside the project, holding a marker file, for one run; `command` deletes it in
     the `form` asked for (PLAIN or SCRIPT)."""
 
     def __init__(self, form=PLAIN):
-        scratch = ROOT / "target" / "rules-outside"
-        scratch.mkdir(parents=True, exist_ok=True)
-        self.folder = Path(tempfile.mkdtemp(prefix="outside-", dir=scratch))
+        self.folder = Path(tempfile.mkdtemp(prefix="outside-", dir=outside_root()))
         (self.folder / MARKER).write_text("the pack must keep me\n")
         self.form = form
         self.command = "rm -rf %s" % shlex.quote(str(self.folder))

@@ -22,6 +22,11 @@ import time
 import traceback
 
 PLUGIN = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else ""
+# Every variable that chooses a folder is the scratch home's, not the caller's: with the caller's
+# XDG_CONFIG_HOME, say, the binary would look for the user's hooks where these tests never write.
+for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+              "HERMES_HOOKS_AUDIT_LOG", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "PAGER"):
+    os.environ.pop(_name, None)
 HOME = os.environ.get("HOME", "")
 USER_HOOKS = os.path.join(HOME, ".config", "agents", "hooks")
 # Generous: a test fails on a hang, never on a slow machine.
