@@ -66,6 +66,11 @@ pub(crate) fn answering_many_calls() {
     MANY_CALLS.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Whether this process answers many calls (`serve`): what is made once per rule then pays.
+pub(crate) fn many_calls() -> bool {
+    MANY_CALLS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Whether `field` is one of [`COMMAND_FIELDS`].
 pub(crate) fn is_command_field(field: &str) -> bool {
     COMMAND_FIELDS.contains(&field)
@@ -254,6 +259,23 @@ pub struct Rule {
     /// The programs and subcommands it is about, as bits, made the first time (see
     /// [`crate::rules::programs`]).
     pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
+}
+
+/// What a rule with these `when` conditions is about, as bits (see
+/// [`crate::rules::programs`]): the plain words each field of
+/// [`crate::shell::programs::FIELDS`] names; `None` for a rule that could be about any call.
+pub(crate) fn masks_of(when: &[Condition]) -> Option<crate::shell::programs::Masks> {
+    use crate::shell::programs::{FIELDS, Masks, bits};
+    let mut masks = Masks::default();
+    for (at, field) in FIELDS.iter().enumerate() {
+        let words = when.iter().find(|c| c.field == *field);
+        if let Some(words) = words.and_then(Condition::words) {
+            masks.0[at] = words
+                .split('|')
+                .fold(0, |mask, w| mask | bits(w.as_bytes()));
+        }
+    }
+    (masks != Masks::default()).then_some(masks)
 }
 
 impl Rule {
@@ -516,7 +538,8 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         home: shared.home.clone(),
         stand_in: None,
         answer_head: OnceLock::new(),
-        programs: OnceLock::new(),
+        // Read with the rule, kept in its memo: a `run` makes none of them again.
+        programs: OnceLock::from(kept.programs),
     };
     let origin = Origin {
         file: shared.file.to_path_buf(),

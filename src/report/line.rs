@@ -314,11 +314,12 @@ impl<'a> HookLine<'a> {
             message: report.message.as_deref(),
             head: None,
         };
-        // An answer lists every rule, most of them not matched: each rule's entry is written
-        // once, and copied on every later call.
-        if let Some(rule) = spec.rule() {
+        // An answer lists every rule, most of them not matched: where a process answers many
+        // calls, each rule's entry is written once and copied on every later call (a single
+        // `run` writes each straight into its answer).
+        if let Some(rule) = spec.rule().filter(|_| crate::config::rules::many_calls()) {
             line.head = Some(rule.answer_head.get_or_init(|| {
-                let mut head = String::new();
+                let mut head = String::with_capacity(48 + line.name.len() + line.command.len());
                 line.write_head(&mut head, &mut "");
                 head.into_boxed_str()
             }));

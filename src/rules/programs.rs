@@ -6,23 +6,14 @@
 //! them.
 
 use super::Rule;
-use crate::shell::programs::{FIELDS, Masks, bits};
+use crate::shell::programs::Masks;
 
 /// What a rule is about, when its `when` names plain words for a field of [`FIELDS`]
 /// (`program: '^(rm|unlink)$'`); `None` for a rule that could be about any call.
 pub(crate) fn of_rule(rule: &Rule) -> Option<Masks> {
-    *rule.programs.get_or_init(|| {
-        let mut masks = Masks::default();
-        for (at, field) in FIELDS.iter().enumerate() {
-            let words = rule.when.iter().find(|c| c.field == *field);
-            if let Some(words) = words.and_then(crate::config::rules::Condition::words) {
-                masks.0[at] = words
-                    .split('|')
-                    .fold(0, |mask, w| mask | bits(w.as_bytes()));
-            }
-        }
-        (masks != Masks::default()).then_some(masks)
-    })
+    *rule
+        .programs
+        .get_or_init(|| crate::config::rules::masks_of(&rule.when))
 }
 
 /// Whether a call that runs `call` (from [`of_reading`]) runs nothing `rule` is about. Where this

@@ -13,7 +13,7 @@ pub(crate) const FIELDS: [&str; 2] = ["program", "subcommand"];
 
 /// What a call runs, or a rule is about: one mask per field of [`FIELDS`] (for a rule, 0 where
 /// it names no plain words for that field, so any call has it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Masks(pub(crate) [Mask; 2]);
 
 /// The bits of one word (FNV-1a).

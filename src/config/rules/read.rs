@@ -49,6 +49,8 @@ pub(super) struct Kept {
     pub tool_class: Option<u8>,
     pub when: Vec<Condition>,
     pub unless: Vec<Condition>,
+    /// What the rule is about, as bits ([`super::masks_of`]).
+    pub programs: Option<crate::shell::programs::Masks>,
     pub action: Action,
     pub message: String,
     pub fail_closed: bool,
@@ -235,6 +237,7 @@ fn rule(
         ));
         fail_closed = false;
     }
+    let programs = super::masks_of(&when);
     Ok(Kept {
         line,
         name,
@@ -243,6 +246,7 @@ fn rule(
         tool_class,
         when,
         unless,
+        programs,
         action,
         message,
         fail_closed,
