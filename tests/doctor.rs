@@ -1629,4 +1629,18 @@ fn a_projects_own_claude_is_never_run_to_read_a_version() {
     // The release was not read: the one the checks drive is assumed.
     let text = std::fs::read_to_string(env.work().join(".claude/settings.json")).unwrap();
     assert!(!text.contains("PreSkillShellCommand"), "{text}");
+    // The same program through an absolute PATH entry is the person's own, even from the folder
+    // it lies under (a `claude` in ~/.local/bin, run from the home folder): it is asked.
+    let out = env
+        .cmd()
+        .current_dir(env.work().join("node_modules"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["install", "claude-code", "--project", "..", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(ran.exists());
+    let text = std::fs::read_to_string(env.work().join(".claude/settings.json")).unwrap();
+    assert!(text.contains("PreSkillShellCommand"), "{text}");
 }

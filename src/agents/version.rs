@@ -75,21 +75,12 @@ impl Release {
     }
 }
 
-/// The release of `agent` this machine has: its program's `--version` (found with `on_path`),
-/// else the one this tool's checks drive.
-pub(crate) fn installed(
-    agent: Agent,
-    on_path: &dyn Fn(&str) -> Option<std::path::PathBuf>,
-) -> Release {
-    // Never a program the current folder supplies (a relative PATH entry, `node_modules/.bin`):
-    // what a project holds is not run to learn a version.
-    let here = std::env::current_dir().ok();
+/// The release of `agent` this machine has: its program's `--version` (found on PATH), else
+/// the one this tool's checks drive.
+pub(crate) fn installed(agent: Agent) -> Release {
     let read = programs(agent)
         .iter()
-        .find_map(|name| on_path(name))
-        .filter(|program| {
-            program.is_absolute() && here.as_ref().is_none_or(|here| !program.starts_with(here))
-        })
+        .find_map(|name| on_absolute_path(name))
         .and_then(|program| asked(&program));
     match read {
         Some(version) => Release {
@@ -101,6 +92,21 @@ pub(crate) fn installed(
             read: false,
         },
     }
+}
+
+/// `name` as the first executable file of that name in a folder of PATH, counting only the
+/// folders PATH names absolutely: a relative entry (`.`, `node_modules/.bin`) is whatever the
+/// current folder holds, and what a project holds is not run to learn a version.
+fn on_absolute_path(name: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = crate::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|folder| folder.is_absolute())
+        .map(|folder| folder.join(name))
+        .find(|program| {
+            std::fs::metadata(program)
+                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
 }
 
 /// The release of each agent the checks in tests/agents drive (its pinned version), where an

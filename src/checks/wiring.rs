@@ -126,7 +126,7 @@ pub(crate) fn check(
             // Switched off, the wiring is not "ok": the errors say why nothing runs.
             let off = !silenced.is_empty();
             findings.append(&mut silenced);
-            let release = version::installed(agent, on_path);
+            let release = version::installed(agent);
             coverage(agent, places, &routed, (off, &release), &mut findings);
         }
     }

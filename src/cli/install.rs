@@ -244,7 +244,7 @@ pub(super) fn wire(
     }
     let mut opened = open_all(wiring, &scope)?;
     let binary = binary_word(&scope)?;
-    let release = version::installed(agent, &|name| which::which(name).ok());
+    let release = version::installed(agent);
     let (index, plan, timeouts) = match mode {
         Mode::Install => install_into(
             &mut opened,

@@ -118,9 +118,10 @@ fn say_left_out(screen: &mut Screen, report: &Report, title: &str) {
         "",
         &format!(
             "Left out: {title} {} does not take {} in its settings (it would warn at every \
-             start); run this install again after an upgrade to wire them.",
+             start); run this install again after an upgrade to wire {}.",
             report.version.as_deref().unwrap_or("unknown"),
-            each.join(", ")
+            each.join(", "),
+            if each.len() == 1 { "it" } else { "them" }
         ),
     );
 }
@@ -192,7 +193,7 @@ pub(super) fn human(report: &Report, agent: Agent, wiring: &Wiring, mode: Mode) 
             "If hermes-hooks cannot be found, the agent goes on without it (--if-missing allow)."
         } else {
             "If hermes-hooks cannot be found, each tool call is blocked until it is installed \
-             again or unwired: run `hermes-hooks uninstall` before removing the package."
+             again or unwired: run `hermes-hooks uninstall --all` before removing the package."
         };
         hang(&mut screen, "", missing);
     }
