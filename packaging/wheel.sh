@@ -20,12 +20,14 @@ if ! "$venv/bin/maturin" --version >/dev/null 2>&1; then
 fi
 # The man pages and completion scripts go into the wheel's data, which installs them under the
 # environment's share/ (where `man` and bash-completion look beside bin/).
+# (maturin's data folder holds the wheel's scheme folders; `data/` is installed at the prefix).
 data=target/packaging/wheel-data
+share="$data/data/share"
 rm -rf "$data"
-mkdir -p "$data/share/man/man1" "$data/share/bash-completion/completions" \
-  "$data/share/zsh/site-functions" "$data/share/fish/vendor_completions.d"
-cp man/*.1 "$data/share/man/man1/"
-cp completions/hermes-hooks.bash "$data/share/bash-completion/completions/hermes-hooks"
-cp completions/_hermes-hooks "$data/share/zsh/site-functions/_hermes-hooks"
-cp completions/hermes-hooks.fish "$data/share/fish/vendor_completions.d/hermes-hooks.fish"
+mkdir -p "$share/man/man1" "$share/bash-completion/completions" "$share/zsh/site-functions" \
+  "$share/fish/vendor_completions.d"
+cp man/*.1 "$share/man/man1/"
+cp completions/hermes-hooks.bash "$share/bash-completion/completions/hermes-hooks"
+cp completions/_hermes-hooks "$share/zsh/site-functions/_hermes-hooks"
+cp completions/hermes-hooks.fish "$share/fish/vendor_completions.d/hermes-hooks.fish"
 "$venv/bin/maturin" build --release --locked --out "$out" "$@"
