@@ -133,15 +133,5 @@ fn named(guards: &[String]) -> String {
 }
 
 fn finding(at: &std::path::Path, message: String) -> Finding {
-    Finding {
-        level: Level::Warning,
-        check: "wiring",
-        event: None,
-        hook: None,
-        source: None,
-        at: at.display().to_string(),
-        message,
-        diff: None,
-        awaits_approval: false,
-    }
+    Finding::file(Level::Warning, "wiring", at, message)
 }
