@@ -315,11 +315,20 @@ fn runs_ours_inside(command: &Command) -> Option<&'static str> {
 /// Whether `command` is an agent's own way to run without hooks: `codex features disable
 /// hooks` (or `--disable hooks`, `-c features.hooks=false`, a session started so),
 /// `hermes plugins disable|remove|uninstall hermes-hooks`, a `claude` given settings with
-/// `disableAllHooks`.
+/// `disableAllHooks`, OpenCode or Kilo started `--pure` (or a command given the variable that
+/// means it, as `export` is), Pi started `--no-extensions`: each runs the agent with no plugin.
 fn switches_hooks_off(command: &Command) -> bool {
     let has = |word: &str| command.args.iter().any(|arg| arg == word);
     let mentions = |text: &str| command.args.iter().any(|arg| arg.contains(text));
+    if ["OPENCODE_PURE", "KILO_PURE"]
+        .iter()
+        .any(|name| mentions(name))
+    {
+        return true;
+    }
     match command.program.as_str() {
+        "opencode" | "kilo" | "kilocode" => has("--pure"),
+        "pi" => has("--no-extensions"),
         "codex" => {
             ((has("disable") || has("--disable")) && has("hooks"))
                 || has("--disable=hooks")

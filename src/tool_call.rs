@@ -8,7 +8,7 @@ use std::path::Path;
 /// What each agent sets in the environment of the commands its model runs, and the agent's name
 /// for people. Measured on each agent's pinned version, headless (docs/choices.md): Factory Droid
 /// sets no marker of its own outside `droid exec`, and is found up the process tree instead.
-const VARIABLES: [(&str, &str); 9] = [
+const VARIABLES: [(&str, &str); 10] = [
     ("CLAUDECODE", "Claude Code"),
     ("CODEX_THREAD_ID", "Codex"),
     ("CODEX_CI", "Codex"),
@@ -17,13 +17,16 @@ const VARIABLES: [(&str, &str); 9] = [
     ("COPILOT_CLI", "GitHub Copilot CLI"),
     ("FACTORY_EXEC_TARGET_AUTONOMY", "Factory Droid"),
     ("HERMES_SESSION_ID", "Hermes"),
+    // OpenCode's, which Kilo Code keeps (read in its code: it sets it for itself, and its tools
+    // inherit it).
+    ("OPENCODE", "OpenCode"),
     // The name a few agents give themselves (Claude Code: `claude-code_<version>_agent`).
     ("AI_AGENT", "an AI agent"),
 ];
 
 /// The programs of the agents this tool wires, as a process names itself or as the script a
 /// runtime (node, python) was given, and the agent's name for people.
-const PROGRAMS: [(&str, &str); 10] = [
+const PROGRAMS: [(&str, &str); 11] = [
     ("claude", "Claude Code"),
     ("codex", "Codex"),
     ("gemini", "Gemini CLI"),
@@ -33,6 +36,7 @@ const PROGRAMS: [(&str, &str); 10] = [
     ("hermes", "Hermes"),
     ("opencode", "OpenCode"),
     ("kilo", "Kilo"),
+    ("pi", "Pi"),
     ("cursor-agent", "Cursor"),
 ];
 

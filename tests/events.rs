@@ -304,6 +304,9 @@ pre_tool_call
   GitHub Copilot CLI: preToolUse, PreToolUse
   Factory Droid: PreToolUse
   Qwen Code: PreToolUse
+  OpenCode: tool.execute.before
+  Kilo Code: tool.execute.before
+  Pi: tool_call
 Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and `matcher.pattern`.
 
 What hooks can do here

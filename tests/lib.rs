@@ -15,6 +15,7 @@ mod agent_gemini;
 mod agent_hooks;
 mod agent_hooks_spec;
 mod agent_mode;
+mod agent_plugins;
 mod agent_qwen;
 mod answers;
 mod approve;

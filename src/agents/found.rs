@@ -36,6 +36,9 @@ pub(crate) const fn programs(agent: Agent) -> &'static [&'static str] {
         Agent::Copilot => &["copilot"],
         Agent::Droid => &["droid"],
         Agent::Qwen => &["qwen"],
+        Agent::OpenCode => &["opencode"],
+        Agent::Kilo => &["kilo", "kilocode"],
+        Agent::Pi => &["pi"],
     }
 }
 
@@ -58,6 +61,10 @@ pub(crate) fn found(
                 .map(PathBuf::from);
             wiring.folder(&Scope::User, home, named)
         }
+        // The folder the agent keeps its own settings in, which holds its plugin folder.
+        None if agent.module().is_some() => super::module::folder(agent, &Scope::User, home)?
+            .parent()?
+            .to_path_buf(),
         // This tool keeps its own files in the Hermes home too: Hermes's config.yaml is what
         // shows Hermes there.
         None => hermes_home.join("config.yaml"),

@@ -13,6 +13,9 @@ mod droid;
 pub(crate) mod found;
 mod gemini;
 mod hermes;
+pub(crate) mod module;
+mod opencode;
+mod pi;
 pub(crate) mod plugin;
 mod qwen;
 pub(crate) mod settings;
@@ -57,11 +60,17 @@ pub enum Agent {
     Droid,
     /// Qwen Code.
     Qwen,
+    /// OpenCode, through the plugin this binary ships.
+    OpenCode,
+    /// Kilo Code, OpenCode's fork, through the same plugin.
+    Kilo,
+    /// Pi, through the extension this binary ships.
+    Pi,
 }
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 11] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
@@ -70,6 +79,9 @@ impl Agent {
         Self::Copilot,
         Self::Droid,
         Self::Qwen,
+        Self::OpenCode,
+        Self::Kilo,
+        Self::Pi,
     ];
 
     /// The agent's contract.
@@ -83,6 +95,9 @@ impl Agent {
             Self::Copilot => &copilot::CONTRACT,
             Self::Droid => &droid::CONTRACT,
             Self::Qwen => &qwen::CONTRACT,
+            Self::OpenCode => &opencode::OPENCODE,
+            Self::Kilo => &opencode::KILO,
+            Self::Pi => &pi::CONTRACT,
         }
     }
 
@@ -100,7 +115,9 @@ impl Agent {
             Self::Copilot => Some(crate::env::COPILOT_PROJECT_DIR),
             Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
             Self::Qwen => Some(crate::env::QWEN_PROJECT_DIR),
-            Self::Hermes | Self::Codex | Self::Cursor => None,
+            Self::Hermes | Self::Codex | Self::Cursor | Self::OpenCode | Self::Kilo | Self::Pi => {
+                None
+            }
         }
     }
 
@@ -148,7 +165,12 @@ impl Agent {
             Self::ClaudeCode | Self::Codex | Self::Gemini | Self::Droid | Self::Qwen => {
                 Some("systemMessage")
             }
-            Self::Hermes | Self::Cursor | Self::Copilot => None,
+            Self::Hermes
+            | Self::Cursor
+            | Self::Copilot
+            | Self::OpenCode
+            | Self::Kilo
+            | Self::Pi => None,
         }
     }
 
@@ -326,10 +348,46 @@ impl Agent {
         (contract.render)(&reply)
     }
 
+    /// Whether the agent reads "ask a person" itself on its event `event`; elsewhere an ask
+    /// reaches it as a block that says a person must approve the call.
+    pub(crate) fn asks_on(self, event: &str) -> bool {
+        self.contract().asks.contains(&event)
+    }
+
+    /// Whether one of the agent's events runs the quality gate (`pre_verify`): where none does,
+    /// nothing can keep the agent working.
+    pub fn has_gate(self) -> bool {
+        self.is_hermes()
+            || self.events().iter().any(|own| {
+                own.table
+                    .and_then(|table| Event::parse(table).ok())
+                    .is_some_and(|resolved| resolved.event.is_gate())
+            })
+    }
+
     /// Where the agent keeps its hook settings, when `install` can wire it through them.
     pub(crate) fn wiring(self) -> Option<&'static settings::Wiring> {
         self.contract().wiring
     }
+
+    /// The plugin API through which the agent is guarded, for an agent that takes no command
+    /// hooks (`None` for the others, and for Hermes, whose plugin is its own).
+    pub(crate) const fn module(self) -> Option<Module> {
+        match self {
+            Self::OpenCode | Self::Kilo => Some(Module::OpenCode),
+            Self::Pi => Some(Module::Pi),
+            _ => None,
+        }
+    }
+}
+
+/// A plugin API this binary ships a module for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Module {
+    /// OpenCode's plugins (OpenCode and Kilo Code).
+    OpenCode,
+    /// Pi's extensions.
+    Pi,
 }
 
 /// Every file that wires an agent, or switches its hooks off, in `project` and in the user's
@@ -354,6 +412,18 @@ pub(crate) fn wiring_files(project: Option<&Path>, home: Option<&Path>) -> Vec<P
         for folder in folders {
             for file in wiring.files.iter().chain(wiring.switch_files) {
                 files.push(folder.join(file.name));
+            }
+        }
+    }
+    // The plugin modules, at both levels.
+    for agent in Agent::ALL.into_iter().filter(|a| a.module().is_some()) {
+        let scopes = project
+            .map(|root| settings::Scope::Project(root.to_path_buf()))
+            .into_iter()
+            .chain(home.is_some().then_some(settings::Scope::User));
+        for scope in scopes {
+            if let Some(folder) = module::folder(agent, &scope, home.unwrap_or(Path::new("/"))) {
+                files.push(folder.join(module::FILE));
             }
         }
     }
@@ -388,7 +458,8 @@ static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
 /// A name that is no agent's.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, copilot, droid, qwen)"
+    "unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, copilot, droid, qwen, \
+     opencode, kilo, pi)"
 )]
 pub struct UnknownAgent(String);
 

@@ -103,7 +103,7 @@ fn check_place(home: &Path) -> Result<()> {
 }
 
 /// Reads a file of the plugin folder: `None` when it is not there.
-fn read(path: &Path) -> Result<Option<String>> {
+pub(crate) fn read_regular(path: &Path) -> Result<Option<String>> {
     match fs::symlink_metadata(path) {
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
@@ -125,7 +125,7 @@ pub(crate) fn install(home: &Path, binary: &Path, dry_run: bool) -> Result<Vec<F
     let mut changes = Vec::new();
     for (name, after) in files(binary)? {
         let path = dir.join(name);
-        let before = read(&path)?;
+        let before = read_regular(&path)?;
         let change = match &before {
             None => Change::Created,
             Some(text) if *text == after => Change::Unchanged,
@@ -163,7 +163,7 @@ pub(crate) fn uninstall(home: &Path, dry_run: bool) -> Result<(Vec<FileChange>, 
     let mut changes = Vec::new();
     for (name, _) in FILES {
         let path = dir.join(name);
-        let before = read(&path)?;
+        let before = read_regular(&path)?;
         changes.push(FileChange {
             change: if before.is_some() {
                 Change::Removed
@@ -230,7 +230,7 @@ pub(crate) fn installed(home: &Path) -> Installed {
         #[serde(default)]
         version: Option<serde_json::Value>,
     }
-    let Ok(Some(text)) = read(&folder(home).join("plugin.yaml")) else {
+    let Ok(Some(text)) = read_regular(&folder(home).join("plugin.yaml")) else {
         return Installed::Absent;
     };
     let version = crate::config::yaml::parse::<Manifest>(&text)

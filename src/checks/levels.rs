@@ -31,6 +31,9 @@ pub(crate) fn check(
     for agent in Agent::ALL {
         let title = agent.title();
         let Some(wiring) = agent.wiring() else {
+            if !agent.is_hermes() {
+                continue;
+            }
             // Hermes runs config.yaml's hooks itself; the rest only through the plugin.
             let beyond_config = set
                 .hooks

@@ -125,6 +125,9 @@ struct AgentRow {
     agent_hooks: Vec<&'static str>,
     /// Plain text on an Agent Hooks hook's stdout is context there.
     plain_text_context: bool,
+    /// An ask reaches the agent as a block that says a person must approve the call (the agent
+    /// cannot ask a person here).
+    ask_is_block: bool,
 }
 
 /// `events --agent NAME`: the agent's own event names, in its order.
@@ -140,6 +143,7 @@ fn agent_table(agent: Agent, args: &EventsArgs, printer: &Printer) -> Result<Exi
                     config: def.config.names(),
                     agent_hooks: def.agent_hooks.names(),
                     plain_text_context: false,
+                    ask_is_block: false,
                 })
             })
             .collect()
@@ -160,6 +164,7 @@ fn agent_table(agent: Agent, args: &EventsArgs, printer: &Printer) -> Result<Exi
                         .map(|e| e.def().agent_hooks.with(own.also).names())
                         .unwrap_or_default(),
                     plain_text_context: own.plain_text,
+                    ask_is_block: !agent.asks_on(own.name),
                 }
             })
             .collect()
@@ -169,10 +174,13 @@ fn agent_table(agent: Agent, args: &EventsArgs, printer: &Printer) -> Result<Exi
         struct AgentEvents {
             agent: &'static str,
             events: Vec<AgentRow>,
+            /// One of its events runs the quality gate.
+            gate: bool,
         }
         printer.document(&AgentEvents {
             agent: agent.name(),
             events: rows,
+            gate: agent.has_gate(),
         })?;
         return Ok(ExitStatus::Success);
     }
@@ -182,28 +190,63 @@ fn agent_table(agent: Agent, args: &EventsArgs, printer: &Printer) -> Result<Exi
         false,
     );
     for row in &rows {
-        let mut agent_hooks = listed(&row.agent_hooks);
+        let can = |names: &[&'static str]| {
+            let names: Vec<&str> = names
+                .iter()
+                .map(|name| match *name {
+                    "ask" if row.ask_is_block => "ask (as a block)",
+                    other => other,
+                })
+                .collect();
+            listed(&names)
+        };
+        let mut agent_hooks = can(&row.agent_hooks);
         if row.plain_text_context {
             agent_hooks.push_str(" (text is context)");
         }
         table.row(&[
             (row.name, Tone::Plain),
             (row.event.unwrap_or("- (none)"), Tone::Plain),
-            (&listed(&row.config), Tone::Plain),
+            (&can(&row.config), Tone::Plain),
             (&agent_hooks, Tone::Plain),
         ]);
     }
     let mut screen = Screen::new(false);
     screen.table(table).blank();
-    let legend = format!(
-        "`hermes-hooks run --agent {agent} EVENT` takes these names; `hermes-hooks install {agent}` \
-         wires every event that runs hooks, except one whose calls another of its events reports already. A row with none is accepted and runs no hook."
-    );
+    let legend = agent_legend(agent);
     for line in wrap_words(&legend, terminal_width()) {
         screen.line(line);
     }
     super::pager::show_stdout(args.pager, printer, &screen)?;
     Ok(ExitStatus::Success)
+}
+
+/// What `events --agent` says under the table: where the names are taken, and the gate's
+/// absence where no event of the agent runs it.
+fn agent_legend(agent: Agent) -> String {
+    let title = agent.title();
+    let mut legend = if agent.module().is_some() {
+        format!(
+            "`hermes-hooks run --agent {agent} EVENT` and `serve` take these names, as the \
+             plugin module hands each hook of {title}'s API on. A row with none is accepted \
+             and runs no hook."
+        )
+    } else {
+        format!(
+            "`hermes-hooks run --agent {agent} EVENT` takes these names; `hermes-hooks install \
+             {agent}` wires every event that runs hooks, except one whose calls another of its \
+             events reports already. A row with none is accepted and runs no hook."
+        )
+    };
+    if !agent.has_gate() {
+        legend.push_str(" No event of ");
+        legend.push_str(title);
+        legend.push_str(
+            " runs the quality gate (pre_verify): nothing it lets a hook answer can keep it \
+             working.",
+        );
+    }
+    legend
 }
 
 /// Names joined by commas, or `-` for none.

@@ -64,8 +64,9 @@ plugins enable hermes-hooks` lists it.";
 #[allow(clippy::struct_excessive_bools)] // one per flag of the command line, as clap's structs have
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen or hermes (the
-    /// plugin); left out, every agent found on this machine (install only)
+    /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen, opencode, kilo, pi
+    /// (their plugin module) or hermes (its plugin); left out, every agent found on this
+    /// machine (install only)
     #[arg(value_parser = [
         "claude-code",
         "codex",
@@ -74,6 +75,9 @@ pub(crate) struct WiringArgs {
         "copilot",
         "droid",
         "qwen",
+        "opencode",
+        "kilo",
+        "pi",
         "hermes"
     ])]
     pub(super) agent: Option<String>,
@@ -177,8 +181,8 @@ pub(super) fn apply(
 ) -> Result<ExitStatus> {
     let Some(name) = &args.agent else {
         bail!(
-            "name the agent to {} (claude-code, codex, gemini, cursor, copilot, droid, qwen or \
-             hermes), or pass --all",
+            "name the agent to {} (claude-code, codex, gemini, cursor, copilot, droid, qwen, \
+             opencode, kilo, pi or hermes), or pass --all",
             verb(mode)
         );
     };
@@ -209,6 +213,30 @@ pub(super) fn offer_setup(global: &GlobalArgs, printer: &Printer) {
     }
 }
 
+/// Installs or uninstalls an agent wired through a plugin: Hermes's own, or a plugin module.
+fn wire_plugin(
+    global: &GlobalArgs,
+    agent: Agent,
+    args: &WiringArgs,
+    mode: Mode,
+    printer: &Printer,
+) -> Result<Done> {
+    if agent.module().is_some() {
+        let cwd = shared::current_dir()?;
+        let scope = scope_of(args, &cwd, printer)?;
+        return super::install_module::apply(agent, &scope, mode, args.dry_run);
+    }
+    // With every agent, the level is the other agents': the plugin has one place.
+    if (args.user || args.project.is_some()) && args.agent.is_some() {
+        bail!(
+            "`{} hermes` takes no --user or --project: the plugin goes into the Hermes home \
+             (--hermes-home or HERMES_HOME)",
+            verb(mode)
+        );
+    }
+    super::install_hermes::apply(global, mode, args.dry_run)
+}
+
 /// Installs or uninstalls `agent` at the level `args` names.
 pub(super) fn wire(
     global: &GlobalArgs,
@@ -219,15 +247,7 @@ pub(super) fn wire(
     printer: &Printer,
 ) -> Result<Done> {
     let Some(wiring) = agent.wiring() else {
-        // With every agent, the level is the other agents': the plugin has one place.
-        if (args.user || args.project.is_some()) && args.agent.is_some() {
-            bail!(
-                "`{} hermes` takes no --user or --project: the plugin goes into the Hermes home \
-                 (--hermes-home or HERMES_HOME)",
-                verb(mode)
-            );
-        }
-        return super::install_hermes::apply(global, mode, args.dry_run);
+        return wire_plugin(global, agent, args, mode, printer);
     };
     if mode == Mode::Install {
         refuse_npx(agent)?;

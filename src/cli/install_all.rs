@@ -165,9 +165,9 @@ fn wired(
     home: &std::path::Path,
     hermes: &std::path::Path,
 ) -> bool {
-    let Some(wiring) = agent.wiring() else {
+    if agent.is_hermes() {
         return crate::agents::plugin::folder(hermes).exists();
-    };
+    }
     let scope = match &args.project {
         None => Scope::User,
         Some(Some(dir)) => Scope::Project(std::path::absolute(dir).unwrap_or_else(|_| dir.clone())),
@@ -177,6 +177,12 @@ fn wired(
             Ok(root) => Scope::Project(root),
             Err(_) => return false,
         },
+    };
+    let Some(wiring) = agent.wiring() else {
+        return crate::agents::module::folder(agent, &scope, home).is_some_and(|folder| {
+            crate::agents::module::installed(agent, &folder)
+                != crate::agents::module::Installed::Absent
+        });
     };
     let named = wiring
         .user_dir_env

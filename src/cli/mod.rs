@@ -11,6 +11,7 @@ mod events;
 mod install;
 mod install_all;
 mod install_hermes;
+mod install_module;
 mod install_report;
 mod install_twice;
 mod list;

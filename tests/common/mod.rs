@@ -14,7 +14,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// Environment variables the tool reads; cleared for every test command.
-const TOOL_ENV: [&str; 25] = [
+const TOOL_ENV: [&str; 27] = [
     "HERMES_HOME",
     // What agents set for their tools: a test is a person's command unless it says otherwise.
     "CLAUDECODE",
@@ -26,6 +26,8 @@ const TOOL_ENV: [&str; 25] = [
     "FACTORY_EXEC_TARGET_AUTONOMY",
     "HERMES_SESSION_ID",
     "AI_AGENT",
+    "OPENCODE",
+    "PI_CODING_AGENT_DIR",
     "HERMES_ACCEPT_HOOKS",
     "HERMES_HOOKS_ACCEPT",
     "CLAUDE_PROJECT_DIR",

@@ -1,0 +1,182 @@
+//! `install opencode|kilo|pi` and `uninstall` of them: agents that take no command hooks are
+//! wired by writing the plugin module this binary ships (see [`crate::agents::module`]) into the
+//! agent's plugin folder, for the person or for one project, with the same options and the same
+//! kind of report as the other agents.
+
+use anyhow::{Context as _, Result};
+use serde::Serialize;
+
+use super::install::{Done, Mode};
+use crate::agents::module;
+use crate::agents::plugin::{Change, FileChange};
+use crate::agents::settings::Scope;
+use crate::agents::{Agent, Module};
+use crate::output::Screen;
+
+/// The `--json` document.
+#[derive(Serialize)]
+struct Report {
+    agent: &'static str,
+    /// `user` or `project`.
+    scope: &'static str,
+    /// The module file.
+    file: String,
+    /// `created`, `updated`, `unchanged`, `removed` or `absent`.
+    action: &'static str,
+    dry_run: bool,
+    /// Whether the file changes.
+    changed: bool,
+    /// The module's version (this binary's).
+    version: &'static str,
+    /// The program the module runs (install only): an absolute path for the person's folder,
+    /// `hermes-hooks` as found on PATH for a project's (whose files a team shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binary: Option<String>,
+    /// The change as a unified diff (with `--dry-run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    /// What the person should know about how the agent loads it.
+    notes: Vec<String>,
+}
+
+/// Writes or removes the module of `agent` at `scope`, and reports.
+pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> Result<Done> {
+    let home = crate::paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
+    let folder = module::folder(agent, scope, &home)
+        .with_context(|| format!("{} takes no plugin module", agent.title()))?;
+    let (change, binary) = match mode {
+        Mode::Install => {
+            let binary = binary_word(scope)?;
+            (
+                module::install(agent, &folder, &binary, dry_run)?,
+                Some(binary),
+            )
+        }
+        Mode::Uninstall => (module::uninstall(&folder, dry_run)?, None),
+    };
+    let changed = !matches!(change.change, Change::Unchanged | Change::Absent);
+    let report = Report {
+        agent: agent.name(),
+        scope: scope.as_str(),
+        file: change.path.display().to_string(),
+        action: change.change.as_str(),
+        dry_run,
+        changed,
+        version: crate::agents::plugin::VERSION,
+        binary,
+        diff: dry_run.then(|| diff(&change)),
+        notes: if mode == Mode::Install {
+            notes(agent, scope)
+        } else {
+            Vec::new()
+        },
+    };
+    Ok(Done {
+        document: serde_json::to_value(&report)?,
+        warnings: Vec::new(),
+        screen: human(&report, agent, mode),
+    })
+}
+
+/// The program the module starts: this binary's absolute path in the person's own folder; the
+/// bare name in a project's, which a team commits and each member's PATH resolves.
+fn binary_word(scope: &Scope) -> Result<String> {
+    match scope {
+        Scope::Project(_) => Ok("hermes-hooks".to_owned()),
+        Scope::User => {
+            let exe = std::env::current_exe().context("cannot find this program's own path")?;
+            Ok(exe
+                .to_str()
+                .context("this program's path is not UTF-8: it cannot be written into the module")?
+                .to_owned())
+        }
+    }
+}
+
+/// How the agent loads the module, and how it can be started without it.
+fn notes(agent: Agent, scope: &Scope) -> Vec<String> {
+    let mut notes = Vec::new();
+    match agent.module() {
+        Some(Module::OpenCode) => notes.push(format!(
+            "{} loads it at start (a running session does not see it); `{} run --pure` starts \
+             with no plugin at all, this one included",
+            agent.title(),
+            found_program(agent)
+        )),
+        Some(Module::Pi) => {
+            if matches!(scope, Scope::Project(_)) {
+                notes.push(
+                    "Pi reads a project's extensions only from the folder it is started in: \
+                     start it from the project's root"
+                        .to_owned(),
+                );
+            }
+            notes.push(
+                "Pi loads it at start; `pi --no-extensions` starts with no extension at all, \
+                 this one included"
+                    .to_owned(),
+            );
+        }
+        None => {}
+    }
+    notes
+}
+
+/// The program name the agent is started as.
+fn found_program(agent: Agent) -> &'static str {
+    crate::agents::found::programs(agent)
+        .first()
+        .copied()
+        .unwrap_or_default()
+}
+
+fn diff(change: &FileChange) -> String {
+    if matches!(change.change, Change::Unchanged | Change::Absent) {
+        return String::new();
+    }
+    let name = change.path.display().to_string();
+    similar::TextDiff::from_lines(&change.before, &change.after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&name, &name)
+        .to_string()
+}
+
+fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
+    let mut screen = Screen::new(false);
+    if report.dry_run {
+        if report.changed {
+            screen.diff(report.diff.as_deref().unwrap_or_default(), "", usize::MAX);
+        }
+        screen.line(format_args!(
+            "Dry run: nothing was written to {}.",
+            report.file
+        ));
+    }
+    if !report.changed {
+        let what = match mode {
+            Mode::Install => "the module is there, at this version",
+            Mode::Uninstall => "no module file is there",
+        };
+        screen.line(format_args!(
+            "Nothing to change in {}: {what}.",
+            report.file
+        ));
+    } else if !report.dry_run {
+        screen.line(format_args!(
+            "{} ({}): the hermes-hooks module {} {}: {}",
+            agent.title(),
+            report.scope,
+            report.version,
+            report.action,
+            report.file
+        ));
+    }
+    if let Some(binary) = &report.binary {
+        screen.line(format_args!("It runs: {binary} serve"));
+    }
+    for note in &report.notes {
+        screen.line(format_args!("Note: {note}."));
+    }
+    screen
+}
