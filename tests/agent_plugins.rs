@@ -10,7 +10,7 @@ use std::process::{Output, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::common::{TestEnv, code, stderr};
+use crate::common::{TestEnv, code, output_of_copy, stderr};
 
 fn fm(name: &str, trigger: &str, extra: &str) -> String {
     format!("name: {name}\ndescription: A test hook\ntrigger: {trigger}\n{extra}")
@@ -405,4 +405,48 @@ fn the_model_cannot_remove_the_module_or_start_its_agent_without_plugins() {
         &opencode_call(&env, "bash", &json!({"command": "opencode run 'say hi'"})),
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn doctor_reports_each_module_its_version_and_its_program() {
+    let env = TestEnv::new();
+    rm_rule(&env);
+    let doctor = || {
+        let out = env.cmd().args(["doctor", "--json"]).output().unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == "module")
+            .map(|f| {
+                (
+                    f["level"].as_str().unwrap().to_owned(),
+                    f["message"].to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let out = env.cmd().args(["install", "pi"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let found = doctor();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "ok", "{found:?}");
+    // Another version, as an older binary would have written it.
+    let file = env.home().join(".pi/agent/extensions/hermes-hooks.js");
+    let text = fs::read_to_string(&file).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    fs::write(&file, text.replace(version, "0.0.1")).unwrap();
+    let found = doctor();
+    assert_eq!(found[0].0, "warning", "{found:?}");
+    assert!(found[0].1.contains("version 0.0.1"), "{found:?}");
+    // A module whose program is gone.
+    let copy = env.path("copy-of-hermes-hooks");
+    fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
+    let out = output_of_copy(env.std_cmd_of(&copy).args(["install", "pi"]));
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    fs::remove_file(&copy).unwrap();
+    let found = doctor();
+    assert_eq!(found[0].0, "error", "{found:?}");
+    assert!(found[0].1.contains("cannot be run"), "{found:?}");
 }

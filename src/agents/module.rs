@@ -152,18 +152,29 @@ pub(crate) fn installed(agent: Agent, folder: &Path) -> Installed {
     Installed::At(agent.module().and_then(|module| version_in(module, &text)))
 }
 
-/// The version written where the shipped module has its mark: the line of the mark, with what
-/// stands before and after it on that line, found in `text`.
+/// The version written where the shipped module has its mark.
 fn version_in(module: Module, text: &str) -> Option<String> {
-    let line = module
-        .shipped()
-        .lines()
-        .find(|l| l.contains(VERSION_MARK))?;
-    let (before, after) = line.split_once(VERSION_MARK)?;
+    filled(module, text, VERSION_MARK).filter(|version| version.len() <= 64)
+}
+
+/// What stands in `text` where the shipped module has `mark`: the first line of the shipped
+/// text that holds the mark, with what is before and after it on that line, found in `text`.
+fn filled(module: Module, text: &str, mark: &str) -> Option<String> {
+    let line = module.shipped().lines().find(|l| l.contains(mark))?;
+    let (before, after) = line.split_once(mark)?;
     text.lines().find_map(|l| {
         let rest = l.strip_prefix(before)?.strip_suffix(after)?;
-        (!rest.is_empty() && rest.len() <= 64).then(|| rest.to_owned())
+        (!rest.is_empty()).then(|| rest.to_owned())
     })
+}
+
+/// The program the module in `folder` starts, as install wrote it there.
+pub(crate) fn program(agent: Agent, folder: &Path) -> Option<PathBuf> {
+    let text = read_regular(&folder.join(FILE)).ok()??;
+    let literal = filled(agent.module()?, &text, BINARY_MARK)?;
+    serde_json::from_str::<String>(&literal)
+        .ok()
+        .map(PathBuf::from)
 }
 
 #[cfg(test)]

@@ -13,14 +13,18 @@ use crate::config::{HookSet, Scope, Source, SourceKind};
 /// How many of the user's guards are named before "and N more".
 const NAMED: usize = 3;
 
+/// Where an agent guarded through a plugin module has it: the module file at the user's level
+/// (true) or the project's (false), when it is there.
+pub(crate) type ModuleAt<'a> = &'a dyn Fn(Agent, bool) -> Option<std::path::PathBuf>;
+
 /// The findings for every agent `places` name (each agent's user and project settings
-/// folders), given the loaded `set`, how each agent shows on this machine (`found`), and
-/// whether the Hermes plugin is installed.
+/// folders) and every agent guarded through a module (`module_at`), given the loaded `set`,
+/// how each agent shows on this machine (`found`), and whether the Hermes plugin is installed.
 pub(crate) fn check(
     places: &[Place],
     set: &HookSet,
     found: &dyn Fn(Agent) -> Option<Found>,
-    plugin: bool,
+    (plugin, module_at): (bool, ModuleAt<'_>),
 ) -> Vec<Finding> {
     let guards = user_guards(set);
     if guards.is_empty() {
@@ -29,9 +33,10 @@ pub(crate) fn check(
     let named = named(&guards);
     let mut findings = Vec::new();
     for agent in Agent::ALL {
-        let title = agent.title();
         let Some(wiring) = agent.wiring() else {
             if !agent.is_hermes() {
+                let (user, project) = (module_at(agent, true), module_at(agent, false));
+                findings.extend(at_levels(agent, user, project, found, &named));
                 continue;
             }
             // Hermes runs config.yaml's hooks itself; the rest only through the plugin.
@@ -62,39 +67,47 @@ pub(crate) fn check(
                 .find_map(|place| wiring.wired_in(agent, &place.folder))
         };
         let (user, project) = (wired_at(true), wired_at(false));
-        match (user, project) {
-            (Some(_), _) => {}
-            (None, Some(file)) => findings.push(finding(
-                &file,
-                format!(
-                    "{title} is wired only in this project's settings ({}), while the user's \
-                     guards ({named}) apply in every project: in any other project {title} \
-                     runs without them. `hermes-hooks install {}` wires it in the user's \
-                     settings for every project (then `hermes-hooks uninstall {} --project` \
-                     keeps one wiring)",
-                    file.display(),
-                    agent.name(),
-                    agent.name()
-                ),
-            )),
-            (None, None) => {
-                if let Some(how) = found(agent) {
-                    findings.push(finding(
-                        how.path(),
-                        format!(
-                            "{title} is on this machine ({}) but wired neither in the user's \
-                             settings nor in this project's: the user's guards ({named}) do \
-                             not run in it. `hermes-hooks install {}` wires it for every \
-                             project",
-                            how.path().display(),
-                            agent.name()
-                        ),
-                    ));
-                }
-            }
-        }
+        findings.extend(at_levels(agent, user, project, found, &named));
     }
     findings
+}
+
+/// What the agent's wiring at each level means for the user's guards (`named`): wired in the
+/// user's settings (`user`, the file) is enough; wired only in the project's runs them only
+/// here; wired nowhere, while the agent is on this machine, runs none of them.
+fn at_levels(
+    agent: Agent,
+    user: Option<std::path::PathBuf>,
+    project: Option<std::path::PathBuf>,
+    found: &dyn Fn(Agent) -> Option<Found>,
+    named: &str,
+) -> Option<Finding> {
+    let title = agent.title();
+    let name = agent.name();
+    match (user, project) {
+        (Some(_), _) => None,
+        (None, Some(file)) => Some(finding(
+            &file,
+            format!(
+                "{title} is wired only in this project's settings ({}), while the user's guards \
+                 ({named}) apply in every project: in any other project {title} runs without \
+                 them. `hermes-hooks install {name}` wires it in the user's settings for every \
+                 project (then `hermes-hooks uninstall {name} --project` keeps one wiring)",
+                file.display(),
+            ),
+        )),
+        (None, None) => found(agent).map(|how| {
+            finding(
+                how.path(),
+                format!(
+                    "{title} is on this machine ({}) but wired neither in the user's settings \
+                     nor in this project's: the user's guards ({named}) do not run in it. \
+                     `hermes-hooks install {name}` wires it for every project",
+                    how.path().display(),
+                ),
+            )
+        }),
+    }
 }
 
 /// Whether a hook comes from the project (its Agent Hooks or its rules file).

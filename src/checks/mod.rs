@@ -7,6 +7,7 @@ mod hermes_plugin;
 mod in_process;
 mod installed;
 pub(crate) mod levels;
+pub(crate) mod modules;
 mod rules;
 mod smoke;
 pub(crate) mod wiring;

@@ -224,7 +224,27 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
     let mut findings = checks::wiring::check(&places, &set, &on_path, plugin);
     let person = home.clone().unwrap_or_default();
     let found = |agent| crate::agents::found::found(agent, &on_path, &person, &paths.home);
-    findings.extend(checks::levels::check(&places, &set, &found, plugin));
+    let module_at = |agent, user: bool| {
+        let scope = if user {
+            Scope::User
+        } else {
+            Scope::Project(project.clone()?)
+        };
+        let folder = crate::agents::module::folder(agent, &scope, home.as_deref()?)?;
+        let installed = crate::agents::module::installed(agent, &folder);
+        (installed != crate::agents::module::Installed::Absent)
+            .then(|| folder.join(crate::agents::module::FILE))
+    };
+    findings.extend(checks::levels::check(
+        &places,
+        &set,
+        &found,
+        (plugin, &module_at),
+    ));
+    if let Some(home) = &home {
+        let runs = |name: &str| which::which(name).is_ok();
+        findings.extend(checks::modules::check(project.as_deref(), home, &runs));
+    }
     findings
 }
 
