@@ -319,7 +319,7 @@ fn install_writes_the_module_where_each_agent_loads_it_and_uninstall_removes_it(
             .unwrap();
         assert_eq!(code(&out), 0, "{agent}: {}", stderr(&out));
         let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(doc["action"], "created", "{agent}");
+        assert_eq!(doc["files"][0]["action"], "created", "{agent}");
         let text = fs::read_to_string(file).unwrap();
         assert!(!text.contains("@HERMES_HOOKS_"), "{agent}");
         assert!(text.contains(&format!("\"{agent}\"")), "{agent}");
@@ -333,7 +333,7 @@ fn install_writes_the_module_where_each_agent_loads_it_and_uninstall_removes_it(
             .output()
             .unwrap();
         let doc: Value = serde_json::from_slice(&again.stdout).unwrap();
-        assert_eq!(doc["action"], "unchanged", "{agent}");
+        assert_eq!(doc["files"][0]["action"], "unchanged", "{agent}");
     }
     let out = env
         .cmd()
@@ -449,4 +449,108 @@ fn doctor_reports_each_module_its_version_and_its_program() {
     let found = doctor();
     assert_eq!(found[0].0, "error", "{found:?}");
     assert!(found[0].1.contains("cannot be run"), "{found:?}");
+}
+
+fn cline_call(env: &TestEnv, commands: &[&str]) -> Value {
+    json!({"taskId": "task_1", "workspaceRoots": [env.work()], "hookName": "tool_call",
+           "tool_call": {"id": "call_1", "name": "run_commands", "input": {"commands": commands}},
+           "preToolUse": {"toolName": "run_commands",
+                          "parameters": {"commands": serde_json::to_string(commands).unwrap()}}})
+}
+
+#[test]
+fn cline_reads_each_of_its_commands_and_a_block_cancels_the_task() {
+    let env = TestEnv::new();
+    rm_rule(&env);
+    let out = run(
+        &env,
+        "cline",
+        "PreToolUse",
+        &cline_call(&env, &["ls", "cd / && bash -lc 'rm -rf etc'"]),
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(
+        answer(&out),
+        json!({"cancel": true, "errorMessage": "removing /etc is not allowed"})
+    );
+    let out = run(&env, "cline", "PreToolUse", &cline_call(&env, &["ls"]));
+    assert_eq!((code(&out), answer(&out)), (0, json!({})));
+}
+
+#[test]
+fn a_cline_rewrite_overrides_the_whole_input_with_the_commands_as_a_list() {
+    let env = TestEnv::new();
+    env.hook_md(
+        &env.project_hooks(),
+        "soften",
+        &fm("soften", "pre_tool_call", "matcher:\n  tool: shell\n"),
+        r#"cat >/dev/null; echo '{"action":"modify","args":{"command":"echo softened"}}'"#,
+    );
+    approve_all(&env);
+    let out = run(
+        &env,
+        "cline",
+        "PreToolUse",
+        &cline_call(&env, &["make clean"]),
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        answer(&out),
+        json!({"overrideInput": {"commands": ["echo softened"]}})
+    );
+}
+
+#[test]
+fn install_cline_writes_a_script_per_event_beside_a_persons_own_hooks() {
+    let env = TestEnv::new();
+    rm_rule(&env);
+    let hooks = env.home().join(".cline/hooks");
+    fs::create_dir_all(&hooks).unwrap();
+    let own = hooks.join("PreToolUse");
+    fs::write(&own, "#!/bin/sh\necho '{}'\n").unwrap();
+    let out = env
+        .cmd()
+        .args(["install", "cline", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["files"].as_array().unwrap().len(), 4, "{doc}");
+    let script = hooks.join("PreToolUse.sh");
+    // Cline runs the script with the payload on stdin; the rule's block comes back.
+    let ran = std::process::Command::new("sh")
+        .arg(&script)
+        .current_dir(env.work())
+        .env("HOME", env.home())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(cline_call(&env, &["rm -r /etc/x"]).to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let said: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(said["cancel"], true, "{said}");
+    // A person's own script of that name is never replaced, and uninstall leaves it.
+    fs::write(&script, "#!/bin/sh\necho mine\n").unwrap();
+    let out = env.cmd().args(["install", "cline"]).output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("not written by hermes-hooks"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.cmd().args(["uninstall", "cline"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(&script).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    assert!(own.exists());
+    assert!(!hooks.join("PostToolUse.sh").exists());
 }

@@ -307,6 +307,7 @@ pre_tool_call
   OpenCode: tool.execute.before
   Kilo Code: tool.execute.before
   Pi: tool_call
+  Cline: PreToolUse
 Tool matchers apply: a config hook's `matcher`, a HOOK.md's `matcher.tool` and `matcher.pattern`.
 
 What hooks can do here

@@ -39,6 +39,7 @@ pub(crate) const fn programs(agent: Agent) -> &'static [&'static str] {
         Agent::OpenCode => &["opencode"],
         Agent::Kilo => &["kilo", "kilocode"],
         Agent::Pi => &["pi"],
+        Agent::Cline => &["cline"],
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod claude_code;
 mod claude_like;
+mod cline;
 mod codex;
 mod codex_tty;
 mod copilot;
@@ -66,11 +67,13 @@ pub enum Agent {
     Kilo,
     /// Pi, through the extension this binary ships.
     Pi,
+    /// Cline, through its hook files.
+    Cline,
 }
 
 impl Agent {
     /// Every agent, Hermes first.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Hermes,
         Self::ClaudeCode,
         Self::Codex,
@@ -82,6 +85,7 @@ impl Agent {
         Self::OpenCode,
         Self::Kilo,
         Self::Pi,
+        Self::Cline,
     ];
 
     /// The agent's contract.
@@ -98,6 +102,7 @@ impl Agent {
             Self::OpenCode => &opencode::OPENCODE,
             Self::Kilo => &opencode::KILO,
             Self::Pi => &pi::CONTRACT,
+            Self::Cline => &cline::CONTRACT,
         }
     }
 
@@ -115,9 +120,13 @@ impl Agent {
             Self::Copilot => Some(crate::env::COPILOT_PROJECT_DIR),
             Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
             Self::Qwen => Some(crate::env::QWEN_PROJECT_DIR),
-            Self::Hermes | Self::Codex | Self::Cursor | Self::OpenCode | Self::Kilo | Self::Pi => {
-                None
-            }
+            Self::Hermes
+            | Self::Codex
+            | Self::Cursor
+            | Self::OpenCode
+            | Self::Kilo
+            | Self::Pi
+            | Self::Cline => None,
         }
     }
 
@@ -154,6 +163,13 @@ impl Agent {
                 .and_then(Value::as_str)
                 .filter(|root| !root.is_empty())
                 .map(|root| (PathBuf::from(root), "workspace_roots")),
+            Self::Cline => input
+                .get("workspaceRoots")
+                .and_then(Value::as_array)
+                .and_then(|roots| roots.first())
+                .and_then(Value::as_str)
+                .filter(|root| !root.is_empty())
+                .map(|root| (PathBuf::from(root), "workspaceRoots")),
             _ => None,
         }
     }
@@ -170,7 +186,8 @@ impl Agent {
             | Self::Copilot
             | Self::OpenCode
             | Self::Kilo
-            | Self::Pi => None,
+            | Self::Pi
+            | Self::Cline => None,
         }
     }
 
@@ -376,6 +393,7 @@ impl Agent {
         match self {
             Self::OpenCode | Self::Kilo => Some(Module::OpenCode),
             Self::Pi => Some(Module::Pi),
+            Self::Cline => Some(Module::ClineHooks),
             _ => None,
         }
     }
@@ -388,6 +406,8 @@ pub(crate) enum Module {
     OpenCode,
     /// Pi's extensions.
     Pi,
+    /// Cline's hook scripts, one per event (no plugin API: a command per event, run from files).
+    ClineHooks,
 }
 
 /// Every file that wires an agent, or switches its hooks off, in `project` and in the user's
@@ -459,7 +479,7 @@ static KIN_TOOLS: &[(&str, Option<ToolClass>)] = &[
 #[derive(Debug, thiserror::Error)]
 #[error(
     "unknown agent '{0}' (one of: hermes, claude-code, codex, gemini, cursor, copilot, droid, qwen, \
-     opencode, kilo, pi)"
+     opencode, kilo, pi, cline)"
 )]
 pub struct UnknownAgent(String);
 

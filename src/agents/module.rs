@@ -1,7 +1,8 @@
-//! The plugin modules this binary ships for agents that take no command hooks: one file per
-//! plugin API (OpenCode's, which Kilo Code shares; Pi's), written by `install opencode|kilo|pi`
-//! into the agent's plugin folder with this binary's path, version and the agent's name filled
-//! in, removed by `uninstall`, and read back by `doctor`.
+//! The files this binary ships for agents that take no command hooks in settings: one plugin
+//! module per plugin API (OpenCode's, which Kilo Code shares; Pi's), and Cline's hook scripts
+//! (one per event it waits for or reports). `install opencode|kilo|pi|cline` writes them into
+//! the agent's folder with this binary's path, version and the agent's name filled in,
+//! `uninstall` removes them, and `doctor` reads them back.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,21 +13,69 @@ use super::plugin::{Change, FileChange, read_regular};
 use super::settings::Scope;
 use super::{Agent, Module};
 
-/// The file name in the agent's plugin folder.
+/// The plugin module's file name in the agent's plugin folder.
 pub(crate) const FILE: &str = "hermes-hooks.js";
 
+/// Cline's events a hook script is written for: the two it waits for, and the two that report
+/// a task's start and end.
+const CLINE_EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "TaskStart", "TaskComplete"];
+
 const BINARY_MARK: &str = "\"@HERMES_HOOKS_BIN@\"";
+const SH_BINARY_MARK: &str = "@HERMES_HOOKS_SH_BIN@";
 const VERSION_MARK: &str = "@HERMES_HOOKS_VERSION@";
 const AGENT_MARK: &str = "\"@HERMES_HOOKS_AGENT@\"";
+const EVENT_MARK: &str = "@HERMES_HOOKS_EVENT@";
+const MISSING_MARK: &str = "@HERMES_HOOKS_MISSING@";
 
 impl Module {
-    /// The module as shipped (with the marks).
-    const fn shipped(self) -> &'static str {
+    /// Each file of the module as shipped (with the marks): its name, its text, and the event
+    /// it is for (Cline's scripts).
+    fn shipped(self) -> Vec<(String, &'static str, Option<&'static str>)> {
         match self {
-            Self::OpenCode => include_str!("opencode_plugin/hermes-hooks.js"),
-            Self::Pi => include_str!("pi_extension/hermes-hooks.js"),
+            Self::OpenCode => vec![(
+                FILE.to_owned(),
+                include_str!("opencode_plugin/hermes-hooks.js"),
+                None,
+            )],
+            Self::Pi => vec![(
+                FILE.to_owned(),
+                include_str!("pi_extension/hermes-hooks.js"),
+                None,
+            )],
+            Self::ClineHooks => CLINE_EVENTS
+                .iter()
+                .map(|event| {
+                    (
+                        format!("{event}.sh"),
+                        include_str!("cline_hooks/hook.sh"),
+                        Some(*event),
+                    )
+                })
+                .collect(),
         }
     }
+
+    /// The text that stands for the program in the shipped files.
+    const fn binary_mark(self) -> &'static str {
+        match self {
+            Self::OpenCode | Self::Pi => BINARY_MARK,
+            Self::ClineHooks => SH_BINARY_MARK,
+        }
+    }
+}
+
+/// The names of the files `agent`'s module is made of.
+pub(crate) fn names(agent: Agent) -> Vec<String> {
+    agent
+        .module()
+        .map(|module| {
+            module
+                .shipped()
+                .into_iter()
+                .map(|(name, _, _)| name)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The folder the agent loads plugin files from, at `scope`: for the person, under `home` (or
@@ -50,74 +99,131 @@ pub(crate) fn folder(agent: Agent, scope: &Scope, home: &Path) -> Option<PathBuf
             .unwrap_or_else(|| home.join(".pi").join("agent"))
             .join("extensions"),
         (Agent::Pi, Scope::Project(root)) => root.join(".pi").join("extensions"),
+        (Agent::Cline, Scope::User) => crate::env::var_os(crate::env::CLINE_DIR)
+            .map(PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+            .unwrap_or_else(|| home.join(".cline"))
+            .join("hooks"),
+        (Agent::Cline, Scope::Project(root)) => root.join(".clinerules").join("hooks"),
         _ => return None,
     })
 }
 
-/// The module's text for `agent`, running `binary` (an absolute path, or `hermes-hooks` as
-/// found on PATH).
-pub(crate) fn text(agent: Agent, binary: &str) -> Result<String> {
+/// Each file of `agent`'s module, named, with the marks filled in: `binary` (an absolute path,
+/// or `hermes-hooks` as found on PATH) is the program it runs.
+pub(crate) fn files(agent: Agent, binary: &str) -> Result<Vec<(String, String)>> {
     let Some(module) = agent.module() else {
         bail!("{} takes no plugin module", agent.title());
     };
     // A JSON string is a JavaScript string literal: whatever the path holds stays inside it.
-    Ok(module
+    let json_binary = serde_json::to_string(binary)?;
+    let sh_binary = shlex::try_quote(binary)
+        .context("this program's path cannot be quoted for a shell")?
+        .into_owned();
+    module
         .shipped()
-        .replace(BINARY_MARK, &serde_json::to_string(binary)?)
-        .replace(AGENT_MARK, &serde_json::to_string(agent.name())?)
-        .replace(VERSION_MARK, super::plugin::VERSION))
+        .into_iter()
+        .map(|(name, template, event)| {
+            let missing = match event {
+                // Where Cline waits for an answer before a call, a missing program stops it.
+                Some("PreToolUse") => {
+                    r#"{"cancel":true,"errorMessage":"hermes-hooks cannot be found, so this call was stopped"}"#
+                }
+                _ => "{}",
+            };
+            let text = template
+                .replace(BINARY_MARK, &json_binary)
+                .replace(SH_BINARY_MARK, &sh_binary)
+                .replace(AGENT_MARK, &serde_json::to_string(agent.name())?)
+                .replace(EVENT_MARK, event.unwrap_or_default())
+                .replace(MISSING_MARK, missing)
+                .replace(VERSION_MARK, super::plugin::VERSION);
+            Ok((name, text))
+        })
+        .collect()
 }
 
-/// Plans (and unless `dry_run`, makes) the module file in `folder`.
+/// Plans (and unless `dry_run`, makes) the module's files in `folder`. A file of the same name
+/// that this tool did not write (a person's own hook) is never replaced.
 pub(crate) fn install(
     agent: Agent,
     folder: &Path,
     binary: &str,
     dry_run: bool,
-) -> Result<FileChange> {
+) -> Result<Vec<FileChange>> {
     check_place(folder)?;
-    let path = folder.join(FILE);
-    let after = text(agent, binary)?;
-    let before = read_regular(&path)?;
-    let change = match &before {
-        None => Change::Created,
-        Some(text) if *text == after => Change::Unchanged,
-        Some(_) => Change::Updated,
-    };
-    if !dry_run && change != Change::Unchanged {
+    let mut changes = Vec::new();
+    for (name, after) in files(agent, binary)? {
+        let path = folder.join(&name);
+        let before = read_regular(&path)?;
+        if let Some(text) = &before
+            && !ours(agent, text)
+        {
+            bail!(
+                "{} was not written by hermes-hooks: it is left as it is, and nothing was written",
+                path.display()
+            );
+        }
+        let change = match &before {
+            None => Change::Created,
+            Some(text) if *text == after => Change::Unchanged,
+            Some(_) => Change::Updated,
+        };
+        changes.push(FileChange {
+            path,
+            change,
+            before: before.unwrap_or_default(),
+            after,
+        });
+    }
+    if !dry_run && changes.iter().any(|c| c.change != Change::Unchanged) {
         fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
-        crate::statefile::write_atomic(folder, &path, ".hermes-hooks.", after.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        for change in changes.iter().filter(|c| c.change != Change::Unchanged) {
+            crate::statefile::write_atomic(
+                folder,
+                &change.path,
+                ".hermes-hooks.",
+                change.after.as_bytes(),
+            )
+            .with_context(|| format!("cannot write {}", change.path.display()))?;
+        }
     }
-    Ok(FileChange {
-        path,
-        change,
-        before: before.unwrap_or_default(),
-        after,
-    })
+    Ok(changes)
 }
 
-/// Plans (and unless `dry_run`, makes) the removal of the module file from `folder`; the folder
-/// and anything else in it stay (the agent keeps its own files there).
-pub(crate) fn uninstall(folder: &Path, dry_run: bool) -> Result<FileChange> {
+/// Plans (and unless `dry_run`, makes) the removal of the module's files from `folder`; the
+/// folder and anything else in it stay (the agent keeps its own files there), a file of the
+/// same name this tool did not write included.
+pub(crate) fn uninstall(agent: Agent, folder: &Path, dry_run: bool) -> Result<Vec<FileChange>> {
     check_place(folder)?;
-    let path = folder.join(FILE);
-    let before = read_regular(&path)?;
-    let change = if before.is_some() {
-        Change::Removed
-    } else {
-        Change::Absent
-    };
-    if !dry_run && change == Change::Removed {
-        fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    let mut changes = Vec::new();
+    for name in names(agent) {
+        let path = folder.join(&name);
+        let before = read_regular(&path)?.filter(|text| ours(agent, text));
+        let change = if before.is_some() {
+            Change::Removed
+        } else {
+            Change::Absent
+        };
+        if !dry_run && change == Change::Removed {
+            fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+        changes.push(FileChange {
+            path,
+            change,
+            before: before.unwrap_or_default(),
+            after: String::new(),
+        });
     }
-    Ok(FileChange {
-        path,
-        change,
-        before: before.unwrap_or_default(),
-        after: String::new(),
-    })
+    Ok(changes)
+}
+
+/// Whether `text` is a file of `agent`'s module as some version of this tool wrote it.
+fn ours(agent: Agent, text: &str) -> bool {
+    agent
+        .module()
+        .is_some_and(|module| version_in(module, text).is_some())
 }
 
 /// Refuses a plugin folder that is a symlink or a file: writing through it would write wherever
@@ -146,7 +252,10 @@ pub(crate) enum Installed {
 
 /// The module file in `folder`, and its version.
 pub(crate) fn installed(agent: Agent, folder: &Path) -> Installed {
-    let Ok(Some(text)) = read_regular(&folder.join(FILE)) else {
+    let Some(first) = names(agent).into_iter().next() else {
+        return Installed::Absent;
+    };
+    let Ok(Some(text)) = read_regular(&folder.join(first)) else {
         return Installed::Absent;
     };
     Installed::At(agent.module().and_then(|module| version_in(module, &text)))
@@ -160,7 +269,8 @@ fn version_in(module: Module, text: &str) -> Option<String> {
 /// What stands in `text` where the shipped module has `mark`: the first line of the shipped
 /// text that holds the mark, with what is before and after it on that line, found in `text`.
 fn filled(module: Module, text: &str, mark: &str) -> Option<String> {
-    let line = module.shipped().lines().find(|l| l.contains(mark))?;
+    let shipped = module.shipped();
+    let line = shipped.first()?.1.lines().find(|l| l.contains(mark))?;
     let (before, after) = line.split_once(mark)?;
     text.lines().find_map(|l| {
         let rest = l.strip_prefix(before)?.strip_suffix(after)?;
@@ -170,33 +280,41 @@ fn filled(module: Module, text: &str, mark: &str) -> Option<String> {
 
 /// The program the module in `folder` starts, as install wrote it there.
 pub(crate) fn program(agent: Agent, folder: &Path) -> Option<PathBuf> {
-    let text = read_regular(&folder.join(FILE)).ok()??;
-    let literal = filled(agent.module()?, &text, BINARY_MARK)?;
-    serde_json::from_str::<String>(&literal)
-        .ok()
-        .map(PathBuf::from)
+    let module = agent.module()?;
+    let first = names(agent).into_iter().next()?;
+    let text = read_regular(&folder.join(first)).ok()??;
+    let literal = filled(module, &text, module.binary_mark())?;
+    match module {
+        Module::OpenCode | Module::Pi => serde_json::from_str::<String>(&literal).ok(),
+        Module::ClineHooks => shlex::split(&literal)?.into_iter().next(),
+    }
+    .map(PathBuf::from)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Installed, folder, installed, text};
+    use super::{Installed, files, folder, installed, program};
     use crate::agents::Agent;
     use crate::agents::settings::Scope;
 
     #[test]
-    fn the_marks_are_filled_and_the_version_reads_back() {
-        for agent in [Agent::OpenCode, Agent::Kilo, Agent::Pi] {
-            let written = text(agent, "/opt/it's \"here\"/hermes-hooks").unwrap();
-            assert!(!written.contains("@HERMES_HOOKS_"), "{agent}");
-            assert!(
-                written.contains(r#""/opt/it's \"here\"/hermes-hooks""#),
-                "{agent}"
-            );
+    fn the_marks_are_filled_and_the_version_and_program_read_back() {
+        let binary = "/opt/it's \"here\"/hermes-hooks";
+        for agent in [Agent::OpenCode, Agent::Kilo, Agent::Pi, Agent::Cline] {
             let dir = tempfile::tempdir().unwrap();
-            std::fs::write(dir.path().join(super::FILE), &written).unwrap();
+            for (name, text) in files(agent, binary).unwrap() {
+                assert!(!text.contains("@HERMES_HOOKS_"), "{agent}: {name}");
+                std::fs::write(dir.path().join(name), &text).unwrap();
+            }
             assert_eq!(
                 installed(agent, dir.path()),
-                Installed::At(Some(crate::agents::plugin::VERSION.to_owned()))
+                Installed::At(Some(crate::agents::plugin::VERSION.to_owned())),
+                "{agent}"
+            );
+            assert_eq!(
+                program(agent, dir.path()).unwrap(),
+                std::path::PathBuf::from(binary),
+                "{agent}"
             );
         }
     }
@@ -212,6 +330,10 @@ mod tests {
         assert_eq!(
             folder(Agent::Pi, &Scope::Project(root.clone()), home).unwrap(),
             root.join(".pi/extensions")
+        );
+        assert_eq!(
+            folder(Agent::Cline, &Scope::Project(root.clone()), home).unwrap(),
+            root.join(".clinerules/hooks")
         );
         assert!(folder(Agent::ClaudeCode, &Scope::User, home).is_none());
     }

@@ -16,6 +16,9 @@ struct Route {
     /// The text is typed into a shell, so a rewritten command can be typed in its place; else it
     /// is code of another language (JavaScript), which a shell command cannot replace.
     shell_text: bool,
+    /// The key holds a list of commands, run one after another (read as one script of lines; a
+    /// rewrite goes back as a list of one).
+    list: bool,
 }
 
 /// Every tool of the `shell` class whose text is not under `command`.
@@ -25,24 +28,35 @@ static ROUTES: &[Route] = &[
         tool: "REPL",
         key: "code",
         shell_text: false,
+        list: false,
     },
     // Codex: characters typed into a terminal `exec_command` opened.
     Route {
         tool: "write_stdin",
         key: "chars",
         shell_text: true,
+        list: false,
     },
     // GitHub Copilot CLI: input to a shell session its `bash` tool left running.
     Route {
         tool: "write_bash",
         key: "input",
         shell_text: true,
+        list: false,
     },
     // Augment: input to a process `launch-process` started.
     Route {
         tool: "write-process",
         key: "input_text",
         shell_text: true,
+        list: false,
+    },
+    // Cline: each of `commands` runs in turn.
+    Route {
+        tool: "run_commands",
+        key: "commands",
+        shell_text: true,
+        list: true,
     },
 ];
 
@@ -55,6 +69,8 @@ pub struct Exposed {
     key: &'static str,
     /// A rewrite can go back under `key`.
     shell_text: bool,
+    /// `key` holds a list.
+    list: bool,
     /// The text, as hooks were given it under `command`.
     text: String,
     /// What the tool's input held under `command` before (`None`: no such key).
@@ -70,15 +86,20 @@ pub(crate) fn expose(input: &mut Map<String, Value>) -> Option<Exposed> {
     let Some(Value::Object(tool_input)) = input.get_mut("tool_input") else {
         return None;
     };
-    let text = tool_input
-        .get(route.key)
-        .and_then(Value::as_str)?
-        .to_owned();
+    let text = match tool_input.get(route.key)? {
+        Value::String(text) if !route.list => text.clone(),
+        Value::Array(items) if route.list => {
+            let lines: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+            lines?.join("\n")
+        }
+        _ => return None,
+    };
     let before = tool_input.insert("command".to_owned(), Value::from(text.clone()));
     Some(Exposed {
         tool: route.tool,
         key: route.key,
         shell_text: route.shell_text,
+        list: route.list,
         text,
         before,
     })
@@ -117,6 +138,11 @@ pub(crate) fn restore(exposed: &Exposed, directive: Directive) -> Directive {
     match changed {
         None => Directive::Modify { args },
         Some(command) if exposed.shell_text => {
+            let command = if exposed.list {
+                Value::Array(vec![command])
+            } else {
+                command
+            };
             args.insert(exposed.key.to_owned(), command);
             Directive::Modify { args }
         }
@@ -223,6 +249,20 @@ mod tests {
             restore(&exposed, Directive::Modify { args }),
             Directive::Block { .. }
         ));
+    }
+
+    #[test]
+    fn a_list_of_commands_reads_as_lines_and_a_rewrite_goes_back_as_a_list() {
+        let mut input = payload(json!({"tool_name": "run_commands",
+            "tool_input": {"commands": ["cd /", "rm -rf home"]}}));
+        let exposed = expose(&mut input).unwrap();
+        assert_eq!(input["tool_input"]["command"], "cd /\nrm -rf home");
+        let mut args = input["tool_input"].as_object().unwrap().clone();
+        args.insert("command".to_owned(), json!("echo no"));
+        let Directive::Modify { args } = restore(&exposed, Directive::Modify { args }) else {
+            panic!("still a rewrite")
+        };
+        assert_eq!(Value::Object(args), json!({"commands": ["echo no"]}));
     }
 
     #[test]

@@ -41,43 +41,49 @@ fn one(
     folder: &Path,
     on_path: &dyn Fn(&str) -> bool,
 ) -> Option<Finding> {
-    let file = folder.join(module::FILE);
+    let file = folder.join(module::names(agent).first()?);
     let (title, name, level) = (agent.title(), agent.name(), scope.as_str());
     let again = match scope {
         Scope::User => format!("hermes-hooks install {name}"),
         Scope::Project(_) => format!("hermes-hooks install {name} --project"),
     };
     let finding = |level, message| Finding::file(level, "module", &file, message);
+    let (what, unanswered) = match agent.module() {
+        Some(crate::agents::Module::ClineHooks) => (
+            format!("Cline's hook files ({level})"),
+            "Cline then ends every task at its first tool call",
+        ),
+        _ => (
+            format!("the {title} module ({level})"),
+            "the calls go unchecked (those a fail_closed guard covers are blocked)",
+        ),
+    };
     match module::installed(agent, folder) {
         Installed::Absent => None,
         Installed::At(None) => Some(finding(
             Level::Warning,
             format!(
-                "the {title} module ({level}) is not as install wrote it (edited, or not this \
-                 tool's): `{again}` writes it anew"
+                "{what}: not as install wrote it (edited, or not this tool's): `{again}` writes \
+                 it anew"
             ),
         )),
         Installed::At(Some(version)) if version != VERSION => Some(finding(
             Level::Warning,
             format!(
-                "the {title} module ({level}) is version {version}, this binary {VERSION}: \
-                 `{again}` brings it up to date"
+                "{what}: version {version}, this binary {VERSION}: `{again}` brings it up to \
+                 date"
             ),
         )),
         Installed::At(Some(_)) => Some(match module::program(agent, folder) {
             Some(program) if !runs(&program, on_path) => finding(
                 Level::Error,
                 format!(
-                    "the {title} module ({level}) starts {}, which cannot be run: {title} then \
-                     decides no call with these guards (a call a fail_closed guard covers is \
-                     blocked, any other goes unchecked). `{again}` points it at this binary",
+                    "{what}: they start {}, which cannot be run: {unanswered}. `{again}` points \
+                     them at this binary",
                     program.display()
                 ),
             ),
-            _ => finding(
-                Level::Ok,
-                format!("the {title} module ({level}) is installed, at this version"),
-            ),
+            _ => finding(Level::Ok, format!("{what}: installed, at this version")),
         }),
     }
 }

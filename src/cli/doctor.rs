@@ -232,8 +232,8 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         };
         let folder = crate::agents::module::folder(agent, &scope, home.as_deref()?)?;
         let installed = crate::agents::module::installed(agent, &folder);
-        (installed != crate::agents::module::Installed::Absent)
-            .then(|| folder.join(crate::agents::module::FILE))
+        let first = crate::agents::module::names(agent).into_iter().next()?;
+        (installed != crate::agents::module::Installed::Absent).then(|| folder.join(first))
     };
     findings.extend(checks::levels::check(
         &places,

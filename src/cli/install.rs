@@ -65,8 +65,8 @@ plugins enable hermes-hooks` lists it.";
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
     /// The agent: claude-code, codex, gemini, cursor, copilot, droid, qwen, opencode, kilo, pi
-    /// (their plugin module) or hermes (its plugin); left out, every agent found on this
-    /// machine (install only)
+    /// (their plugin module), cline (its hook files) or hermes (its plugin); left out, every
+    /// agent found on this machine (install only)
     #[arg(value_parser = [
         "claude-code",
         "codex",
@@ -78,6 +78,7 @@ pub(crate) struct WiringArgs {
         "opencode",
         "kilo",
         "pi",
+        "cline",
         "hermes"
     ])]
     pub(super) agent: Option<String>,
@@ -182,7 +183,7 @@ pub(super) fn apply(
     let Some(name) = &args.agent else {
         bail!(
             "name the agent to {} (claude-code, codex, gemini, cursor, copilot, droid, qwen, \
-             opencode, kilo, pi or hermes), or pass --all",
+             opencode, kilo, pi, cline or hermes), or pass --all",
             verb(mode)
         );
     };

@@ -1,7 +1,7 @@
-//! `install opencode|kilo|pi` and `uninstall` of them: agents that take no command hooks are
-//! wired by writing the plugin module this binary ships (see [`crate::agents::module`]) into the
-//! agent's plugin folder, for the person or for one project, with the same options and the same
-//! kind of report as the other agents.
+//! `install opencode|kilo|pi|cline` and `uninstall` of them: agents that take no hooks in a
+//! settings file are wired by writing the files this binary ships for them (a plugin module,
+//! Cline's hook scripts; see [`crate::agents::module`]) into the agent's folder, for the person
+//! or for one project, with the same options and the same kind of report as the other agents.
 
 use anyhow::{Context as _, Result};
 use serde::Serialize;
@@ -19,10 +19,11 @@ struct Report {
     agent: &'static str,
     /// `user` or `project`.
     scope: &'static str,
-    /// The module file.
-    file: String,
-    /// `created`, `updated`, `unchanged`, `removed` or `absent`.
-    action: &'static str,
+    /// The folder the files are in.
+    folder: String,
+    /// Each file and what happened to it (`created`, `updated`, `unchanged`, `removed`,
+    /// `absent`).
+    files: Vec<FileReport>,
     dry_run: bool,
     /// Whether the file changes.
     changed: bool,
@@ -39,12 +40,18 @@ struct Report {
     notes: Vec<String>,
 }
 
+#[derive(Serialize)]
+struct FileReport {
+    file: String,
+    action: &'static str,
+}
+
 /// Writes or removes the module of `agent` at `scope`, and reports.
 pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> Result<Done> {
     let home = crate::paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
     let folder = module::folder(agent, scope, &home)
         .with_context(|| format!("{} takes no plugin module", agent.title()))?;
-    let (change, binary) = match mode {
+    let (changes, binary) = match mode {
         Mode::Install => {
             let binary = binary_word(scope)?;
             (
@@ -52,19 +59,27 @@ pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> R
                 Some(binary),
             )
         }
-        Mode::Uninstall => (module::uninstall(&folder, dry_run)?, None),
+        Mode::Uninstall => (module::uninstall(agent, &folder, dry_run)?, None),
     };
-    let changed = !matches!(change.change, Change::Unchanged | Change::Absent);
+    let any_change = changes
+        .iter()
+        .any(|c| !matches!(c.change, Change::Unchanged | Change::Absent));
     let report = Report {
         agent: agent.name(),
         scope: scope.as_str(),
-        file: change.path.display().to_string(),
-        action: change.change.as_str(),
+        folder: folder.display().to_string(),
+        files: changes
+            .iter()
+            .map(|c| FileReport {
+                file: c.path.display().to_string(),
+                action: c.change.as_str(),
+            })
+            .collect(),
         dry_run,
-        changed,
+        changed: any_change,
         version: crate::agents::plugin::VERSION,
         binary,
-        diff: dry_run.then(|| diff(&change)),
+        diff: dry_run.then(|| changes.iter().map(diff).collect()),
         notes: if mode == Mode::Install {
             notes(agent, scope)
         } else {
@@ -117,6 +132,12 @@ fn notes(agent: Agent, scope: &Scope) -> Vec<String> {
                     .to_owned(),
             );
         }
+        Some(Module::ClineHooks) => notes.push(
+            "Cline runs these hooks from a task's start; a block there ends the whole task (Cline \
+             has no way to refuse one call and go on), and the reason is kept in `hermes-hooks \
+             log`"
+                .to_owned(),
+        ),
         None => {}
     }
     notes
@@ -149,31 +170,38 @@ fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
             screen.diff(report.diff.as_deref().unwrap_or_default(), "", usize::MAX);
         }
         screen.line(format_args!(
-            "Dry run: nothing was written to {}.",
-            report.file
+            "Dry run: nothing was written in {}.",
+            report.folder
         ));
     }
     if !report.changed {
         let what = match mode {
-            Mode::Install => "the module is there, at this version",
-            Mode::Uninstall => "no module file is there",
+            Mode::Install => "hermes-hooks's files are there, at this version",
+            Mode::Uninstall => "no file of hermes-hooks is there",
         };
         screen.line(format_args!(
             "Nothing to change in {}: {what}.",
-            report.file
+            report.folder
         ));
     } else if !report.dry_run {
         screen.line(format_args!(
-            "{} ({}): the hermes-hooks module {} {}: {}",
+            "{} ({}): hermes-hooks {} in {}",
             agent.title(),
             report.scope,
             report.version,
-            report.action,
-            report.file
+            report.folder
         ));
     }
+    for file in &report.files {
+        screen.line(format_args!("  {:<10} {}", file.action, file.file));
+    }
     if let Some(binary) = &report.binary {
-        screen.line(format_args!("It runs: {binary} serve"));
+        match agent.module() {
+            Some(Module::ClineHooks) => screen.line(format_args!(
+                "Each runs: {binary} run --agent cline <Event>"
+            )),
+            _ => screen.line(format_args!("It runs: {binary} serve")),
+        };
     }
     for note in &report.notes {
         screen.line(format_args!("Note: {note}."));
