@@ -101,6 +101,20 @@ pub(crate) fn check(
                     "a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned()
                 });
             }
+            // The reading drops an assignment in front of a command (`OPENCODE_PURE=1 opencode
+            // run`), which starts the agent with no plugin.
+            if let Some(name) = raw_command(input).and_then(|text| {
+                ["OPENCODE_PURE=", "KILO_PURE="]
+                    .into_iter()
+                    .find(|name| text.contains(name))
+            }) {
+                person.get_or_insert_with(|| {
+                    format!(
+                        "a command that sets {} (an agent started with no plugin)",
+                        name.trim_end_matches('=')
+                    )
+                });
+            }
         }
         Some("edit" | "write") => {
             for path in crate::rules::call_paths(invocation) {
@@ -316,7 +330,8 @@ fn runs_ours_inside(command: &Command) -> Option<&'static str> {
 /// hooks` (or `--disable hooks`, `-c features.hooks=false`, a session started so),
 /// `hermes plugins disable|remove|uninstall hermes-hooks`, a `claude` given settings with
 /// `disableAllHooks`, OpenCode or Kilo started `--pure` (or a command given the variable that
-/// means it, as `export` is), Pi started `--no-extensions`: each runs the agent with no plugin.
+/// means it, as `export` is; an assignment in front of a command is found in the raw text),
+/// Pi started `--no-extensions`: each runs the agent with no plugin.
 fn switches_hooks_off(command: &Command) -> bool {
     let has = |word: &str| command.args.iter().any(|arg| arg == word);
     let mentions = |text: &str| command.args.iter().any(|arg| arg.contains(text));

@@ -386,6 +386,8 @@ fn the_model_cannot_remove_the_module_or_start_its_agent_without_plugins() {
         "rm -rf ~/.config/opencode/plugins".to_owned(),
         "opencode run --pure 'clean up'".to_owned(),
         "export OPENCODE_PURE=1".to_owned(),
+        "OPENCODE_PURE=1 opencode run 'clean up'".to_owned(),
+        "env KILO_PURE=true kilo run x".to_owned(),
         "kilo run --pure x".to_owned(),
         "pi --no-extensions -p x".to_owned(),
     ] {
