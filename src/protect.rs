@@ -96,24 +96,8 @@ pub(crate) fn check(
                     touched.push((path, act, command.line.clone()));
                 }
             }
-            if raw_command(input).is_some_and(|text| text.contains("HERMES_HOOKS_ACCEPT=")) {
-                person.get_or_insert_with(|| {
-                    "a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned()
-                });
-            }
-            // The reading drops an assignment in front of a command (`OPENCODE_PURE=1 opencode
-            // run`), which starts the agent with no plugin.
-            if let Some(name) = raw_command(input).and_then(|text| {
-                ["OPENCODE_PURE=", "KILO_PURE="]
-                    .into_iter()
-                    .find(|name| text.contains(name))
-            }) {
-                person.get_or_insert_with(|| {
-                    format!(
-                        "a command that sets {} (an agent started with no plugin)",
-                        name.trim_end_matches('=')
-                    )
-                });
+            if let Some(why) = raw_text_person_only(input) {
+                person.get_or_insert(why);
             }
         }
         Some("edit" | "write") => {
@@ -228,6 +212,20 @@ fn switched_on(path: &Path) -> bool {
         .flatten()
         .and_then(|settings| settings.self_protection)
         .unwrap_or(true)
+}
+
+/// What in the command's text (not its reading) is only a person's to run: setting
+/// `HERMES_HOOKS_ACCEPT`, and an assignment in front of a command (which the reading drops) that
+/// starts OpenCode or Kilo Code with no plugin.
+fn raw_text_person_only(input: Option<&Map<String, Value>>) -> Option<String> {
+    let text = raw_command(input)?;
+    if text.contains("HERMES_HOOKS_ACCEPT=") {
+        return Some("a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned());
+    }
+    ["OPENCODE_PURE", "KILO_PURE"]
+        .into_iter()
+        .find(|name| text.contains(&format!("{name}=")))
+        .map(|name| format!("a command that sets {name} (an agent started with no plugin)"))
 }
 
 /// The shell command as given (a string), for what the reading leaves out.
