@@ -16,6 +16,10 @@ pub(crate) const HERMES_SAFE_MODE: &str = "HERMES_SAFE_MODE";
 pub(crate) const HERMES_MANAGED_DIR: &str = "HERMES_MANAGED_DIR";
 /// Base of the user-level Agent Hooks folder (`$XDG_CONFIG_HOME/agents/hooks`).
 pub(crate) const XDG_CONFIG_HOME: &str = "XDG_CONFIG_HOME";
+/// A folder OpenCode reads its configuration (and plugins) from, beside the others.
+pub(crate) const OPENCODE_CONFIG_DIR: &str = "OPENCODE_CONFIG_DIR";
+/// A folder Kilo Code reads its configuration (and plugins) from, beside the others.
+pub(crate) const KILO_CONFIG_DIR: &str = "KILO_CONFIG_DIR";
 /// Cline's own folder, in place of `~/.cline` (its user hooks are under it).
 pub(crate) const CLINE_DIR: &str = "CLINE_DIR";
 /// Pi's own folder, in place of `~/.pi/agent` (its user extensions are under it).

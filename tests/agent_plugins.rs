@@ -390,6 +390,11 @@ fn the_model_cannot_remove_the_module_or_start_its_agent_without_plugins() {
         "env KILO_PURE=true kilo run x".to_owned(),
         "kilo run --pure x".to_owned(),
         "pi --no-extensions -p x".to_owned(),
+        // Another plugin or hook beside the guard runs in the agent too, after it.
+        "printf x > .opencode/plugins/zz.js".to_owned(),
+        "mkdir -p .kilo/plugin && cp /tmp/evil.js .kilo/plugin/".to_owned(),
+        "tee .cline/hooks/PreToolUse < /tmp/evil".to_owned(),
+        "cp /tmp/evil.js ~/.pi/agent/extensions/".to_owned(),
     ] {
         let out = run(
             &env,
@@ -400,6 +405,14 @@ fn the_model_cannot_remove_the_module_or_start_its_agent_without_plugins() {
         assert_eq!(code(&out), 2, "{command}: {}", stderr(&out));
         assert!(answer(&out)["throw"].is_string(), "{command}");
     }
+    let write = json!({"filePath": env.work().join(".opencode/plugin/zz.js"), "content": "x"});
+    let out = run(
+        &env,
+        "opencode",
+        "tool.execute.before",
+        &opencode_call(&env, "write", &write),
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
     let out = run(
         &env,
         "opencode",

@@ -411,7 +411,8 @@ pub(crate) enum Module {
 }
 
 /// Every file that wires an agent, or switches its hooks off, in `project` and in the user's
-/// settings (`home`, or the folder the agent's variable names): the guard's wiring.
+/// settings (`home`, or the folder the agent's variable names), and every folder an agent loads
+/// plugins or hook scripts from: the guard's wiring.
 pub(crate) fn wiring_files(project: Option<&Path>, home: Option<&Path>) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for agent in Agent::ALL {
@@ -435,17 +436,10 @@ pub(crate) fn wiring_files(project: Option<&Path>, home: Option<&Path>) -> Vec<P
             }
         }
     }
-    // The plugin modules, at both levels.
+    // Every folder a plugin module or hook script is loaded from, whole: what else is put there
+    // runs inside the agent too, beside the guard (after it, it could undo its answer).
     for agent in Agent::ALL.into_iter().filter(|a| a.module().is_some()) {
-        let scopes = project
-            .map(|root| settings::Scope::Project(root.to_path_buf()))
-            .into_iter()
-            .chain(home.is_some().then_some(settings::Scope::User));
-        for scope in scopes {
-            if let Some(folder) = module::folder(agent, &scope, home.unwrap_or(Path::new("/"))) {
-                files.push(folder.join(module::FILE));
-            }
-        }
+        files.extend(module::loaded_from(agent, project, home));
     }
     files
 }

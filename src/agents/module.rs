@@ -78,6 +78,83 @@ pub(crate) fn names(agent: Agent) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Every folder `agent` loads plugin files or hook scripts from, for `project` (each folder of
+/// that kind from it up, where the agent walks up) and for the person (under `home`), whether
+/// it exists or not: anything put there runs inside the agent.
+pub(crate) fn loaded_from(
+    agent: Agent,
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Vec<PathBuf> {
+    let config = |home: &Path| {
+        crate::env::var_os(crate::env::XDG_CONFIG_HOME)
+            .map(PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+            .unwrap_or_else(|| home.join(".config"))
+    };
+    let named = |name: &str| {
+        crate::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+    };
+    // Folders under which `plugin/` and `plugins/` are read.
+    let mut roots: Vec<PathBuf> = Vec::new();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    let ancestors = || project.into_iter().flat_map(Path::ancestors);
+    match agent {
+        Agent::OpenCode => {
+            roots.extend(ancestors().map(|dir| dir.join(".opencode")));
+            if let Some(home) = home {
+                roots.push(config(home).join("opencode"));
+                roots.push(home.join(".opencode"));
+            }
+            roots.extend(named(crate::env::OPENCODE_CONFIG_DIR));
+        }
+        Agent::Kilo => {
+            for dir in ancestors() {
+                roots.push(dir.join(".kilo"));
+                roots.push(dir.join(".kilocode"));
+            }
+            if let Some(home) = home {
+                roots.push(config(home).join("kilo"));
+                roots.push(home.join(".kilo"));
+                roots.push(home.join(".kilocode"));
+            }
+            roots.extend(named(crate::env::KILO_CONFIG_DIR));
+        }
+        Agent::Pi => {
+            folders.extend(project.map(|root| root.join(".pi").join("extensions")));
+            if let Some(home) = home {
+                folders.push(
+                    named(crate::env::PI_CODING_AGENT_DIR)
+                        .unwrap_or_else(|| home.join(".pi").join("agent"))
+                        .join("extensions"),
+                );
+            }
+        }
+        Agent::Cline => {
+            if let Some(root) = project {
+                folders.push(root.join(".clinerules").join("hooks"));
+                folders.push(root.join(".cline").join("hooks"));
+            }
+            if let Some(home) = home {
+                folders.push(
+                    named(crate::env::CLINE_DIR)
+                        .unwrap_or_else(|| home.join(".cline"))
+                        .join("hooks"),
+                );
+                folders.push(home.join("Documents").join("Cline").join("Hooks"));
+            }
+        }
+        _ => {}
+    }
+    for root in roots {
+        folders.push(root.join("plugin"));
+        folders.push(root.join("plugins"));
+    }
+    folders
+}
+
 /// The folder the agent loads plugin files from, at `scope`: for the person, under `home` (or
 /// the folder the agent's variable names); for a project, under its root. Pi reads a project's
 /// extensions only from the folder it was started in, so that is the project's root.
