@@ -10,5 +10,7 @@
 name="droid"
 package="droid"
 pinned="0.215.0"
+# Droid's releases moved to @factory/cli (a wrapper and one package per platform).
+newest_package="@factory/cli"
 program="droid"
 source "$(dirname "$0")/../npm_agent.sh"
