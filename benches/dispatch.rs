@@ -17,6 +17,8 @@ use hermes_hooks::{Approval, record, sha256_file};
 
 #[path = "dispatch/audit.rs"]
 mod audit;
+#[path = "dispatch/plugin_module.rs"]
+mod plugin_module;
 #[path = "dispatch/rules.rs"]
 mod rules;
 
@@ -973,6 +975,7 @@ fn all_rows(fx: &Fixture, binary: &'static OsStr) -> Vec<Row> {
     rows.push(python_client(fx));
     rows.extend(inside_hermes(binary));
     rows.push(hot_code_row(binary));
+    rows.push(plugin_module::row(binary));
 
     rows
 }
