@@ -1,5 +1,5 @@
 //! The OpenCode plugin module's row: what a tool call costs through the module as OpenCode
-//! awaits it (benches/plugin_module.mjs, run with node), where nothing applies and with one
+//! awaits it (`benches/plugin_module.mjs`, run with node), where nothing applies and with one
 //! trivial hook against running that hook itself.
 
 use std::ffi::OsStr;
