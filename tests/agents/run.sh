@@ -5,6 +5,10 @@
 # keep-working gate and the ask for a person, which headless must not run the call
 # (tests/agents/<agent>/check.sh for each).
 # Each agent's own native hook runs first in the same harness, as a control.
+# The agents that take plugins instead of hooks (OpenCode, Kilo Code, Pi) run the shipped plugin
+# module in the project's plugin folder (tests/agents/plugin_agents.py says what each check is:
+# block, rewrite, context, consent, failing closed with `serve` killed or the binary gone, and a
+# hostile model's escapes); they have no ask, gate, self or missing checks, and skip those.
 #
 # The agents are installed with npm at pinned versions into target/agents/ (a cache; or
 # $HERMES_HOOKS_CLIENTS_CACHE/agents/, a folder outside the checkout CI keeps between runs). Skips,
@@ -31,7 +35,8 @@
 # of a folder outside the project and tells the model so, and with `install --if-missing allow` (the
 # control) the folder is deleted; see tests/agents/missing_program.py). The full run runs them all.
 #
-# `run.sh BINARY` runs the checks with that hermes-hooks binary and builds nothing; without it,
+# `run.sh BINARY` (or HERMES_HOOKS_AGENTS_BINARY=BINARY) runs the checks with that hermes-hooks
+# binary and builds nothing; without either,
 # the checkout's debug build is built and used.
 #
 # Drift: `run.sh --newest` (or HERMES_HOOKS_AGENTS_NEWEST=1) runs each agent's checks twice, at
@@ -51,13 +56,19 @@ usage() {
 
 newest="${HERMES_HOOKS_AGENTS_NEWEST:-}"
 [ "$newest" = 0 ] && newest=""
-binary=""
+binary="${HERMES_HOOKS_AGENTS_BINARY:-}"
+if [ -n "$binary" ]; then
+  [ -x "$binary" ] && [ -f "$binary" ] ||
+    { echo "agents: HERMES_HOOKS_AGENTS_BINARY is not an executable: $binary" >&2; exit 2; }
+  binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+  from_env=1
+fi
 for arg in "$@"; do
   case "$arg" in
     --newest) newest=1 ;;
     -*) usage ;;
     *)
-      [ -z "$binary" ] || usage
+      [ -z "$binary" ] || [ -n "${from_env:-}" ] || usage
       [ -x "$arg" ] && [ -f "$arg" ] || { echo "agents: not an executable: $arg" >&2; exit 2; }
       binary="$(cd "$(dirname "$arg")" && pwd)/$(basename "$arg")"
       ;;
@@ -145,7 +156,7 @@ print_drift() {
 }
 
 drift=()
-for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen}; do
+for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen opencode kilo pi}; do
   check="tests/agents/$agent/check.sh"
   if [ ! -f "$check" ]; then
     echo "agents: $agent: no harness at $check" >&2

@@ -192,7 +192,8 @@ class Server {
     });
     unrefAll(this.child);
     this.child.on("error", (err) => this.ended(`cannot run ${program} serve: ${err.message}`, err.code === "ENOENT" ? "missing" : "died"));
-    this.child.on("exit", (code, signal) => this.ended(`a hermes-hooks server ended (${signal ? "signal " + signal : "exit status " + code})`, "died"));
+    // An answer written just before the end is still read first.
+    this.child.on("exit", (code, signal) => setTimeout(() => this.ended(`a hermes-hooks server ended (${signal ? "signal " + signal : "exit status " + code})`, "died"), 50));
     this.child.stdin.on("error", () => {});
     this.child.stdout.setEncoding("utf8");
     this.child.stdout.on("data", (text) => this.read(text));
@@ -213,6 +214,7 @@ class Server {
   }
 
   ended(message, kind) {
+    if (!this.alive && !this.pending) return;
     this.alive = false;
     const pending = this.pending;
     this.pending = null;
@@ -279,11 +281,13 @@ class Server {
     });
   }
 
-  // End of input ends serve once its running hook is done.
-  close() {
+  // End of input ends serve once its running hook is done; `end` (a server that hangs or
+  // garbled its answers) ends it at once, with the process groups of its running hooks.
+  close(end = false) {
     this.alive = false;
     try {
       this.child.stdin.end();
+      if (end) this.child.kill("SIGTERM");
     } catch {
       // Already gone.
     }
@@ -334,12 +338,12 @@ class Pool {
     }
   }
 
-  giveBack(server, keep) {
+  giveBack(server, keep, end = false) {
     if (keep && server.alive && server.generation === this.generation) {
       this.idle.push(server);
     } else {
       this.count -= 1;
-      server.close();
+      server.close(end);
     }
     const next = this.waiting.shift();
     if (next) next();
@@ -353,7 +357,8 @@ class Pool {
         this.giveBack(server, true);
         return answer;
       } catch (err) {
-        this.giveBack(server, err instanceof Unanswered && err.kind === "refused");
+        const kind = err instanceof Unanswered ? err.kind : "failed";
+        this.giveBack(server, kind === "refused", kind === "slow" || kind === "garbled");
         // A server found dead before the request reached it: nothing ran, try a new one.
         if (err instanceof Unanswered && !err.sent && err.kind === "died" && attempt === 1) continue;
         throw err;
@@ -452,7 +457,9 @@ class Hooks {
   }
 
   sayOnce(err) {
-    const text = failClosedSwitch()
+    const text = err.kind === "slow"
+      ? `hermes-hooks: ${err.message}; a tool call is blocked then (a hook may still have been deciding), anything else goes on unless a fail_closed hook could apply to it`
+      : failClosedSwitch()
       ? `hermes-hooks: ${err.message}; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)`
       : `hermes-hooks: ${err.message}; what the hooks could not check goes on, except what a fail_closed hook could apply to (HERMES_HOOKS_FAIL_CLOSED=1 blocks every tool call instead)`;
     warnOnce(err.kind, text);
