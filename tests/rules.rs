@@ -568,7 +568,8 @@ fn doctor_warns_of_a_rule_of_a_persons_own_that_a_pack_shadows_or_one_that_repea
     let mut text = fs::read_to_string(&file).unwrap();
     text.push_str(
         "\n- name: mine-reset\n  tool: shell\n  when:\n    program: '^git$'\n    subcommand: \
-         '^reset$'\n    flags: '^--(hard|merge)$'\n  action: block\n  message: Not here.\n\
+         '^reset$'\n    flags: '^--(ha|har|hard|me|mer|merg|merge)$'\n  action: block\n  \
+         message: Not here.\n\
          - name: ask-make\n  tool: shell\n  when: {command: 'make'}\n  action: ask\n  \
          message: Use just.\n- name: ask-make-again\n  tool: shell\n  when: {command: \
          'make'}\n  action: ask\n  message: Use just.\n",

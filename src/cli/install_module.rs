@@ -112,12 +112,19 @@ fn binary_word(scope: &Scope) -> Result<String> {
 fn notes(agent: Agent, scope: &Scope) -> Vec<String> {
     let mut notes = Vec::new();
     match agent.module() {
-        Some(Module::OpenCode) => notes.push(format!(
-            "{} loads it at start (a running session does not see it); `{} run --pure` starts \
-             with no plugin at all, this one included",
-            agent.title(),
-            found_program(agent)
-        )),
+        Some(Module::OpenCode) => {
+            notes.push(format!(
+                "{} loads it at start (a running session does not see it); `{} run --pure` \
+                 starts with no plugin at all, this one included",
+                agent.title(),
+                found_program(agent)
+            ));
+            notes.push(format!(
+                "at start {} installs its plugin package into each folder it loads plugins \
+                 from; without a network that start waits about a minute",
+                agent.title()
+            ));
+        }
         Some(Module::Pi) => {
             if matches!(scope, Scope::Project(_)) {
                 notes.push(
