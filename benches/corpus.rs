@@ -291,14 +291,19 @@ struct Counts {
 
 impl Counts {
     fn add(&mut self, line: &Line, stopped: bool) {
-        if line.destructive {
+        self.add_as(line.destructive, stopped);
+        self.relabelled += usize::from(line.relabelled);
+    }
+
+    /// Counts a line labelled `destructive` (or safe) that the packs `stopped` (or not).
+    fn add_as(&mut self, destructive: bool, stopped: bool) {
+        if destructive {
             self.destructive += 1;
             self.stopped += usize::from(stopped);
         } else {
             self.safe += 1;
             self.wrongly += usize::from(stopped);
         }
-        self.relabelled += usize::from(line.relabelled);
     }
 
     fn recall(&self) -> f64 {
@@ -334,11 +339,15 @@ fn ratio(part: usize, whole: usize) -> f64 {
 /// The tables of one split; whether its targets are met.
 fn table(out: &mut String, name: &str, lines: &[(&Line, &Verdict)]) -> bool {
     let mut all = Counts::default();
+    // Every line as its source labels it, the stance aside: the held-out lines carry no stance,
+    // so this is the figure to set them against.
+    let mut as_labelled = Counts::default();
     let mut by_category: BTreeMap<&str, Counts> = BTreeMap::new();
     // Per pack: the destructive lines it stops, the safe lines it stops.
     let mut by_pack: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (line, verdict) in lines {
         all.add(line, verdict.stopped);
+        as_labelled.add_as(line.destructive != line.relabelled, verdict.stopped);
         by_category
             .entry(&line.category)
             .or_default()
@@ -362,6 +371,7 @@ fn table(out: &mut String, name: &str, lines: &[(&Line, &Verdict)]) -> bool {
         let _ = writeln!(out, "{}", counts.row(&format!("`{category}`")));
     }
     let _ = writeln!(out, "{}", all.row("**all**"));
+    let _ = writeln!(out, "{}", as_labelled.row("all, as the sources label them"));
     let _ = writeln!(
         out,
         "\n| pack | destructive lines it stops | safe lines it stops |\n|---|---|---|"
