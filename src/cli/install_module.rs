@@ -12,6 +12,7 @@ use crate::agents::plugin::{Change, FileChange};
 use crate::agents::settings::Scope;
 use crate::agents::{Agent, Module};
 use crate::output::Screen;
+use crate::output::table::terminal_width;
 
 /// The `--json` document.
 #[derive(Serialize)]
@@ -211,7 +212,10 @@ fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
         };
     }
     for note in &report.notes {
-        screen.line(format_args!("Note: {note}."));
+        // Whole words to a line, as wide as the terminal.
+        for line in crate::text::wrap_words(&format!("Note: {note}."), terminal_width()) {
+            screen.line(line);
+        }
     }
     screen
 }
