@@ -515,6 +515,113 @@ fn a_cline_rewrite_overrides_the_whole_input_with_the_commands_as_a_list() {
     );
 }
 
+/// Cline's `event` script as Cline runs it: `sh FILE` in the project with the payload on stdin.
+fn cline_script(env: &TestEnv, event: &str, payload: &Value) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg(env.home().join(".cline/hooks").join(format!("{event}.sh")))
+        .current_dir(env.work())
+        .env("HOME", env.home())
+        .env_remove("HERMES_HOOKS_FAIL_CLOSED")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(payload.to_string().as_bytes())?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_cline_script_stops_a_call_its_runner_died_on_where_a_fail_closed_hook_could_apply() {
+    for fail_closed in [false, true] {
+        let env = TestEnv::new();
+        // A hook that ends the `run` that started it before it can answer.
+        env.hook_md(
+            &env.project_hooks(),
+            "runner-killer",
+            &fm(
+                "runner-killer",
+                "pre_tool_call",
+                if fail_closed {
+                    "fail_closed: true\n"
+                } else {
+                    ""
+                },
+            ),
+            "cat >/dev/null; kill -9 $PPID",
+        );
+        approve_all(&env);
+        let out = env.cmd().args(["install", "cline"]).output().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let ran = cline_script(&env, "PreToolUse", &cline_call(&env, &["ls"]));
+        assert_eq!(code(&ran), 0);
+        let said = String::from_utf8_lossy(&ran.stderr);
+        assert!(said.contains("ended with status 137"), "{said}");
+        if fail_closed {
+            let answer: Value = serde_json::from_slice(&ran.stdout).unwrap();
+            assert_eq!(answer["cancel"], true, "{answer}");
+            assert!(
+                answer["errorMessage"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a fail_closed hook could apply"),
+                "{answer}"
+            );
+        } else {
+            // Nothing Cline reads as an answer: the call goes on, as without the guard.
+            assert!(
+                ran.stdout.is_empty(),
+                "{}",
+                String::from_utf8_lossy(&ran.stdout)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_program_gone_blocks_a_tool_call_unless_installed_with_if_missing_allow() {
+    for (flag, blocked) in [(None, true), (Some("allow"), false)] {
+        let env = TestEnv::new();
+        let copy = env.path("copy-of-hermes-hooks");
+        fs::copy(assert_cmd::cargo::cargo_bin!("hermes-hooks"), &copy).unwrap();
+        for agent in ["cline", "opencode"] {
+            let mut install = env.std_cmd_of(&copy);
+            install.args(["install", agent, "--json"]);
+            if let Some(value) = flag {
+                install.args(["--if-missing", value]);
+            }
+            let out = output_of_copy(&mut install);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["if_missing"], flag.unwrap_or("block"), "{doc}");
+        }
+        // The module carries the choice to the plugin agent.
+        let module =
+            fs::read_to_string(env.home().join(".config/opencode/plugins/hermes-hooks.js"))
+                .unwrap();
+        let want = format!("const IF_MISSING = \"{}\";", flag.unwrap_or("block"));
+        assert!(module.contains(&want), "{want}");
+        fs::remove_file(&copy).unwrap();
+        let ran = cline_script(&env, "PreToolUse", &cline_call(&env, &["ls"]));
+        let said: Value = serde_json::from_slice(&ran.stdout).unwrap();
+        if blocked {
+            assert_eq!(said["cancel"], true, "{said}");
+        } else {
+            assert_eq!(said, json!({}));
+        }
+        // After a call there is nothing left to stop.
+        let ran = cline_script(&env, "PostToolUse", &cline_call(&env, &["ls"]));
+        assert_eq!(
+            serde_json::from_slice::<Value>(&ran.stdout).unwrap(),
+            json!({})
+        );
+    }
+}
+
 #[test]
 fn install_cline_writes_a_script_per_event_beside_a_persons_own_hooks() {
     let env = TestEnv::new();
@@ -533,22 +640,7 @@ fn install_cline_writes_a_script_per_event_beside_a_persons_own_hooks() {
     assert_eq!(doc["files"].as_array().unwrap().len(), 4, "{doc}");
     let script = hooks.join("PreToolUse.sh");
     // Cline runs the script with the payload on stdin; the rule's block comes back.
-    let ran = std::process::Command::new("sh")
-        .arg(&script)
-        .current_dir(env.work())
-        .env("HOME", env.home())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(cline_call(&env, &["rm -r /etc/x"]).to_string().as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let ran = cline_script(&env, "PreToolUse", &cline_call(&env, &["rm -r /etc/x"]));
     let said: Value = serde_json::from_slice(&ran.stdout).unwrap();
     assert_eq!(said["cancel"], true, "{said}");
     // A person's own script of that name is never replaced, and uninstall leaves it.

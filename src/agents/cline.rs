@@ -53,8 +53,8 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
 ];
 
 /// Cline's payload as hooks know it: `tool_call` holds the call (`name`, `input`), `taskId` is
-/// the session, the first of `workspaceRoots` the project; after a call, `tool_result.output`
-/// is the result.
+/// the session, the first of `workspaceRoots` the project; after a call, `tool_result` holds
+/// the call and its `output`, the result.
 fn normalise(event: &str, input: &mut Map<String, Value>) {
     super::copy_if_absent(input, "taskId", "session_id");
     if !input.get("cwd").is_some_and(Value::is_string)
@@ -67,7 +67,11 @@ fn normalise(event: &str, input: &mut Map<String, Value>) {
     {
         input.insert("cwd".to_owned(), Value::from(root));
     }
-    if let Some(Value::Object(call)) = input.get("tool_call").cloned() {
+    // Before a call it is `tool_call`; after it, `tool_result` holds the same keys and the output.
+    let call = ["tool_call", "tool_result"]
+        .into_iter()
+        .find_map(|key| input.get(key).and_then(Value::as_object).cloned());
+    if let Some(call) = call {
         if let Some(name) = call.get("name") {
             input.entry("tool_name").or_insert_with(|| name.clone());
         }
@@ -135,20 +139,49 @@ mod tests {
     use crate::agents::Reply;
     use crate::response::Directive;
 
-    #[test]
-    fn the_call_and_the_project_read_as_hooks_know_them() {
-        let Value::Object(mut input) = json!({"taskId": "t1", "workspaceRoots": ["/p"],
-            "hookName": "tool_call",
-            "tool_call": {"id": "c1", "name": "run_commands", "input": {"commands": ["ls"]}},
-            "preToolUse": {"toolName": "run_commands", "parameters": {"commands": "[\"ls\"]"}}})
-        else {
+    /// `payload` as `normalise` leaves it for `event`.
+    fn normalised(event: &str, payload: Value) -> serde_json::Map<String, Value> {
+        let Value::Object(mut input) = payload else {
             unreachable!()
         };
-        normalise("PreToolUse", &mut input);
+        normalise(event, &mut input);
+        input
+    }
+
+    #[test]
+    fn the_call_and_the_project_read_as_hooks_know_them() {
+        let input = normalised(
+            "PreToolUse",
+            json!({"taskId": "t1", "workspaceRoots": ["/p"], "hookName": "tool_call",
+                "tool_call": {"id": "c1", "name": "run_commands", "input": {"commands": ["ls"]}},
+                "preToolUse": {"toolName": "run_commands",
+                    "parameters": {"commands": "[\"ls\"]"}}}),
+        );
         assert_eq!(input["tool_name"], "run_commands");
         assert_eq!(input["tool_input"]["commands"][0], "ls");
         assert_eq!(input["session_id"], "t1");
         assert_eq!(input["cwd"], "/p");
+    }
+
+    #[test]
+    fn after_a_call_the_call_is_read_from_its_result() {
+        let input = normalised(
+            "PostToolUse",
+            json!({"taskId": "t1", "workspaceRoots": ["/p"], "hookName": "tool_result",
+                "tool_result": {"id": "c1", "name": "run_commands",
+                    "input": {"commands": ["ls"]},
+                    "output": [{"query": "ls", "result": "a\n", "success": true}]},
+                "postToolUse": {"toolName": "run_commands", "success": true}}),
+        );
+        assert_eq!(input["tool_name"], "run_commands");
+        assert_eq!(input["tool_input"]["commands"][0], "ls");
+        assert_eq!(input["tool_call_id"], "c1");
+        assert!(
+            input["result"]
+                .as_str()
+                .unwrap()
+                .contains("\"query\":\"ls\"")
+        );
     }
 
     #[test]

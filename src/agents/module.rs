@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result, bail};
 
 use super::plugin::{Change, FileChange, read_regular};
-use super::settings::Scope;
+use super::settings::{IfMissing, Scope};
 use super::{Agent, Module};
 
 /// The plugin module's file name in the agent's plugin folder.
@@ -26,6 +26,8 @@ const VERSION_MARK: &str = "@HERMES_HOOKS_VERSION@";
 const AGENT_MARK: &str = "\"@HERMES_HOOKS_AGENT@\"";
 const EVENT_MARK: &str = "@HERMES_HOOKS_EVENT@";
 const MISSING_MARK: &str = "@HERMES_HOOKS_MISSING@";
+/// What a tool call meets when the program cannot be found: `block` or `allow` (the modules).
+const IF_MISSING_MARK: &str = "@HERMES_HOOKS_IF_MISSING@";
 
 impl Module {
     /// Each file of the module as shipped (with the marks): its name, its text, and the event
@@ -188,7 +190,11 @@ pub(crate) fn folder(agent: Agent, scope: &Scope, home: &Path) -> Option<PathBuf
 
 /// Each file of `agent`'s module, named, with the marks filled in: `binary` (an absolute path,
 /// or `hermes-hooks` as found on PATH) is the program it runs.
-pub(crate) fn files(agent: Agent, binary: &str) -> Result<Vec<(String, String)>> {
+pub(crate) fn files(
+    agent: Agent,
+    binary: &str,
+    if_missing: IfMissing,
+) -> Result<Vec<(String, String)>> {
     let Some(module) = agent.module() else {
         bail!("{} takes no plugin module", agent.title());
     };
@@ -201,10 +207,10 @@ pub(crate) fn files(agent: Agent, binary: &str) -> Result<Vec<(String, String)>>
         .shipped()
         .into_iter()
         .map(|(name, template, event)| {
-            let missing = match event {
+            let missing = match (event, if_missing) {
                 // Where Cline waits for an answer before a call, a missing program stops it.
-                Some("PreToolUse") => {
-                    r#"{"cancel":true,"errorMessage":"hermes-hooks cannot be found, so this call was stopped"}"#
+                (Some("PreToolUse"), IfMissing::Block) => {
+                    r#"{"cancel":true,"errorMessage":"hermes-hooks cannot be found, so this call was stopped: install it again, or run `hermes-hooks install cline --if-missing allow`"}"#
                 }
                 _ => "{}",
             };
@@ -214,6 +220,7 @@ pub(crate) fn files(agent: Agent, binary: &str) -> Result<Vec<(String, String)>>
                 .replace(AGENT_MARK, &serde_json::to_string(agent.name())?)
                 .replace(EVENT_MARK, event.unwrap_or_default())
                 .replace(MISSING_MARK, missing)
+                .replace(IF_MISSING_MARK, if_missing.as_str())
                 .replace(VERSION_MARK, super::plugin::VERSION);
             Ok((name, text))
         })
@@ -225,12 +232,12 @@ pub(crate) fn files(agent: Agent, binary: &str) -> Result<Vec<(String, String)>>
 pub(crate) fn install(
     agent: Agent,
     folder: &Path,
-    binary: &str,
+    (binary, if_missing): (&str, IfMissing),
     dry_run: bool,
 ) -> Result<Vec<FileChange>> {
     check_place(folder)?;
     let mut changes = Vec::new();
-    for (name, after) in files(agent, binary)? {
+    for (name, after) in files(agent, binary, if_missing)? {
         let path = folder.join(&name);
         let before = read_regular(&path)?;
         if let Some(text) = &before
@@ -372,14 +379,14 @@ pub(crate) fn program(agent: Agent, folder: &Path) -> Option<PathBuf> {
 mod tests {
     use super::{Installed, files, folder, installed, program};
     use crate::agents::Agent;
-    use crate::agents::settings::Scope;
+    use crate::agents::settings::{IfMissing, Scope};
 
     #[test]
     fn the_marks_are_filled_and_the_version_and_program_read_back() {
         let binary = "/opt/it's \"here\"/hermes-hooks";
         for agent in [Agent::OpenCode, Agent::Kilo, Agent::Pi, Agent::Cline] {
             let dir = tempfile::tempdir().unwrap();
-            for (name, text) in files(agent, binary).unwrap() {
+            for (name, text) in files(agent, binary, IfMissing::Block).unwrap() {
                 assert!(!text.contains("@HERMES_HOOKS_"), "{agent}: {name}");
                 std::fs::write(dir.path().join(name), &text).unwrap();
             }

@@ -20,6 +20,8 @@ pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 const VERSION_MARK: &str = "@HERMES_HOOKS_VERSION@";
 const BINARY_MARK: &str = "\"@HERMES_HOOKS_BIN@\"";
+/// What a tool call meets when the binary cannot be found: `block` or `allow`.
+const IF_MISSING_MARK: &str = "@HERMES_HOOKS_IF_MISSING@";
 
 /// The files, as shipped (with the marks).
 const FILES: [(&str, &str); 2] = [
@@ -35,8 +37,12 @@ pub(crate) fn folder(home: &Path) -> PathBuf {
     home.join("plugins").join(NAME)
 }
 
-/// Each file's name and text, with the version and `binary` (an absolute path) filled in.
-pub(crate) fn files(binary: &Path) -> Result<Vec<(&'static str, String)>> {
+/// Each file's name and text, with the version, `binary` (an absolute path) and what a tool
+/// call meets without it filled in.
+pub(crate) fn files(
+    binary: &Path,
+    if_missing: super::settings::IfMissing,
+) -> Result<Vec<(&'static str, String)>> {
     let path = binary
         .to_str()
         .context("this program's path is not UTF-8: it cannot be written into the plugin")?;
@@ -48,7 +54,8 @@ pub(crate) fn files(binary: &Path) -> Result<Vec<(&'static str, String)>> {
             (
                 *name,
                 text.replace(BINARY_MARK, &literal)
-                    .replace(VERSION_MARK, VERSION),
+                    .replace(VERSION_MARK, VERSION)
+                    .replace(IF_MISSING_MARK, if_missing.as_str()),
             )
         })
         .collect())
@@ -119,11 +126,15 @@ pub(crate) fn read_regular(path: &Path) -> Result<Option<String>> {
 }
 
 /// Plans (and unless `dry_run`, makes) the plugin's files in `home`, pointing at `binary`.
-pub(crate) fn install(home: &Path, binary: &Path, dry_run: bool) -> Result<Vec<FileChange>> {
+pub(crate) fn install(
+    home: &Path,
+    (binary, if_missing): (&Path, super::settings::IfMissing),
+    dry_run: bool,
+) -> Result<Vec<FileChange>> {
     check_place(home)?;
     let dir = folder(home);
     let mut changes = Vec::new();
-    for (name, after) in files(binary)? {
+    for (name, after) in files(binary, if_missing)? {
         let path = dir.join(name);
         let before = read_regular(&path)?;
         let change = match &before {

@@ -42,7 +42,9 @@ set 5s above the longest timeout of the hooks that would run for it (at least th
 the agent's unit (Gemini: milliseconds). With --if-missing block (the default), the command is \
 followed by shell text that turns \"cannot be found or started\" (exit 126 or 127) into exit 2 \
 on the event before a tool call: a block, with one line saying how to install hermes-hooks or \
-unwire (--if-missing allow writes the command alone). Run from \
+unwire (--if-missing allow writes the command alone); the Hermes plugin, the plugin modules \
+(OpenCode, Kilo Code, Pi) and Cline's scripts block a tool call the same way when the program \
+they name cannot be found. Run from \
 npx's cache, install refuses: install the package first. Nothing else of the file changes; a file that does not \
 parse, or a symlink from a project to a file outside it, is refused. The file as it was is kept as \
 <file>.hermes-hooks.bak. Installing twice changes nothing.\n\nOnly the events the installed release of the agent \
@@ -219,13 +221,13 @@ fn wire_plugin(
     global: &GlobalArgs,
     agent: Agent,
     args: &WiringArgs,
-    mode: Mode,
+    (mode, if_missing): (Mode, settings::IfMissing),
     printer: &Printer,
 ) -> Result<Done> {
     if agent.module().is_some() {
         let cwd = shared::current_dir()?;
         let scope = scope_of(args, &cwd, printer)?;
-        return super::install_module::apply(agent, &scope, mode, args.dry_run);
+        return super::install_module::apply(agent, &scope, (mode, if_missing), args.dry_run);
     }
     // With every agent, the level is the other agents': the plugin has one place.
     if (args.user || args.project.is_some()) && args.agent.is_some() {
@@ -235,7 +237,7 @@ fn wire_plugin(
             verb(mode)
         );
     }
-    super::install_hermes::apply(global, mode, args.dry_run)
+    super::install_hermes::apply(global, (mode, if_missing), args.dry_run)
 }
 
 /// Installs or uninstalls `agent` at the level `args` names.
@@ -248,7 +250,7 @@ pub(super) fn wire(
     printer: &Printer,
 ) -> Result<Done> {
     let Some(wiring) = agent.wiring() else {
-        return wire_plugin(global, agent, args, mode, printer);
+        return wire_plugin(global, agent, args, (mode, if_missing), printer);
     };
     if mode == Mode::Install {
         refuse_npx(agent)?;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::GlobalArgs;
 use super::install::{Done, Mode};
 use crate::agents::plugin::{self, Change, FileChange};
+use crate::agents::settings::IfMissing;
 use crate::output::Screen;
 
 /// The `--json` document.
@@ -26,6 +27,10 @@ struct Report {
     /// The binary the plugin runs (install only).
     #[serde(skip_serializing_if = "Option::is_none")]
     binary: Option<String>,
+    /// What a tool call meets when the binary cannot be found (install only): `block` or
+    /// `allow`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    if_missing: Option<&'static str>,
     files: Vec<FileReport>,
     /// Whether config.yaml enables the plugin (`null`: it cannot be told).
     enabled: Option<bool>,
@@ -44,13 +49,17 @@ struct FileReport {
 }
 
 /// Installs or uninstalls the plugin, and reports.
-pub(super) fn apply(global: &GlobalArgs, mode: Mode, dry_run: bool) -> Result<Done> {
+pub(super) fn apply(
+    global: &GlobalArgs,
+    (mode, if_missing): (Mode, IfMissing),
+    dry_run: bool,
+) -> Result<Done> {
     let paths = global.paths()?;
     let home = &paths.home;
     let (changes, binary, left) = match mode {
         Mode::Install => {
             let exe = std::env::current_exe().context("cannot find this program's own path")?;
-            let changes = plugin::install(home, &exe, dry_run)?;
+            let changes = plugin::install(home, (&exe, if_missing), dry_run)?;
             (changes, Some(exe), Vec::new())
         }
         Mode::Uninstall => {
@@ -69,6 +78,7 @@ pub(super) fn apply(global: &GlobalArgs, mode: Mode, dry_run: bool) -> Result<Do
         changed: any_change,
         version: plugin::VERSION,
         binary: binary.map(|b| b.display().to_string()),
+        if_missing: (mode == Mode::Install).then_some(if_missing.as_str()),
         files: changes
             .iter()
             .map(|c| FileReport {

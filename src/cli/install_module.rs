@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::install::{Done, Mode};
 use crate::agents::module;
 use crate::agents::plugin::{Change, FileChange};
-use crate::agents::settings::Scope;
+use crate::agents::settings::{IfMissing, Scope};
 use crate::agents::{Agent, Module};
 use crate::output::Screen;
 use crate::output::table::terminal_width;
@@ -34,6 +34,10 @@ struct Report {
     /// `hermes-hooks` as found on PATH for a project's (whose files a team shares).
     #[serde(skip_serializing_if = "Option::is_none")]
     binary: Option<String>,
+    /// What a tool call meets when the program cannot be found (install only): `block` (the
+    /// default) or `allow`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    if_missing: Option<&'static str>,
     /// The change as a unified diff (with `--dry-run`).
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<String>,
@@ -48,7 +52,12 @@ struct FileReport {
 }
 
 /// Writes or removes the module of `agent` at `scope`, and reports.
-pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> Result<Done> {
+pub(super) fn apply(
+    agent: Agent,
+    scope: &Scope,
+    (mode, if_missing): (Mode, IfMissing),
+    dry_run: bool,
+) -> Result<Done> {
     let home = crate::paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
     let folder = module::folder(agent, scope, &home)
         .with_context(|| format!("{} takes no plugin module", agent.title()))?;
@@ -56,7 +65,7 @@ pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> R
         Mode::Install => {
             let binary = binary_word(scope)?;
             (
-                module::install(agent, &folder, &binary, dry_run)?,
+                module::install(agent, &folder, (&binary, if_missing), dry_run)?,
                 Some(binary),
             )
         }
@@ -80,6 +89,7 @@ pub(super) fn apply(agent: Agent, scope: &Scope, mode: Mode, dry_run: bool) -> R
         changed: any_change,
         version: crate::agents::plugin::VERSION,
         binary,
+        if_missing: (mode == Mode::Install).then_some(if_missing.as_str()),
         diff: dry_run.then(|| changes.iter().map(diff).collect()),
         notes: if mode == Mode::Install {
             notes(agent, scope)
@@ -210,6 +220,15 @@ fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
             )),
             _ => screen.line(format_args!("It runs: {binary} serve")),
         };
+        let missing = if report.if_missing == Some("allow") {
+            "If hermes-hooks cannot be found, the agent goes on without it (--if-missing allow)."
+        } else {
+            "If hermes-hooks cannot be found, each tool call is blocked until it is installed \
+             again or this is uninstalled."
+        };
+        for line in crate::text::wrap_words(missing, terminal_width()) {
+            screen.line(line);
+        }
     }
     for note in &report.notes {
         // Whole words to a line, as wide as the terminal.

@@ -110,10 +110,10 @@ class Run:
     def hermes_hooks(self, *args):
         return claude_like.hermes_hooks(self.binary, self, *args)
 
-    def place(self, binary=None):
+    def place(self, binary=None, *args):
         """`hermes-hooks install <agent>` as a person runs it: the module goes into the agent's
         plugin folder under this run's HOME, naming the binary that ran the install."""
-        done = subprocess.run([binary or self.binary, "install", self.driver.name],
+        done = subprocess.run([binary or self.binary, "install", self.driver.name, *args],
                               cwd=self.proj, env=self.env(0), capture_output=True, text=True,
                               timeout=120)
         if done.returncode != 0:
@@ -127,16 +127,19 @@ class Run:
     def drive(self, commands=("rm -rf keep",), prompt="Please tidy this project."):
         log = self.root / "requests.jsonl"
         port_file = self.root / "port"
-        calls = [{"name": "bash", "arguments": self.driver.shell_args(c)} for c in commands]
+        shell = self.driver.shell_tool
+        calls = [{"name": shell, "arguments": self.driver.shell_args(c)} for c in commands]
         server = subprocess.Popen(
             [PYTHON, str(FAKE_MODEL), "--port-file", str(port_file), "--log", str(log),
-             "--shell", "bash", "--calls", json.dumps(calls), "--lifetime",
+             "--shell", shell, "--calls", json.dumps(calls),
+             "--finish", json.dumps(self.driver.finish), "--lifetime",
              str(RUN_TIMEOUT + 30)], stdin=subprocess.DEVNULL)
         try:
             port = wait_for_port(port_file)
             self.driver.configure(self, port)
             self.result = subprocess.run(
-                ["timeout", "-k", "5", str(RUN_TIMEOUT)] + self.driver.argv(prompt),
+                ["timeout"] + self.driver.timeout_signal + [str(RUN_TIMEOUT)]
+                + self.driver.argv(prompt),
                 cwd=self.proj, env=self.env(port), stdin=subprocess.DEVNULL,
                 capture_output=True, text=True)
         finally:
@@ -154,7 +157,7 @@ class Run:
 
     def main_requests(self):
         return [b for b in self.requests if isinstance(b, dict)
-                and any((t.get("function") or {}).get("name") == "bash"
+                and any((t.get("function") or {}).get("name") == self.driver.shell_tool
                         for t in b.get("tools") or [])]
 
     def tool_results(self):
@@ -164,6 +167,33 @@ class Run:
     def sent(self):
         return "\n".join(flatten(m.get("content")) for b in self.main_requests()
                          for m in b.get("messages") or [])
+
+    def blocked_with(self, said):
+        """Whether the call met a block whose message holds `said`, and the message went where the
+        agent puts it: into the tool result the model reads; in Cline, whose cancel ends the
+        task and shows the message nowhere, into the answer Cline got (as the audit log keeps
+        it), with the model not asked again."""
+        if not self.driver.ends_on_block:
+            return any(said in t for t in self.tool_results())
+        return self.asked_once() and any(said in m for m in self.audited_blocks())
+
+    def went_on(self):
+        """Whether the agent got past the call: the model read its result, or (Cline) a block
+        ended the task there."""
+        return bool(self.tool_results()) or (self.driver.ends_on_block and bool(self.audited_blocks()))
+
+    def asked_once(self):
+        """The model was asked once, for the call, and never again: the task ended at it."""
+        return len(self.main_requests()) == 1
+
+    def audited_blocks(self):
+        """The messages of the blocks the audit log kept for this agent's tool calls."""
+        audit = self.root / "audit.jsonl"
+        lines = audit.read_text().splitlines() if audit.exists() else []
+        records = [json.loads(line) for line in lines if line.strip()]
+        return [str((r.get("directive") or {}).get("message", "")) for r in records
+                if r.get("agent") == self.driver.name and r.get("event") == "pre_tool_call"
+                and (r.get("directive") or {}).get("action") == "block"]
 
     def guard_payloads(self):
         path = self.root / "guard-payloads.jsonl"
@@ -193,12 +223,13 @@ def guard(run, trigger, mode, tool=None, name="keep-guard", extra=""):
     claude_like.guard(run, run.driver.title, trigger, mode, tool=tool, name=name, extra=extra)
 
 
-# A HOOK.md hook that ends the `serve` running it (its parent) when the call is an `rm -rf`:
-# the module gets no answer for a call already sent.
+# A HOOK.md hook that ends the hermes-hooks process running it (its parent: the module's
+# `serve`, or the `run` of Cline's script) when the call is an `rm -rf`, after leaving a mark:
+# the caller gets no answer for a call already sent.
 KILLER = """#!/bin/sh
 payload=$(cat)
 case "$payload" in
-  *"rm -rf"*) kill -9 "$PPID" ;;
+  *"rm -rf"*) : > "$GUARD_STATE_DIR/runner-killed"; kill -9 "$PPID" ;;
 esac
 exit 0
 """
@@ -223,8 +254,12 @@ def native_checks(driver, binary):
     r.drive()
     report("native: the agent's own %s blocks `rm -rf keep` (control): keep/ stays"
            % driver.plugin_word, r.keep_survived(), r.why())
-    report("native: its message reaches the model in the tool result",
-           any("NATIVE-BLOCK" in t for t in r.tool_results()), r.why())
+    if driver.ends_on_block:
+        report("native: its cancel ends the task: the model is not asked again",
+               r.asked_once(), r.why())
+    else:
+        report("native: its message reaches the model in the tool result",
+               any("NATIVE-BLOCK" in t for t in r.tool_results()), r.why())
     r.cleanup()
 
 
@@ -236,9 +271,8 @@ def rules_checks(driver, binary):
             said = rules_pack.install(r.hermes_hooks, r.hermes) if with_pack else None
             r.place()
             r.drive(commands=(outside.command,))
-            results = r.tool_results()
-            rules_pack.report_run(report, with_pack, outside.survived(), results, r.why(),
-                                  lambda: (any(said in t for t in results), said))
+            rules_pack.report_run(report, with_pack, outside.survived(), r.went_on(), r.why(),
+                                  lambda: (r.blocked_with(said), said), told=driver.told)
         finally:
             outside.cleanup()
             r.cleanup()
@@ -260,11 +294,10 @@ def hostile_checks(driver, binary):
                                                      shlex.quote(outside.folder.name))
                 label = "cd <outside>/.. && rm -rf <name>"
             r.drive(commands=(command,))
-            results = r.tool_results()
             report("hostile: `%s` is blocked by the destructive pack: the folder stays" % label,
-                   outside.survived() and bool(results), r.why())
-            report("hostile: the model reads the rule's message for `%s`" % label,
-                   any(said in t for t in results), "wanted: %s\n%s" % (said, r.why()))
+                   outside.survived() and r.went_on(), r.why())
+            report("hostile: the rule's message for `%s` %s" % (label, driver.told),
+                   r.blocked_with(said), "wanted: %s\n%s" % (said, r.why()))
         finally:
             outside.cleanup()
             r.cleanup()
@@ -289,19 +322,30 @@ def hook_checks(driver, binary):
     r.cleanup()
 
     r = Run(driver, binary, "context")
-    guard(r, "pre-agent-turn", "context-json", name="prompt-context")
+    if driver.prompt_hook:
+        guard(r, "pre-agent-turn", "context-json", name="prompt-context")
     guard(r, "post-tool-call", "context-json", tool="shell", name="after-context")
     r.approve()
     r.place()
     r.drive(commands=("echo hello",))
-    report("context: a pre-agent-turn hook's context (%s) reaches the model" % driver.prompt_hook,
-           "GUARD-CONTEXT-pre-agent-turn" in r.sent(), r.why())
-    report("context: a post-tool-call hook's context reaches the model with the tool result",
-           any("GUARD-CONTEXT-post-tool-call" in t for t in r.tool_results()), r.why())
+    if driver.prompt_hook:
+        report("context: a pre-agent-turn hook's context (%s) reaches the model"
+               % driver.prompt_hook, "GUARD-CONTEXT-pre-agent-turn" in r.sent(), r.why())
+    else:
+        note("context: %s waits for no hook before a turn: no pre-agent-turn context"
+             % driver.title)
+    if driver.context_after_result:
+        report("context: a post-tool-call hook's context reaches the model after the tool result",
+               "GUARD-CONTEXT-post-tool-call" in r.sent(), r.why())
+    else:
+        report("context: a post-tool-call hook's context reaches the model with the tool result",
+               any("GUARD-CONTEXT-post-tool-call" in t for t in r.tool_results()), r.why())
     r.cleanup()
 
 
 def fail_closed_checks(driver, binary):
+    if driver.ends_on_block:
+        return script_fail_closed_checks(driver, binary)
     r = Run(driver, binary, "killed-open")
     killer(r)
     r.approve()
@@ -328,28 +372,66 @@ def fail_closed_checks(driver, binary):
     report("fail-closed: the next call goes to a new server and runs", r.made(AFTER), r.why())
     r.cleanup()
 
-    for switch in (False, True):
+    unreachable_checks(driver, binary)
+
+
+# How the binary is gone in each unreachable run: `install`'s --if-missing, and whether
+# HERMES_HOOKS_FAIL_CLOSED=1 is set.
+UNREACHABLE = (("block", False), ("allow", False), ("allow", True))
+
+
+def unreachable_checks(driver, binary):
+    """The module (Cline: the scripts) installed by a copy of the binary that is then gone: with
+    `install`'s default `--if-missing block` a tool call is blocked and the model told why (Cline:
+    the task ends there); with `--if-missing allow` it goes on (the control), unless
+    HERMES_HOOKS_FAIL_CLOSED=1."""
+    for if_missing, switch in UNREACHABLE:
         r = Run(driver, binary, "unreachable")
-        rules_pack.install(r.hermes_hooks, r.hermes)
-        # Installed by a copy of the binary that is then gone.
         copy = r.root / "bin" / "hermes-hooks"
         copy.parent.mkdir()
         shutil.copy2(binary, copy)
-        r.place(binary=str(copy))
+        r.place(str(copy), *(["--if-missing", "allow"] if if_missing == "allow" else []))
         copy.unlink()
         if switch:
             r.extra_env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
         r.drive()
-        if switch:
-            report("fail-closed: the binary unreachable and HERMES_HOOKS_FAIL_CLOSED=1: the call "
-                   "is blocked, and the model is told why",
-                   r.keep_survived() and any("could not check" in t for t in r.tool_results()),
-                   r.why())
+        if driver.ends_on_block:
+            stopped = r.keep_survived() and r.asked_once()
         else:
-            note("fail-closed: the binary unreachable, without the switch (nothing can learn the "
-                 "pack's fail_closed rules): keep %s"
-                 % ("survived" if r.keep_survived() else "was deleted"))
+            stopped = r.keep_survived() and any("could not check" in t for t in r.tool_results())
+        how = "--if-missing %s%s" % (if_missing, " and HERMES_HOOKS_FAIL_CLOSED=1" if switch else "")
+        if if_missing == "allow" and not switch:
+            report("fail-closed: the binary unreachable with %s: the call goes on (control)" % how,
+                   not r.keep_survived(), r.why())
+        else:
+            report("fail-closed: the binary unreachable with %s: the call is blocked, and %s"
+                   % (how, "the task ends there" if driver.ends_on_block
+                      else "the model is told why"), stopped, r.why())
         r.cleanup()
+
+
+def script_fail_closed_checks(driver, binary):
+    """Cline's: a script per call runs `hermes-hooks run`, and an answer Cline cannot read lets
+    the call go, so the script answers for a runner that ended without answering."""
+    for pack in (False, True):
+        r = Run(driver, binary, "killed-closed" if pack else "killed-open")
+        killer(r)
+        if pack:
+            rules_pack.install(r.hermes_hooks, r.hermes)
+        r.approve()
+        r.place()
+        r.drive()
+        killed = (r.root / "runner-killed").exists()
+        if pack:
+            report("fail-closed: with the destructive pack's fail_closed rules, a runner killed in "
+                   "the middle of the call stops it: keep/ stays and the task ends there",
+                   killed and r.keep_survived() and r.asked_once(), r.why())
+        else:
+            report("fail-closed: with no fail_closed hook, a runner killed in the middle of the "
+                   "call lets it go (control)", killed and not r.keep_survived(), r.why())
+        r.cleanup()
+
+    unreachable_checks(driver, binary)
 
 
 def main(driver):
@@ -377,7 +459,23 @@ def main(driver):
 # ---------------------------------------------------------------------------------------------
 # How each agent is configured and started.
 
-class OpenCodeDriver:
+class Driver:
+    """What an agent's driver says unless it says otherwise: the shell tool is `bash`, the run
+    ends with the model's text, a block's message reaches the model in the tool result and the
+    model goes on, and the agent ends on SIGTERM."""
+
+    shell_tool = "bash"
+    finish = None
+    ends_on_block = False
+    told = "reaches the model in the tool result"
+    context_after_result = False
+    timeout_signal = ["-k", "5"]
+
+    def __init__(self):
+        self.program = None
+
+
+class OpenCodeDriver(Driver):
     """OpenCode and Kilo Code: `<program> run PROMPT` in the project, the fake provider in the
     project's opencode.json (kilo.json), the module in .opencode/plugins/ (.kilo/plugins/)."""
 
@@ -434,7 +532,7 @@ class OpenCodeDriver:
             '  },\n}) };\n')
 
 
-class PiDriver:
+class PiDriver(Driver):
     """Pi: `pi -p` in the project, the fake provider in ~/.pi/agent/models.json, the module in
     .pi/extensions/ (Pi reads a project's extensions from the folder it starts in only)."""
 
@@ -442,9 +540,6 @@ class PiDriver:
     title = "Pi"
     plugin_word = "extension"
     prompt_hook = "before_agent_start"
-
-    def __init__(self):
-        self.program = None
 
     def plugin_folder(self, run):
         return run.proj / ".pi" / "extensions"
@@ -476,3 +571,58 @@ class PiDriver:
             '    if (/rm -rf/.test(String(event.input.command))) '
             'return { block: true, reason: "NATIVE-BLOCK keep is protected" };\n'
             "  });\n}\n")
+
+
+class ClineDriver(Driver):
+    """Cline: `cline --yolo PROMPT` in the project, the fake provider set with `cline auth`, the
+    scripts (PreToolUse.sh, ...) in ~/.cline/hooks/. Its shell tool runs a list of commands, and
+    its run ends only when the model calls `submit_and_exit`. A block is Cline's cancel, which
+    ends the whole task and shows its message nowhere, so where the others' checks read the
+    message in the tool result, Cline's read it in the audit log and see the model not asked
+    again. No hook before a turn is waited for, so there is no pre-agent-turn context, and a
+    post-tool-call hook's comes as a message after the tool result; there is no `serve`, so failing closed is the script's, for a `run` killed
+    in the middle of the call."""
+
+    name = "cline"
+    title = "Cline"
+    plugin_word = "hook"
+    prompt_hook = None
+    shell_tool = "run_commands"
+    finish = {"name": "submit_and_exit",
+              "arguments": {"summary": "The work asked for is done.", "verified": True}}
+    ends_on_block = True
+    told = ("is Cline's cancel, as the audit log keeps it, and the task ends there (Cline shows "
+            "the message nowhere)")
+    # Context comes as a message of its own after the tool's result.
+    context_after_result = True
+    # Cline does not end on SIGTERM.
+    timeout_signal = ["-s", "KILL"]
+
+    def shell_args(self, command):
+        return {"commands": [command]}
+
+    def configure(self, run, port):
+        done = subprocess.run(
+            [self.program, "auth", "-p", "openai-compatible", "-k", "sk-fake", "-m", "fake-model",
+             "-b", "http://127.0.0.1:%d/v1" % port], cwd=run.proj, env=run.env(port),
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError("cline auth failed: %s%s" % (done.stdout, done.stderr))
+
+    def env(self):
+        return {}
+
+    def argv(self, prompt):
+        return [self.program, "--yolo", prompt]
+
+    def native_plugin(self, run):
+        folder = run.proj / ".clinerules" / "hooks"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "PreToolUse.py").write_text(
+            "#!/usr/bin/env python3\n"
+            "import json, sys\n"
+            "call = (json.load(sys.stdin).get('tool_call') or {}).get('input') or {}\n"
+            "if any('rm -rf' in c for c in call.get('commands') or []):\n"
+            "    print(json.dumps({'cancel': True, 'errorMessage': 'NATIVE-BLOCK keep is protected'}))\n"
+            "else:\n"
+            "    print('{}')\n")

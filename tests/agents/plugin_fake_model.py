@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A scripted stand-in for the OpenAI Chat Completions API, for driving the plugin agents
-(OpenCode, Kilo Code, Pi) offline: qwen/fake_model.py with the shell tool's name as an option
-(--shell: `bash` in all three).
+(OpenCode, Kilo Code, Pi) and Cline offline: qwen/fake_model.py with the shell tool's name as an
+option (--shell: `bash` in the three, `run_commands` in Cline) and a last call (--finish: Cline's
+run ends only when the model calls `submit_and_exit`).
 
 It listens on 127.0.0.1 (a free port, written to --port-file once bound), answers
 POST .../chat/completions with server-sent events (or one JSON body when the request does not
@@ -9,7 +10,8 @@ stream), and appends every request it got, as one JSON line, to --log.
 
 The script of the conversation (--calls, a JSON list of {"name", "arguments"}): a request that
 offers the shell tool (--shell) and holds N tool results asks for the call N+1, one per request,
-then gives the final answer (--answer). A request that offers no shell tool (a side query) gets "ok".
+then the --finish call when there is one, then gives the final answer (--answer). A request that
+offers no shell tool (a side query) gets "ok".
 The server exits by itself after --lifetime seconds, whatever happens.
 """
 
@@ -30,6 +32,8 @@ def parse_args():
     p.add_argument("--shell", default="bash")
     p.add_argument("--calls", default=json.dumps([{"name": "bash",
                                                    "arguments": {"command": "rm -rf keep"}}]))
+    p.add_argument("--finish", default="null",
+                   help="a JSON {name, arguments}: the call after the script's calls")
     p.add_argument("--answer", default="All done.")
     p.add_argument("--lifetime", type=float, default=300.0)
     return p.parse_args()
@@ -43,6 +47,9 @@ def offers_shell(body, shell):
 def plan_reply(body, args):
     """The message this request gets: a tool call, or text."""
     calls = json.loads(args.calls)
+    finish = json.loads(args.finish)
+    if finish:
+        calls = calls + [finish]
     done = sum(1 for m in body.get("messages") or [] if m.get("role") == "tool")
     if offers_shell(body, args.shell) and done < len(calls):
         with STATE["lock"]:

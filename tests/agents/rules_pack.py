@@ -118,21 +118,22 @@ def message(rules_file, rule=RULE):
     return found.group(1).strip()
 
 
-def report_run(report, with_pack, survived, results, detail, carried, form=PLAIN):
+def report_run(report, with_pack, survived, results, detail, carried, form=PLAIN,
+               told="reaches the model in the tool result"):
     """The checks of one run: without the pack (the control) the folder goes; with it the folder
-    stays and the rule's message reaches the model. `carried` is asked only with the pack: it
-    gives whether the tool results hold the message (as each harness reads them) and the
-    message. `form` is the form of the delete the model asked for (PLAIN or SCRIPT)."""
+    stays and the rule's message goes where `told` says (into the tool result the model reads,
+    where the agent has one). `results` is whether the agent got past the call. `carried` is
+    asked only with the pack: it gives whether the message went there (as each harness reads it)
+    and the message. `form` is the form of the delete the model asked for (PLAIN or SCRIPT)."""
     if form == PLAIN:
         control = ("rules: without the pack, `rm -rf` of a folder outside the project runs "
                    "(control)")
         blocked = "rules: the destructive pack blocks `rm -rf` of a folder outside the project"
-        carries = "rules: the pack rule's message reaches the model in the tool result"
+        carries = "rules: the pack rule's message %s" % told
     else:
         control = "rules: without the pack, `%s` runs (control)" % form
         blocked = "rules: `%s` is blocked by the destructive pack" % form
-        carries = ("rules: the pack rule's message reaches the model in the tool result (`%s`)"
-                   % form)
+        carries = "rules: the pack rule's message %s (`%s`)" % (told, form)
     if not with_pack:
         report(control, not survived and results, detail)
         return

@@ -6,9 +6,10 @@
 # (tests/agents/<agent>/check.sh for each).
 # Each agent's own native hook runs first in the same harness, as a control.
 # The agents that take plugins instead of hooks (OpenCode, Kilo Code, Pi) run the shipped plugin
-# module in the project's plugin folder (tests/agents/plugin_agents.py says what each check is:
-# block, rewrite, context, consent, failing closed with `serve` killed or the binary gone, and a
-# hostile model's escapes); they have no ask, gate, self or missing checks, and skip those.
+# module `install <agent>` writes, and Cline the scripts it writes (tests/agents/plugin_agents.py
+# says what each check is: block, rewrite, context, consent, failing closed with `serve` (Cline:
+# `run`) killed or the binary gone, and a hostile model's escapes); they have no ask, gate, self or
+# missing checks, and skip those.
 #
 # The agents are installed with npm at pinned versions into target/agents/ (a cache; or
 # $HERMES_HOOKS_CLIENTS_CACHE/agents/, a folder outside the checkout CI keeps between runs). Skips,
@@ -156,7 +157,7 @@ print_drift() {
 }
 
 drift=()
-for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen opencode kilo pi}; do
+for agent in ${HERMES_HOOKS_AGENTS:-claude-code codex gemini copilot droid qwen opencode kilo pi cline}; do
   check="tests/agents/$agent/check.sh"
   if [ ! -f "$check" ]; then
     echo "agents: $agent: no harness at $check" >&2

@@ -183,12 +183,14 @@ class Run:
         if any(h["consent"] != "approved" for h in guards):
             raise RuntimeError(f"the project's guards are not approved: {guards}")
 
-    def plugin(self, binary=None, approve=True):
-        """Installs the plugin with `binary install hermes` (this binary unless given), enables it
-        as Hermes's own command does, and approves the project's guards (unless told not to)."""
+    def plugin(self, binary=None, approve=True, install_args=()):
+        """Installs the plugin with `binary install hermes` (this binary unless given, with
+        `install_args`), enables it as Hermes's own command does, and approves the project's
+        guards (unless told not to)."""
         binary = binary or BINARY
         self.config(9)
-        installed = subprocess.run([binary, "install", "hermes"], cwd=self.proj, env=self.env(),
+        installed = subprocess.run([binary, "install", "hermes", *install_args], cwd=self.proj,
+                                   env=self.env(),
                                    stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                    timeout=60)
         if installed.returncode != 0:
@@ -494,27 +496,34 @@ def plugin_checks():
                r.servers_seen >= 1 and not r.servers_after_exit(),
                f"seen during the run: {r.servers_seen}; left: {r.servers()}")
 
-    for closed in (False, True):
-        with checked_run(f"plugin-missing-{closed}") as r:
+    plugin_missing_checks()
+
+
+def plugin_missing_checks():
+    """The plugin installed by a copy of the binary that is then gone: `install hermes
+    --if-missing` (block by default), and whether HERMES_HOOKS_FAIL_CLOSED=1 is set."""
+    for if_missing, closed in (("block", False), ("allow", False), ("allow", True)):
+        how = f"--if-missing {if_missing}" + (" and HERMES_HOOKS_FAIL_CLOSED=1" if closed else "")
+        with checked_run(f"plugin-missing-{if_missing}-{closed}") as r:
             r.guard("pre-tool-call", "block", tool="shell")
             copy = r.root / "bin" / "hermes-hooks"
             copy.parent.mkdir()
             shutil.copy2(BINARY, copy)
-            r.plugin(binary=str(copy))
+            r.plugin(binary=str(copy), install_args=("--if-missing", if_missing))
             copy.unlink()
             r.extra_env["PATH"] = path_without_hermes_hooks()
             if closed:
                 r.extra_env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
             r.drive([[terminal(KEEP)]])
             said = [line for line in r.agent_log().splitlines() if "hermes-hooks" in line]
-            if closed:
-                report("plugin: the binary missing and HERMES_HOOKS_FAIL_CLOSED=1: the call is "
-                       "blocked", r.kept() and r.ended(), r.why())
+            if if_missing == "allow" and not closed:
+                report(f"plugin: the binary missing, installed with {how}: Hermes goes on "
+                       "(fails open)", not r.kept() and r.ended(), r.why())
             else:
-                report("plugin: the binary missing: Hermes goes on (fails open)",
-                       not r.kept() and r.ended(), r.why())
-            report(f"plugin: the binary missing{' (fail closed)' if closed else ''}: one line "
-                   "in Hermes's log says so", len(said) == 1, "\n".join(said) or r.why())
+                report(f"plugin: the binary missing, installed with {how}: the call is blocked",
+                       r.kept() and r.ended(), r.why())
+            report(f"plugin: the binary missing, installed with {how}: one line in Hermes's log "
+                   "says so", len(said) == 1, "\n".join(said) or r.why())
 
 
 # --- Ask a person ----------------------------------------------------------------------------

@@ -291,30 +291,44 @@ print(json.dumps({{"mw": mw, "pre": ctx.h["pre_tool_call"](**kw),
 """
 
 
-def plugin_copy(binary):
-    """A copy of the plugin written for `binary`."""
+def plugin_copy(binary, if_missing="block"):
+    """A copy of the plugin written for `binary`, as `install --if-missing IF_MISSING` writes it."""
     with open(os.path.join(PLUGIN, "__init__.py")) as f:
         text = f.read()
+    for name, value in (("INSTALLED_BINARY", binary), ("IF_MISSING", if_missing)):
+        start = text.index("\n%s = " % name) + 1
+        end = text.index("\n", start)
+        text = text[:start] + "%s = %r" % (name, value) + text[end:]
     folder = tempfile.mkdtemp(prefix="plugin-")
     path = os.path.join(folder, "__init__.py")
     with open(path, "w") as f:
-        start = text.index("INSTALLED_BINARY = ")
-        end = text.index("\n", start)
-        f.write(text[:start] + "INSTALLED_BINARY = %r" % binary + text[end:])
+        f.write(text)
     return path
 
 
-def without_binary():
+def without_binary(if_missing="block"):
     """A copy of the plugin whose installed path is gone, and an environment without the binary."""
-    path = plugin_copy("/nonexistent/hermes-hooks")
+    path = plugin_copy("/nonexistent/hermes-hooks", if_missing)
     env = os.environ.copy()
     env.pop("HERMES_HOOKS_BIN", None)
     env["PATH"] = "/nonexistent"
     return path, env
 
 
-def test_a_missing_binary_fails_open_saying_so_once(module, ctx):
+def test_a_missing_binary_blocks_tool_calls_saying_so_once(module, ctx):
     path, env = without_binary()
+    code, out, err = run_child(CHILD.format(path=path, after=""), env)
+    assert code == 0, err
+    answer = json.loads(out.strip().splitlines()[-1])
+    assert answer["pre"]["action"] == "block", answer
+    assert "--if-missing allow" in answer["pre"]["message"], answer
+    assert answer["pre2"]["action"] == "block", answer
+    said = [line for line in err.splitlines() if line.startswith("LOG ") and "not installed" in line]
+    assert len(said) == 1, err
+
+
+def test_a_missing_binary_installed_with_if_missing_allow_fails_open_saying_so_once(module, ctx):
+    path, env = without_binary("allow")
     code, out, err = run_child(CHILD.format(path=path, after=""), env)
     assert code == 0, err
     answer = json.loads(out.strip().splitlines()[-1])
@@ -324,7 +338,7 @@ def test_a_missing_binary_fails_open_saying_so_once(module, ctx):
 
 
 def test_a_missing_binary_blocks_tool_calls_when_failing_closed(module, ctx):
-    path, env = without_binary()
+    path, env = without_binary("allow")
     env["HERMES_HOOKS_FAIL_CLOSED"] = "1"
     code, out, err = run_child(CHILD.format(path=path, after=""), env)
     assert code == 0, err

@@ -19,10 +19,11 @@ Every request names the session's project (`project_dir`, see _Projects): the mo
 the payload's `cwd`, never the project whose guards apply.
 
 The plugin never raises into Hermes (Hermes logs a callback's exception and runs the call).
-Anything that keeps a tool call from being decided (the binary missing, a server that died, an
-argument that cannot be sent, a bug) is said once in Hermes's log and lets the call go on, unless
+Anything that keeps a tool call from being decided (a server that died, an argument that cannot
+be sent, a bug) is said once in Hermes's log and lets the call go on, unless
 HERMES_HOOKS_FAIL_CLOSED=1 or a `fail_closed` guard could apply to the call (the plugin learns
-which events have one with `hermes-hooks list`), which block it instead.
+which events have one with `hermes-hooks list`), which block it instead. A binary that cannot be
+found blocks each tool call, as command wiring does, unless IF_MISSING is "allow".
 
 Written by `hermes-hooks install hermes`; Python standard library only.
 """
@@ -87,6 +88,9 @@ def _warn_once(key, text):
 
 VERSION = "@HERMES_HOOKS_VERSION@"
 INSTALLED_BINARY = "@HERMES_HOOKS_BIN@"
+# What a tool call meets when the binary cannot be found: "block" (install's default) or "allow"
+# (`install hermes --if-missing allow`).
+IF_MISSING = "@HERMES_HOOKS_IF_MISSING@"
 
 # Hermes runs up to 8 tool calls at once.
 POOL_SIZE = 8
@@ -697,7 +701,12 @@ class _Plugin:
     # -- talking to the servers -------------------------------------------------------------
 
     def _say_once(self, err):
-        if _fail_closed():
+        if err.kind == "missing" and IF_MISSING != "allow":
+            text = (
+                "hermes-hooks: %s; tool calls are blocked until it is installed again "
+                "(`hermes-hooks install hermes --if-missing allow` lets them go)" % (err,)
+            )
+        elif _fail_closed():
             text = "hermes-hooks: %s; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)" % (err,)
         else:
             text = (
@@ -756,6 +765,11 @@ class _Plugin:
         """The block (or None) for a tool call the hooks could not decide: said once; blocked
         when it was slow, in fail-closed mode, or where a fail_closed guard could apply."""
         self._say_once(err)
+        if err.kind == "missing" and IF_MISSING != "allow":
+            return (
+                "hermes-hooks could not check this call, so it was blocked: %s. Install it again, "
+                "or run `hermes-hooks install hermes --if-missing allow`" % (err,)
+            )
         if err.kind == "slow" or _fail_closed():
             return "hermes-hooks could not check this call: %s" % (err,)
         try:

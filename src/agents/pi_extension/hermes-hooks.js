@@ -31,12 +31,14 @@
 // here), this is said once on stderr and the event goes on as if answered {}, EXCEPT that it is
 // answered as a block:
 //   - for a tool call, when HERMES_HOOKS_FAIL_CLOSED=1, or when the ceiling was reached (a hook
-//     may still have been deciding: letting the call run then would let slowness bypass it);
+//     may still have been deciding: letting the call run then would let slowness bypass it), or
+//     when the binary cannot be found and install wrote IF_MISSING "block" (its default;
+//     `install --if-missing allow` writes "allow"), as the command wiring of other agents does;
 //   - for any event, when a `fail_closed` hook of the project could apply to it. Which events
 //     have one is learned with `hermes-hooks list --json` in the project folder when the
 //     extension first sees it, again in the background when older than 30 s; a request that
 //     fails waits up to 10 s for the first answer. With the binary gone, nothing can be learned,
-//     so only HERMES_HOOKS_FAIL_CLOSED=1 blocks.
+//     so only IF_MISSING and HERMES_HOOKS_FAIL_CLOSED=1 block.
 // Nothing else is ever thrown into Pi.
 //
 // Bypass the agent has (doctor and the docs say so): `pi --no-extensions` loads no extension
@@ -53,6 +55,8 @@ import { delimiter, join, isAbsolute } from "node:path";
 const INSTALLED_BINARY = "@HERMES_HOOKS_BIN@";
 const AGENT = "@HERMES_HOOKS_AGENT@";
 const PLUGIN_VERSION = "@HERMES_HOOKS_VERSION@";
+// What a tool call meets when the binary cannot be found: "block" or "allow".
+const IF_MISSING = "@HERMES_HOOKS_IF_MISSING@";
 
 // Servers at once, and the ceiling on one answer (serve's own hook deadlines come first).
 const POOL_SIZE = 4;
@@ -459,6 +463,8 @@ class Hooks {
   sayOnce(err) {
     const text = err.kind === "slow"
       ? `hermes-hooks: ${err.message}; a tool call is blocked then (a hook may still have been deciding), anything else goes on unless a fail_closed hook could apply to it`
+      : err.kind === "missing" && IF_MISSING !== "allow"
+      ? `hermes-hooks: ${err.message}; tool calls are blocked until it is installed again (\`hermes-hooks install ${AGENT} --if-missing allow\` lets them go)`
       : failClosedSwitch()
       ? `hermes-hooks: ${err.message}; tool calls are blocked (HERMES_HOOKS_FAIL_CLOSED=1)`
       : `hermes-hooks: ${err.message}; what the hooks could not check goes on, except what a fail_closed hook could apply to (HERMES_HOOKS_FAIL_CLOSED=1 blocks every tool call instead)`;
@@ -486,6 +492,9 @@ class Hooks {
       try {
         const err = asUnanswered(caught);
         this.sayOnce(err);
+        if (TOOL_CALLS.includes(event) && err.kind === "missing" && IF_MISSING !== "allow") {
+          return blockAnswer(`hermes-hooks could not check this call, so it was blocked: ${err.message}. Install it again, or run \`hermes-hooks install ${AGENT} --if-missing allow\``);
+        }
         if (TOOL_CALLS.includes(event) && (failClosedSwitch() || err.kind === "slow")) {
           return blockAnswer(`hermes-hooks could not check this call: ${err.message}`);
         }

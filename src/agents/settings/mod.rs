@@ -296,6 +296,16 @@ pub(crate) enum IfMissing {
     Allow,
 }
 
+impl IfMissing {
+    /// The value's name, as `--if-missing` and `install --json` spell it.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Block => "block",
+            Self::Allow => "allow",
+        }
+    }
+}
+
 /// The shell text after the command, on an event that guards calls: an exit of 126 or more
 /// (cannot be found, cannot be started) becomes exit 2, the block of every agent wired here.
 pub(crate) const BLOCK_TAIL: &str = " ; s=$? ; [ \"$s\" -lt 126 ] && exit \"$s\" ; echo \
