@@ -141,3 +141,114 @@ fn the_engine_never_names_an_agent() {
         assert!(rank < agents, "{module} is listed after the agents");
     }
 }
+
+/// The names a path prefix reaches in `code`: after each `prefix`, the one name, or each name
+/// of a `{...}` group (`super::{a, b::c}` reaches `a` and `b`).
+fn reached(code: &str, prefix: &str) -> BTreeSet<String> {
+    let name = |text: &str| -> String {
+        text.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut found = BTreeSet::new();
+    for (at, _) in code.match_indices(prefix) {
+        let rest = &code[at + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        found.insert(name(&group[start..i]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        found.insert(name(&group[start..i]));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            found.insert(name(rest));
+        }
+    }
+    found.remove("");
+    found
+}
+
+/// Each module directly in `dir` (a file `x.rs` or a folder `x/`) and every file of it.
+fn members(dir: &Path) -> Vec<(String, Vec<PathBuf>)> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            let mut inside = Vec::new();
+            files(&path, &mut inside);
+            out.push((stem, inside));
+        } else if path.extension().is_some_and(|e| e == "rs") && stem != "mod" {
+            out.push((stem, vec![path]));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_two_modules_of_a_folder_need_each_other() {
+    let mut folders = vec![src()];
+    let mut circles = Vec::new();
+    while let Some(dir) = folders.pop() {
+        let members = members(&dir);
+        let names: BTreeSet<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
+        let module_path = dir
+            .strip_prefix(src())
+            .unwrap()
+            .to_string_lossy()
+            .replace('/', "::");
+        let crate_prefix = if module_path.is_empty() {
+            "crate::".to_owned()
+        } else {
+            format!("crate::{module_path}::")
+        };
+        let mut needs = std::collections::BTreeMap::new();
+        for (name, sources) in &members {
+            let mut uses = BTreeSet::new();
+            for file in sources {
+                let text = code(file);
+                uses.extend(reached(&text, &crate_prefix));
+                // `super::` names this folder's modules from a file right in it, or a folder's
+                // mod.rs.
+                let direct = file.parent() == Some(dir.as_path())
+                    || (file.file_name().is_some_and(|f| f == "mod.rs")
+                        && file.parent().and_then(Path::parent) == Some(dir.as_path()));
+                if direct && !module_path.is_empty() {
+                    uses.extend(reached(&text, "super::"));
+                }
+            }
+            uses.retain(|u| u != name && names.contains(u.as_str()));
+            needs.insert(name.clone(), uses);
+        }
+        for (a, uses) in &needs {
+            for b in uses {
+                if a < b && needs.get(b).is_some_and(|back| back.contains(a)) {
+                    circles.push(format!("{module_path}: {a} <-> {b}"));
+                }
+            }
+        }
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            }
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "modules that need each other:\n{}",
+        circles.join("\n")
+    );
+}

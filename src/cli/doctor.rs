@@ -182,7 +182,7 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
     let project = paths
         .project
         .clone()
-        .or_else(|| super::new::project_root(&cwd, &Printer::new(true)).ok());
+        .or_else(|| super::shared::project_root(&cwd, &Printer::new(true)).ok());
     let home = crate::paths::home_dir();
     let mut places = Vec::new();
     for agent in Agent::ALL {

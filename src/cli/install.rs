@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
 
-pub(crate) use super::install_report::Mode;
+pub(crate) use super::install_report::{Done, Mode};
 use super::install_report::{EventReport, Report, human, left_out};
 use super::{GlobalArgs, shared};
 use crate::agents::settings::{self, Action, Plan, Scope, Settings, Wiring};
@@ -19,7 +19,7 @@ use crate::agents::{Agent, AgentEvent};
 use crate::config::{self, Event};
 use crate::env;
 use crate::exit::ExitStatus;
-use crate::output::{Printer, Screen};
+use crate::output::Printer;
 use crate::paths;
 
 /// The help after `install`'s options.
@@ -151,28 +151,6 @@ pub(crate) fn run(
     )
 }
 
-/// What one agent's install or uninstall did: its `--json` document, and what a person reads.
-pub(super) struct Done {
-    pub document: serde_json::Value,
-    pub warnings: Vec<String>,
-    pub screen: Screen,
-}
-
-impl Done {
-    /// Prints it alone: the document, or the warnings on stderr and the screen.
-    pub(super) fn print(&self, json: bool, printer: &Printer) -> Result<()> {
-        if json {
-            printer.document(&self.document)?;
-        } else {
-            for warning in &self.warnings {
-                printer.warn(warning);
-            }
-            printer.show(&self.screen)?;
-        }
-        Ok(())
-    }
-}
-
 /// Installs or uninstalls the agent `args` names, and reports.
 /// `also`: install even where the agent's other level is wired already.
 pub(super) fn apply(
@@ -211,7 +189,7 @@ pub(super) fn offer_setup(global: &GlobalArgs, printer: &Printer) {
         printer.note(format_args!(
             "nothing is approved yet, so the wiring guards nothing: `hermes-hooks setup` writes \
              the recommended rule packs ({}) for review and approves them",
-            super::setup::RECOMMENDED.join(", ")
+            crate::rules::packs::RECOMMENDED.join(", ")
         ));
     }
 }
@@ -348,7 +326,7 @@ fn scope_of(args: &WiringArgs, cwd: &Path, printer: &Printer) -> Result<Scope> {
     Ok(match &args.project {
         None => Scope::User,
         Some(Some(dir)) => Scope::Project(std::path::absolute(dir)?),
-        Some(None) => Scope::Project(super::new::project_root(cwd, printer)?),
+        Some(None) => Scope::Project(super::shared::project_root(cwd, printer)?),
     })
 }
 

@@ -172,7 +172,7 @@ fn wired(
         None => Scope::User,
         Some(Some(dir)) => Scope::Project(std::path::absolute(dir).unwrap_or_else(|_| dir.clone())),
         Some(None) => match super::shared::current_dir()
-            .and_then(|cwd| super::new::project_root(&cwd, &Printer::new(true)))
+            .and_then(|cwd| super::shared::project_root(&cwd, &Printer::new(true)))
         {
             Ok(root) => Scope::Project(root),
             Err(_) => return false,

@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result};
 use serde::Serialize;
 
 use super::GlobalArgs;
-use super::install::{Done, Mode};
+use super::install_report::{Done, Mode};
 use crate::agents::plugin::{self, Change, FileChange};
 use crate::agents::settings::IfMissing;
 use crate::output::Screen;

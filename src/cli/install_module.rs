@@ -6,7 +6,7 @@
 use anyhow::{Context as _, Result};
 use serde::Serialize;
 
-use super::install::{Done, Mode};
+use super::install_report::{Done, Mode};
 use crate::agents::module;
 use crate::agents::plugin::{Change, FileChange};
 use crate::agents::settings::{IfMissing, Scope};

@@ -6,9 +6,31 @@ use serde::Serialize;
 use crate::agents::Agent;
 use crate::agents::settings::{Action, Plan, Wiring};
 use crate::agents::version::Release;
-use crate::output::Screen;
 use crate::output::table::terminal_width;
+use crate::output::{Printer, Screen};
 use crate::text::wrap_words;
+
+/// What one agent's install or uninstall did: its `--json` document, and what a person reads.
+pub(crate) struct Done {
+    pub document: serde_json::Value,
+    pub warnings: Vec<String>,
+    pub screen: Screen,
+}
+
+impl Done {
+    /// Prints it alone: the document, or the warnings on stderr and the screen.
+    pub(crate) fn print(&self, json: bool, printer: &Printer) -> anyhow::Result<()> {
+        if json {
+            printer.document(&self.document)?;
+        } else {
+            for warning in &self.warnings {
+                printer.warn(warning);
+            }
+            printer.show(&self.screen)?;
+        }
+        Ok(())
+    }
+}
 
 /// Which of the two commands.
 #[derive(Clone, Copy, PartialEq, Eq)]

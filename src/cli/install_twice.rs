@@ -22,7 +22,7 @@ pub(super) fn refuse_second(
     let other = match scope {
         Scope::User => {
             // The project this directory belongs to, found without a word on stderr.
-            match super::new::project_root(cwd, &Printer::new(true)) {
+            match super::shared::project_root(cwd, &Printer::new(true)) {
                 Ok(root) => Scope::Project(root),
                 Err(_) => return Ok(()),
             }

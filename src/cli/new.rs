@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::authoring::scaffold::{Hook, Lang};
 use crate::config::SourceKind;
-use crate::config::hook_md::is_spec_name;
+use crate::config::glance::is_spec_name;
 use crate::exit::ExitStatus;
 use crate::matcher::Matcher;
 use crate::output::{Printer, Screen};
@@ -247,7 +247,7 @@ fn write(
         Scope::Project(dir) => {
             let root = match dir {
                 Some(dir) => dir.clone(),
-                None => project_root(cwd, printer)?,
+                None => shared::project_root(cwd, printer)?,
             };
             let folder = root.join(".agents").join("hooks").join(name);
             stays_inside(&root, &folder)?;
@@ -265,47 +265,6 @@ fn write(
         format!("hermes-hooks doctor{flags}"),
     ];
     Ok(made)
-}
-
-/// The project root for a new project hook: the project found from `cwd`, else the repository
-/// root above it, else `cwd` itself; `$HOME` and `/` are never a project. A project skipped
-/// because another user owns it is said, and never written into.
-pub(super) fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
-    let found = paths::find_project(cwd);
-    let root = match found.root {
-        Some(root) => root,
-        None => fallback_root(cwd)?,
-    };
-    if let Some(skipped) = found.skipped {
-        if skipped.root == root {
-            bail!("{skipped}");
-        }
-        printer.warn(skipped);
-    }
-    Ok(root)
-}
-
-/// The root of a project that has no `.agents/hooks` yet: the repository root above `cwd`, else
-/// `cwd` itself.
-fn fallback_root(cwd: &Path) -> Result<PathBuf> {
-    let home = paths::home_dir().map(|home| paths::normalized(&home));
-    let cwd = paths::normalized(cwd);
-    for dir in cwd.ancestors() {
-        if dir.parent().is_none() || home.as_deref() == Some(dir) {
-            break;
-        }
-        if dir.join(".git").exists() {
-            return Ok(dir.to_path_buf());
-        }
-    }
-    if cwd.parent().is_none() || home.as_deref() == Some(cwd.as_path()) {
-        bail!(
-            "{} is not a project (the home folder and / never are): run this in a project, or \
-             pass --project DIR, --user or --config",
-            cwd.display()
-        );
-    }
-    Ok(cwd)
 }
 
 /// Refuses a project hook folder whose way from `root` leaves it: `.agents` or `.agents/hooks`

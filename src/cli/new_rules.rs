@@ -146,7 +146,7 @@ pub(super) fn write_packs(
         Some(dir) => {
             let root = match dir {
                 Some(dir) => dir,
-                None => super::new::project_root(&shared::current_dir()?, printer)?,
+                None => super::shared::project_root(&shared::current_dir()?, printer)?,
             };
             (root.join(".agents").join(FILE_NAME), Scope::Project)
         }

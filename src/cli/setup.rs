@@ -17,9 +17,7 @@ use crate::agents::settings::IfMissing;
 use crate::exit::ExitStatus;
 use crate::output::{Printer, Screen};
 
-/// The packs `setup` offers when none are named: the damage any project can suffer from a
-/// shell, whatever systems it talks to.
-pub(crate) const RECOMMENDED: [&str; 4] = ["destructive", "git-discard", "force-push", "secrets"];
+pub(crate) use crate::rules::packs::RECOMMENDED;
 
 // `Option<Option<Vec<_>>>`: the one value is a list, which clap would otherwise take as several.
 #[allow(clippy::option_option)]

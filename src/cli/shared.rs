@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use serde::Serialize;
 
@@ -18,6 +18,7 @@ use crate::dispatch::{Options, WATCH_COMMAND, load_options, location_warnings, s
 use crate::env;
 use crate::exec::interrupt::{self, Interrupt};
 use crate::output::Printer;
+use crate::paths;
 use crate::paths::{Paths, Skipped};
 
 /// Resolves an event name given on the command line (warning on a legacy name).
@@ -276,4 +277,45 @@ impl SkippedProject {
             owner: skipped.owner_name.clone(),
         }
     }
+}
+
+/// The project root for a new project hook: the project found from `cwd`, else the repository
+/// root above it, else `cwd` itself; `$HOME` and `/` are never a project. A project skipped
+/// because another user owns it is said, and never written into.
+pub(super) fn project_root(cwd: &Path, printer: &Printer) -> Result<PathBuf> {
+    let found = paths::find_project(cwd);
+    let root = match found.root {
+        Some(root) => root,
+        None => fallback_root(cwd)?,
+    };
+    if let Some(skipped) = found.skipped {
+        if skipped.root == root {
+            bail!("{skipped}");
+        }
+        printer.warn(skipped);
+    }
+    Ok(root)
+}
+
+/// The root of a project that has no `.agents/hooks` yet: the repository root above `cwd`, else
+/// `cwd` itself.
+fn fallback_root(cwd: &Path) -> Result<PathBuf> {
+    let home = paths::home_dir().map(|home| paths::normalized(&home));
+    let cwd = paths::normalized(cwd);
+    for dir in cwd.ancestors() {
+        if dir.parent().is_none() || home.as_deref() == Some(dir) {
+            break;
+        }
+        if dir.join(".git").exists() {
+            return Ok(dir.to_path_buf());
+        }
+    }
+    if cwd.parent().is_none() || home.as_deref() == Some(cwd.as_path()) {
+        bail!(
+            "{} is not a project (the home folder and / never are): run this in a project, or \
+             pass --project DIR, --user or --config",
+            cwd.display()
+        );
+    }
+    Ok(cwd)
 }

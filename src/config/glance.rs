@@ -96,7 +96,7 @@ fn plain_name(name: &str) -> bool {
         "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf",
     ];
     name.starts_with(|c: char| c.is_ascii_lowercase())
-        && super::hook_md::is_spec_name(name)
+        && is_spec_name(name)
         && !SPECIAL.contains(&name)
 }
 
@@ -123,6 +123,16 @@ fn unquoted(line: &str) -> bool {
         *byte == b':'
             && matches!(bytes.get(at + 1), Some(b' ' | b'\t'))
             && starts_node(&line[at + 1..])
+    })
+}
+
+/// Whether `name` follows the spec: lowercase letters, digits and single hyphens between them.
+pub(crate) fn is_spec_name(name: &str) -> bool {
+    name.split('-').all(|part| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     })
 }
 

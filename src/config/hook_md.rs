@@ -475,7 +475,7 @@ impl Reader<'_> {
         }
         if name.is_empty() || name.chars().count() > 64 {
             self.soft(line, "name must be 1 to 64 characters".to_owned());
-        } else if !is_spec_name(name) {
+        } else if !super::glance::is_spec_name(name) {
             self.soft(
                 line,
                 format!("name '{name}' should be lowercase letters, digits and single hyphens"),
@@ -703,16 +703,6 @@ impl Reader<'_> {
             compile(pattern, "pattern", true),
         )
     }
-}
-
-/// Whether `name` follows the spec: lowercase letters, digits and single hyphens between them.
-pub(crate) fn is_spec_name(name: &str) -> bool {
-    name.split('-').all(|part| {
-        !part.is_empty()
-            && part
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    })
 }
 
 /// What to say of a hook folder that has no entry script at all, naming the files it may have.

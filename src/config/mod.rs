@@ -2,7 +2,7 @@
 
 pub(crate) mod event;
 mod expand;
-mod glance;
+pub(crate) mod glance;
 pub(crate) mod hermes;
 pub(crate) mod hook_md;
 pub(crate) mod in_process;

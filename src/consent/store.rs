@@ -12,6 +12,9 @@ use crate::statefile::{self, FileKind};
 
 const KIND: FileKind = FileKind::Allowlist;
 
+/// The key an Agent Hooks approval keeps its HOOK.md's record under.
+pub(crate) const MANIFEST_KEY: &str = "hook_md";
+
 /// Why the allowlist could not be used (the state-file error, naming the allowlist).
 pub(crate) use crate::statefile::StateError as StoreError;
 
@@ -117,7 +120,7 @@ impl Allowlist {
             entry.insert("script_sha256".to_owned(), Value::from(sha.as_str()));
         }
         if let Some(manifest) = &approval.manifest {
-            entry.insert(super::vanished::MANIFEST_KEY.to_owned(), manifest.clone());
+            entry.insert(MANIFEST_KEY.to_owned(), manifest.clone());
         }
         self.approvals_mut().push(Value::Object(entry));
     }

@@ -16,8 +16,7 @@ use crate::config::rules::{self, Vars};
 use crate::config::{AgentHook, Event, HookSet, HookSpec, Origin, Scope, Source, StandIn};
 use crate::matcher::Matcher;
 
-/// The key an Agent Hooks approval keeps its HOOK.md's record under.
-pub(crate) const MANIFEST_KEY: &str = "hook_md";
+use super::store::MANIFEST_KEY;
 
 /// What an approval of `hook` remembers of its HOOK.md, for an Agent Hooks hook read from one.
 pub(crate) fn manifest_record(hook: &HookSpec) -> Option<Value> {

@@ -2,18 +2,17 @@
 //! the run under consent and the loop guard, and the Hermes answer line (or the error line when
 //! nothing could be decided).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, anyhow};
 
+use super::prepared::Prepared;
 use super::{Answer, HookSource, Options, Request, Talk, record, said};
-use crate::agents::Agent;
 use crate::caller::Allowances;
 use crate::config::event::{Resolved, UnknownEvent};
-use crate::config::{Event, HookSet, HookSpec};
-use crate::consent::{Bypass, ConsentGate, KeptList};
+use crate::config::{Event, HookSpec};
+use crate::consent::{Bypass, ConsentGate};
 use crate::env;
 use crate::exit::ExitStatus;
 use crate::loop_guard;
@@ -79,29 +78,6 @@ pub(super) fn decide(
             refuse(talk, event.name(), &err, block.as_ref())
         }
     }
-}
-
-/// Everything read before anything runs.
-pub(super) struct Prepared {
-    pub(super) set: Rc<HookSet>,
-    pub(super) home: PathBuf,
-    pub(super) invocation: Invocation,
-    pub(super) allowlist: PathBuf,
-    /// The payload could not be read: the hooks are loaded (from where the program runs), and
-    /// none of them can be given it.
-    pub(super) payload_error: Option<anyhow::Error>,
-    /// What the calling agent reads beyond the event table.
-    pub(super) allow: Allowances,
-    /// The agent that called.
-    pub(super) agent: Agent,
-    /// The project root whose hooks were loaded, and what it was found from.
-    pub(super) project: (Option<PathBuf>, crate::paths::ProjectFrom),
-    /// Where the source keeps the allowlist between events.
-    pub(super) kept_allowlist: Option<Arc<Mutex<KeptList>>>,
-    /// Where the guard's own state lives, kept from the model's calls.
-    pub(super) places: crate::protect::Places,
-    /// Where this call's guards are, for those that vanished.
-    pub(super) reach: crate::consent::vanished::Reach,
 }
 
 fn prepare(

@@ -5,6 +5,7 @@
 //! prints: what a person should hear goes to the caller's [`Talk`].
 
 mod decide;
+mod prepared;
 mod record;
 mod said;
 

@@ -1,6 +1,6 @@
 //! The audit log's line for one decided event, and where it goes.
 
-use super::decide::Prepared;
+use super::prepared::Prepared;
 use super::{Options, Talk};
 use crate::config::Event;
 use crate::exit::ExitStatus;

@@ -14,6 +14,10 @@ pub(crate) struct Pack {
     pub text: &'static str,
 }
 
+/// The packs `setup` offers when none are named: the damage any project can suffer from a
+/// shell, whatever systems it talks to.
+pub(crate) const RECOMMENDED: [&str; 4] = ["destructive", "git-discard", "force-push", "secrets"];
+
 /// Every pack, in the order `new --rules` lists them.
 pub(crate) const PACKS: [Pack; 14] = [
     Pack {

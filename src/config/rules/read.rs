@@ -12,9 +12,9 @@ use std::sync::OnceLock;
 use super::{
     Action, Condition, KEYS, PATTERN_MAX, RULES_MAX, TOOL_CLASSES, Undecidable, Vars, escape,
 };
-use crate::config::hook_md;
 use crate::config::yaml;
 use crate::config::{Event, SourceKind};
+use crate::config::{glance, hook_md};
 use crate::matcher::Matcher;
 
 /// A file, read.
@@ -279,7 +279,7 @@ fn name(map: &Map<String, Value>, names: &mut Vec<String>) -> Result<String, Ski
         Some(other) => return Err(Skip(format!("name must be text, not {}", kind(other)))),
         None => return Err(Skip("it has no name".to_owned())),
     };
-    if !hook_md::is_spec_name(name) {
+    if !glance::is_spec_name(name) {
         return Err(Skip(format!(
             "name '{name}' must be lowercase letters and digits, with single hyphens between \
              them"
