@@ -13,81 +13,62 @@
 //! file it came from changes. [`examine`] gives the findings `doctor` prints. Nothing else is
 //! public.
 //!
-//! Inside, in layers: each module uses only the ones named before it in this list (the house
-//! test in `tests/house.rs` reads this list and checks every `crate::` path against it):
-//! - the ground: `env` (every environment variable read), `clock`, `exit`, `fault`, `limits`
-//!   (reading files others supply), `pyjson`, `python_int`, `sanitize` (text made safe for a
-//!   terminal), `script_word`, `stamp` (what stands for a file's bytes until they change),
-//!   `digest`, `text`, `profile`, `matcher`, `owner`, `paths` (where every file is), `shell` (a
-//!   command line read as the shell reads it: the simple commands that would run), `tool_call`
-//!   (whether this process is a command an agent's model ran);
-//! - the engine: `exec` (one hook without a shell, in its own process group, under a deadline),
-//!   `config` (sources into one ordered list of [`HookSpec`]; the event table in
-//!   `config::event`; YAML mechanics in `config::yaml`), `statefile` (locked, atomic writes),
-//!   `cache` (hook sets kept between events), `caller` (what the engine knows of the calling
-//!   agent: tool classes and allowances), `consent` (the allowlist and the sha256 pin),
-//!   `loop_guard`, `payload`, `response` (exit code and stdout into a status and a directive),
-//!   `synthetic`, `rules` (a rule's verdict on a call; the packs shipped), `runner` (one event's hooks: order,
-//!   consent right before each start, aggregation), `outcome` (the final answer), `undecided`
-//!   (what the runner could not read, and the answer it then gives);
+//! Inside, on floors: each module uses only the ones named before it in this list (the house
+//! test in `tests/house.rs` reads this list and checks every `crate::` path against it, and
+//! that no two modules of one folder need each other):
+//! - `ground`: the small utilities every floor stands on, each named for what it answers
+//!   (`ground::env`, every environment variable read; `ground::paths`, where every file is;
+//!   `ground::limits`, reading files others supply; `ground::statefile`, locked atomic writes;
+//!   `ground::sanitize`, text made safe for a terminal; the rest in its `mod.rs`);
+//!   `matcher` (a hook's matcher, and Python's `re` for Hermes's regexes), `shell` (a command
+//!   line read as the shell reads it: the simple commands that would run);
+//! - the sources and the process: `exec` (one hook without a shell, in its own process group,
+//!   under a deadline), `config` (sources into one ordered list of [`HookSpec`]; the event table
+//!   in `config::event`; YAML mechanics in `config::yaml`), `cache` (hook sets kept between
+//!   events), `consent` (the allowlist and the sha256 pin);
+//! - `engine`: one event decided, each file named for the question it answers (the order is in
+//!   its `mod.rs`): which class a tool is, what the payload says, what a hook's answer means,
+//!   what a rule says of a call, the hooks run in order under consent, the final decision and the
+//!   quality-gate loop guard, where fail-closed is decided, and which stopped guards a person is
+//!   told of;
 //! - the agents, on top of the engine: `agents` (each agent's event names, tools, payload and
-//!   answer shape, one file per agent; its settings files and the Hermes plugin);
+//!   answer shape, one file per agent; its settings files, the plugins and modules);
 //! - what uses both: `authoring` (example answers, sample payloads and the files `new` writes),
-//!   `checks` (what `doctor` finds), `report` (the answer line and the audit line), `told`
-//!   (guards that stopped guarding, said once), `protect` (the guard's own files and commands,
-//!   kept from the model), `dispatch` (one event's whole path, [`answer`]);
+//!   `checks` (what `doctor` finds), `report` (the answer line and the audit line), `protect`
+//!   (the guard's own files and commands, kept from the model), `dispatch` (one event's whole
+//!   path, [`answer`]);
 //! - the command line: `output` (all printing) and `cli` (one module per subcommand).
 
-mod agents;
-mod authoring;
+mod ground;
+mod matcher;
+mod shell;
+
 mod cache;
-mod caller;
-mod checks;
-mod clock;
 mod config;
 mod consent;
-mod digest;
-mod dispatch;
-mod env;
 mod exec;
-mod exit;
-mod fault;
-mod limits;
-mod loop_guard;
-mod matcher;
-mod outcome;
-mod output;
-mod owner;
-mod paths;
-mod payload;
-mod profile;
-#[cfg(test)]
-mod properties;
+
+mod engine;
+
+mod agents;
+
+mod authoring;
+mod checks;
+mod dispatch;
 mod protect;
-mod pyjson;
-mod python_int;
 mod report;
-mod response;
-mod rules;
-mod runner;
-mod sanitize;
-mod script_word;
-mod shell;
-mod stamp;
-mod statefile;
-mod synthetic;
-mod text;
-mod told;
-mod tool_call;
-mod undecided;
+
+mod output;
 
 mod cli;
+
+#[cfg(test)]
+mod property_tests;
 
 // The engine, for a library caller (and a long-lived server): load the hooks, build a plan,
 // decide; every type those calls take or give is here, and nothing else.
 pub use agents::{Agent, AgentEvent, Rendered, Reply, UnknownAgent};
 pub use cache::{Cached, HookCache};
-pub use caller::{Allowances, ToolClass, ToolClasses};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};
 pub use config::{
@@ -98,19 +79,20 @@ pub use consent::fingerprint::{script_path, sha256_file};
 pub use consent::store::Approval;
 pub use consent::{Bypass, ConsentGate, record};
 pub use dispatch::{Answer, Options, Request, Talk, answer};
+pub use engine::decision::{LoopGuard, Outcome, decide};
+pub use engine::fail_closed::{RunnerError, Unread};
+pub use engine::loop_guard::Released;
+pub use engine::payload::{Dialect, HermesWire, Invocation, PayloadError, parse as parse_payload};
+pub use engine::response::{Directive, Status};
+pub use engine::runner::{HookReport, Plan, RunReport};
+pub use engine::tool_classes::{Allowances, ToolClass, ToolClasses};
 pub use exec::SPOOL_LIMIT;
 pub use exec::detach::Watchdog;
-pub use exec::interrupt::Interrupt;
-pub use exit::ExitStatus;
-pub use loop_guard::Released;
+pub use ground::exit::ExitStatus;
+pub use ground::interrupt::Interrupt;
+pub use ground::paths::Locations;
+pub use ground::statefile::{FileKind, StateError};
 pub use matcher::Matcher;
-pub use outcome::{LoopGuard, Outcome, decide};
-pub use paths::Locations;
-pub use payload::{Dialect, HermesWire, Invocation, PayloadError, parse as parse_payload};
-pub use response::{Directive, Status};
-pub use runner::{HookReport, Plan, RunReport};
-pub use statefile::{FileKind, StateError};
-pub use undecided::{RunnerError, Unread};
 
 /// The clap definition of the command line (for completions and man pages).
 pub fn command() -> clap::Command {

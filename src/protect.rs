@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::payload::Invocation;
+use crate::engine::payload::Invocation;
 use crate::shell::Command;
 
 /// What the model reads when a call is kept from the guard's files.
@@ -87,7 +87,7 @@ pub(crate) fn check(
     let mut person = None;
     match invocation.tool_class {
         Some("shell") => {
-            let reading = crate::rules::commands(invocation, input, home)?;
+            let reading = crate::engine::rules::commands(invocation, input, home)?;
             for command in &reading.commands {
                 if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
                     person.get_or_insert_with(|| format!("`{}` {why}", command.line));
@@ -101,7 +101,7 @@ pub(crate) fn check(
             }
         }
         Some("edit" | "write") => {
-            for path in crate::rules::call_paths(invocation) {
+            for path in crate::engine::rules::call_paths(invocation) {
                 touched.push((PathBuf::from(path), Act::Write, "an edit".to_owned()));
             }
         }
@@ -110,7 +110,7 @@ pub(crate) fn check(
     // A delete that sweeps the guard away with far more (the home folder, the project or a
     // folder above them) is left to the rules and hooks first: nothing is read for it now.
     let broad = |path: &Path, act: Act| {
-        let path = crate::paths::normalized(path);
+        let path = crate::ground::paths::normalized(path);
         act == Act::Whole
             && home
                 .into_iter()
@@ -139,7 +139,7 @@ pub(crate) fn check(
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
         .filter_map(|(path, act, by)| {
-            let named = crate::paths::normalized(&path);
+            let named = crate::ground::paths::normalized(&path);
             let real = real_path(&named).unwrap_or_else(|| named.clone());
             let forms = [named, real];
             let hit = own.iter().find(|own| overlaps(&forms, act, own))?;
@@ -203,7 +203,7 @@ fn switched_on(path: &Path) -> bool {
         #[serde(default)]
         self_protection: Option<bool>,
     }
-    let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
+    let Ok(bytes) = crate::ground::limits::read(path, crate::ground::limits::CONFIG_MAX) else {
         return true;
     };
     let text = String::from_utf8_lossy(&bytes);
@@ -454,8 +454,8 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
             prefix: true,
         },
         whole(places.home.join("hermes-hooks")),
-        whole(places.home.join(crate::told::STATE_FILE)),
-        whole(places.home.join(crate::loop_guard::STATE_FILE)),
+        whole(places.home.join(crate::engine::stopped_guards::STATE_FILE)),
+        whole(places.home.join(crate::engine::loop_guard::STATE_FILE)),
         whole(crate::agents::plugin_folder(&places.home)),
     ];
     own.extend(places.configs.iter().cloned().map(whole));
@@ -463,7 +463,7 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     own.extend(places.rules_files.iter().cloned().map(whole));
     own.extend(places.audit_log.iter().cloned().map(whole));
     own.extend(scripts.iter().cloned().map(whole));
-    if let Some(cache) = crate::paths::cache_dir() {
+    if let Some(cache) = crate::ground::paths::cache_dir() {
         own.push(whole(cache.join("hermes-hooks")));
     }
     // The key the memos are checked with.
@@ -481,7 +481,7 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     let roots: Vec<PathBuf> = std::iter::once(places.home.clone())
         .chain(home.map(Path::to_path_buf))
         .chain(places.project.clone())
-        .chain(crate::paths::cache_dir())
+        .chain(crate::ground::paths::cache_dir())
         .chain(places.hook_folders.iter().cloned())
         .collect();
     let mut aliases = Vec::new();

@@ -524,7 +524,7 @@ fn reviewed(env: &TestEnv) -> Value {
 /// A shipped pack's text, as the source tree holds it.
 fn pack_text(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src/rules/packs")
+        .join("src/engine/rules/packs")
         .join(format!("{name}.yaml"));
     std::fs::read_to_string(path).unwrap()
 }

@@ -568,7 +568,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/development.md",
-        "src/main.rs",
+        "floor            folder",
         "docs::every_source_path_named_exists",
     ),
     (

@@ -34,7 +34,7 @@ fn declared(lib: &str) -> BTreeSet<String> {
 /// The modules in the order lib.rs's map names them (first mention).
 fn map_order(lib: &str, modules: &BTreeSet<String>) -> Vec<String> {
     let found = lib
-        .find("Inside, in layers")
+        .find("Inside, on floors")
         .expect("lib.rs has its map of the layers");
     let start = lib[..found].rfind('\n').map_or(0, |at| at + 1);
     let map: String = lib[start..]
@@ -124,22 +124,28 @@ fn every_module_uses_only_the_ones_lib_rs_lists_before_it() {
 
 #[test]
 fn the_engine_never_names_an_agent() {
-    // The part of the map before the agents: none of it may name the agents module.
+    // The floors before the agents: none of them may name the agents module.
     let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
     let order = map_order(&lib, &declared(&lib));
     let agents = order.iter().position(|m| m == "agents").unwrap();
-    for module in [
-        "config",
-        "consent",
-        "payload",
-        "response",
-        "runner",
-        "outcome",
-        "undecided",
-    ] {
+    for module in ["ground", "config", "consent", "engine"] {
         let rank = order.iter().position(|m| m == module).unwrap();
         assert!(rank < agents, "{module} is listed after the agents");
     }
+}
+
+#[test]
+fn the_root_holds_the_floors_and_nothing_else() {
+    let files: Vec<String> = fs::read_dir(src())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|name| {
+            !["lib.rs", "main.rs", "property_tests.rs", "protect.rs"].contains(&name.as_str())
+        })
+        .collect();
+    assert!(files.is_empty(), "files at the root of src/: {files:?}");
 }
 
 /// The names a path prefix reaches in `code`: after each `prefix`, the one name, or each name

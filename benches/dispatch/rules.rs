@@ -40,10 +40,10 @@ pub(super) fn homes(root: &Path) -> Homes {
     }
 }
 
-/// Every shipped pack as one rules file (`src/rules/packs/*.yaml`, by name), each appended as
+/// Every shipped pack as one rules file (`src/engine/rules/packs/*.yaml`, by name), each appended as
 /// `new --rules all` appends it: its header comment and items, without its own `rules:` line.
 fn packs() -> String {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/packs");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/rules/packs");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
         .expect("the packs' folder")
         .map(|entry| entry.expect("an entry").path())

@@ -122,7 +122,7 @@ static TOOLS: &[(&str, Option<ToolClass>)] = &[
 /// timeouts in seconds (its default 600).
 pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
     user_dir: ".claude",
-    user_dir_env: Some(crate::env::CLAUDE_CONFIG_DIR),
+    user_dir_env: Some(crate::ground::env::CLAUDE_CONFIG_DIR),
     project_dir: ".claude",
     files: &[super::settings::SettingsFile {
         name: "settings.json",
@@ -166,8 +166,8 @@ mod tests {
 
     use super::{EVENTS, normalise, render};
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn every_directive() -> Vec<Directive> {
         let args = json!({"command": "true"}).as_object().unwrap().clone();

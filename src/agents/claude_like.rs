@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Rendered, Reply, copy_if_absent, hook_specific};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 /// The reason given where a hook rewrote a skill's shell command, which cannot be rewritten.
 const SKILL_REWRITE: &str = "a hook rewrote this skill shell command, and such a command cannot \

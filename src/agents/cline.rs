@@ -13,7 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "cline",
@@ -112,7 +112,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     match (reply.event, reply.directive) {
         ("PreToolUse", Some(Directive::Block { message } | Directive::Ask { message, .. })) => {
             Rendered {
-                exit: crate::exit::ExitStatus::Blocked,
+                exit: crate::ground::exit::ExitStatus::Blocked,
                 stderr: Some(message.clone()),
                 ..Rendered::json(&json!({"cancel": true, "errorMessage": message}))
             }
@@ -137,7 +137,7 @@ mod tests {
 
     use super::{normalise, render};
     use crate::agents::Reply;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
 
     /// `payload` as `normalise` leaves it for `event`.
     fn normalised(event: &str, payload: Value) -> serde_json::Map<String, Value> {

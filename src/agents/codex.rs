@@ -79,7 +79,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
 /// timeouts in seconds (its default 600).
 pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
     user_dir: ".codex",
-    user_dir_env: Some(crate::env::CODEX_HOME),
+    user_dir_env: Some(crate::ground::env::CODEX_HOME),
     project_dir: ".codex",
     files: &[
         super::settings::SettingsFile {
@@ -122,8 +122,8 @@ mod tests {
 
     use super::{CONTRACT, render};
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn answer(event: &str, directive: &Directive) -> Value {
         let out = crate::agents::Agent::Codex.render(&Reply::of(event, Some(directive)));

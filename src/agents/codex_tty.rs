@@ -51,7 +51,7 @@ pub(crate) const BLOCKED: &str = "Codex shows no hook what is typed into a termi
 /// Whether the transcript at `path` holds the call `call` as an `exec_command` with
 /// `tty: true`. Only a regular file is read, and only its last [`TAIL`] bytes.
 fn opens_terminal(path: &Path, call: &str) -> bool {
-    let Ok(mut file) = crate::limits::open_regular(path) else {
+    let Ok(mut file) = crate::ground::limits::open_regular(path) else {
         return false;
     };
     let Ok(meta) = file.metadata() else {

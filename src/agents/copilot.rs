@@ -6,8 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, copy_if_absent, event, unmatched};
-use crate::payload::FAILED_STATUS;
-use crate::response::Directive;
+use crate::engine::payload::FAILED_STATUS;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "copilot",
@@ -137,7 +137,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
         return Rendered {
             stdout: None,
             stderr: Some(reason.to_owned()),
-            exit: crate::exit::ExitStatus::Success,
+            exit: crate::ground::exit::ExitStatus::Success,
         };
     }
     if !is_own(reply.event) {
@@ -220,8 +220,8 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn answer(event: &str, directive: &Directive) -> (Option<Value>, ExitStatus) {
         let rendered = Agent::Copilot.render(&Reply::of(event, Some(directive)));

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "cursor",
@@ -284,8 +284,8 @@ mod tests {
 
     use super::render;
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn answer(event: &str, directive: Option<&Directive>) -> (Option<Value>, ExitStatus) {
         let out = render(&Reply {

@@ -100,8 +100,8 @@ mod tests {
 
     use super::{CONTRACT, EVENTS};
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn answer(event: &str, directive: &Directive) -> Value {
         let rendered = (CONTRACT.render)(&Reply::of(event, Some(directive)));

@@ -58,7 +58,7 @@ pub(crate) fn found(
         Some(wiring) => {
             let named = wiring
                 .user_dir_env
-                .and_then(crate::env::var_os)
+                .and_then(crate::ground::env::var_os)
                 .map(PathBuf::from);
             wiring.folder(&Scope::User, home, named)
         }

@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::claude_like::fields;
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, hook_specific, unmatched};
-use crate::payload::FAILED_STATUS;
-use crate::response::Directive;
+use crate::engine::payload::FAILED_STATUS;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "gemini",
@@ -173,12 +173,12 @@ pub(super) static WIRING: super::settings::Wiring = super::settings::Wiring {
     managed: &[
         super::settings::ManagedFile {
             path: "/etc/gemini-cli/settings.json",
-            env: Some(crate::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
+            env: Some(crate::ground::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
             format: super::settings::Format::JsonWithComments,
         },
         super::settings::ManagedFile {
             path: "/Library/Application Support/GeminiCli/settings.json",
-            env: Some(crate::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
+            env: Some(crate::ground::env::GEMINI_CLI_SYSTEM_SETTINGS_PATH),
             format: super::settings::Format::JsonWithComments,
         },
     ],
@@ -190,8 +190,8 @@ mod tests {
 
     use super::CONTRACT;
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     fn answer(event: &str, directive: &Directive) -> (Value, ExitStatus) {
         let rendered = (CONTRACT.render)(&Reply {

@@ -30,13 +30,13 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
-use crate::caller::{Allowances, ToolClass, ToolClasses};
 use crate::config::Effects;
 use crate::config::Event;
 use crate::config::event::Resolved;
 use crate::config::event::UnknownEvent;
-use crate::exit::ExitStatus;
-use crate::response::{Directive, ask_as_block};
+use crate::engine::response::{Directive, ask_as_block};
+use crate::engine::tool_classes::{Allowances, ToolClass, ToolClasses};
+use crate::ground::exit::ExitStatus;
 
 pub(crate) use codex_tty::{BLOCKED as UNSEEN_TERMINAL, opens_unseen_terminal};
 pub(crate) use shell_text::{Exposed, restore};
@@ -115,11 +115,11 @@ impl Agent {
     /// (the directory it was started in, which the model's `cd` does not move).
     pub(crate) fn project_env(self) -> Option<&'static str> {
         match self {
-            Self::ClaudeCode => Some(crate::env::CLAUDE_PROJECT_DIR),
-            Self::Gemini => Some(crate::env::GEMINI_PROJECT_DIR),
-            Self::Copilot => Some(crate::env::COPILOT_PROJECT_DIR),
-            Self::Droid => Some(crate::env::FACTORY_PROJECT_DIR),
-            Self::Qwen => Some(crate::env::QWEN_PROJECT_DIR),
+            Self::ClaudeCode => Some(crate::ground::env::CLAUDE_PROJECT_DIR),
+            Self::Gemini => Some(crate::ground::env::GEMINI_PROJECT_DIR),
+            Self::Copilot => Some(crate::ground::env::COPILOT_PROJECT_DIR),
+            Self::Droid => Some(crate::ground::env::FACTORY_PROJECT_DIR),
+            Self::Qwen => Some(crate::ground::env::QWEN_PROJECT_DIR),
             Self::Hermes
             | Self::Codex
             | Self::Cursor
@@ -426,7 +426,7 @@ pub(crate) fn wiring_files(project: Option<&Path>, home: Option<&Path>) -> Vec<P
         if let Some(home) = home {
             let named = wiring
                 .user_dir_env
-                .and_then(crate::env::var_os)
+                .and_then(crate::ground::env::var_os)
                 .map(PathBuf::from);
             folders.push(wiring.folder(&settings::Scope::User, home, named));
         }

@@ -89,13 +89,13 @@ pub(crate) fn loaded_from(
     home: Option<&Path>,
 ) -> Vec<PathBuf> {
     let config = |home: &Path| {
-        crate::env::var_os(crate::env::XDG_CONFIG_HOME)
+        crate::ground::env::var_os(crate::ground::env::XDG_CONFIG_HOME)
             .map(PathBuf::from)
             .filter(|dir| dir.is_absolute())
             .unwrap_or_else(|| home.join(".config"))
     };
     let named = |name: &str| {
-        crate::env::var_os(name)
+        crate::ground::env::var_os(name)
             .map(PathBuf::from)
             .filter(|d| d.is_absolute())
     };
@@ -110,7 +110,7 @@ pub(crate) fn loaded_from(
                 roots.push(config(home).join("opencode"));
                 roots.push(home.join(".opencode"));
             }
-            roots.extend(named(crate::env::OPENCODE_CONFIG_DIR));
+            roots.extend(named(crate::ground::env::OPENCODE_CONFIG_DIR));
         }
         Agent::Kilo => {
             for dir in ancestors() {
@@ -122,13 +122,13 @@ pub(crate) fn loaded_from(
                 roots.push(home.join(".kilo"));
                 roots.push(home.join(".kilocode"));
             }
-            roots.extend(named(crate::env::KILO_CONFIG_DIR));
+            roots.extend(named(crate::ground::env::KILO_CONFIG_DIR));
         }
         Agent::Pi => {
             folders.extend(project.map(|root| root.join(".pi").join("extensions")));
             if let Some(home) = home {
                 folders.push(
-                    named(crate::env::PI_CODING_AGENT_DIR)
+                    named(crate::ground::env::PI_CODING_AGENT_DIR)
                         .unwrap_or_else(|| home.join(".pi").join("agent"))
                         .join("extensions"),
                 );
@@ -141,7 +141,7 @@ pub(crate) fn loaded_from(
             }
             if let Some(home) = home {
                 folders.push(
-                    named(crate::env::CLINE_DIR)
+                    named(crate::ground::env::CLINE_DIR)
                         .unwrap_or_else(|| home.join(".cline"))
                         .join("hooks"),
                 );
@@ -162,7 +162,7 @@ pub(crate) fn loaded_from(
 /// extensions only from the folder it was started in, so that is the project's root.
 pub(crate) fn folder(agent: Agent, scope: &Scope, home: &Path) -> Option<PathBuf> {
     let config = || {
-        crate::env::var_os(crate::env::XDG_CONFIG_HOME)
+        crate::ground::env::var_os(crate::ground::env::XDG_CONFIG_HOME)
             .map(PathBuf::from)
             .filter(|dir| dir.is_absolute())
             .unwrap_or_else(|| home.join(".config"))
@@ -172,13 +172,15 @@ pub(crate) fn folder(agent: Agent, scope: &Scope, home: &Path) -> Option<PathBuf
         (Agent::OpenCode, Scope::Project(root)) => root.join(".opencode").join("plugins"),
         (Agent::Kilo, Scope::User) => config().join("kilo").join("plugins"),
         (Agent::Kilo, Scope::Project(root)) => root.join(".kilo").join("plugins"),
-        (Agent::Pi, Scope::User) => crate::env::var_os(crate::env::PI_CODING_AGENT_DIR)
-            .map(PathBuf::from)
-            .filter(|dir| dir.is_absolute())
-            .unwrap_or_else(|| home.join(".pi").join("agent"))
-            .join("extensions"),
+        (Agent::Pi, Scope::User) => {
+            crate::ground::env::var_os(crate::ground::env::PI_CODING_AGENT_DIR)
+                .map(PathBuf::from)
+                .filter(|dir| dir.is_absolute())
+                .unwrap_or_else(|| home.join(".pi").join("agent"))
+                .join("extensions")
+        }
         (Agent::Pi, Scope::Project(root)) => root.join(".pi").join("extensions"),
-        (Agent::Cline, Scope::User) => crate::env::var_os(crate::env::CLINE_DIR)
+        (Agent::Cline, Scope::User) => crate::ground::env::var_os(crate::ground::env::CLINE_DIR)
             .map(PathBuf::from)
             .filter(|dir| dir.is_absolute())
             .unwrap_or_else(|| home.join(".cline"))
@@ -264,7 +266,7 @@ pub(crate) fn install(
         fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
         for change in changes.iter().filter(|c| c.change != Change::Unchanged) {
-            crate::statefile::write_atomic(
+            crate::ground::statefile::write_atomic(
                 folder,
                 &change.path,
                 ".hermes-hooks.",

@@ -12,7 +12,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 pub(super) static OPENCODE: Contract = Contract {
     name: "opencode",
@@ -126,7 +126,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
 /// result; exit 2, as `run` exits on every block.
 fn block(message: &str) -> Rendered {
     Rendered {
-        exit: crate::exit::ExitStatus::Blocked,
+        exit: crate::ground::exit::ExitStatus::Blocked,
         ..Rendered::json(&json!({"throw": message}))
     }
 }
@@ -137,8 +137,8 @@ mod tests {
 
     use super::{normalise, render};
     use crate::agents::Reply;
-    use crate::exit::ExitStatus;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
+    use crate::ground::exit::ExitStatus;
 
     #[test]
     fn a_tool_call_reads_as_hooks_know_it() {

@@ -12,7 +12,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, unmatched};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "pi",
@@ -81,7 +81,7 @@ fn render(reply: &Reply<'_>) -> Rendered {
     }
     match (reply.event, reply.directive) {
         (_, Some(Directive::Block { message } | Directive::Ask { message, .. })) => Rendered {
-            exit: crate::exit::ExitStatus::Blocked,
+            exit: crate::ground::exit::ExitStatus::Blocked,
             ..Rendered::json(&json!({"block": true, "reason": message}))
         },
         ("tool_call", Some(Directive::Modify { args })) => {
@@ -103,7 +103,7 @@ mod tests {
 
     use super::{normalise, render};
     use crate::agents::Reply;
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
 
     #[test]
     fn an_event_object_reads_as_hooks_know_it() {

@@ -120,7 +120,7 @@ pub(crate) fn read_regular(path: &Path) -> Result<Option<String>> {
         ),
         Ok(_) => {}
     }
-    let bytes = crate::limits::read(path, crate::limits::MANIFEST_MAX.max(1 << 20))
+    let bytes = crate::ground::limits::read(path, crate::ground::limits::MANIFEST_MAX.max(1 << 20))
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
@@ -153,7 +153,7 @@ pub(crate) fn install(
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         // `__init__.py` last: Hermes never loads a new module beside an old manifest.
         for change in changes.iter().filter(|c| c.change != Change::Unchanged) {
-            crate::statefile::write_atomic(
+            crate::ground::statefile::write_atomic(
                 &dir,
                 &change.path,
                 ".hermes-hooks.",
@@ -284,7 +284,7 @@ pub(crate) fn enabled(config: &Path) -> Option<bool> {
 /// Hermes's config.yaml as Hermes reads it: through a symlink (a config kept with one's
 /// dotfiles), a regular file only, bounded; `None` when there is none.
 fn read_config(config: &Path) -> io::Result<Option<String>> {
-    match crate::limits::read(config, crate::limits::CONFIG_MAX) {
+    match crate::ground::limits::read(config, crate::ground::limits::CONFIG_MAX) {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err),

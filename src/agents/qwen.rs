@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::claude_like::{self, fields, normalise};
 use super::{AgentEvent, Contract, Rendered, Reply, ToolClass, event, hook_specific, unmatched};
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 pub(super) static CONTRACT: Contract = Contract {
     name: "qwen",
@@ -158,7 +158,7 @@ mod tests {
 
     use super::{CONTRACT, EVENTS, repeats_turn};
     use crate::agents::{Agent, Reply, ToolClass};
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
 
     fn answer(event: &str, directive: &Directive) -> Value {
         let rendered = (CONTRACT.render)(&Reply::of(event, Some(directive)));

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::response::Directive;
+use crate::engine::response::Directive;
 
 /// Where one tool keeps the text it runs.
 struct Route {
@@ -161,7 +161,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::{expose, restore};
-    use crate::response::Directive;
+    use crate::engine::response::Directive;
 
     fn payload(value: Value) -> Map<String, Value> {
         let Value::Object(map) = value else {

@@ -99,7 +99,7 @@ pub(crate) fn installed(agent: Agent) -> Release {
 /// current folder holds, and what a project holds is not run to learn a version.
 fn on_absolute_path(name: &str) -> Option<std::path::PathBuf> {
     use std::os::unix::fs::PermissionsExt as _;
-    let path = crate::env::var_os("PATH")?;
+    let path = crate::ground::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .filter(|folder| folder.is_absolute())
         .map(|folder| folder.join(name))

@@ -162,8 +162,8 @@ mod tests {
 
     use super::{ASK_MESSAGE, Answer, BLOCK_MESSAGE, examples};
     use crate::config::Event;
+    use crate::engine::response::{Directive, Rules, interpret};
     use crate::exec::{End, Outcome};
-    use crate::response::{Directive, Rules, interpret};
 
     const GATE_MESSAGE: &str = "Run the tests before you stop";
     const CONTEXT_TEXT: &str = "Reminder: this repository uses tabs";

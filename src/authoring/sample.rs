@@ -3,14 +3,17 @@
 
 use crate::agents::Agent;
 use crate::config::event::Resolved;
-use crate::payload::{Dialect, Invocation};
-use crate::synthetic;
+use crate::engine::payload::{Dialect, Invocation};
+use crate::engine::sample_payloads;
 
 /// The payload a hook of `dialect` receives for the synthetic call of the event as `called`, with
 /// `current_dir` as `cwd`.
 pub(crate) fn wire(called: Resolved, dialect: Dialect, current_dir: &str) -> String {
-    let invocation =
-        Invocation::from_input(synthetic::payload(called), current_dir, &Agent::Hermes);
+    let invocation = Invocation::from_input(
+        sample_payloads::payload(called),
+        current_dir,
+        &Agent::Hermes,
+    );
     let mut out = Vec::new();
     invocation
         .write_wire(
@@ -34,7 +37,7 @@ pub(crate) fn agent_dialect(called: Resolved) -> Dialect {
 mod tests {
     use super::{agent_dialect, wire};
     use crate::config::Event;
-    use crate::payload::Dialect;
+    use crate::engine::payload::Dialect;
 
     #[test]
     fn each_dialect_has_its_own_shape() {

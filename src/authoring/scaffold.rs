@@ -10,8 +10,8 @@ use super::answers::{self, Answer, Example};
 use super::sample;
 use crate::config::event::Resolved;
 use crate::config::{Effects, SourceKind};
-use crate::payload::Dialect;
-use crate::text::wrap_words;
+use crate::engine::payload::Dialect;
+use crate::ground::text::wrap_words;
 
 /// The language of a scaffolded script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

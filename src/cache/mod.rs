@@ -33,7 +33,7 @@ use std::time::SystemTime;
 use anyhow::Result;
 
 use crate::config::{self, Event, HookSet, LoadOptions};
-use crate::stamp::Stamp;
+use crate::ground::stamp::Stamp;
 use watch::{Limit, Names, Token, Watch};
 
 /// How many sets are kept (each project and event has its own); past it, all are dropped.
@@ -158,8 +158,8 @@ impl HookCache {
 
 /// The watch limit `HERMES_HOOKS_WATCH_LIMIT` gives, and what to say of a value that is not one.
 fn limit() -> (Limit, Option<String>) {
-    let name = crate::env::HERMES_HOOKS_WATCH_LIMIT;
-    let Some(value) = crate::env::var_os(name) else {
+    let name = crate::ground::env::HERMES_HOOKS_WATCH_LIMIT;
+    let Some(value) = crate::ground::env::var_os(name) else {
         return (Limit::Chosen, None);
     };
     match value.to_string_lossy().trim().parse() {
@@ -306,11 +306,11 @@ impl Taking<'_> {
         let lexical = (level.components())
             .any(|part| part == Component::ParentDir)
             .then(|| {
-                crate::paths::normalized(
+                crate::ground::paths::normalized(
                     &std::path::absolute(level).unwrap_or_else(|_| level.to_path_buf()),
                 )
             });
-        for entry in entries.take(crate::limits::HOOK_ENTRIES_MAX) {
+        for entry in entries.take(crate::ground::limits::HOOK_ENTRIES_MAX) {
             let Ok(entry) = entry else {
                 self.deps.racy = true;
                 break;

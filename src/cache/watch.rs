@@ -333,11 +333,13 @@ impl Watch {
         let text = match why {
             Full::Ours(most) => {
                 let whose = match self.limit {
-                    Limit::Named(_) => format!("as {} says", crate::env::HERMES_HOOKS_WATCH_LIMIT),
+                    Limit::Named(_) => {
+                        format!("as {} says", crate::ground::env::HERMES_HOOKS_WATCH_LIMIT)
+                    }
                     Limit::Chosen => format!(
                         "a sixteenth of fs.inotify.max_user_watches, at most {LIMIT_MAX}; \
                          {} changes it",
-                        crate::env::HERMES_HOOKS_WATCH_LIMIT
+                        crate::ground::env::HERMES_HOOKS_WATCH_LIMIT
                     ),
                 };
                 format!(

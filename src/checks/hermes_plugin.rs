@@ -47,7 +47,9 @@ pub(super) fn check(home: &Path, config: &Path, set: &HookSet, findings: &mut Ve
 /// events, so each of them runs twice a call (a guard's side effects twice, its time twice).
 fn twice(set: &HookSet, findings: &mut Vec<Finding>) {
     for hook in &set.hooks {
-        if hook.source.kind() != SourceKind::Config || !crate::runner::is_bridge(&hook.command) {
+        if hook.source.kind() != SourceKind::Config
+            || !crate::engine::runner::is_bridge(&hook.command)
+        {
             continue;
         }
         let runs_any = set
@@ -164,7 +166,7 @@ fn bridged(set: &HookSet, event: Event) -> bool {
     set.hooks.iter().any(|h| {
         h.event == event
             && h.source.kind() == SourceKind::Config
-            && crate::runner::is_bridge(&h.command)
+            && crate::engine::runner::is_bridge(&h.command)
     })
 }
 

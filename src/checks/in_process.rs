@@ -59,7 +59,7 @@ pub(super) fn check(home: &Path, findings: &mut Vec<Finding>) {
             );
         }
         for name in &hook.requires_env {
-            if crate::env::var_os(name).is_none() {
+            if crate::ground::env::var_os(name).is_none() {
                 add(
                     Level::Warning,
                     "requires_env",

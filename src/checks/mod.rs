@@ -17,7 +17,6 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::clock;
 use crate::config::{Event, HookSet, HookSpec, LoadOptions, Mended, SourceKind, WarningKind};
 use crate::consent::fingerprint::{ScriptState, short_sha256};
 use crate::consent::store::{self, Allowlist};
@@ -25,6 +24,7 @@ use crate::consent::{
     Assessment, Bypass, ConsentGate, ConsentState, Overrides, approve_hint, assess, bypass_for,
     changes_since_approval, nothing_to_pin,
 };
+use crate::ground::clock;
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -136,7 +136,7 @@ pub fn examine(checkup: &Checkup<'_>) -> Vec<Finding> {
 /// a choice made for one command and is not reported.
 fn bypass_switches(checkup: &Checkup<'_>, findings: &mut Vec<Finding>) {
     let environment = Path::new("environment");
-    if crate::env::flag(crate::env::HERMES_HOOKS_ACCEPT) {
+    if crate::ground::env::flag(crate::ground::env::HERMES_HOOKS_ACCEPT) {
         findings.push(Finding::file(
             Level::Warning,
             "bypass",
@@ -148,7 +148,7 @@ fn bypass_switches(checkup: &Checkup<'_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
-    if crate::env::flag(crate::env::HERMES_ACCEPT_HOOKS) {
+    if crate::ground::env::flag(crate::ground::env::HERMES_ACCEPT_HOOKS) {
         findings.push(Finding::file(
             Level::Warning,
             "bypass",
@@ -412,7 +412,7 @@ fn script_finding(
             Level::Error,
             format!(
                 "{shown} is larger than {} MiB: it is never read or run",
-                crate::limits::SCRIPT_MAX / (1024 * 1024)
+                crate::ground::limits::SCRIPT_MAX / (1024 * 1024)
             ),
         ),
     }

@@ -6,11 +6,11 @@ use std::borrow::Cow;
 
 use super::{Checkup, Finding, Level, consent_finding};
 use crate::agents::Agent;
-use crate::caller::ToolClass;
 use crate::config::rules::{COMMAND_FIELDS, Condition, Rule, Undecidable, is_command_field};
 use crate::config::{HookSet, HookSpec};
 use crate::consent::store::Allowlist;
 use crate::consent::{assess, changes_since_approval};
+use crate::engine::tool_classes::ToolClass;
 use crate::matcher::Matcher;
 
 /// Tool input keys the agents send, across their tools (a rule's field outside these and the
@@ -185,20 +185,20 @@ struct Shipped {
 
 impl Shipped {
     fn read(set: &HookSet) -> Self {
-        let shipped = crate::rules::packs::rules();
+        let shipped = crate::engine::rules::packs::rules();
         let mut files: Vec<(String, Vec<(String, &'static str)>)> = Vec::new();
         for hook in set.hooks.iter().filter(|hook| hook.rule().is_some()) {
             if files.iter().any(|(file, _)| *file == hook.command) {
                 continue;
             }
-            let text = crate::limits::read(
+            let text = crate::ground::limits::read(
                 std::path::Path::new(&hook.command),
-                crate::limits::MANIFEST_MAX,
+                crate::ground::limits::MANIFEST_MAX,
             )
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .unwrap_or_default();
-            let unchanged = crate::rules::packs::unchanged_rules(&text, &shipped);
+            let unchanged = crate::engine::rules::packs::unchanged_rules(&text, &shipped);
             files.push((hook.command.clone(), unchanged));
         }
         Self { files }
@@ -298,14 +298,16 @@ fn field_problem(hook: &HookSpec, rule: &Rule, word: &str, field: &str) -> Optio
             format!("{} has no tool call, so {}", hook.event, consequence(word)),
             true,
         )),
-        "path" if class.is_some_and(|c| !crate::rules::FILE_CLASSES.contains(&c)) => Some((
-            format!(
-                "the rule is for {} tools, which name no file, so {}",
-                class.unwrap_or_default(),
-                consequence(word)
-            ),
-            true,
-        )),
+        "path" if class.is_some_and(|c| !crate::engine::rules::FILE_CLASSES.contains(&c)) => {
+            Some((
+                format!(
+                    "the rule is for {} tools, which name no file, so {}",
+                    class.unwrap_or_default(),
+                    consequence(word)
+                ),
+                true,
+            ))
+        }
         "path" => None,
         _ if PAYLOAD_KEYS.contains(&first) || hook.event.def().fields.contains(&first) => None,
         _ if sample_keys(hook).iter().any(|key| key == first) => None,

@@ -8,11 +8,12 @@ use crate::agents::Agent;
 use crate::config::event::Resolved;
 use crate::config::{AgentHook, HookSpec, Source};
 use crate::consent::ConsentGate;
-use crate::outcome;
-use crate::payload::Invocation;
-use crate::response::{Directive, Status};
-use crate::runner::{HookReport, Plan};
-use crate::synthetic;
+use crate::engine::decision;
+use crate::engine::payload::Invocation;
+use crate::engine::response::{Directive, Status};
+use crate::engine::runner::{HookReport, Plan};
+use crate::engine::sample_payloads;
+use crate::ground::pyjson;
 
 /// Longest excerpt of an answer's text in a finding.
 const EXCERPT_CHARS: usize = 160;
@@ -27,7 +28,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
         Resolved::plain(hook.event)
     };
     let invocation = Invocation::from_input(
-        synthetic::payload(called),
+        sample_payloads::payload(called),
         &base.to_string_lossy(),
         &Agent::Hermes,
     );
@@ -42,7 +43,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
         }),
         _ => Cow::Borrowed(hook),
     };
-    let decided = outcome::decide(
+    let decided = decision::decide(
         &Plan {
             called,
             hooks: std::slice::from_ref(spec.as_ref()),
@@ -53,7 +54,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
             apply_matchers: false,
             dry_run: false,
             watchdog: None,
-            allow: crate::caller::Allowances::default(),
+            allow: crate::engine::tool_classes::Allowances::default(),
         },
         None,
     );
@@ -119,7 +120,7 @@ fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String)
             Level::Ok,
             format!(
                 "rewrote the tool input ({})",
-                excerpt(&String::from_utf8_lossy(&crate::pyjson::to_compact(args)))
+                excerpt(&String::from_utf8_lossy(&pyjson::to_compact(args)))
             ),
         ),
         (Status::Modified, Some(Directive::Text { text })) => (

@@ -13,8 +13,8 @@ use super::{Finding, Level};
 use crate::agents::settings::{self, Format, Handler, Layer, Route, Settings, Wiring};
 use crate::agents::version::{self, Release};
 use crate::agents::{Agent, AgentEvent};
-use crate::caller::ToolClass;
 use crate::config::{Event, HookSet, HookSpec, SourceKind};
+use crate::engine::tool_classes::ToolClass;
 
 /// One place an agent may keep hook settings.
 pub(crate) struct Place {
@@ -113,7 +113,7 @@ pub(crate) fn check(
             }
             for file in wiring.switch_files {
                 // A name may climb out of the hooks folder (Copilot's `../copilot/`).
-                let path = crate::paths::normalized(&place.folder.join(file.name));
+                let path = crate::ground::paths::normalized(&place.folder.join(file.name));
                 silenced.extend(switches(wiring, &path, file.format, Layer::Person));
             }
             if here {
@@ -271,7 +271,7 @@ fn without_agent(agent: Agent, key: &str) -> String {
 /// the `hermes-hooks` on PATH (a warning: after an upgrade, the agent still runs the old one).
 fn binary_problem(binary: &str, on_path: Lookup<'_>) -> Option<(Level, String)> {
     if binary.contains('/') {
-        let path = crate::paths::expand_tilde(binary);
+        let path = crate::ground::paths::expand_tilde(binary);
         let path = Path::new(path.as_ref());
         return match std::fs::metadata(path) {
             Ok(meta) if meta.is_file() => another_install(binary, path, on_path),
@@ -530,7 +530,7 @@ fn codex_terminals(places: &[Place], set: &HookSet) -> Option<Finding> {
 
 /// Whether a Codex `config.toml` says `[features] unified_exec_tty = false`.
 fn terminals_off(file: &Path) -> bool {
-    let Ok(bytes) = crate::limits::read(file, 4 * 1024 * 1024) else {
+    let Ok(bytes) = crate::ground::limits::read(file, 4 * 1024 * 1024) else {
         return false;
     };
     let Ok(text) = String::from_utf8(bytes) else {

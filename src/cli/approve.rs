@@ -23,8 +23,8 @@ use crate::consent::{
     Assessment, ConsentState, approval_for, assess, changes_since_approval, names, nothing_to_pin,
     record,
 };
-use crate::exit::ExitStatus;
-use crate::limits;
+use crate::ground::exit::ExitStatus;
+use crate::ground::limits;
 use crate::output::short_path::Shortener;
 use crate::output::table::{stderr_width, terminal_width};
 use crate::output::{Printer, Screen, shown_width};

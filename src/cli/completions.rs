@@ -17,8 +17,8 @@ use clap::builder::{StringValueParser, TypedValueParser};
 use clap_complete::Shell;
 use clap_complete::engine::ArgValueCompleter;
 
-use crate::env;
-use crate::exit::ExitStatus;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
 use crate::output::Printer;
 
 #[derive(Args, Debug)]

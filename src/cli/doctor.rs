@@ -14,12 +14,12 @@ use crate::agents::Agent;
 use crate::agents::settings::Scope;
 use crate::checks::wiring::Place;
 use crate::checks::{self, Checkup, Finding, Level};
-use crate::env;
-use crate::exit::ExitStatus;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths::Paths;
 use crate::output::short_path::Shortener;
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen};
-use crate::paths::Paths;
 
 #[derive(Args, Debug)]
 #[command(
@@ -183,7 +183,7 @@ fn wiring_findings(global: &GlobalArgs, paths: &Paths) -> Vec<Finding> {
         .project
         .clone()
         .or_else(|| super::shared::project_root(&cwd, &Printer::new(true)).ok());
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     let mut places = Vec::new();
     for agent in Agent::ALL {
         let Some(wiring) = agent.wiring() else {

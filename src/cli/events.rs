@@ -15,12 +15,12 @@ use crate::authoring::answers::{self, Answer, Example};
 use crate::authoring::sample;
 use crate::config::event::Resolved;
 use crate::config::{Event, HookSpec};
-use crate::exit::ExitStatus;
+use crate::engine::payload::Dialect;
+use crate::ground::exit::ExitStatus;
+use crate::ground::text::wrap_words;
 use crate::output::json::{AgentNames, EventRow};
 use crate::output::table::{Grid, Tone, terminal_width};
 use crate::output::{Printer, Screen};
-use crate::payload::Dialect;
-use crate::text::wrap_words;
 
 #[derive(Args, Debug)]
 #[command(

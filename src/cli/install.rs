@@ -17,10 +17,10 @@ use crate::agents::settings::{self, Action, Plan, Scope, Settings, Wiring};
 use crate::agents::version::{self, Release};
 use crate::agents::{Agent, AgentEvent};
 use crate::config::{self, Event};
-use crate::env;
-use crate::exit::ExitStatus;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths;
 use crate::output::Printer;
-use crate::paths;
 
 /// The help after `install`'s options.
 const AFTER_HELP: &str = "Settings files: Claude Code <dir>/.claude/settings.json \
@@ -189,7 +189,7 @@ pub(super) fn offer_setup(global: &GlobalArgs, printer: &Printer) {
         printer.note(format_args!(
             "nothing is approved yet, so the wiring guards nothing: `hermes-hooks setup` writes \
              the recommended rule packs ({}) for review and approves them",
-            crate::rules::packs::RECOMMENDED.join(", ")
+            crate::engine::rules::packs::RECOMMENDED.join(", ")
         ));
     }
 }

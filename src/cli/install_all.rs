@@ -11,7 +11,7 @@ use super::install::{Mode, WiringArgs, wire};
 use crate::agents::Agent;
 use crate::agents::found::{self, Found};
 use crate::agents::settings::{IfMissing, Scope};
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
 use crate::output::{Printer, Screen};
 
 /// The `--json` document.
@@ -79,7 +79,7 @@ pub(super) fn wire_all(
     printer: &Printer,
 ) -> Result<(Report, Vec<Screen>)> {
     let paths = global.paths()?;
-    let home = crate::paths::home_dir().unwrap_or_default();
+    let home = crate::ground::paths::home_dir().unwrap_or_default();
     let on_path = |name: &str| which::which(name).ok();
     let mut report = Report {
         agents: Vec::new(),
@@ -186,7 +186,7 @@ fn wired(
     };
     let named = wiring
         .user_dir_env
-        .and_then(crate::env::var_os)
+        .and_then(crate::ground::env::var_os)
         .map(std::path::PathBuf::from);
     wiring
         .wired_in(agent, &wiring.folder(&scope, home, named))

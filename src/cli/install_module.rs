@@ -58,7 +58,8 @@ pub(super) fn apply(
     (mode, if_missing): (Mode, IfMissing),
     dry_run: bool,
 ) -> Result<Done> {
-    let home = crate::paths::home_dir().context("cannot find the home folder (HOME is not set)")?;
+    let home = crate::ground::paths::home_dir()
+        .context("cannot find the home folder (HOME is not set)")?;
     let folder = module::folder(agent, scope, &home)
         .with_context(|| format!("{} takes no plugin module", agent.title()))?;
     let (changes, binary) = match mode {
@@ -226,13 +227,13 @@ fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
             "If hermes-hooks cannot be found, each tool call is blocked until it is installed \
              again or this is uninstalled."
         };
-        for line in crate::text::wrap_words(missing, terminal_width()) {
+        for line in crate::ground::text::wrap_words(missing, terminal_width()) {
             screen.line(line);
         }
     }
     for note in &report.notes {
         // Whole words to a line, as wide as the terminal.
-        for line in crate::text::wrap_words(&format!("Note: {note}."), terminal_width()) {
+        for line in crate::ground::text::wrap_words(&format!("Note: {note}."), terminal_width()) {
             screen.line(line);
         }
     }

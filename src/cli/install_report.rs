@@ -6,9 +6,9 @@ use serde::Serialize;
 use crate::agents::Agent;
 use crate::agents::settings::{Action, Plan, Wiring};
 use crate::agents::version::Release;
+use crate::ground::text::wrap_words;
 use crate::output::table::terminal_width;
 use crate::output::{Printer, Screen};
-use crate::text::wrap_words;
 
 /// What one agent's install or uninstall did: its `--json` document, and what a person reads.
 pub(crate) struct Done {

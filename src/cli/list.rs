@@ -14,7 +14,7 @@ use std::path::Path;
 use crate::config::HookSet;
 use crate::consent::store::Allowlist;
 use crate::consent::{Assessment, Bypass, ConsentState, assess, changes_since_approval};
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
 use crate::output::json::WarningLine;
 use crate::output::short_path::Shortener;
 use crate::output::table::{Grid, Tone};

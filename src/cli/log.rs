@@ -19,11 +19,11 @@ use serde_json::Value;
 
 use super::{GlobalArgs, shared};
 use crate::config::Event;
-use crate::env;
-use crate::exit::ExitStatus;
+use crate::engine::response::Status;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
 use crate::output::Printer;
 use crate::report::audit::{self, Logged, LoggedHook};
-use crate::response::Status;
 
 #[derive(Args, Debug)]
 #[command(
@@ -255,7 +255,7 @@ struct Log<'a>(&'a Path);
 
 impl Log<'_> {
     fn open(&self) -> Result<std::fs::File> {
-        crate::limits::open_regular(self.0).map_err(self.error())
+        crate::ground::limits::open_regular(self.0).map_err(self.error())
     }
 
     /// What a failure to read it says.

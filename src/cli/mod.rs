@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
 use crate::output::Printer;
 
 /// Run and audit agent hooks behind a content-pinned consent allowlist.
@@ -166,7 +166,7 @@ pub(crate) struct GlobalArgs {
 impl GlobalArgs {
     /// The locations these flags name, resolved against the environment and the defaults; the
     /// project root is searched from the current directory.
-    pub(crate) fn paths(&self) -> anyhow::Result<crate::paths::Paths> {
+    pub(crate) fn paths(&self) -> anyhow::Result<crate::ground::paths::Paths> {
         self.paths_from(&shared::current_dir()?)
     }
 
@@ -174,21 +174,21 @@ impl GlobalArgs {
     pub(crate) fn paths_from(
         &self,
         start: &std::path::Path,
-    ) -> anyhow::Result<crate::paths::Paths> {
-        self.paths_for(&crate::paths::Start::Dir(start))
+    ) -> anyhow::Result<crate::ground::paths::Paths> {
+        self.paths_for(&crate::ground::paths::Start::Dir(start))
     }
 
     /// [`Self::paths`], with the project found from `start`.
     pub(crate) fn paths_for(
         &self,
-        start: &crate::paths::Start<'_>,
-    ) -> anyhow::Result<crate::paths::Paths> {
-        crate::paths::Paths::resolve_for(&self.locations(), start)
+        start: &crate::ground::paths::Start<'_>,
+    ) -> anyhow::Result<crate::ground::paths::Paths> {
+        crate::ground::paths::Paths::resolve_for(&self.locations(), start)
     }
 
     /// The locations these flags name (`None`: the default).
-    pub(crate) fn locations(&self) -> crate::paths::Locations<'_> {
-        crate::paths::Locations {
+    pub(crate) fn locations(&self) -> crate::ground::paths::Locations<'_> {
+        crate::ground::paths::Locations {
             hermes_home: self.hermes_home.as_deref(),
             config: self.config.as_deref(),
             user_hooks: self.user_hooks.as_deref(),

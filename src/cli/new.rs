@@ -17,10 +17,10 @@ use super::{GlobalArgs, shared};
 use crate::authoring::scaffold::{Hook, Lang};
 use crate::config::SourceKind;
 use crate::config::glance::is_spec_name;
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths;
 use crate::matcher::Matcher;
 use crate::output::{Printer, Screen};
-use crate::paths;
 
 // `Option<Option<_>>` is clap's way to spell a flag whose value may be left out.
 #[allow(clippy::option_option)]

@@ -15,10 +15,10 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::config::rules::{self, FILE_NAME};
 use crate::config::{Scope, Warning};
-use crate::exit::ExitStatus;
+use crate::engine::rules::layout::Layout;
+use crate::engine::rules::packs::{self, Pack};
+use crate::ground::exit::ExitStatus;
 use crate::output::{Printer, Screen};
-use crate::rules::layout::Layout;
-use crate::rules::packs::{self, Pack};
 
 /// What `--rules` takes: `all`, a pack's name, or several names joined by commas; the packs in
 /// the order named (each once). Completion offers the names after the last comma.
@@ -226,7 +226,7 @@ struct Wrote {
 /// already (every rule of it, by name) is left out; one that shares only some rule names with
 /// it stops everything, as a file that does not read as rules does.
 fn write(file: &Path, chosen: &[&'static Pack], scope: Scope) -> Result<Wrote> {
-    let existing = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
+    let existing = match crate::ground::limits::read(file, crate::ground::limits::MANIFEST_MAX) {
         Ok(bytes) => Some(
             String::from_utf8(bytes)
                 .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", file.display()))?,
@@ -299,7 +299,7 @@ fn write(file: &Path, chosen: &[&'static Pack], scope: Scope) -> Result<Wrote> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // A new file gets the mode a file a person writes gets; an old one keeps its own.
     let mode = fs::metadata(file).map_or(0o644, |meta| meta.permissions().mode() & 0o7777);
-    crate::statefile::write_atomic(dir, file, ".rules.yaml.", text.as_bytes())
+    crate::ground::statefile::write_atomic(dir, file, ".rules.yaml.", text.as_bytes())
         .with_context(|| format!("cannot write {}", file.display()))?;
     fs::set_permissions(file, fs::Permissions::from_mode(mode))
         .with_context(|| format!("cannot set the mode of {}", file.display()))?;

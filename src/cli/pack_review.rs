@@ -11,9 +11,9 @@ use sha2::{Digest as _, Sha256};
 use super::rule_view::RuleView;
 use crate::config::HookSpec;
 use crate::config::rules::{self, Vars};
-use crate::payload::Invocation;
-use crate::rules::layout::Layout;
-use crate::rules::packs::{self, PACKS};
+use crate::engine::payload::Invocation;
+use crate::engine::rules::layout::Layout;
+use crate::engine::rules::packs::{self, PACKS};
 
 /// The most examples shown for one rule.
 const EXAMPLES_MAX: usize = 3;
@@ -24,56 +24,59 @@ const CASES_PROJECT: &str = "/home/dev/project";
 const CASES: [(&str, &str); 14] = [
     (
         "destructive",
-        include_str!("../rules/packs/destructive.cases.jsonl"),
+        include_str!("../engine/rules/packs/destructive.cases.jsonl"),
     ),
     (
         "force-push",
-        include_str!("../rules/packs/force-push.cases.jsonl"),
+        include_str!("../engine/rules/packs/force-push.cases.jsonl"),
     ),
     (
         "git-discard",
-        include_str!("../rules/packs/git-discard.cases.jsonl"),
+        include_str!("../engine/rules/packs/git-discard.cases.jsonl"),
     ),
     (
         "containers",
-        include_str!("../rules/packs/containers.cases.jsonl"),
+        include_str!("../engine/rules/packs/containers.cases.jsonl"),
     ),
     (
         "kubernetes",
-        include_str!("../rules/packs/kubernetes.cases.jsonl"),
+        include_str!("../engine/rules/packs/kubernetes.cases.jsonl"),
     ),
     (
         "infrastructure",
-        include_str!("../rules/packs/infrastructure.cases.jsonl"),
+        include_str!("../engine/rules/packs/infrastructure.cases.jsonl"),
     ),
     (
         "publishing",
-        include_str!("../rules/packs/publishing.cases.jsonl"),
+        include_str!("../engine/rules/packs/publishing.cases.jsonl"),
     ),
     (
         "services",
-        include_str!("../rules/packs/services.cases.jsonl"),
+        include_str!("../engine/rules/packs/services.cases.jsonl"),
     ),
-    ("cloud", include_str!("../rules/packs/cloud.cases.jsonl")),
+    (
+        "cloud",
+        include_str!("../engine/rules/packs/cloud.cases.jsonl"),
+    ),
     (
         "databases",
-        include_str!("../rules/packs/databases.cases.jsonl"),
+        include_str!("../engine/rules/packs/databases.cases.jsonl"),
     ),
     (
         "platforms",
-        include_str!("../rules/packs/platforms.cases.jsonl"),
+        include_str!("../engine/rules/packs/platforms.cases.jsonl"),
     ),
     (
         "secrets",
-        include_str!("../rules/packs/secrets.cases.jsonl"),
+        include_str!("../engine/rules/packs/secrets.cases.jsonl"),
     ),
     (
         "secret-stores",
-        include_str!("../rules/packs/secret-stores.cases.jsonl"),
+        include_str!("../engine/rules/packs/secret-stores.cases.jsonl"),
     ),
     (
         "outside-project",
-        include_str!("../rules/packs/outside-project.cases.jsonl"),
+        include_str!("../engine/rules/packs/outside-project.cases.jsonl"),
     ),
 ];
 
@@ -109,13 +112,15 @@ pub(crate) struct RuleReview<'h> {
 
 /// Reviews the rules `hooks` of the rules file `file`.
 pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> {
-    let text = crate::limits::read(file, crate::limits::MANIFEST_MAX)
+    let text = crate::ground::limits::read(file, crate::ground::limits::MANIFEST_MAX)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok());
     let sha256 = hooks.iter().find_map(|hook| Some(&*hook.rule()?.sha256));
     let is_pack = PACKS
         .iter()
-        .find(|pack| sha256 == Some(crate::digest::hex(&Sha256::digest(pack.text)).as_str()))
+        .find(|pack| {
+            sha256 == Some(crate::ground::digest::hex(&Sha256::digest(pack.text)).as_str())
+        })
         .map(|pack| pack.name);
     let layout = text.as_deref().and_then(|text| Layout::read(text).ok());
     let holds_packs: Vec<&'static str> = match (is_pack, &layout) {
@@ -182,7 +187,7 @@ impl Decided {
         let Some(scope) = hooks.iter().find_map(|hook| Some(hook.rule()?.scope)) else {
             return Self { hooks: Vec::new() };
         };
-        let home = crate::paths::home_dir();
+        let home = crate::ground::paths::home_dir();
         let vars = Vars {
             project: Some(Path::new(CASES_PROJECT)),
             home: home.as_deref(),
@@ -218,7 +223,7 @@ fn decides(rule: &HookSpec, case: &Map<String, Value>) -> bool {
     input.remove("expect");
     input.insert("cwd".to_owned(), Value::from(CASES_PROJECT));
     let invocation = Invocation::from_input(input, CASES_PROJECT, &crate::agents::Agent::Hermes);
-    crate::rules::applies(rule, &invocation, invocation.tool_input.as_ref())
+    crate::engine::rules::applies(rule, &invocation, invocation.tool_input.as_ref())
 }
 
 /// A case's call in a few words: a shell call's command, else the tool and what it names.

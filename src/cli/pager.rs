@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use unicode_width::UnicodeWidthStr as _;
 
-use crate::env;
+use crate::ground::env;
 use crate::output::{Printer, Screen};
 
 /// The flag of the commands whose human output may be paged.

@@ -11,7 +11,7 @@ pub(crate) fn only(cli: &Cli) -> anyhow::Result<()> {
     let Some(what) = decision(cli) else {
         return Ok(());
     };
-    let Some(inside) = crate::tool_call::detect() else {
+    let Some(inside) = crate::ground::in_tool_call::detect() else {
         return Ok(());
     };
     anyhow::bail!(
@@ -41,5 +41,5 @@ fn decision(cli: &Cli) -> Option<&'static str> {
 
 /// Whether this tool's consent switch is on (the flag or its variable).
 fn accepts(flag: bool) -> bool {
-    flag || crate::env::flag(crate::env::HERMES_HOOKS_ACCEPT)
+    flag || crate::ground::env::flag(crate::ground::env::HERMES_HOOKS_ACCEPT)
 }

@@ -9,9 +9,9 @@ use serde::Serialize;
 use super::{GlobalArgs, shared};
 use crate::config::Event;
 use crate::consent::{names, store};
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths::Paths;
 use crate::output::{Printer, Screen};
-use crate::paths::Paths;
 use std::path::Path;
 
 #[derive(Args, Debug)]

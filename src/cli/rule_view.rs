@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::config::HookSpec;
 use crate::config::rules::{Condition, Rule, is_command_field};
-use crate::rules::Verdict;
+use crate::engine::rules::Verdict;
 use crate::shell::Reading;
 
 /// What a rule checks and does (`list --json`, `events --json`, `approve --json`).

@@ -11,9 +11,9 @@ use super::GlobalArgs;
 use super::shared::{self, DispatchArgs};
 use crate::agents::Agent;
 use crate::dispatch::{self, Request};
-use crate::exit::ExitStatus;
+use crate::engine::payload;
+use crate::ground::exit::ExitStatus;
 use crate::output::Printer;
-use crate::payload;
 use crate::report::line::ErrorLine;
 
 #[derive(Args, Debug)]
@@ -72,7 +72,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
     // The project the agent names in the hook's environment (`CLAUDE_PROJECT_DIR`, ...).
     let project_dir = agent
         .project_env()
-        .and_then(|name| crate::env::var_os(name).map(|dir| (std::path::PathBuf::from(dir), name)))
+        .and_then(|name| {
+            crate::ground::env::var_os(name).map(|dir| (std::path::PathBuf::from(dir), name))
+        })
         .or_else(|| {
             agent
                 .runs_hooks_in_project()

@@ -22,12 +22,12 @@ use crate::config::sources::{ConfigFiles, Sources};
 use crate::config::{Event, HookSet};
 use crate::consent::KeptList;
 use crate::dispatch::{self, HookSource, Request, Talk};
-use crate::exec::interrupt;
-use crate::exit::ExitStatus;
+use crate::engine::payload::PayloadError;
+use crate::ground::exit::ExitStatus;
+use crate::ground::interrupt;
+use crate::ground::paths::Paths;
+use crate::ground::pyjson::{self, JsonError};
 use crate::output::Printer;
-use crate::paths::Paths;
-use crate::payload::PayloadError;
-use crate::pyjson::{self, JsonError};
 use crate::report::line::to_line;
 
 #[derive(Args, Debug)]
@@ -251,7 +251,7 @@ fn parse(line: &[u8]) -> Result<Parsed, Refused> {
             id: Value::Null,
             error: format!(
                 "a request must be a JSON object, not {}",
-                crate::payload::json_kind(&other)
+                crate::engine::payload::json_kind(&other)
             ),
         }),
         Err(err) => salvage(line, &err),
@@ -328,7 +328,7 @@ fn request(
                 &id,
                 format!(
                     "\"event\" must be an event name, not {}",
-                    crate::payload::json_kind(&other)
+                    crate::engine::payload::json_kind(&other)
                 ),
             ));
         }
@@ -342,7 +342,7 @@ fn request(
                 &id,
                 format!(
                     "\"dry_run\" must be true or false, not {}",
-                    crate::payload::json_kind(&other)
+                    crate::engine::payload::json_kind(&other)
                 ),
             ));
         }
@@ -358,7 +358,7 @@ fn request(
                 &id,
                 format!(
                     "\"agent\" must be an agent's name, not {}",
-                    crate::payload::json_kind(&other)
+                    crate::engine::payload::json_kind(&other)
                 ),
             ));
         }
@@ -375,7 +375,7 @@ fn request(
                 &id,
                 format!(
                     "\"project_dir\" must be a directory's path, not {}",
-                    crate::payload::json_kind(&other)
+                    crate::engine::payload::json_kind(&other)
                 ),
             ));
         }
@@ -384,7 +384,9 @@ fn request(
         (Some(err), _) => Err(err),
         (None, None) => Ok(Map::new()),
         (None, Some(Value::Object(payload))) => Ok(payload),
-        (None, Some(other)) => Err(PayloadError::NotObject(crate::payload::json_kind(&other))),
+        (None, Some(other)) => Err(PayloadError::NotObject(crate::engine::payload::json_kind(
+            &other,
+        ))),
     };
     Ok(Parsed {
         id,
@@ -403,7 +405,7 @@ fn sources(value: Value) -> Result<Sources, String> {
         return Err(format!(
             "\"sources\" must be a list of source names ({}), not {}",
             Sources::NAMES.join(", "),
-            crate::payload::json_kind(&value)
+            crate::engine::payload::json_kind(&value)
         ));
     };
     let mut sources = Sources::NONE;
@@ -413,7 +415,7 @@ fn sources(value: Value) -> Result<Sources, String> {
             other => {
                 return Err(format!(
                     "\"sources\" must list source names, not {}",
-                    crate::payload::json_kind(&other)
+                    crate::engine::payload::json_kind(&other)
                 ));
             }
         }

@@ -14,10 +14,10 @@ use super::approve::{self, ApproveArgs};
 use super::install::{Mode, WiringArgs};
 use super::{GlobalArgs, install_all, new_rules};
 use crate::agents::settings::IfMissing;
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
 use crate::output::{Printer, Screen};
 
-pub(crate) use crate::rules::packs::RECOMMENDED;
+pub(crate) use crate::engine::rules::packs::RECOMMENDED;
 
 // `Option<Option<Vec<_>>>`: the one value is a list, which clap would otherwise take as several.
 #[allow(clippy::option_option)]
@@ -79,7 +79,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &SetupArgs, printer: &Printer) -> R
         let mut screen = Screen::new(false);
         screen.line("1. Rule packs, in the user's rules file (every project):");
         for name in written.packs.iter().chain(&written.already) {
-            let about = crate::rules::packs::find(name).map_or("", |pack| pack.about);
+            let about = crate::engine::rules::packs::find(name).map_or("", |pack| pack.about);
             screen.line(format_args!("   {name}: {about}"));
         }
         screen.line(format_args!("   {}", written.file));

@@ -15,11 +15,11 @@ use crate::config::{self, Event, HookSet, SourceKind};
 use crate::consent::Bypass;
 use crate::consent::store::{self, Allowlist};
 use crate::dispatch::{Options, WATCH_COMMAND, load_options, location_warnings, say_interrupted};
-use crate::env;
-use crate::exec::interrupt::{self, Interrupt};
+use crate::ground::env;
+use crate::ground::interrupt::{self, Interrupt};
+use crate::ground::paths;
+use crate::ground::paths::{Paths, Skipped};
 use crate::output::Printer;
-use crate::paths;
-use crate::paths::{Paths, Skipped};
 
 /// Resolves an event name given on the command line (warning on a legacy name).
 pub(crate) fn event(name: &str, printer: &Printer) -> Result<Resolved> {
@@ -87,7 +87,7 @@ pub(crate) fn with_stand_ins(
     start: &Path,
     only: Option<Event>,
 ) -> Loaded {
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     let vars = crate::config::rules::Vars {
         project: loaded.paths.work_root.as_deref(),
         home: home.as_deref(),
@@ -190,12 +190,12 @@ const WATCH_MAX: std::time::Duration = std::time::Duration::from_secs(3600);
 /// its deadline; `__guard` ends the groups of a run that was killed. Their arguments are
 /// checked: a group of 0 or 1 (which would reach every process of the user) is refused. `None`
 /// when this is neither.
-pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
+pub(crate) fn watch_mode() -> Option<crate::ground::exit::ExitStatus> {
     let mut args = std::env::args_os().skip(1);
     let mode = args.next()?;
     if mode == GUARD_COMMAND {
         crate::exec::guard::serve();
-        return Some(crate::exit::ExitStatus::Success);
+        return Some(crate::ground::exit::ExitStatus::Success);
     }
     if mode != WATCH_COMMAND {
         return None;
@@ -208,9 +208,9 @@ pub(crate) fn watch_mode() -> Option<crate::exit::ExitStatus> {
         .filter(|timeout| *timeout <= WATCH_MAX);
     let watched = timeout.is_some_and(|timeout| crate::exec::detach::watch(&pgid, timeout));
     Some(if watched {
-        crate::exit::ExitStatus::Success
+        crate::ground::exit::ExitStatus::Success
     } else {
-        crate::exit::ExitStatus::Error
+        crate::ground::exit::ExitStatus::Error
     })
 }
 
@@ -220,7 +220,7 @@ pub(crate) fn current_dir() -> Result<PathBuf> {
 }
 
 /// The terminating signals end the hooks that run before this program ends (see
-/// [`crate::exec::interrupt`]); a guard process ends them should this program be killed outright
+/// [`crate::ground::interrupt`]); a guard process ends them should this program be killed outright
 /// (see [`crate::exec::guard`]).
 pub(crate) fn end_hooks_on_interrupt() {
     interrupt::enable();
@@ -229,16 +229,18 @@ pub(crate) fn end_hooks_on_interrupt() {
 
 /// After hooks ran: when a signal asked the program to stop, a note on stderr and the exit status
 /// (128 + N); the caller then prints nothing on stdout, so no half answer is ever read.
-pub(crate) fn interrupted(printer: &Printer) -> Option<crate::exit::ExitStatus> {
+pub(crate) fn interrupted(printer: &Printer) -> Option<crate::ground::exit::ExitStatus> {
     let signal: Interrupt = interrupt::received()?;
     say_interrupted(signal, printer);
-    Some(crate::exit::ExitStatus::Signaled(signal.exit_code()))
+    Some(crate::ground::exit::ExitStatus::Signaled(
+        signal.exit_code(),
+    ))
 }
 
 /// The project root as `list` and `doctor` show it, and the project skipped on the way.
 pub(crate) fn project_line(paths: &Paths) -> String {
     let mut line = match &paths.project {
-        Some(root) if paths.project_from == crate::paths::ProjectFrom::Flag => {
+        Some(root) if paths.project_from == crate::ground::paths::ProjectFrom::Flag => {
             format!("Project: {} (named with --project)", root.display())
         }
         Some(root) => format!("Project: {}", root.display()),

@@ -15,14 +15,14 @@ use crate::agents::Agent;
 use crate::config::HookSpec;
 use crate::config::rules::Rule;
 use crate::consent::ConsentGate;
-use crate::exit::ExitStatus;
+use crate::engine::payload::{self, Invocation};
+use crate::engine::response::{Directive, Status};
+use crate::engine::runner::{HookReport, Plan, RunReport};
+use crate::engine::sample_payloads;
+use crate::ground::exit::ExitStatus;
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Printer, Screen, wrap_shown};
-use crate::payload::{self, Invocation};
 use crate::report::line::{DirectiveKeys, to_line};
-use crate::response::{Directive, Status};
-use crate::runner::{HookReport, Plan, RunReport};
-use crate::synthetic;
 
 #[derive(Args, Debug)]
 #[command(
@@ -147,7 +147,7 @@ fn commands_read(specs: &[HookSpec], invocation: &Invocation) -> Option<Commands
     let home = specs
         .iter()
         .find_map(|hook| hook.rule().and_then(|rule| rule.home.clone()));
-    crate::rules::commands(invocation, invocation.tool_input.as_ref(), home.as_deref())
+    crate::engine::rules::commands(invocation, invocation.tool_input.as_ref(), home.as_deref())
         .map(CommandsView::of)
 }
 
@@ -178,7 +178,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
     let watchdog = crate::dispatch::watchdog_program(&loaded.set);
     shared::end_hooks_on_interrupt();
     // A test counts nothing: no loop guard.
-    let outcome = crate::outcome::decide(
+    let outcome = crate::engine::decision::decide(
         &Plan {
             called,
             hooks: &loaded.set.hooks,
@@ -189,7 +189,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &TestArgs, printer: &Printer) -> Re
             apply_matchers: args.for_tool.is_some() || tool_named,
             dry_run: false,
             watchdog: crate::dispatch::watchdog(watchdog.as_deref()),
-            allow: crate::caller::Allowances::default(),
+            allow: crate::engine::tool_classes::Allowances::default(),
         },
         None,
     );
@@ -261,7 +261,7 @@ fn input_of(
     file: Option<Map<String, Value>>,
     for_tool: Option<&str>,
 ) -> Map<String, Value> {
-    let mut input = synthetic::payload(called);
+    let mut input = sample_payloads::payload(called);
     if let Some(file) = file {
         input.extend(payload::kwargs_shape(file));
     }
@@ -292,7 +292,8 @@ fn hook_result<'a>(
 ) -> HookResult<'a> {
     let spec = &specs[r.index];
     let rule = spec.rule().map(|_| {
-        let verdict = crate::rules::verdict(spec, invocation, invocation.tool_input.as_ref());
+        let verdict =
+            crate::engine::rules::verdict(spec, invocation, invocation.tool_input.as_ref());
         VerdictView::of(verdict, spec)
     });
     HookResult {

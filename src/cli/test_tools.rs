@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use crate::agents::Agent;
 use crate::config::HookSpec;
+use crate::engine::response::Status;
+use crate::engine::runner::RunReport;
 use crate::output::Screen;
-use crate::response::Status;
-use crate::runner::RunReport;
 
 /// No hook met the tool: the tool, and each hook's matcher with what it meets.
 #[derive(Serialize)]

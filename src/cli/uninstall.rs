@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::GlobalArgs;
 use super::install::{Mode, WiringArgs, apply};
-use crate::exit::ExitStatus;
+use crate::ground::exit::ExitStatus;
 use crate::output::Printer;
 
 /// `uninstall`'s arguments.

@@ -59,7 +59,7 @@ impl Expander {
     }
 
     fn lookup(&mut self, name: &str) -> Option<String> {
-        if let Some(value) = crate::env::var_os(name) {
+        if let Some(value) = crate::ground::env::var_os(name) {
             return Some(lossy(value));
         }
         self.file().get(name).cloned()
@@ -86,7 +86,7 @@ fn lossy(value: OsString) -> String {
 
 /// The variables of a `.env` file (a missing file has none), and what could not be read.
 fn read_dotenv(path: &Path) -> (HashMap<String, String>, Option<String>) {
-    let bytes = match crate::limits::read(path, crate::limits::CONFIG_MAX) {
+    let bytes = match crate::ground::limits::read(path, crate::ground::limits::CONFIG_MAX) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             return (HashMap::new(), None);
@@ -116,7 +116,10 @@ mod tests {
     fn references_follow_pythons_pattern() {
         let mut e = Expander::new(None);
         // PATH is set for any test process; the others are set nowhere.
-        let path = crate::env::var_os("PATH").unwrap().into_string().unwrap();
+        let path = crate::ground::env::var_os("PATH")
+            .unwrap()
+            .into_string()
+            .unwrap();
         let (text, unset) =
             e.expand("a ${PATH} b ${HERMES_HOOKS_NOT_SET_ANYWHERE} ${} $x ${A${B}}");
         assert_eq!(
@@ -137,7 +140,10 @@ mod tests {
         .unwrap();
         let mut e = Expander::new(Some(&file));
         let (text, unset) = e.expand("${HERMES_HOOKS_TEST_GUARD} ${QUOTED} ${PATH}");
-        let path = crate::env::var_os("PATH").unwrap().into_string().unwrap();
+        let path = crate::ground::env::var_os("PATH")
+            .unwrap()
+            .into_string()
+            .unwrap();
         assert_eq!(text, format!("/opt/guard.sh a b {path}"));
         assert!(unset.is_empty());
         assert!(e.dotenv_problem.is_none());

@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use super::{Event, LoadOptions, load};
-use crate::fault;
+use crate::ground::fault;
 
 fn hook_folder(level: &Path, name: &str) {
     let folder = level.join(name);

@@ -18,8 +18,8 @@ use super::yaml::pyyaml::{self, Mapping, Node, Value};
 use super::{Event, HookSpec, LoadError, Origin, Source, SourceKind, Warning, WarningKind};
 use crate::config::Effects;
 use crate::config::event::Resolved;
+use crate::ground::hook_script::script_word;
 use crate::matcher::Matcher;
-use crate::script_word::script_word;
 
 /// A hook's timeout when none is given, in seconds.
 pub(crate) const DEFAULT_TIMEOUT_SECS: u64 = 60;
@@ -95,7 +95,7 @@ struct Document {
 }
 
 fn read(path: &Path, only: Option<Event>) -> Result<Option<Document>, LoadError> {
-    match crate::limits::read(path, crate::limits::CONFIG_MAX) {
+    match crate::ground::limits::read(path, crate::ground::limits::CONFIG_MAX) {
         Ok(bytes) => document(path, &bytes, only).map(Some),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(config_error(path, None, format!("cannot read it: {err}"))),
@@ -152,7 +152,7 @@ pub(crate) struct UntrueMemo {
 pub(crate) fn check_memos(files: Files<'_>) -> Vec<UntrueMemo> {
     let mut untrue = Vec::new();
     for path in std::iter::once(files.config).chain(files.managed) {
-        let Ok(bytes) = crate::limits::read(path, crate::limits::CONFIG_MAX) else {
+        let Ok(bytes) = crate::ground::limits::read(path, crate::ground::limits::CONFIG_MAX) else {
             continue;
         };
         let Ok(every) = parse_top(path, &bytes, None) else {
@@ -403,7 +403,7 @@ impl BlockReader {
             Value::Bool(value) => *value,
             Value::Str(text) => {
                 let text = self.expand(file, node.line, "hooks_auto_accept", text);
-                crate::env::is_truthy(&text)
+                crate::ground::env::is_truthy(&text)
             }
             _ => false,
         }

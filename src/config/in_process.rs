@@ -118,7 +118,7 @@ fn read(source: SourceKind, folder: &Path, manifest: PathBuf, handler: &str) -> 
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let parsed = crate::limits::read(&manifest, crate::limits::MANIFEST_MAX)
+    let parsed = crate::ground::limits::read(&manifest, crate::ground::limits::MANIFEST_MAX)
         .map_err(|err| err.to_string())
         .and_then(|bytes| {
             let bytes = bytes

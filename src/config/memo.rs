@@ -110,14 +110,17 @@ impl Slot {
         hash.update(kind);
         hash.update(identity);
         rest(&mut hash);
-        let name = crate::digest::hex(&hash.finalize());
+        let name = crate::ground::digest::hex(&hash.finalize());
         Some(Self { folder, name })
     }
 
     /// What [`Self::keep_body`] wrote for this slot, when it is there and sound.
     pub(crate) fn recall_body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        let bytes =
-            crate::limits::read_private(&self.body_path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let bytes = crate::ground::limits::read_private(
+            &self.body_path(),
+            8 * crate::ground::limits::CONFIG_MAX,
+        )
+        .ok()?;
         let memo: Body<String, T> = postcard::from_bytes(opened(&bytes)?).ok()?;
         (memo.name == self.name).then_some(memo.body)
     }
@@ -127,7 +130,9 @@ impl Slot {
     /// `expected` is asked only when there is a memo.
     pub(crate) fn check_body<T: Serialize>(&self, expected: impl FnOnce() -> T) -> Option<Mended> {
         let path = self.body_path();
-        let bytes = crate::limits::read_private(&path, 8 * crate::limits::CONFIG_MAX).ok()?;
+        let bytes =
+            crate::ground::limits::read_private(&path, 8 * crate::ground::limits::CONFIG_MAX)
+                .ok()?;
         let wanted = postcard::to_stdvec(&Body {
             name: self.name.as_str(),
             body: expected(),
@@ -167,8 +172,11 @@ impl Slot {
     /// The kept top-level mapping, when a memo for these bytes is there and sound.
     pub(crate) fn recall(&self) -> Option<Mapping> {
         // A memo is about as large as its part of the file; the cap only bounds a bad one.
-        let bytes =
-            crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        let bytes = crate::ground::limits::read_private(
+            &self.path(),
+            8 * crate::ground::limits::CONFIG_MAX,
+        )
+        .ok()?;
         let memo: Memo = serde_json::from_slice(opened(&bytes)?).ok()?;
         (memo.name == self.name).then_some(memo.top)
     }
@@ -216,7 +224,8 @@ impl Slot {
     /// hermes-hooks never writes) is replaced, or removed when it cannot be.
     pub(crate) fn mend(&self, expected: &Mapping) -> Option<Mended> {
         // A memo there whose check does not hold is as untrue as one that says something else.
-        crate::limits::read_private(&self.path(), 8 * crate::limits::CONFIG_MAX).ok()?;
+        crate::ground::limits::read_private(&self.path(), 8 * crate::ground::limits::CONFIG_MAX)
+            .ok()?;
         let same = self.recall().is_some_and(|said| {
             match (serde_json::to_vec(&said), serde_json::to_vec(expected)) {
                 (Ok(said), Ok(expected)) => said == expected,
@@ -254,7 +263,7 @@ fn key() -> Option<&'static [u8; blake3::KEY_LEN]> {
     KEY.get_or_init(|| {
         let path = key_path()?;
         let read = |path: &Path| {
-            let bytes = crate::limits::read_private(path, 64).ok()?;
+            let bytes = crate::ground::limits::read_private(path, 64).ok()?;
             <[u8; blake3::KEY_LEN]>::try_from(bytes.as_slice()).ok()
         };
         read(&path).or_else(|| {

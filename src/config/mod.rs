@@ -591,7 +591,7 @@ pub(crate) fn check_memos(options: LoadOptions<'_>) -> Vec<hermes::UntrueMemo> {
 /// Checks the memos of the rules files against the files, removing each that says something
 /// else; `doctor` does this before it loads. Each with the rules file it stands for.
 pub(crate) fn check_rules_memos(options: LoadOptions<'_>) -> Vec<(PathBuf, Mended)> {
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     let vars = rules::Vars {
         project: options.project,
         home: home.as_deref(),
@@ -620,7 +620,7 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     let mut errors = config.errors;
     let mut warnings = config.warnings;
     // Rules come first: they cost nothing, and a block there spares every process after it.
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     let vars = rules::Vars {
         project: options.project,
         home: home.as_deref(),
@@ -632,7 +632,7 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
             rules::load_file_noting(&file, scope, options.only, vars, &mut warnings, &mut errors);
         hooks.extend(rules);
         let absolute = std::path::absolute(&file).unwrap_or(file);
-        rules_read.push((crate::paths::normalized(&absolute), scope, sha256));
+        rules_read.push((crate::ground::paths::normalized(&absolute), scope, sha256));
     }
     let from_config = warnings.len();
     let mut level = |dir: Option<&Path>, scope| {

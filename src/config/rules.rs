@@ -20,7 +20,7 @@ use recall::Patterns;
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
 pub(crate) const CONSENT_EVENT: &str = "rules";
 /// A rules file's name, in `<home>/hermes-hooks/` and in a project's `.agents/`.
-pub(crate) const FILE_NAME: &str = crate::paths::RULES_FILE;
+pub(crate) const FILE_NAME: &str = crate::ground::paths::RULES_FILE;
 /// The most rules one file may hold.
 pub(crate) const RULES_MAX: usize = 1000;
 /// The longest pattern, in bytes (after `${project}` and `${home}` are put in).
@@ -257,12 +257,12 @@ pub struct Rule {
     /// the first time (see [`crate::report::line`]).
     pub(crate) answer_head: OnceLock<Box<str>>,
     /// The programs and subcommands it is about, as bits, made the first time (see
-    /// [`crate::rules::programs`]).
+    /// [`crate::engine::rules::programs`]).
     pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
 }
 
 /// What a rule with these `when` conditions is about, as bits (see
-/// [`crate::rules::programs`]): the plain words each field of
+/// [`crate::engine::rules::programs`]): the plain words each field of
 /// [`crate::shell::programs::FIELDS`] names; `None` for a rule that could be about any call.
 pub(crate) fn masks_of(when: &[Condition]) -> Option<crate::shell::programs::Masks> {
     use crate::shell::programs::{FIELDS, Masks, bits};
@@ -475,8 +475,8 @@ fn from_reading(
         });
     }
     let absolute = std::path::absolute(file).map_or_else(
-        |_| crate::paths::normalized(file),
-        |path| crate::paths::normalized(&path),
+        |_| crate::ground::paths::normalized(file),
+        |path| crate::ground::paths::normalized(&path),
     );
     // What every rule of the file shares, made once.
     let shared = Shared {

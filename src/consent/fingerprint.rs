@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::limits;
-use crate::paths::expand_tilde;
-use crate::script_word::script_word_at;
+use crate::ground::hook_script::script_word_at;
+use crate::ground::limits;
+use crate::ground::paths::expand_tilde;
 
 /// A digest for messages: `sha256:` and its first 12 hex digits; `-` when there is none.
 pub(crate) fn short_sha256(sha256: Option<&str>) -> String {
@@ -114,7 +114,7 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
     let mut buf = [0_u8; 8 * 1024];
     let mut total: u64 = 0;
     loop {
-        if crate::exec::interrupt::received().is_some() {
+        if crate::ground::interrupt::received().is_some() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
         }
         match reader.read(&mut buf) {
@@ -130,7 +130,7 @@ pub fn sha256_file(path: &Path) -> io::Result<String> {
             Err(err) => return Err(err),
         }
     }
-    Ok(crate::digest::hex(&hasher.finalize()))
+    Ok(crate::ground::digest::hex(&hasher.finalize()))
 }
 
 /// Whether a failed [`sha256_file`] means the file is there but must not be used as a script:
@@ -145,8 +145,8 @@ pub(crate) fn is_refused(err: &io::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{ScriptState, script_state, sha256_file};
-    use crate::digest::hex;
-    use crate::script_word::script_word;
+    use crate::ground::digest::hex;
+    use crate::ground::hook_script::script_word;
     use sha2::{Digest as _, Sha256};
     use std::os::unix::fs::PermissionsExt as _;
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use sha2::{Digest as _, Sha256};
 
-use crate::limits;
+use crate::ground::limits;
 
 /// The folder of kept copies, beside the allowlist: `<home>/hermes-hooks/approved`.
 pub(crate) fn folder(allowlist: &Path) -> PathBuf {
@@ -29,7 +29,7 @@ fn is_digest(sha256: &str) -> bool {
 }
 
 fn digest(bytes: &[u8]) -> String {
-    crate::digest::hex(&Sha256::digest(bytes))
+    crate::ground::digest::hex(&Sha256::digest(bytes))
 }
 
 /// Keeps a copy of `script` as approved with `sha256`. When the file no longer has that content
@@ -48,7 +48,7 @@ pub(crate) fn keep(allowlist: &Path, script: &Path, sha256: &str) -> io::Result<
         return Ok(());
     }
     create_private_dir(&dir)?;
-    crate::statefile::write_atomic(&dir, &copy, ".approved-", &bytes)
+    crate::ground::statefile::write_atomic(&dir, &copy, ".approved-", &bytes)
 }
 
 fn create_private_dir(dir: &Path) -> io::Result<()> {

@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::clock;
 use crate::config::{HookSpec, Source};
+use crate::ground::clock;
 pub(crate) use overrides::Overrides;
 pub(crate) use store::KeptList;
 use store::{Allowlist, Approval, StoreError};
@@ -216,9 +216,10 @@ pub(crate) fn names(hook: &HookSpec, given: &str, base: &Path) -> bool {
     if given == hook.command || (by_name && given == hook.name) {
         return true;
     }
-    let path = base.join(crate::paths::expand_tilde(given).as_ref());
-    pinned_file(hook, base)
-        .is_some_and(|script| crate::paths::normalized(&script) == crate::paths::normalized(&path))
+    let path = base.join(crate::ground::paths::expand_tilde(given).as_ref());
+    pinned_file(hook, base).is_some_and(|script| {
+        crate::ground::paths::normalized(&script) == crate::ground::paths::normalized(&path)
+    })
 }
 
 /// Whether the script of `hook` can run: its entry script (Agent Hooks), else the script its
@@ -247,7 +248,10 @@ pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval
     Approval {
         event: hook.consent_event().to_owned(),
         command: hook.command.clone(),
-        script: assessment.script.as_deref().map(crate::paths::normalized),
+        script: assessment
+            .script
+            .as_deref()
+            .map(crate::ground::paths::normalized),
         sha256: assessment.sha256.clone(),
         mtime,
         manifest: vanished::manifest_record(hook),
@@ -453,7 +457,7 @@ impl ConsentGate {
             return None;
         }
         let event = hook.consent_event();
-        let script = crate::paths::normalized(script);
+        let script = crate::ground::paths::normalized(script);
         match store::update(&self.path, |list| {
             (list.pin(event, &hook.command, &script, sha256), ())
         }) {
@@ -523,12 +527,12 @@ pub(crate) fn nothing_to_pin(
 /// user's home folder, and the file the author may have meant.
 fn tilde_note(command: &str, script: &Path, home: &Path) -> String {
     use std::fmt::Write as _;
-    let Some(user_home) = crate::paths::home_dir() else {
+    let Some(user_home) = crate::ground::paths::home_dir() else {
         return String::new();
     };
     let default_home = user_home.join(".hermes");
     let names_tilde = command.split_whitespace().any(|word| word.starts_with('~'));
-    if !names_tilde || crate::paths::normalized(home) == default_home {
+    if !names_tilde || crate::ground::paths::normalized(home) == default_home {
         return String::new();
     }
     let mut note = format!(

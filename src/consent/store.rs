@@ -1,14 +1,14 @@
 //! The allowlist file, Hermes-compatible: read tolerantly (BOM, unknown keys and entries kept),
 //! written in the bytes Python's `json.dumps(indent=2, sort_keys=True)` writes, through
-//! [`crate::statefile`] (locked read-modify-write, atomic replace, mode 0600).
+//! [`crate::ground::statefile`] (locked read-modify-write, atomic replace, mode 0600).
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
-use crate::stamp::Stamp;
-use crate::statefile::{self, FileKind};
+use crate::ground::stamp::Stamp;
+use crate::ground::statefile::{self, FileKind};
 
 const KIND: FileKind = FileKind::Allowlist;
 
@@ -16,7 +16,7 @@ const KIND: FileKind = FileKind::Allowlist;
 pub(crate) const MANIFEST_KEY: &str = "hook_md";
 
 /// Why the allowlist could not be used (the state-file error, naming the allowlist).
-pub(crate) use crate::statefile::StateError as StoreError;
+pub(crate) use crate::ground::statefile::StateError as StoreError;
 
 /// One approval to record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +56,7 @@ impl Allowlist {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self::default());
         }
-        let value = crate::pyjson::from_slice(bytes).map_err(|err| err.to_string())?;
+        let value = crate::ground::pyjson::from_slice(bytes).map_err(|err| err.to_string())?;
         let Value::Object(mut root) = value else {
             return Err("the top level is not a JSON object".to_owned());
         };
@@ -168,7 +168,7 @@ impl Allowlist {
     /// The file's bytes as Hermes writes them (`json.dumps(data, indent=2, sort_keys=True)`):
     /// 2-space indent, keys sorted at every level, non-ASCII as `\uXXXX`, no trailing newline.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        crate::pyjson::to_indented_sorted(&self.root)
+        crate::ground::pyjson::to_indented_sorted(&self.root)
     }
 }
 

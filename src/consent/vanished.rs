@@ -52,12 +52,14 @@ struct Places {
 
 /// `path` absolute (against the current directory) and normalised.
 fn absolute(path: &Path) -> PathBuf {
-    crate::paths::normalized(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    crate::ground::paths::normalized(
+        &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    )
 }
 
 impl Reach {
     /// Where the guards of a call made from `start` are, the locations being `paths`.
-    pub(crate) fn of(paths: &crate::paths::Paths, start: &Path) -> Self {
+    pub(crate) fn of(paths: &crate::ground::paths::Paths, start: &Path) -> Self {
         Self {
             given: Places {
                 user_rules: paths.user_rules.clone(),

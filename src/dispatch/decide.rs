@@ -9,20 +9,20 @@ use anyhow::{Result, anyhow};
 
 use super::prepared::Prepared;
 use super::{Answer, HookSource, Options, Request, Talk, record, said};
-use crate::caller::Allowances;
 use crate::config::event::{Resolved, UnknownEvent};
 use crate::config::{Event, HookSpec};
 use crate::consent::{Bypass, ConsentGate};
-use crate::env;
-use crate::exit::ExitStatus;
-use crate::loop_guard;
-use crate::outcome::{self, LoopGuard};
-use crate::paths::Start;
-use crate::payload::{self, Invocation};
+use crate::engine::decision::{self, LoopGuard};
+use crate::engine::fail_closed::{self, RunnerError};
+use crate::engine::loop_guard;
+use crate::engine::payload::{self, Invocation};
+use crate::engine::response::{Directive, Status};
+use crate::engine::runner::{HookReport, Plan, RunReport};
+use crate::engine::tool_classes::Allowances;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths::Start;
 use crate::report::line::{DirectiveKeys, ErrorEntry, ErrorLine, RunLine, to_line};
-use crate::response::{Directive, Status};
-use crate::runner::{HookReport, Plan, RunReport};
-use crate::undecided::{self, RunnerError};
 
 /// Decides one event: reads the payload with `input` (only once the name is known), loads the
 /// hooks from `source`, runs them and gives the Hermes answer line.
@@ -73,8 +73,9 @@ pub(super) fn decide(
             }
         }
         Err(err) => {
-            let error = undecided::of_payload(chain_text(&err), event);
-            let block = (fail_closed && error.could_block).then(|| undecided::runner_block(&error));
+            let error = fail_closed::of_payload(chain_text(&err), event);
+            let block =
+                (fail_closed && error.could_block).then(|| fail_closed::runner_block(&error));
             refuse(talk, event.name(), &err, block.as_ref())
         }
     }
@@ -129,8 +130,9 @@ fn prepare(
     };
     if !names_profile {
         // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
-        let user_home = crate::paths::home_dir();
-        invocation.profile = crate::profile::active(&paths.home, user_home.as_deref()).into();
+        let user_home = crate::ground::paths::home_dir();
+        invocation.profile =
+            crate::ground::profile::active(&paths.home, user_home.as_deref()).into();
     }
     let set = source.hooks(&paths, event, talk)?;
     let places = crate::protect::Places {
@@ -152,7 +154,7 @@ fn prepare(
                     .project
                     .as_ref()
                     .or(paths.work_root.as_ref())
-                    .map(|root| root.join(".agents").join(crate::paths::RULES_FILE)),
+                    .map(|root| root.join(".agents").join(crate::ground::paths::RULES_FILE)),
             )
             .collect(),
         // The agent's project (or the repository) even without an `.agents/` folder: its
@@ -184,7 +186,7 @@ fn prepare(
 /// Puts what was approved in place of each approved guard in reach that vanished or changed
 /// since (see [`crate::consent::vanished`]).
 fn stand_in(prepared: &mut Prepared, gate: &ConsentGate, bypass: Option<Bypass>, event: Event) {
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     // `${project}` is the folder the rules were loaded for.
     let vars = crate::config::rules::Vars {
         project: prepared.reach.project(),
@@ -227,7 +229,7 @@ fn execute(
     let mut outcome = if before_hooks {
         blocked_for_the_person(prepared)
     } else {
-        outcome::decide(
+        decision::decide(
             &Plan {
                 called: resolved,
                 hooks: &prepared.set.hooks,
@@ -256,15 +258,15 @@ fn execute(
             kept.what
         ));
     }
-    let mut errors = undecided::of_set(&prepared.set, event);
+    let mut errors = fail_closed::of_set(&prepared.set, event);
     if let Some(problem) = gate.problem() {
-        errors.push(undecided::of_allowlist(
+        errors.push(fail_closed::of_allowlist(
             prepared.allowlist.clone(),
             problem,
             event,
         ));
     }
-    undecided::close(&mut outcome, &errors, options.fail_closed());
+    fail_closed::close(&mut outcome, &errors, options.fail_closed());
     unseen_terminal(&mut outcome, prepared);
     let report = &outcome.report;
     let status = outcome.status;
@@ -314,7 +316,7 @@ fn protected(
     if event != Event::PRE_TOOL_CALL || request.dry_run {
         return None;
     }
-    let home = crate::paths::home_dir();
+    let home = crate::ground::paths::home_dir();
     crate::protect::check(
         &prepared.invocation,
         &prepared.places,
@@ -328,7 +330,7 @@ fn protected(
 /// only when they let it through (one they rewrote is judged as rewritten).
 fn still_kept(
     kept: crate::protect::Kept,
-    outcome: &outcome::Outcome,
+    outcome: &decision::Outcome,
     prepared: &Prepared,
 ) -> Option<crate::protect::Kept> {
     if !kept.sweeping {
@@ -336,7 +338,7 @@ fn still_kept(
     }
     // Looked into now, the sweep included.
     let again = |invocation: &Invocation| {
-        let home = crate::paths::home_dir();
+        let home = crate::ground::paths::home_dir();
         crate::protect::check(
             invocation,
             &prepared.places,
@@ -361,9 +363,9 @@ fn still_kept(
 }
 
 /// The answer to a call kept from the guard's files: blocked, no hook run.
-fn blocked_for_the_person(prepared: &Prepared) -> outcome::Outcome {
+fn blocked_for_the_person(prepared: &Prepared) -> decision::Outcome {
     let why = "the call would change the guard's own files";
-    outcome::Outcome {
+    decision::Outcome {
         report: RunReport {
             hooks: (0..prepared.set.hooks.len())
                 .map(|index| HookReport::not_run(index, why))
@@ -382,7 +384,7 @@ fn blocked_for_the_person(prepared: &Prepared) -> outcome::Outcome {
 /// A call that opens a terminal no hook will see the input of (Codex's `exec_command` with a
 /// tty) is blocked when a hook watched it: the guard could not check what is typed there later.
 /// A block or gate the hooks gave, or an answer cut short by a signal, stands.
-fn unseen_terminal(outcome: &mut outcome::Outcome, prepared: &Prepared) {
+fn unseen_terminal(outcome: &mut decision::Outcome, prepared: &Prepared) {
     if outcome.interrupted.is_some()
         || !crate::agents::opens_unseen_terminal(
             prepared.agent,
@@ -410,7 +412,7 @@ fn unseen_terminal(outcome: &mut outcome::Outcome, prepared: &Prepared) {
 }
 
 /// In an agent's mode, what the person must hear about guards that did not check this call
-/// (once per session and guard; see [`crate::told`]).
+/// (once per session and guard; see [`crate::engine::stopped_guards`]).
 fn notice(
     request: &Request<'_>,
     prepared: &Prepared,
@@ -422,14 +424,17 @@ fn notice(
     if request.agent.is_hermes() || request.dry_run {
         return None;
     }
-    let mut told = crate::told::of_decision(&prepared.set.hooks, report, errors);
-    told.extend(kept.map(|kept| crate::told::protected(&kept.what)));
+    let mut told = crate::engine::stopped_guards::of_decision(&prepared.set.hooks, report, errors);
+    told.extend(kept.map(|kept| crate::engine::stopped_guards::protected(&kept.what)));
     if told.is_empty() {
         return None;
     }
     let session = prepared.invocation.session_id.as_str().unwrap_or("");
-    let state = prepared.home.join(crate::told::STATE_FILE);
-    let (said, problem) = crate::told::once(&state, session, &told, std::time::SystemTime::now());
+    let state = prepared
+        .home
+        .join(crate::engine::stopped_guards::STATE_FILE);
+    let (said, problem) =
+        crate::engine::stopped_guards::once(&state, session, &told, std::time::SystemTime::now());
     if let Some(problem) = problem {
         talk.warn(problem);
     }
@@ -444,7 +449,7 @@ fn agent_message(report: &RunReport) -> Option<String> {
             Some(message.clone())
         }
         Some(Directive::Ask { message, .. }) => {
-            match crate::response::ask_as_block(message, "Hermes") {
+            match crate::engine::response::ask_as_block(message, "Hermes") {
                 Directive::Block { message } => Some(message),
                 _ => None,
             }
@@ -466,11 +471,11 @@ fn unreadable(
 ) -> Answer {
     talk.error(err);
     let why = chain_text(err);
-    let payload = undecided::of_payload(why.clone(), event);
+    let payload = fail_closed::of_payload(why.clone(), event);
     let outcome =
-        undecided::unreadable_payload(&prepared.set.hooks, &payload, options.fail_closed());
+        fail_closed::unreadable_payload(&prepared.set.hooks, &payload, options.fail_closed());
     let mut errors = vec![payload];
-    errors.extend(undecided::of_set(&prepared.set, event));
+    errors.extend(fail_closed::of_set(&prepared.set, event));
     let report = &outcome.report;
     if !request.dry_run {
         record::audit(

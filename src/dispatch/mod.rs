@@ -17,14 +17,14 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Result, anyhow};
 
 use crate::agents::{Agent, Reply};
-use crate::caller::Allowances;
 use crate::config::{self, Event, HookSet, HookSpec, LoadOptions};
 use crate::consent::{Bypass, KeptList};
-use crate::env;
+use crate::engine::response::Directive;
+use crate::engine::tool_classes::Allowances;
 use crate::exec::detach::Watchdog;
-use crate::exit::ExitStatus;
-use crate::paths::{Locations, Paths, Start};
-use crate::response::Directive;
+use crate::ground::env;
+use crate::ground::exit::ExitStatus;
+use crate::ground::paths::{Locations, Paths, Start};
 
 pub(crate) use said::{
     consent_warnings, load_problems, location_warnings, missing_home, say_interrupted,
@@ -98,7 +98,7 @@ pub(crate) fn load_options(paths: &Paths, only: Option<Event>) -> LoadOptions<'_
 /// else Hermes's (`HERMES_ACCEPT_HOOKS`, then the config), which cover config hooks only.
 pub(crate) fn bypass(accept_hooks: bool, set: &HookSet) -> Option<Bypass> {
     if let Some(own) = own_switch(accept_hooks)
-        && crate::tool_call::detect().is_none()
+        && crate::ground::in_tool_call::detect().is_none()
     {
         Some(own)
     } else if env::flag(env::HERMES_ACCEPT_HOOKS) {
@@ -123,9 +123,9 @@ fn own_switch(accept_hooks: bool) -> Option<Bypass> {
 
 /// The agent's tool call this runs in, when this tool's consent switch is on there: approving
 /// is a person's decision, so the switch is set aside (the model could have set it).
-pub(crate) fn switch_set_aside(accept_hooks: bool) -> Option<crate::tool_call::Inside> {
+pub(crate) fn switch_set_aside(accept_hooks: bool) -> Option<crate::ground::in_tool_call::Inside> {
     own_switch(accept_hooks)?;
-    crate::tool_call::detect()
+    crate::ground::in_tool_call::detect()
 }
 
 /// The first argument that turns this program into the watchdog of an `async` hook (kept out

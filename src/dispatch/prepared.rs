@@ -6,10 +6,10 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use crate::agents::Agent;
-use crate::caller::Allowances;
 use crate::config::HookSet;
 use crate::consent::KeptList;
-use crate::payload::Invocation;
+use crate::engine::payload::Invocation;
+use crate::engine::tool_classes::Allowances;
 
 /// Everything read before anything runs.
 pub(crate) struct Prepared {
@@ -25,7 +25,7 @@ pub(crate) struct Prepared {
     /// The agent that called.
     pub(crate) agent: Agent,
     /// The project root whose hooks were loaded, and what it was found from.
-    pub(crate) project: (Option<PathBuf>, crate::paths::ProjectFrom),
+    pub(crate) project: (Option<PathBuf>, crate::ground::paths::ProjectFrom),
     /// Where the source keeps the allowlist between events.
     pub(crate) kept_allowlist: Option<Arc<Mutex<KeptList>>>,
     /// Where the guard's own state lives, kept from the model's calls.

@@ -3,12 +3,12 @@
 use super::prepared::Prepared;
 use super::{Options, Talk};
 use crate::config::Event;
-use crate::exit::ExitStatus;
+use crate::engine::fail_closed::RunnerError;
+use crate::engine::response::Status;
+use crate::engine::runner::RunReport;
+use crate::ground::exit::ExitStatus;
 use crate::report::audit::{self, AuditLine};
 use crate::report::line::ErrorEntry;
-use crate::response::Status;
-use crate::runner::RunReport;
-use crate::undecided::RunnerError;
 
 /// Appends the event's line to the audit log: a log named by the person gets every event, the
 /// default one (`<hermes home>/hermes-hooks/audit.jsonl`) the events where a hook applied or

@@ -8,9 +8,9 @@ use anyhow::anyhow;
 use super::Talk;
 use crate::config::{HookSet, SourceKind};
 use crate::consent::ConsentGate;
-use crate::exec::interrupt::Interrupt;
-use crate::paths::Paths;
-use crate::runner::RunReport;
+use crate::engine::runner::RunReport;
+use crate::ground::interrupt::Interrupt;
+use crate::ground::paths::Paths;
 
 /// The load's warnings, and the files whose hooks could not be read: an error line each for a
 /// config file (a HOOK.md that could not be read is among the warnings).

@@ -28,7 +28,7 @@ pub struct Watchdog<'a> {
 /// counts as failed: nothing may outlive its deadline.
 pub(crate) fn start(job: &Job<'_>, watchdog: &Watchdog<'_>) -> Result<u32, String> {
     // A signal between the two starts must not leave the hook without its watchdog.
-    let _busy = super::interrupt::busy();
+    let _busy = crate::ground::interrupt::busy();
     let words = match job.argv {
         Some(argv) if !argv.is_empty() => argv.to_vec(),
         _ => spawn::split(job.command)?,

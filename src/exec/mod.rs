@@ -3,18 +3,18 @@
 
 pub(crate) mod detach;
 pub(crate) mod guard;
-pub(crate) mod interrupt;
-mod signal;
 pub(crate) mod spawn;
 mod supervise;
 
 use std::fs::File;
 use std::io::{self, Seek as _, Write};
 use std::path::Path;
+
+use crate::ground::interrupt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-pub(crate) use signal::describe_signal;
+pub(crate) use crate::ground::signal::describe_signal;
 
 /// stdout kept from a hook; more makes its answer invalid.
 pub(crate) const STDOUT_CAP: usize = 1024 * 1024;

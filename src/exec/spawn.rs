@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::paths::expand_tilde;
+use crate::ground::paths::expand_tilde;
 
 /// Prepares `words` (program first) to run in `cwd` with `env` added. The error is the
 /// `spawn_failed` message ("command not found: X", "command not executable: X", ...).

@@ -12,7 +12,7 @@ use std::io::{self, Write as _};
 
 use serde::Serialize;
 
-use crate::sanitize;
+use crate::ground::sanitize;
 
 pub(crate) use screen::{Screen, shown_width, wrap_shown};
 

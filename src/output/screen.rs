@@ -1,5 +1,5 @@
 //! Human output, built only through [`Screen`]: every piece of text added to it is sanitised on
-//! the way in (see [`crate::sanitize`]), and colour is added only by [`Screen::paint`] and by
+//! the way in (see [`crate::ground::sanitize`]), and colour is added only by [`Screen::paint`] and by
 //! tables, so nothing a file or a hook supplies reaches a terminal raw.
 
 use std::fmt::{Display, Write as _};
@@ -7,8 +7,8 @@ use std::fmt::{Display, Write as _};
 use unicode_width::UnicodeWidthStr as _;
 
 use super::table::{Grid, Tone};
-use crate::sanitize;
-use crate::text::wrap_words;
+use crate::ground::sanitize;
+use crate::ground::text::wrap_words;
 
 /// Text for people, ready to print on stdout or stderr.
 #[derive(Debug, Default)]
@@ -154,7 +154,7 @@ fn wrap_spaced(text: &str, width: Option<usize>) -> Vec<String> {
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
             }
-            let mut pieces = crate::text::after_slashes(word, width);
+            let mut pieces = crate::ground::text::after_slashes(word, width);
             let last = pieces.pop().unwrap_or_default();
             lines.extend(pieces.into_iter().map(str::to_owned));
             lines.push(last.to_owned());

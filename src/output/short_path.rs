@@ -29,7 +29,7 @@ impl Shortener {
     pub(crate) fn new(project: Option<&Path>) -> Self {
         let cwd = std::env::current_dir().ok();
         Self::with(
-            crate::paths::home_dir(),
+            crate::ground::paths::home_dir(),
             project.filter(|root| cwd.as_deref() == Some(*root)),
         )
     }

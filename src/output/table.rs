@@ -127,7 +127,7 @@ impl Grid {
         self.rows.push(
             cells
                 .iter()
-                .map(|(text, tone)| (crate::sanitize::line(text).into_owned(), *tone))
+                .map(|(text, tone)| (crate::ground::sanitize::line(text).into_owned(), *tone))
                 .collect(),
         );
         self.short.push(vec![None; cells.len()]);
@@ -137,7 +137,7 @@ impl Grid {
     /// otherwise (sanitised like the cell).
     pub(crate) fn short(&mut self, column: usize, text: &str) {
         if let Some(cell) = self.short.last_mut().and_then(|row| row.get_mut(column)) {
-            *cell = Some(crate::sanitize::line(text).into_owned());
+            *cell = Some(crate::ground::sanitize::line(text).into_owned());
         }
     }
 
@@ -397,7 +397,7 @@ impl Grid {
         text.push('\n');
         // Notes wrap between words at the terminal's width.
         for note in &self.notes {
-            for line in crate::text::wrap_words(note, self.width) {
+            for line in crate::ground::text::wrap_words(note, self.width) {
                 text.push_str(&line);
                 text.push('\n');
             }
@@ -422,7 +422,10 @@ impl Grid {
             for (key, (text, tone)) in keys.iter().zip(row) {
                 let label = format!("{key}:");
                 let _ = write!(out, "{label:<key_width$} ");
-                for (line_index, line) in crate::text::wrap_words(text, room).iter().enumerate() {
+                for (line_index, line) in crate::ground::text::wrap_words(text, room)
+                    .iter()
+                    .enumerate()
+                {
                     if line_index > 0 {
                         out.push_str(&indent);
                     }

@@ -20,8 +20,8 @@ use serde_json::Value;
 
 use super::line::DirectiveKeys;
 use crate::config::{Event, HookSpec};
-use crate::payload::{HermesWire, Invocation};
-use crate::runner::RunReport;
+use crate::engine::payload::{HermesWire, Invocation};
+use crate::engine::runner::RunReport;
 
 /// The log kept when none is named, in `<hermes home>/hermes-hooks/`.
 pub(crate) const DEFAULT_NAME: &str = "audit.jsonl";
@@ -47,7 +47,7 @@ impl Target {
     pub(crate) fn of(flag: Option<&Path>, home: &Path) -> Self {
         let named = flag
             .map(|path| path.as_os_str().to_os_string())
-            .or_else(|| crate::env::var_os(crate::env::HERMES_HOOKS_AUDIT_LOG))
+            .or_else(|| crate::ground::env::var_os(crate::ground::env::HERMES_HOOKS_AUDIT_LOG))
             .filter(|value| !value.is_empty());
         match named {
             Some(value) if value.eq_ignore_ascii_case(OFF) => Self::Off,
@@ -162,7 +162,7 @@ impl<'a> AuditLine<'a> {
             hooks: report
                 .hooks
                 .iter()
-                .filter(|r| every_hook || r.status != crate::response::Status::NotMatched)
+                .filter(|r| every_hook || r.status != crate::engine::response::Status::NotMatched)
                 .map(|r| {
                     let spec = &hooks[r.index];
                     AuditHook {
@@ -206,7 +206,7 @@ pub(crate) struct KeptCommand {
 /// characters, else the first and the last of those.
 pub(crate) fn tool_command(command: &str) -> KeptCommand {
     use sha2::{Digest as _, Sha256};
-    let sha256 = crate::digest::hex(&Sha256::digest(command.as_bytes()));
+    let sha256 = crate::ground::digest::hex(&Sha256::digest(command.as_bytes()));
     let chars = command.chars().count();
     let (kept, cut) = if chars <= TOOL_COMMAND_HEAD + TOOL_COMMAND_TAIL {
         (command.to_owned(), None)
@@ -242,7 +242,7 @@ pub(crate) fn shell_command(invocation: &Invocation) -> Option<KeptCommand> {
 
 /// When a decision was taken and the id that names it.
 pub(crate) struct Stamp {
-    /// UTC, as [`crate::clock::iso_utc`] writes it.
+    /// UTC, as [`crate::ground::clock::iso_utc`] writes it.
     pub time: String,
     /// [`run_id`] of the same instant.
     pub run_id: String,
@@ -253,7 +253,7 @@ impl Stamp {
     pub(crate) fn now() -> Self {
         let now = SystemTime::now();
         Self {
-            time: crate::clock::iso_utc(now),
+            time: crate::ground::clock::iso_utc(now),
             run_id: run_id(now),
         }
     }
@@ -386,20 +386,24 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>, rotate: bool) -> io:
 /// so first.
 fn start_anew(path: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
     use std::os::unix::fs::MetadataExt as _;
-    let renamed = crate::statefile::locked(crate::statefile::FileKind::AuditLog, path, || {
-        let now = std::fs::symlink_metadata(path);
-        if now.is_ok_and(|now| now.ino() == meta.ino() && now.dev() == meta.dev()) {
-            std::fs::rename(path, older(path)).map_err(|error| {
-                crate::statefile::StateError::Io {
-                    kind: crate::statefile::FileKind::AuditLog,
-                    action: "cannot start anew",
-                    path: path.to_path_buf(),
-                    error,
-                }
-            })?;
-        }
-        Ok(())
-    });
+    let renamed = crate::ground::statefile::locked(
+        crate::ground::statefile::FileKind::AuditLog,
+        path,
+        || {
+            let now = std::fs::symlink_metadata(path);
+            if now.is_ok_and(|now| now.ino() == meta.ino() && now.dev() == meta.dev()) {
+                std::fs::rename(path, older(path)).map_err(|error| {
+                    crate::ground::statefile::StateError::Io {
+                        kind: crate::ground::statefile::FileKind::AuditLog,
+                        action: "cannot start anew",
+                        path: path.to_path_buf(),
+                        error,
+                    }
+                })?;
+            }
+            Ok(())
+        },
+    );
     renamed.map_err(io::Error::other)
 }
 

@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::config::{Event, HookSpec};
-use crate::response::{Directive, ask_as_block};
-use crate::runner::{HookReport, RunReport};
+use crate::engine::response::{Directive, ask_as_block};
+use crate::engine::runner::{HookReport, RunReport};
 
 /// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
 #[derive(Serialize)]
@@ -33,7 +33,7 @@ pub(crate) struct RunLine<'a> {
     pub hooks: Vec<HookLine<'a>>,
     /// Set when the loop guard overrode a "keep working" answer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub loop_guard: Option<crate::loop_guard::Released>,
+    pub loop_guard: Option<crate::engine::loop_guard::Released>,
 }
 
 /// `{"action":"block","message"}`, `{"action":"modify","args"}`, `{"context"}`,
@@ -289,7 +289,7 @@ pub(crate) struct ErrorEntry<'a> {
 
 impl<'a> ErrorEntry<'a> {
     /// The entries of `errors`.
-    pub(crate) fn all(errors: &'a [crate::undecided::RunnerError]) -> Vec<Self> {
+    pub(crate) fn all(errors: &'a [crate::engine::fail_closed::RunnerError]) -> Vec<Self> {
         errors
             .iter()
             .map(|error| Self {
@@ -374,7 +374,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
         let mut rest = fragment;
         while let Some((at, c)) = rest
             .char_indices()
-            .find(|(_, c)| crate::sanitize::is_terminal_active(*c))
+            .find(|(_, c)| crate::ground::sanitize::is_terminal_active(*c))
         {
             writer.write_all(&rest.as_bytes()[..at])?;
             let mut units = [0_u16; 2];
@@ -408,7 +408,7 @@ mod tests {
     #[test]
     fn the_written_line_is_the_serialised_one() {
         use super::{DirectiveKeys, ErrorEntry, Held, HookLine, RunLine};
-        use crate::response::Directive;
+        use crate::engine::response::Directive;
         let odd = [
             "plain",
             "with \"quotes\" and \\",
@@ -467,8 +467,8 @@ mod tests {
                 [hook.clone(), kept]
             })
             .collect();
-        let errors = [crate::undecided::RunnerError {
-            unread: crate::undecided::Unread::Payload,
+        let errors = [crate::engine::fail_closed::RunnerError {
+            unread: crate::engine::fail_closed::Unread::Payload,
             file: Some("/x/\"y\".yaml".into()),
             line: Some(3),
             why: odd[2].to_owned(),
@@ -488,7 +488,7 @@ mod tests {
                         Vec::new()
                     },
                     hooks: hooks.iter().take(many).map(HookLine::clone).collect(),
-                    loop_guard: with_errors.then_some(crate::loop_guard::Released {
+                    loop_guard: with_errors.then_some(crate::engine::loop_guard::Released {
                         consecutive: 4,
                         limit: 3,
                     }),

@@ -5,10 +5,12 @@
 //! run it stays data. What cannot be known before the line runs (the program is a variable,
 //! `eval "$v"`, a script that arrives from another program) is said, never guessed.
 
+mod fields;
 mod options;
 pub(crate) mod programs;
 mod syntax;
 mod walk;
+mod wrappers;
 
 use std::path::{Path, PathBuf};
 
@@ -237,7 +239,7 @@ pub(crate) fn resolve(word: &str, cwd: &str, home: Option<&Path>) -> String {
         // The folder is itself unknown (`cd "$X" && rm -rf y`).
         return format!("{cwd}/{word}");
     };
-    let normal = crate::paths::normalized(&joined);
+    let normal = crate::ground::paths::normalized(&joined);
     let text = normal.to_string_lossy();
     if text.is_empty() {
         "/".to_owned()

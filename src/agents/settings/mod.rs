@@ -71,7 +71,7 @@ impl ManagedFile {
     /// Where the agent reads it now.
     pub(crate) fn resolve(&self) -> PathBuf {
         self.env
-            .and_then(crate::env::var_os)
+            .and_then(crate::ground::env::var_os)
             .filter(|v| !v.is_empty())
             .map_or_else(|| PathBuf::from(self.path), PathBuf::from)
     }

@@ -106,7 +106,7 @@ impl Settings {
     /// parseable in `format`, and any symlink [`real_path`] refuses.
     pub(crate) fn open(path: &Path, format: Format, inside: Option<&Path>) -> Result<Self> {
         let real = real_path(path, inside)?;
-        let before = match crate::limits::read(&real, SETTINGS_MAX) {
+        let before = match crate::ground::limits::read(&real, SETTINGS_MAX) {
             Ok(bytes) => {
                 Some(String::from_utf8(bytes).map_err(|_| refusal(path, "not UTF-8 text"))?)
             }

@@ -60,7 +60,7 @@ pub(crate) fn unwrite(
     let (dir, mode) = checked(settings, after, root.is_none())?;
     let real = &settings.real;
     let backup = backup_path(real);
-    let kept = match crate::limits::read(&backup, SETTINGS_MAX) {
+    let kept = match crate::ground::limits::read(&backup, SETTINGS_MAX) {
         Ok(bytes) => Some(bytes),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
         Err(err) => return Err(err).with_context(|| format!("cannot read {}", backup.display())),
@@ -128,7 +128,7 @@ fn checked(settings: &Settings, after: &str, private: bool) -> Result<(PathBuf, 
         );
     }
     let real = &settings.real;
-    let now = match crate::limits::read(real, SETTINGS_MAX) {
+    let now = match crate::ground::limits::read(real, SETTINGS_MAX) {
         Ok(bytes) => Some(bytes),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
         Err(err) => return Err(err).with_context(|| format!("cannot read {}", real.display())),
@@ -154,7 +154,7 @@ fn checked(settings: &Settings, after: &str, private: bool) -> Result<(PathBuf, 
 /// Writes `text` to `path` atomically with `mode`.
 fn put(dir: &Path, path: &Path, text: &str, mode: u32) -> Result<()> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    crate::statefile::write_atomic(dir, path, &format!(".{name}."), text.as_bytes())
+    crate::ground::statefile::write_atomic(dir, path, &format!(".{name}."), text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     fs::set_permissions(path, fs::Permissions::from_mode(mode))
         .with_context(|| format!("cannot set the mode of {}", path.display()))

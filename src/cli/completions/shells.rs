@@ -13,7 +13,7 @@ use clap_complete::Shell;
 use clap_complete::engine::CompletionCandidate;
 use clap_complete::env::EnvCompleter as _;
 
-use crate::env;
+use crate::ground::env;
 
 /// The program the scripts complete and call back (found on `PATH`, as the user types it).
 const BIN: &str = "hermes-hooks";

@@ -45,7 +45,7 @@ pub(super) fn packs(current: &OsStr) -> Vec<CompletionCandidate> {
     };
     let (before, last) = typed.rsplit_once(',').map_or(("", typed), |(b, l)| (b, l));
     let named: Vec<&str> = before.split(',').collect();
-    let mut offered: Vec<CompletionCandidate> = crate::rules::packs::PACKS
+    let mut offered: Vec<CompletionCandidate> = crate::engine::rules::packs::PACKS
         .iter()
         .filter(|pack| pack.name.starts_with(last) && !named.contains(&pack.name))
         .map(|pack| {

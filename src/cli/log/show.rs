@@ -9,11 +9,11 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::Row;
+use crate::ground::sanitize;
+use crate::ground::text::wrap_words;
 use crate::output::json::{self, SCHEMA_VERSION};
 use crate::output::table::{Tone, terminal_width};
 use crate::output::{Screen, Stream, shown_width};
-use crate::sanitize;
-use crate::text::wrap_words;
 
 /// Rows aligned together, at most (a decision is never split between two batches).
 const BATCH: usize = 256;

@@ -363,7 +363,10 @@ fn names_hermes_ignores_run_with_a_warning() {
 
 #[test]
 fn variables_are_expanded_and_unset_ones_kept() {
-    let path = crate::env::var_os("PATH").unwrap().into_string().unwrap();
+    let path = crate::ground::env::var_os("PATH")
+        .unwrap()
+        .into_string()
+        .unwrap();
     let cfg = load(
         "hooks:\n  pre_tool_call:\n    - command: '${PATH}/g.sh ${HERMES_HOOKS_UNSET_IN_TESTS}'\n      matcher: '${HERMES_HOOKS_UNSET_IN_TESTS}|x'\n",
     );

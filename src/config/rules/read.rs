@@ -383,7 +383,7 @@ fn put_in(pattern: &str, vars: Vars<'_>) -> (String, Option<&'static str>) {
     for (name, value) in [("${project}", vars.project), ("${home}", vars.home)] {
         if pattern.contains(name) {
             let text = if let Some(dir) = value {
-                escape(&crate::paths::normalized(dir).to_string_lossy())
+                escape(&crate::ground::paths::normalized(dir).to_string_lossy())
             } else {
                 missing = Some(name);
                 "(?!)".to_owned()

@@ -4,7 +4,7 @@
 //! `${home}` stand for. The patterns are kept apart and read only when a call could match one.
 //!
 //! Hashing the file is then most of what is left, so a second memo is named by the file's stamp
-//! ([`crate::stamp`]) and holds the hash with the reading, kept only once the file has settled.
+//! ([`crate::ground::stamp`]) and holds the hash with the reading, kept only once the file has settled.
 //! The rules that decide are always those of bytes that were hashed, and their pin is that hash.
 
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::{Vars, read};
 use crate::config::{LoadError, Origin, SourceKind, memo};
-use crate::stamp::Stamp;
+use crate::ground::stamp::Stamp;
 
 /// Changes whenever what a rules memo holds changes.
 const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 9\0";
@@ -101,8 +101,10 @@ impl Patterns {
             if let Some(list) = slot.as_ref().and_then(memo::Slot::recall_body) {
                 return Some(list);
             }
-            let bytes = crate::limits::read(&later.file, crate::limits::MANIFEST_MAX).ok()?;
-            let same = crate::digest::hex(&Sha256::digest(&bytes)) == later.sha256;
+            let bytes =
+                crate::ground::limits::read(&later.file, crate::ground::limits::MANIFEST_MAX)
+                    .ok()?;
+            let same = crate::ground::digest::hex(&Sha256::digest(&bytes)) == later.sha256;
             same.then(|| read::read(&bytes, vars).patterns)
         });
         list.as_ref()?.get(index).map(String::as_str)
@@ -178,14 +180,14 @@ pub(super) fn reading(
     } else {
         // Read whole to be parsed, and pinned by the bytes parsed (the file may have changed
         // since it was hashed).
-        let bytes = match crate::limits::read(file, crate::limits::MANIFEST_MAX) {
+        let bytes = match crate::ground::limits::read(file, crate::ground::limits::MANIFEST_MAX) {
             Ok(bytes) => bytes,
             Err(err) => {
                 unreadable(err, errors);
                 return None;
             }
         };
-        let sha256 = crate::digest::hex(&Sha256::digest(&bytes));
+        let sha256 = crate::ground::digest::hex(&Sha256::digest(&bytes));
         let mut read = read::read(&bytes, vars);
         let mut automata = None;
         if let (Some(rules), Some(patterns)) = (
@@ -234,10 +236,10 @@ pub(crate) fn check_memos(file: &Path, vars: Vars<'_>) -> Vec<memo::Mended> {
     let Ok((_, stamp)) = open_stamped(file) else {
         return Vec::new();
     };
-    let Ok(bytes) = crate::limits::read(file, crate::limits::MANIFEST_MAX) else {
+    let Ok(bytes) = crate::ground::limits::read(file, crate::ground::limits::MANIFEST_MAX) else {
         return Vec::new();
     };
-    let sha256 = crate::digest::hex(&Sha256::digest(&bytes));
+    let sha256 = crate::ground::digest::hex(&Sha256::digest(&bytes));
     let fresh = read::read(&bytes, vars);
     let mut untrue = Vec::new();
     if let Some(slot) = slot(MEMO_FORMAT, sha256.as_bytes(), vars) {
@@ -261,9 +263,9 @@ pub(crate) fn check_memos(file: &Path, vars: Vars<'_>) -> Vec<memo::Mended> {
     untrue
 }
 
-/// Opens `file` as [`crate::limits::open_regular`] does, with its stamp as the open file has it.
+/// Opens `file` as [`crate::ground::limits::open_regular`] does, with its stamp as the open file has it.
 fn open_stamped(file: &Path) -> std::io::Result<(std::fs::File, Stamp)> {
-    let opened = crate::limits::open_regular(file)?;
+    let opened = crate::ground::limits::open_regular(file)?;
     let stamp = Stamp::from(&opened.metadata()?);
     Ok((opened, stamp))
 }
@@ -284,10 +286,10 @@ fn slot(kind: &[u8], name: &[u8], vars: Vars<'_>) -> Option<memo::Slot> {
 }
 
 /// The sha256 of the bytes of `file` (opened by [`open_stamped`]), read in pieces up to the cap
-/// of [`crate::limits::read`].
+/// of [`crate::ground::limits::read`].
 fn sha256_of(file: std::fs::File) -> std::io::Result<String> {
     use std::io::Read as _;
-    let max = crate::limits::MANIFEST_MAX;
+    let max = crate::ground::limits::MANIFEST_MAX;
     let mut reader = file.take(max + 1);
     let mut hasher = Sha256::new();
     // On the stack: a heap buffer would cost the page faults this read is here to save.
@@ -305,7 +307,7 @@ fn sha256_of(file: std::fs::File) -> std::io::Result<String> {
         }
     }
     if total > max {
-        return Err(crate::limits::too_large(max));
+        return Err(crate::ground::limits::too_large(max));
     }
-    Ok(crate::digest::hex(&hasher.finalize()))
+    Ok(crate::ground::digest::hex(&hasher.finalize()))
 }

@@ -128,7 +128,7 @@ impl Loose {
             Self::Int(value) => Some(*value),
             #[allow(clippy::cast_possible_truncation)] // saturating, as intended
             Self::Float(value) if value.is_finite() => Some(value.trunc() as i64),
-            Self::Str(text) => crate::python_int::python_int(text)
+            Self::Str(text) => crate::ground::python_int::python_int(text)
                 .map(|n| i64::try_from(n).unwrap_or(if n < 0 { i64::MIN } else { i64::MAX })),
             _ => None,
         }

@@ -223,7 +223,7 @@ impl Value {
             Self::Int(value) => Some(*value),
             #[allow(clippy::cast_possible_truncation)] // saturating, and only the size matters
             Self::Float(value) if value.is_finite() => Some(value.trunc() as i128),
-            Self::Str(text) => crate::python_int::python_int(text),
+            Self::Str(text) => crate::ground::python_int::python_int(text),
             _ => None,
         }
     }
@@ -253,7 +253,7 @@ impl fmt::Display for Value {
             Self::Bool(true) => f.write_str("True"),
             Self::Bool(false) => f.write_str("False"),
             Self::Int(value) => write!(f, "{value}"),
-            Self::Float(value) => f.write_str(&crate::pyjson::python_float(*value)),
+            Self::Float(value) => f.write_str(&crate::ground::pyjson::python_float(*value)),
             Self::Str(text) => write!(f, "'{text}'"),
             Self::Other(name, text) => write!(f, "{name} {text}"),
             Self::Seq(_) | Self::Map(_) | Self::Merge | Self::Equals => {

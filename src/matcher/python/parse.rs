@@ -409,7 +409,7 @@ fn group(
                         )
                     })?
                 } else {
-                    let number = crate::python_int::python_int(&condname)
+                    let number = crate::ground::python_int::python_int(&condname)
                         .filter(|n| *n >= 0)
                         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
                         .ok_or_else(|| {

@@ -114,7 +114,7 @@ fn shape(node: &Node) -> Json {
         Value::Null => Json::Null,
         Value::Bool(b) => json!(b),
         Value::Int(i) => json!({ "i": i.to_string() }),
-        Value::Float(f) => json!({ "f": crate::pyjson::python_float(*f) }),
+        Value::Float(f) => json!({ "f": crate::ground::pyjson::python_float(*f) }),
         Value::Str(s) => json!(s),
         Value::Other(kind, _) => json!({ "o": kind }),
         Value::Seq(items) => Json::Array(items.iter().map(shape).collect()),

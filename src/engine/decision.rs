@@ -5,12 +5,12 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::exec::interrupt::{self, Interrupt};
-use crate::exit::ExitStatus;
-use crate::loop_guard::{self, Released};
-use crate::payload::Invocation;
-use crate::response::Directive;
-use crate::runner::{self, Plan, RunReport};
+use crate::engine::loop_guard::{self, Released};
+use crate::engine::payload::Invocation;
+use crate::engine::response::Directive;
+use crate::engine::runner::{self, Plan, RunReport};
+use crate::ground::exit::ExitStatus;
+use crate::ground::interrupt::{self, Interrupt};
 
 /// The loop guard's part: where it keeps its counts, and how many "keep working" answers in a
 /// row a session gets (0: off).
@@ -114,9 +114,9 @@ mod tests {
     use super::{LoopGuard, decide};
     use crate::config::{Event, HookSpec, Origin, Source};
     use crate::consent::{Bypass, ConsentGate};
-    use crate::exit::ExitStatus;
-    use crate::payload::Invocation;
-    use crate::runner::Plan;
+    use crate::engine::payload::Invocation;
+    use crate::engine::runner::Plan;
+    use crate::ground::exit::ExitStatus;
 
     #[test]
     fn a_library_caller_gets_the_whole_decision() {
@@ -153,7 +153,7 @@ mod tests {
             apply_matchers: true,
             dry_run: false,
             watchdog: None,
-            allow: crate::caller::Allowances::default(),
+            allow: crate::engine::tool_classes::Allowances::default(),
         };
         let state = dir.path().join("gate.json");
         let guard = LoopGuard {

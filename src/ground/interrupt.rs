@@ -60,7 +60,7 @@ pub(crate) fn enable() {
 
 /// Installs the handlers if [`enable`] was called (once; later calls are free). Should that
 /// fail, the signals keep their default action.
-pub(super) fn arm() {
+pub(crate) fn arm() {
     if ENABLED.load(Ordering::Relaxed) {
         HANDLERS.get_or_init(|| install().ok());
     }
@@ -105,7 +105,7 @@ pub(crate) fn received() -> Option<Interrupt> {
 }
 
 /// A descriptor that becomes readable, and stays so, once a signal came.
-pub(super) fn wake_fd() -> Option<BorrowedFd<'static>> {
+pub(crate) fn wake_fd() -> Option<BorrowedFd<'static>> {
     HANDLERS.get()?.as_ref().map(|h| h.wake.as_fd())
 }
 

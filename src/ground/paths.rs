@@ -4,7 +4,7 @@ use anyhow::{Context as _, Result};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::env;
+use crate::ground::env;
 
 /// File name of the consent allowlist inside the Hermes home (the file Hermes itself uses).
 pub(crate) const ALLOWLIST_FILE: &str = "shell-hooks-allowlist.json";
@@ -237,7 +237,7 @@ fn nested_below(top: &Path, start: &Path) -> Vec<PathBuf> {
         .take_while(|dir| *dir != top)
         .filter(|dir| has_hooks(dir))
         .filter(|dir| {
-            let me = *me.get_or_insert_with(crate::owner::current);
+            let me = *me.get_or_insert_with(crate::ground::owner::current);
             foreign_on_the_way(dir, &start, me).is_none()
         })
         .map(Path::to_path_buf)
@@ -264,7 +264,7 @@ pub(crate) struct Skipped {
 impl Skipped {
     /// The owner as a person reads it: `alice (uid 4242)`, else `uid 4242`.
     pub(crate) fn owner(&self) -> String {
-        crate::owner::describe(self.uid, self.owner_name.as_deref())
+        crate::ground::owner::describe(self.uid, self.owner_name.as_deref())
     }
 
     /// The hooks folder that was not taken.
@@ -338,7 +338,7 @@ pub(crate) fn find_project(start: &Path) -> Found {
             break;
         }
         if has_hooks(dir) {
-            let me = *me.get_or_insert_with(crate::owner::current);
+            let me = *me.get_or_insert_with(crate::ground::owner::current);
             match foreign_on_the_way(dir, &start, me) {
                 None => {
                     found.root = Some(dir.to_path_buf());
@@ -349,7 +349,7 @@ pub(crate) fn find_project(start: &Path) -> Found {
                         root: dir.to_path_buf(),
                         folder,
                         uid,
-                        owner_name: crate::owner::name(uid),
+                        owner_name: crate::ground::owner::name(uid),
                     });
                 }
             }
@@ -389,7 +389,7 @@ fn foreign_on_the_way(root: &Path, start: &Path, me: u32) -> Option<(PathBuf, u3
     [hooks.as_path(), rules.as_path(), agents.as_path(), root]
         .into_iter()
         .chain(below)
-        .find_map(|folder| crate::owner::foreign(folder, me))
+        .find_map(|folder| crate::ground::owner::foreign(folder, me))
 }
 
 /// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and

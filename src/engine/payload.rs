@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::caller::{ToolClass, ToolClasses};
 use crate::config::Event;
+use crate::engine::tool_classes::{ToolClass, ToolClasses};
 
 /// Why an input payload was refused.
 #[derive(Debug, thiserror::Error)]
@@ -33,17 +33,17 @@ pub enum PayloadError {
     },
 }
 
-impl From<crate::pyjson::JsonError> for PayloadError {
-    fn from(err: crate::pyjson::JsonError) -> Self {
+impl From<crate::ground::pyjson::JsonError> for PayloadError {
+    fn from(err: crate::ground::pyjson::JsonError) -> Self {
         match err {
-            crate::pyjson::JsonError::Invalid(err) => Self::Json(err),
-            crate::pyjson::JsonError::TooDeep(at) => Self::too_deep(at),
+            crate::ground::pyjson::JsonError::Invalid(err) => Self::Json(err),
+            crate::ground::pyjson::JsonError::TooDeep(at) => Self::too_deep(at),
         }
     }
 }
 
 impl PayloadError {
-    pub(crate) const fn too_deep(at: crate::pyjson::TooDeep) -> Self {
+    pub(crate) const fn too_deep(at: crate::ground::pyjson::TooDeep) -> Self {
         Self::TooDeep {
             limit: at.limit,
             line: at.line,
@@ -59,7 +59,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, PayloadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match crate::pyjson::from_slice(bytes)? {
+    match crate::ground::pyjson::from_slice(bytes)? {
         Value::Object(map) => Ok(map),
         other => Err(PayloadError::NotObject(json_kind(&other))),
     }
@@ -142,7 +142,7 @@ impl Invocation {
         let parent_session_id = input.get("parent_session_id").cloned();
         let session_id = ["session_id", "parent_session_id"]
             .into_iter()
-            .find(|key| input.get(*key).is_some_and(crate::pyjson::truthy))
+            .find(|key| input.get(*key).is_some_and(crate::ground::pyjson::truthy))
             .and_then(|key| take(&mut input, key))
             .unwrap_or_else(|| Value::from(""));
         let cwd = match input.get("cwd").and_then(Value::as_str) {
@@ -286,14 +286,14 @@ impl Invocation {
                     .filter(|_| on_failure)
                     .or(event.agent_name())
                     .unwrap_or(event.name());
-                let now = crate::clock::now_iso();
+                let now = crate::ground::clock::now_iso();
                 let wire = self
                     .agent_wire(event_type, event.is_tool_event(), tool_input, &now)
                     .with_spec_fields(&self.extra, event.def().spec_fields);
-                crate::pyjson::write_compact(out, &wire)
+                crate::ground::pyjson::write_compact(out, &wire)
             }
             Dialect::Hermes => {
-                crate::pyjson::write_compact(out, &self.hermes_wire(event, tool_input))
+                crate::ground::pyjson::write_compact(out, &self.hermes_wire(event, tool_input))
             }
         }
     }
@@ -409,7 +409,7 @@ impl Serialize for Field<'_> {
 mod tests {
     use super::{Invocation, PayloadError, parse};
     use crate::config::Event;
-    use crate::pyjson::to_compact as to_python_json;
+    use crate::ground::pyjson::to_compact as to_python_json;
     use serde_json::json;
 
     const HERMES: crate::agents::Agent = crate::agents::Agent::Hermes;

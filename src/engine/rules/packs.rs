@@ -180,7 +180,7 @@ mod tests {
     use super::PACKS;
     use crate::config::rules::{self, Vars};
     use crate::config::{HookSpec, Scope};
-    use crate::payload::Invocation;
+    use crate::engine::payload::Invocation;
 
     /// The folders every case is checked in.
     const PROJECT: &str = "/home/dev/project";
@@ -210,14 +210,16 @@ mod tests {
         let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
         hooks
             .iter()
-            .filter(|hook| crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref()))
+            .filter(|hook| {
+                crate::engine::rules::applies(hook, &invocation, invocation.tool_input.as_ref())
+            })
             .map(|hook| hook.name.as_str())
             .collect()
     }
 
     fn cases(pack: &str) -> Vec<Map<String, Value>> {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("src/rules/packs")
+            .join("src/engine/rules/packs")
             .join(format!("{pack}.cases.jsonl"));
         std::fs::read_to_string(&path)
             .unwrap()
@@ -322,8 +324,8 @@ mod tests {
             let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
             let input = invocation.tool_input.as_ref();
             for hook in &hooks {
-                let quick = crate::rules::verdict(hook, &invocation, input);
-                let full = crate::rules::verdict_with(hook, &invocation, input, false);
+                let quick = crate::engine::rules::verdict(hook, &invocation, input);
+                let full = crate::engine::rules::verdict_with(hook, &invocation, input, false);
                 assert_eq!(
                     quick,
                     full,
@@ -333,9 +335,9 @@ mod tests {
                 );
                 let rule = hook.rule().unwrap();
                 passed_by += usize::from(
-                    crate::rules::commands(&invocation, input, rule.home.as_deref())
+                    crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
                         .and_then(|reading| invocation.commands.programs(reading))
-                        .is_some_and(|call| crate::rules::programs::misses(rule, call)),
+                        .is_some_and(|call| crate::engine::rules::programs::misses(rule, call)),
                 );
             }
         }
@@ -445,7 +447,7 @@ mod tests {
                 &crate::agents::Agent::ClaudeCode,
             );
             hooks.iter().any(|hook| {
-                crate::rules::applies(hook, &invocation, invocation.tool_input.as_ref())
+                crate::engine::rules::applies(hook, &invocation, invocation.tool_input.as_ref())
             })
         };
         for command in [

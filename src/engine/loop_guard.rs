@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::statefile::{self, FileKind, StateError};
+use crate::ground::statefile::{self, FileKind, StateError};
 
 const KIND: FileKind = FileKind::GateState;
 
@@ -25,7 +25,8 @@ pub(crate) fn limit(flag: Option<u32>) -> (u32, Option<String>) {
     if let Some(limit) = flag {
         return (limit, None);
     }
-    let Some(value) = crate::env::var_os(crate::env::HERMES_HOOKS_GATE_LIMIT) else {
+    let Some(value) = crate::ground::env::var_os(crate::ground::env::HERMES_HOOKS_GATE_LIMIT)
+    else {
         return (DEFAULT_LIMIT, None);
     };
     match value.to_string_lossy().trim().parse() {
@@ -34,7 +35,7 @@ pub(crate) fn limit(flag: Option<u32>) -> (u32, Option<String>) {
             DEFAULT_LIMIT,
             Some(format!(
                 "{} is not a whole number; using {DEFAULT_LIMIT}",
-                crate::env::HERMES_HOOKS_GATE_LIMIT
+                crate::ground::env::HERMES_HOOKS_GATE_LIMIT
             )),
         ),
     }

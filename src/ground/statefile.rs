@@ -10,7 +10,7 @@ use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::paths::lock_path;
+use crate::ground::paths::lock_path;
 
 /// Which state file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +99,7 @@ fn corrupt(kind: FileKind, path: &Path, reason: &dyn fmt::Display) -> StateError
 
 /// The file's bytes (a regular file, capped), or `None` when it does not exist.
 pub(crate) fn read(kind: FileKind, path: &Path) -> Result<Option<Vec<u8>>, StateError> {
-    match crate::limits::read(path, crate::limits::ALLOWLIST_MAX) {
+    match crate::ground::limits::read(path, crate::ground::limits::ALLOWLIST_MAX) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(StateError::Io {
@@ -170,7 +170,7 @@ fn wait_for(lock: &File) -> io::Result<()> {
             Err(fs::TryLockError::Error(err)) => return Err(err),
             Err(fs::TryLockError::WouldBlock) => {}
         }
-        if crate::exec::interrupt::received().is_some() {
+        if crate::ground::interrupt::received().is_some() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
         }
         if Instant::now() >= until {

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::{Event, HookSpec, Origin, Scope, Source, hermes, hook_md};
+use crate::engine::payload;
+use crate::engine::response::{Directive, Rules, Status, interpret};
 use crate::exec::{End, Outcome, spawn};
-use crate::payload;
-use crate::response::{Directive, Rules, Status, interpret};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -157,7 +157,7 @@ proptest! {
         let _ = payload::parse(&bytes);
         if let Ok(map) = payload::parse(text.as_bytes()) {
             let invocation = payload::Invocation::from_input(map, "/", &crate::agents::Agent::Hermes);
-            let _ = crate::pyjson::to_compact(
+            let _ = crate::ground::pyjson::to_compact(
                 &invocation.hermes_wire(Event::parse("pre_tool_call").unwrap().event, invocation.tool_input.as_ref()),
             );
         }
@@ -221,15 +221,15 @@ proptest! {
         let text = if pretty {
             serde_json::to_string_pretty(&object).unwrap()
         } else {
-            String::from_utf8(crate::pyjson::to_compact(&object)).unwrap()
+            String::from_utf8(crate::ground::pyjson::to_compact(&object)).unwrap()
         };
-        let (members, whole) = crate::pyjson::members(text.as_bytes());
+        let (members, whole) = crate::ground::pyjson::members(text.as_bytes());
         prop_assert!(whole, "{}", text);
         let read: serde_json::Map<String, serde_json::Value> = members
             .iter()
             .map(|m| {
-                let key = crate::pyjson::from_slice(m.key).unwrap();
-                let value = crate::pyjson::from_slice(m.value).unwrap();
+                let key = crate::ground::pyjson::from_slice(m.key).unwrap();
+                let value = crate::ground::pyjson::from_slice(m.value).unwrap();
                 (key.as_str().unwrap().to_owned(), value)
             })
             .collect();
@@ -249,15 +249,15 @@ proptest! {
             text.push(if opener.starts_with('[') { ']' } else { '}' });
         }
         text.truncate(text.len() - cut.min(openers.len()));
-        let read = crate::pyjson::from_slice(text.as_bytes());
-        if openers.len() > crate::pyjson::MAX_DEPTH {
-            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::TooDeep(_))));
+        let read = crate::ground::pyjson::from_slice(text.as_bytes());
+        if openers.len() > crate::ground::pyjson::MAX_DEPTH {
+            prop_assert!(matches!(read, Err(crate::ground::pyjson::JsonError::TooDeep(_))));
         } else if cut == 0 || openers.is_empty() {
             prop_assert!(read.is_ok(), "{:?}", read.err());
         } else {
-            prop_assert!(matches!(read, Err(crate::pyjson::JsonError::Invalid(_))));
+            prop_assert!(matches!(read, Err(crate::ground::pyjson::JsonError::Invalid(_))));
         }
-        let _ = crate::pyjson::members(text.as_bytes());
+        let _ = crate::ground::pyjson::members(text.as_bytes());
     }
 
     #[test]
@@ -266,7 +266,7 @@ proptest! {
         text in "[{}\\[\\]\":,a-z0-9 \\\\]{0,64}",
     ) {
         for input in [bytes.as_slice(), text.as_bytes()] {
-            let (members, _) = crate::pyjson::members(input);
+            let (members, _) = crate::ground::pyjson::members(input);
             for member in members {
                 prop_assert!(member.key.starts_with(b"\"") && !member.value.is_empty());
             }

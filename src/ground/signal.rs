@@ -24,7 +24,7 @@ const NAMES: &[(Signal, &str)] = &[
 ];
 
 /// "SIGKILL" for 9, when the number has a known name.
-pub(super) fn signal_name(number: i32) -> Option<&'static str> {
+pub(crate) fn signal_name(number: i32) -> Option<&'static str> {
     NAMES
         .iter()
         .find(|(signal, _)| signal.as_raw() == number)

@@ -11,10 +11,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 
 use crate::config::{Effects, HookSpec};
-use crate::response::Status;
-use crate::runner::RunReport;
-use crate::statefile::{self, FileKind, StateError};
-use crate::undecided::RunnerError;
+use crate::engine::fail_closed::RunnerError;
+use crate::engine::response::Status;
+use crate::engine::runner::RunReport;
+use crate::ground::statefile::{self, FileKind, StateError};
 
 const KIND: FileKind = FileKind::ToldState;
 /// The state file, in the Hermes home.
@@ -47,7 +47,7 @@ pub(crate) fn of_decision(
         }
         let text = format!(
             "hermes-hooks: {}",
-            crate::sanitize::line(&stand_in.message(&hook.command))
+            crate::ground::sanitize::line(&stand_in.message(&hook.command))
         );
         told.push(Told { key, text });
     }
@@ -79,7 +79,7 @@ pub(crate) fn of_decision(
                 format!(
                     "hermes-hooks: the rules file {} {why}, so its rules did not check this \
                      call{closed}; review it with `hermes-hooks approve`",
-                    crate::sanitize::line(&hook.command),
+                    crate::ground::sanitize::line(&hook.command),
                 ),
             )
         } else {
@@ -88,7 +88,7 @@ pub(crate) fn of_decision(
                 format!(
                     "hermes-hooks: guard {} {why}, so it did not check this call{closed}; \
                      review it with `hermes-hooks approve`",
-                    crate::sanitize::line(&hook.name),
+                    crate::ground::sanitize::line(&hook.name),
                 ),
             )
         };
@@ -102,7 +102,7 @@ pub(crate) fn of_decision(
             key: format!("error\0{}", error.message),
             text: format!(
                 "hermes-hooks could not check this call: {}; `hermes-hooks doctor` says more",
-                crate::sanitize::line(&error.message)
+                crate::ground::sanitize::line(&error.message)
             ),
         });
     }
@@ -117,7 +117,7 @@ pub(crate) fn protected(what: &str) -> Told {
         text: format!(
             "hermes-hooks kept the model from changing the guard's own files: {}. They are \
              yours to change, outside the agent.",
-            crate::sanitize::line(what)
+            crate::ground::sanitize::line(what)
         ),
     }
 }

@@ -12,8 +12,8 @@ use serde_json::{Map, Value};
 
 use crate::config::rules::{Action, Condition, Rule, Undecidable, is_command_field};
 use crate::config::{HookSpec, Source};
-use crate::payload::Invocation;
-use crate::response::{Directive, Status};
+use crate::engine::payload::Invocation;
+use crate::engine::response::{Directive, Status};
 use crate::shell::{self, Command, Reading, Unknown};
 
 /// Keys a file tool names its file by, across the agents.
@@ -374,7 +374,9 @@ fn work_folder(invocation: &Invocation, input: Option<&Map<String, Value>>) -> P
             .find_map(|key| input.get(*key)?.as_str().filter(|dir| !dir.is_empty()))
     });
     match own {
-        Some(dir) => crate::paths::normalized(&base.join(crate::paths::expand_tilde(dir).as_ref())),
+        Some(dir) => crate::ground::paths::normalized(
+            &base.join(crate::ground::paths::expand_tilde(dir).as_ref()),
+        ),
         None => base,
     }
 }
@@ -553,6 +555,6 @@ fn patch_files(text: &str) -> impl Iterator<Item = &str> {
 
 /// `path` made absolute against `cwd` (`~` is the home folder) and normalised.
 fn absolute(path: &str, cwd: &Path) -> PathBuf {
-    let expanded = crate::paths::expand_tilde(path);
-    crate::paths::normalized(&cwd.join(expanded.as_ref()))
+    let expanded = crate::ground::paths::expand_tilde(path);
+    crate::ground::paths::normalized(&cwd.join(expanded.as_ref()))
 }

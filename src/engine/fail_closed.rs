@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 
 use crate::config::{Effects, Event, HookSet, HookSpec, SourceKind};
-use crate::exit::ExitStatus;
-use crate::outcome::Outcome;
-use crate::response::Directive;
-use crate::runner::{HookReport, RunReport};
+use crate::engine::decision::Outcome;
+use crate::engine::response::Directive;
+use crate::engine::runner::{HookReport, RunReport};
+use crate::ground::exit::ExitStatus;
 
 /// What the runner could not read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,8 +193,8 @@ pub(crate) fn unreadable_payload(
 mod tests {
     use super::{Unread, of_payload, unreadable_payload};
     use crate::config::{Event, HookSpec, Origin, Source};
-    use crate::exit::ExitStatus;
-    use crate::response::{Directive, Status};
+    use crate::engine::response::{Directive, Status};
+    use crate::ground::exit::ExitStatus;
 
     fn hook(event: &str, name: &str, fail_closed: bool) -> HookSpec {
         let mut hook = HookSpec::new(

@@ -11,17 +11,17 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::caller::Allowances;
 use crate::config::event::Resolved;
 use crate::config::{Effects, Event, HookSpec, Replacement, Source};
 use crate::consent::fingerprint::ScriptState;
 use crate::consent::{ConsentGate, Verdict};
-use crate::env::HERMES_HOOK_EVENT;
+use crate::engine::payload::{Dialect, Invocation};
+use crate::engine::response::{self, Answer, Directive, Rules, Status};
+use crate::engine::tool_classes::Allowances;
 use crate::exec::Input;
 use crate::exec::detach::{self, Watchdog};
 use crate::exec::{self, End, Job, Outcome};
-use crate::payload::{Dialect, Invocation};
-use crate::response::{self, Answer, Directive, Rules, Status};
+use crate::ground::env::HERMES_HOOK_EVENT;
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
 pub(crate) const MAX_CONCURRENT: usize = 16;
@@ -241,7 +241,11 @@ fn applies(plan: &Plan<'_>, hook: &HookSpec) -> bool {
     }
     if hook.rule().is_some() {
         // A rule's conditions are its whole point: `test` without `--for-tool` checks them too.
-        return crate::rules::applies(hook, plan.invocation, plan.invocation.tool_input.as_ref());
+        return crate::engine::rules::applies(
+            hook,
+            plan.invocation,
+            plan.invocation.tool_input.as_ref(),
+        );
     }
     if !plan.apply_matchers || !hook.event.is_tool_event() {
         return true;
@@ -405,7 +409,7 @@ fn run_concurrently(
 /// grow with the payload.
 fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>>) -> HookReport {
     let hook = &plan.hooks[index];
-    if exec::interrupt::received().is_some() {
+    if crate::ground::interrupt::received().is_some() {
         return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
     }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
@@ -449,7 +453,7 @@ fn rule_report(
     let started = std::time::Instant::now();
     let invocation = plan.invocation;
     let (status, directive) =
-        crate::rules::answer(hook, rule, invocation, invocation.tool_input.as_ref());
+        crate::engine::rules::answer(hook, rule, invocation, invocation.tool_input.as_ref());
     let mut report = HookReport::skipped(index, status, None);
     if let Directive::Block { message } = &directive {
         report.message = Some(message.clone());
@@ -477,7 +481,7 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
             Status::Changed => "changed since it was approved",
             _ => "could not be started",
         };
-        report.directive = Some(crate::response::fail_closed_block(
+        report.directive = Some(crate::engine::response::fail_closed_block(
             &format!("{} {}", hook.kind_word(), hook.model_name()),
             what,
         ));

@@ -60,9 +60,9 @@ impl std::fmt::Display for Inside {
 
 /// The agent whose tool call this process runs in, if any.
 pub(crate) fn detect() -> Option<Inside> {
-    by_variable(crate::env::var_os).or_else(|| {
-        let skipped =
-            cfg!(debug_assertions) && crate::env::flag(crate::env::HERMES_HOOKS_TEST_NO_ANCESTORS);
+    by_variable(crate::ground::env::var_os).or_else(|| {
+        let skipped = cfg!(debug_assertions)
+            && crate::ground::env::flag(crate::ground::env::HERMES_HOOKS_TEST_NO_ANCESTORS);
         if skipped {
             None
         } else {

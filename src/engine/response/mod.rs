@@ -177,7 +177,10 @@ impl<'a> Rules<'a> {
 
     /// The rules of `hook` when the calling agent allows more than the event table: Agent Hooks
     /// hooks gain `allow`'s effects and, if it says so, plain text as context.
-    pub(crate) fn for_hook_with(hook: &'a HookSpec, allow: crate::caller::Allowances) -> Self {
+    pub(crate) fn for_hook_with(
+        hook: &'a HookSpec,
+        allow: crate::engine::tool_classes::Allowances,
+    ) -> Self {
         let rules = Self::for_hook(hook);
         if hook.agent().is_none() {
             return rules;
@@ -380,7 +383,7 @@ fn plain_text(outcome: &Outcome, rules: &Rules<'_>) -> Option<String> {
     }
     let text = String::from_utf8_lossy(&outcome.stdout);
     let text = text.trim();
-    if text.is_empty() || crate::pyjson::from_slice(text.as_bytes()).is_ok() {
+    if text.is_empty() || crate::ground::pyjson::from_slice(text.as_bytes()).is_ok() {
         return None;
     }
     Some(text.to_owned())
@@ -399,7 +402,7 @@ fn read_stdout(outcome: &Outcome) -> Result<Option<Map<String, Value>>, String> 
     if text.is_empty() {
         return Ok(None);
     }
-    match crate::pyjson::from_slice(text.as_bytes()) {
+    match crate::ground::pyjson::from_slice(text.as_bytes()) {
         Ok(Value::Object(obj)) => Ok(Some(obj)),
         Ok(_) => Err(format!("stdout is JSON but not an object; {PRINT_JSON}")),
         Err(err) => Err(format!(
@@ -586,7 +589,7 @@ fn block_message(
     secondary: &str,
     name: crate::config::ModelName<'_>,
 ) -> String {
-    match crate::pyjson::get_or(obj, primary, secondary) {
+    match crate::ground::pyjson::get_or(obj, primary, secondary) {
         Some(Value::String(text)) if !text.is_empty() => text.clone(),
         _ => default_block_message(&name.text()),
     }
@@ -596,17 +599,21 @@ fn block_message(
 /// `or`), trimmed and in any case, `continue` or `block`; the message is `message`, else
 /// `reason`, trimmed. `None` when the answer is not a gate.
 fn gate_answer(obj: &Map<String, Value>) -> Option<Gate> {
-    let word = match crate::pyjson::get_or(obj, "action", "decision")? {
+    let word = match crate::ground::pyjson::get_or(obj, "action", "decision")? {
         Value::String(text) => text.trim().to_lowercase(),
         _ => return None, // `str()` of a number, list or bool is never one of the words
     };
     if word != "continue" && word != "block" {
         return None;
     }
-    Some(match crate::pyjson::get_or(obj, "message", "reason") {
-        Some(Value::String(text)) if !text.trim().is_empty() => Gate::Keep(text.trim().to_owned()),
-        _ => Gate::NoMessage,
-    })
+    Some(
+        match crate::ground::pyjson::get_or(obj, "message", "reason") {
+            Some(Value::String(text)) if !text.trim().is_empty() => {
+                Gate::Keep(text.trim().to_owned())
+            }
+            _ => Gate::NoMessage,
+        },
+    )
 }
 
 /// A quality-gate word in an answer.

@@ -35,13 +35,13 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
 
 /// [`open_regular`], with the file's size as the open file has it.
 fn open_sized(path: &Path) -> io::Result<(File, u64)> {
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     let before = std::fs::metadata(path)?;
     if !before.file_type().is_file() {
         return Err(not_regular(kind_of_std(before.file_type())));
     }
     let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     let fd = rustix::fs::open(path, flags, Mode::empty())?;
     let stat = rustix::fs::fstat(&fd)?;
     let kind = FileType::from_raw_mode(stat.st_mode);
@@ -61,14 +61,14 @@ pub(crate) fn read(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 /// The stat of `name` in the folder `dir` (symlinks followed): relative to an open folder, so
 /// a walk over many files does not resolve the folder's path again for each.
 pub(crate) fn stat_in(dir: BorrowedFd<'_>, name: &Path) -> io::Result<rustix::fs::Stat> {
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     Ok(rustix::fs::statat(dir, name, AtFlags::empty())?)
 }
 
 /// Whether `name` exists in `dir` in any form (a dangling symlink too); an error other than
 /// "no such file" (or "not a directory", for a name under a file) is not an answer.
 pub(crate) fn exists_in(dir: BorrowedFd<'_>, name: &Path) -> io::Result<bool> {
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(_) => Ok(true),
         Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => Ok(false),
@@ -91,7 +91,7 @@ pub(crate) fn read_in(
         }
     }
     let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     let fd = rustix::fs::openat(dir, name, flags, Mode::empty())?;
     let opened = rustix::fs::fstat(&fd)?;
     let kind = FileType::from_raw_mode(opened.st_mode);
@@ -131,7 +131,7 @@ pub(crate) fn read_private(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 fn read_capped(mut file: File, size: u64, max: u64) -> io::Result<Vec<u8>> {
     let first = usize::try_from(size.min(max) + 1).unwrap_or(usize::MAX);
     let mut bytes = vec![0; first];
-    crate::fault::check()?;
+    crate::ground::fault::check()?;
     let got = loop {
         match file.read(&mut bytes) {
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}

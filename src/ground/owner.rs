@@ -40,7 +40,7 @@ pub(crate) fn foreign(path: &Path, me: u32) -> Option<(PathBuf, u32)> {
 /// The user name of `uid` in `/etc/passwd`, when it has one there (users from a directory
 /// service are not looked up: the id says as much).
 pub(crate) fn name(uid: u32) -> Option<String> {
-    let passwd = crate::limits::read(Path::new("/etc/passwd"), PASSWD_MAX).ok()?;
+    let passwd = crate::ground::limits::read(Path::new("/etc/passwd"), PASSWD_MAX).ok()?;
     name_in(&String::from_utf8_lossy(&passwd), uid).map(str::to_owned)
 }
 

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::config::event::Resolved;
-use crate::payload::FAILED_STATUS;
+use crate::engine::payload::FAILED_STATUS;
 
 /// The synthetic payload for the event as `called`, in the Hermes keyword-argument shape.
 pub(crate) fn payload(called: Resolved) -> Map<String, Value> {
