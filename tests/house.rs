@@ -258,3 +258,60 @@ fn no_two_modules_of_a_folder_need_each_other() {
         circles.join("\n")
     );
 }
+
+#[test]
+fn each_file_of_the_engine_uses_only_the_ones_declared_before_it() {
+    let engine = src().join("engine");
+    let text = fs::read_to_string(engine.join("mod.rs")).unwrap();
+    // The order is the one the `//!` lines name them in (rustfmt sorts the declarations).
+    let declared: BTreeSet<String> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pub(crate) mod "))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .map(ToOwned::to_owned)
+        .collect();
+    let doc: String = text
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut order: Vec<String> = Vec::new();
+    for (i, quoted) in doc.split('`').enumerate() {
+        if i % 2 == 1 && declared.contains(quoted) && !order.iter().any(|m| m == quoted) {
+            order.push(quoted.to_owned());
+        }
+    }
+    assert_eq!(
+        order.len(),
+        declared.len(),
+        "engine/mod.rs's first lines name {order:?} of {declared:?}"
+    );
+    let mut wrong = Vec::new();
+    for (rank, module) in order.iter().enumerate() {
+        let mut sources = Vec::new();
+        let single = engine.join(format!("{module}.rs"));
+        if single.is_file() {
+            sources.push(single);
+        }
+        if engine.join(module).is_dir() {
+            files(&engine.join(module), &mut sources);
+        }
+        for file in sources {
+            let code = code(&file);
+            let mut uses = reached(&code, "crate::engine::");
+            if file.parent() == Some(engine.as_path())
+                || file.parent().and_then(Path::parent) == Some(engine.as_path())
+                    && file.file_name().is_some_and(|f| f == "mod.rs")
+            {
+                uses.extend(reached(&code, "super::"));
+            }
+            for other in uses.iter().filter(|u| order[rank + 1..].contains(u)) {
+                wrong.push(format!(
+                    "{} uses {other}, declared after {module}",
+                    file.strip_prefix(src()).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
