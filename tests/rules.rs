@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -827,21 +827,58 @@ const ALL_PACKS: [&str; 4] = ["destructive", "force-push", "secrets", "outside-p
 /// What a pack says when it cannot tell what a command would run.
 const CANNOT_TELL: &str = "cannot tell what this command would run";
 
+/// Whether the packs would read `path` as anything but a person's folder: scratch space (a
+/// temporary folder, where deletes go) or the system's (where writes are stopped; `/root` among
+/// them).
+fn special(path: &Path) -> bool {
+    let mut scratch = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
+    scratch.push(std::env::temp_dir());
+    let system = [
+        "/etc", "/boot", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/root", "/srv",
+        "/var", "/System", "/Library",
+    ];
+    scratch
+        .iter()
+        .map(|t| t.canonicalize().unwrap_or_else(|_| t.clone()))
+        .chain(system.iter().map(PathBuf::from))
+        .any(|t| path.starts_with(t))
+}
+
+/// A folder for the packed homes and projects that the packs read as a person's, wherever the
+/// checkout is: beside the build's own scratch folder; when the checkout lies in a temporary
+/// folder, `hermes-hooks-tests` in the home folder (not under a dot folder, which the packs read
+/// as the person's setup); when that is `/root`, `/home/hermes-hooks-tests`. Left there empty.
+fn outside_temporary_folders() -> PathBuf {
+    let candidates = [
+        Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR"))),
+        std::env::home_dir().map(|home| home.join("hermes-hooks-tests")),
+        Some(PathBuf::from("/home/hermes-hooks-tests")),
+    ];
+    for base in candidates.into_iter().flatten() {
+        if special(&base) || fs::create_dir_all(&base).is_err() {
+            continue;
+        }
+        if let Ok(real) = base.canonicalize()
+            && !special(&real)
+        {
+            return real;
+        }
+    }
+    panic!(
+        "no folder the packs read as a person's: the checkout, the home folder and /home all lie \
+         in a temporary or system folder"
+    );
+}
+
 impl Packed {
     fn new() -> Self {
         let env = TestEnv::new();
-        let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        fs::create_dir_all(&base).unwrap();
+        let base = outside_temporary_folders();
         let root = tempfile::Builder::new()
             .prefix("hermes-hooks-packs")
             .tempdir_in(&base)
             .unwrap();
         let top = root.path().canonicalize().unwrap();
-        assert!(
-            !top.starts_with("/tmp") && !top.starts_with("/var/tmp"),
-            "the folders must lie outside the temporary folders the packs exempt: {}",
-            top.display()
-        );
         let home = top.join("home");
         let project = top.join("project");
         fs::create_dir_all(home.join(".hermes")).unwrap();
