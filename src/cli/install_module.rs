@@ -198,10 +198,11 @@ fn human(report: &Report, agent: Agent, mode: Mode) -> Screen {
             Mode::Install => "hermes-hooks's files are there, at this version",
             Mode::Uninstall => "no file of hermes-hooks is there",
         };
-        screen.line(format_args!(
-            "Nothing to change in {}: {what}.",
-            report.folder
-        ));
+        // Whole words to a line: a long folder would otherwise break a word at the edge.
+        let said = format!("Nothing to change in {}: {what}.", report.folder);
+        for line in crate::ground::text::wrap_words(&said, terminal_width()) {
+            screen.line(line);
+        }
     } else if !report.dry_run {
         screen.line(format_args!(
             "{} ({}): hermes-hooks {} in {}",
