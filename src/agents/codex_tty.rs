@@ -48,8 +48,14 @@ pub(crate) const BLOCKED: &str = "Codex shows no hook what is typed into a termi
     with tty, then write_stdin), so the shell guards here could not check the commands run in \
     it: run the command without tty.";
 
+/// How much of the transcript's end is looked at first; a look that does not find the call
+/// looks at four times as much, up to [`TAIL`].
+const FIRST_LOOK: u64 = 64 * 1024;
+
 /// Whether the transcript at `path` holds the call `call` as an `exec_command` with
-/// `tty: true`. Only a regular file is read, and only its last [`TAIL`] bytes.
+/// `tty: true`. Only a regular file is read, from its end: the call was written just before the
+/// hook runs, so the first look finds it in nearly every session, however long; at most the
+/// last [`TAIL`] bytes are read.
 fn opens_terminal(path: &Path, call: &str) -> bool {
     let Ok(mut file) = crate::ground::limits::open_regular(path) else {
         return false;
@@ -57,24 +63,40 @@ fn opens_terminal(path: &Path, call: &str) -> bool {
     let Ok(meta) = file.metadata() else {
         return false;
     };
-    if file
-        .seek(SeekFrom::Start(meta.len().saturating_sub(TAIL)))
-        .is_err()
-    {
-        return false;
-    }
-    let mut tail = Vec::new();
-    if file.take(TAIL).read_to_end(&mut tail).is_err() {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&tail);
+    let len = meta.len();
+    let widest = TAIL.min(len);
     let needle = format!("\"call_id\":{}", Value::from(call));
-    text.lines()
-        .rev()
-        .filter(|line| line.contains(&needle))
-        .find_map(|line| arguments(line, call))
-        .and_then(|args| args.get("tty").and_then(Value::as_bool))
-        .unwrap_or(false)
+    let mut look = FIRST_LOOK.min(widest);
+    loop {
+        let start = len - look;
+        if file.seek(SeekFrom::Start(start)).is_err() {
+            return false;
+        }
+        let mut tail = Vec::new();
+        if (&mut file).take(look).read_to_end(&mut tail).is_err() {
+            return false;
+        }
+        let text = String::from_utf8_lossy(&tail);
+        // A look that starts inside the file starts inside a line: that line waits for a wider
+        // look, which holds it whole.
+        let whole = if start == 0 {
+            &text[..]
+        } else {
+            text.find('\n').map_or("", |at| &text[at + 1..])
+        };
+        if let Some(args) = whole
+            .lines()
+            .rev()
+            .filter(|line| line.contains(&needle))
+            .find_map(|line| arguments(line, call))
+        {
+            return args.get("tty").and_then(Value::as_bool).unwrap_or(false);
+        }
+        if look >= widest {
+            return false;
+        }
+        look = (look * 4).min(widest);
+    }
 }
 
 /// The arguments of the `exec_command` call `call` a transcript line records, if it is one.
@@ -163,5 +185,55 @@ mod tests {
             mark("PreToolUse", &mut input);
             assert_eq!(input["tool_input"], json!({"command": "bash"}), "{path}");
         }
+    }
+
+    /// The call is found wherever it lies in the last [`super::TAIL`] bytes: right at the end,
+    /// behind more than the first look holds, and on a line the first look begins inside of.
+    #[test]
+    fn a_call_behind_a_long_tail_is_found() {
+        let filler = |bytes: usize| {
+            let line = json!({"type": "event_msg", "payload": {"text": "x".repeat(1000)}});
+            vec![line; bytes / 1000]
+        };
+        let opening = call(
+            "call_9",
+            "exec_command",
+            &json!({"cmd": "bash", "tty": true}),
+        );
+        let long_line = call(
+            "call_9",
+            "exec_command",
+            &json!({"cmd": "y".repeat(200_000), "tty": true}),
+        );
+        for (name, before, the_call, after) in [
+            ("at the end", filler(10_000), opening.clone(), Vec::new()),
+            (
+                "behind 300 KB",
+                Vec::new(),
+                opening.clone(),
+                filler(300_000),
+            ),
+            (
+                "across the first look's edge",
+                Vec::new(),
+                long_line,
+                filler(1_000),
+            ),
+        ] {
+            let mut lines = before;
+            lines.push(the_call);
+            lines.extend(after);
+            let file = transcript(&lines);
+            let mut input = pre_tool_use(file.path().to_str().unwrap(), "call_9");
+            mark("PreToolUse", &mut input);
+            assert_eq!(input["tool_input"]["tty"], json!(true), "{name}");
+        }
+        // Beyond the last TAIL bytes it is not looked for.
+        let mut lines = vec![opening];
+        lines.extend(filler(usize::try_from(super::TAIL).unwrap() + 10_000));
+        let file = transcript(&lines);
+        let mut input = pre_tool_use(file.path().to_str().unwrap(), "call_9");
+        mark("PreToolUse", &mut input);
+        assert_eq!(input["tool_input"], json!({"command": "bash"}));
     }
 }

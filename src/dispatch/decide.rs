@@ -132,7 +132,7 @@ fn prepare(
         // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).
         let user_home = crate::ground::paths::home_dir();
         invocation.profile =
-            crate::ground::profile::active(&paths.home, user_home.as_deref()).into();
+            crate::ground::profile::active_once(&paths.home, user_home.as_deref()).into();
     }
     let set = source.hooks(&paths, event, talk)?;
     let places = crate::protect::Places {

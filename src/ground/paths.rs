@@ -104,7 +104,7 @@ impl Paths {
         };
         let (project, project_skipped) = (found.root, found.skipped);
         let work_root = project.clone().or_else(|| match start {
-            Start::Dir(dir) => work_root_from(dir),
+            Start::Dir(dir) => found.repository.or_else(|| outside_a_repository(dir)),
             Start::Agent { root, .. } => Some(root.to_path_buf()),
         });
         let nested_hooks = found
@@ -194,6 +194,8 @@ pub(crate) struct Found {
     /// Folders with `.agents/hooks` below the root, on the way to the call's working directory
     /// (outermost first): nested projects, whose hooks are added to the root's.
     pub nested: Vec<PathBuf>,
+    /// Where the walk ended at a `.git`: the repository root above the start, seen once.
+    pub repository: Option<PathBuf>,
 }
 
 /// The project for a call. From a directory, the nearest project ([`find_project`]). From an
@@ -298,21 +300,12 @@ impl std::fmt::Display for Skipped {
     }
 }
 
-/// Where a project with no `.agents` folder lies, seen from `start`: the repository root above
-/// it, else `start` itself; `None` for the home folder and `/`, which are never a project.
-pub(crate) fn work_root_from(start: &Path) -> Option<PathBuf> {
+/// Where a project with no `.agents` folder lies when the walk up from `start` met no `.git`
+/// (a repository root it met is the place): `start` itself, never the home folder or `/`.
+fn outside_a_repository(start: &Path) -> Option<PathBuf> {
     let start = normalized(&std::path::absolute(start).ok()?);
     let home = home_dir().map(|home| normalized(&home));
-    let never = |dir: &Path| dir.parent().is_none() || home.as_deref() == Some(dir);
-    for dir in start.ancestors() {
-        if never(dir) {
-            break;
-        }
-        if dir.join(".git").exists() {
-            return Some(dir.to_path_buf());
-        }
-    }
-    (!never(&start)).then_some(start)
+    (start.parent().is_some() && home.as_deref() != Some(start.as_path())).then_some(start)
 }
 
 /// The project root for `start`: the nearest directory, `start` included, that has
@@ -355,6 +348,7 @@ pub(crate) fn find_project(start: &Path) -> Found {
             }
         }
         if dir.join(".git").exists() {
+            found.repository = Some(dir.to_path_buf());
             break;
         }
     }
@@ -369,6 +363,19 @@ pub(crate) fn find_project(start: &Path) -> Found {
 /// hook folder.
 fn has_hooks(dir: &Path) -> bool {
     let agents = dir.join(".agents");
+    // Most folders have no `.agents`: one look says so for both.
+    match std::fs::metadata(&agents) {
+        Ok(meta) if !meta.is_dir() => return false,
+        Err(err)
+            if matches!(
+                err.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return false;
+        }
+        _ => {}
+    }
     let there = |path: &Path, dir: bool| match std::fs::metadata(path) {
         Ok(meta) => !dir || meta.is_dir(),
         Err(err) => !matches!(

@@ -18,6 +18,30 @@ fn resolved(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// [`active`], worked out once per process for a home (and user home): a `serve` answering
+/// many calls follows the home's symlinks for the first of them only. A home moved under a
+/// running `serve` keeps the profile name it had, as a running agent keeps its own.
+pub(crate) fn active_once(home: &Path, user_home: Option<&Path>) -> String {
+    type Known = Option<(PathBuf, Option<PathBuf>, String)>;
+    static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(None);
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((h, u, name)) = known.as_ref()
+        && h == home
+        && u.as_deref() == user_home
+    {
+        return name.clone();
+    }
+    let name = active(home, user_home);
+    *known = Some((
+        home.to_path_buf(),
+        user_home.map(Path::to_path_buf),
+        name.clone(),
+    ));
+    name
+}
+
 /// The active profile for Hermes home `home`, with the user's home folder `user_home`:
 /// `<anything>/profiles/<name>` is `<name>` (a name Hermes takes); the default home
 /// (`~/.hermes`) is `default`; another folder under it is `custom`; a home elsewhere (a Docker

@@ -34,7 +34,7 @@ import itertools
 import json
 import logging
 import os
-import queue
+import select
 import shutil
 import subprocess
 import threading
@@ -484,17 +484,32 @@ class _Server:
             # Out of Hermes's process group: a Ctrl-C that stops a turn does not end the servers.
             start_new_session=True,
         )
-        self.answers = queue.Queue()
-        threading.Thread(target=self._read_answers, daemon=True, name="hermes-hooks-out").start()
+        # The caller that asked reads the answer itself (one request at a time): no thread of
+        # ours stands between the server's line and the call waiting for it.
+        self.out = self.proc.stdout.fileno()
+        self.pending = b""
+        self.poller = select.poll()  # not select(): Hermes may hold more than 1,024 descriptors
+        self.poller.register(self.out, select.POLLIN)
         threading.Thread(target=self._read_talk, daemon=True, name="hermes-hooks-err").start()
 
-    def _read_answers(self):
-        try:
-            for line in self.proc.stdout:
-                self.answers.put(line)
-        except (OSError, ValueError):
-            pass
-        self.answers.put(None)
+    def _next_line(self, deadline):
+        """The server's next line (without its end), or None once its stdout ended; raises
+        Unanswered when the deadline passes first."""
+        while b"\n" not in self.pending:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic()) * 1000.0
+            if not self.poller.poll(wait):
+                raise Unanswered("slow", "the hooks did not answer within %g s" % DECISION_SECONDS)
+            try:
+                chunk = os.read(self.out, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
 
     def _read_talk(self):
         try:
@@ -517,11 +532,7 @@ class _Server:
         except (OSError, ValueError) as err:
             raise Unanswered("died", "a hermes-hooks server ended (%s)" % err, sent=False)
         while True:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                raw = self.answers.get(timeout=wait)
-            except queue.Empty:
-                raise Unanswered("slow", "the hooks did not answer within %g s" % DECISION_SECONDS)
+            raw = self._next_line(deadline)
             if raw is None:
                 code = self.proc.poll()
                 raise Unanswered("died", "a hermes-hooks server ended (exit status %s)" % code)
