@@ -215,12 +215,18 @@ fn switched_on(path: &Path) -> bool {
 }
 
 /// What in the command's text (not its reading) is only a person's to run: setting
-/// `HERMES_HOOKS_ACCEPT`, and an assignment in front of a command (which the reading drops) that
-/// starts OpenCode or Kilo Code with no plugin.
+/// `HERMES_HOOKS_ACCEPT` or `HERMES_HOOKS_DEPTH`, and an assignment in front of a command (which
+/// the reading drops) that starts OpenCode or Kilo Code with no plugin.
 fn raw_text_person_only(input: Option<&Map<String, Value>>) -> Option<String> {
     let text = raw_command(input)?;
     if text.contains("HERMES_HOOKS_ACCEPT=") {
         return Some("a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned());
+    }
+    if text.contains(&format!("{}=", crate::ground::env::HERMES_HOOKS_DEPTH)) {
+        return Some(format!(
+            "a command that sets {} (hermes-hooks then refuses to run the hooks of what it starts)",
+            crate::ground::env::HERMES_HOOKS_DEPTH
+        ));
     }
     ["OPENCODE_PURE", "KILO_PURE"]
         .into_iter()
@@ -333,9 +339,13 @@ fn runs_ours_inside(command: &Command) -> Option<&'static str> {
 fn switches_hooks_off(command: &Command) -> bool {
     let has = |word: &str| command.args.iter().any(|arg| arg == word);
     let mentions = |text: &str| command.args.iter().any(|arg| arg.contains(text));
-    if ["OPENCODE_PURE", "KILO_PURE"]
-        .iter()
-        .any(|name| mentions(name))
+    if [
+        "OPENCODE_PURE",
+        "KILO_PURE",
+        crate::ground::env::HERMES_HOOKS_DEPTH,
+    ]
+    .iter()
+    .any(|name| mentions(name))
     {
         return true;
     }

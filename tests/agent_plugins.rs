@@ -390,6 +390,10 @@ fn the_model_cannot_remove_the_module_or_start_its_agent_without_plugins() {
         "env KILO_PURE=true kilo run x".to_owned(),
         "kilo run --pure x".to_owned(),
         "pi --no-extensions -p x".to_owned(),
+        // hermes-hooks refuses to run the hooks of what is started this deep.
+        "HERMES_HOOKS_DEPTH=9 opencode run 'clean up'".to_owned(),
+        "export HERMES_HOOKS_DEPTH=4".to_owned(),
+        "env HERMES_HOOKS_DEPTH=4 claude -p x".to_owned(),
         // Another plugin or hook beside the guard runs in the agent too, after it.
         "printf x > .opencode/plugins/zz.js".to_owned(),
         "mkdir -p .kilo/plugin && cp /tmp/evil.js .kilo/plugin/".to_owned(),

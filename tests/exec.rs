@@ -335,3 +335,61 @@ fn unparseable_commands_are_spawn_failures() {
             .contains("cannot be parsed")
     );
 }
+
+/// A hook that runs `hermes-hooks run` for its own event through a script of its own (where the
+/// bridge's name cannot be seen) would start runs without end, each in a process group its
+/// parent's deadline does not reach. Four runs deep, `run` refuses to start, says why, and the
+/// chain unwinds at once.
+#[test]
+fn a_hook_that_runs_its_own_event_again_stops_four_runs_deep() {
+    let env = TestEnv::new();
+    let depths = env.path("depths.txt").display().to_string();
+    let body = format!(
+        "echo \"$HERMES_HOOKS_DEPTH\" >> '{depths}'\nexec '{}' run pre_tool_call",
+        env!("CARGO_BIN_EXE_hermes-hooks")
+    );
+    let started = Instant::now();
+    let hook = run_hook(
+        &env,
+        "pre_tool_call",
+        &body,
+        "",
+        r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#,
+    );
+    assert!(started.elapsed() < PROMPTLY);
+    assert_eq!(hook["status"], "ok", "{hook}");
+    assert_eq!(fs::read_to_string(&depths).unwrap(), "1\n2\n3\n4\n");
+    // The innermost run said why it did not start.
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_DEPTH", "4")
+        .args(["run", "pre_tool_call"])
+        .write_stdin("{}")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("4 hermes-hooks runs deep"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        json(&out)["error"]
+            .as_str()
+            .unwrap()
+            .contains("HERMES_HOOKS_DEPTH=4")
+    );
+    let out = env
+        .cmd()
+        .env("HERMES_HOOKS_DEPTH", "4")
+        .arg("serve")
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("runs without end"),
+        "{}",
+        stderr(&out)
+    );
+}

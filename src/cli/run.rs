@@ -64,6 +64,19 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
             return Ok(ExitStatus::Error);
         }
     };
+    if let Some(why) = crate::ground::env::nested_too_deep() {
+        let err = anyhow::anyhow!(why);
+        printer.error(&err);
+        answer(
+            printer,
+            &crate::report::line::to_line(&ErrorLine {
+                event: &args.event,
+                error: &format!("{err:#}"),
+                directive: crate::report::line::DirectiveKeys::default(),
+            }),
+        );
+        return Ok(ExitStatus::Error);
+    }
     shared::end_hooks_on_interrupt();
     let agent = args
         .agent

@@ -126,6 +126,9 @@ fn rebuilt(err: &anyhow::Error) -> anyhow::Error {
 }
 
 pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> Result<ExitStatus> {
+    if let Some(why) = crate::ground::env::nested_too_deep() {
+        anyhow::bail!(why);
+    }
     let current_dir = shared::current_dir()?;
     shared::end_hooks_on_interrupt();
     crate::config::rules::answering_many_calls();

@@ -21,7 +21,7 @@ use crate::engine::tool_classes::Allowances;
 use crate::exec::Input;
 use crate::exec::detach::{self, Watchdog};
 use crate::exec::{self, End, Job, Outcome};
-use crate::ground::env::HERMES_HOOK_EVENT;
+use crate::ground::env::{HERMES_HOOK_EVENT, HERMES_HOOKS_DEPTH};
 
 /// Hooks started at once on observer events, so a long list never exhausts descriptors.
 pub(crate) const MAX_CONCURRENT: usize = 16;
@@ -526,7 +526,10 @@ fn run_decided(
                 command: &hook.command,
                 argv: hook.argv(),
                 cwd: work_dir,
-                env: &[(HERMES_HOOK_EVENT, hook.event.name())],
+                env: &[
+                    (HERMES_HOOK_EVENT, hook.event.name()),
+                    (HERMES_HOOKS_DEPTH, crate::ground::env::depth_for_hooks()),
+                ],
                 stdin: &payload,
                 timeout: hook.timeout,
             };

@@ -39,6 +39,14 @@ pub(crate) const HERMES_HOOKS_FAIL_CLOSED: &str = "HERMES_HOOKS_FAIL_CLOSED";
 pub(crate) const HERMES_HOOKS_WATCH_LIMIT: &str = "HERMES_HOOKS_WATCH_LIMIT";
 /// Set for every hook: the canonical name of the event it runs for.
 pub(crate) const HERMES_HOOK_EVENT: &str = "HERMES_HOOK_EVENT";
+/// Set for every hook: how many `hermes-hooks` runs it lies under (1 for a hook of a run that no
+/// hook started). See [`nested_too_deep`].
+pub(crate) const HERMES_HOOKS_DEPTH: &str = "HERMES_HOOKS_DEPTH";
+/// The depth at which `run` and `serve` refuse to start: a hook that runs `hermes-hooks` for
+/// its own event (through a script of its own, where the bridge's name is not seen) would
+/// otherwise start runs without end, each in a process group of its own that its parent's
+/// deadline does not reach.
+pub(crate) const DEPTH_LIMIT: u32 = 4;
 /// The pager `approve` shows a whole script or diff in (default `less`).
 pub(crate) const PAGER: &str = "PAGER";
 /// Options for `less`; set to `FRX` for the pager when unset.
@@ -91,6 +99,31 @@ pub(crate) fn is_truthy(value: &str) -> bool {
         value.trim().to_ascii_lowercase().as_str(),
         "1" | "true" | "yes" | "on"
     )
+}
+
+/// How many `hermes-hooks` runs this process lies under (0 where no hook of one started it).
+pub(crate) fn depth() -> u32 {
+    var_os(HERMES_HOOKS_DEPTH)
+        .and_then(|value| value.to_str()?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The value of [`HERMES_HOOKS_DEPTH`] for the hooks this process starts.
+pub(crate) fn depth_for_hooks() -> &'static str {
+    static DEPTH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DEPTH.get_or_init(|| depth().saturating_add(1).to_string())
+}
+
+/// Why `run` or `serve` will not start here: it lies under [`DEPTH_LIMIT`] runs already.
+pub(crate) fn nested_too_deep() -> Option<String> {
+    let depth = depth();
+    (depth >= DEPTH_LIMIT).then(|| {
+        format!(
+            "not started: this call comes from a hook {depth} hermes-hooks runs deep \
+             ({HERMES_HOOKS_DEPTH}={depth}); a hook that runs hermes-hooks for its own event \
+             would start runs without end"
+        )
+    })
 }
 
 #[cfg(test)]
