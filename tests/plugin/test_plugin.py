@@ -609,6 +609,26 @@ def test_a_server_that_dies_mid_request_fails_open_without_a_guard_saying_so_onc
     assert len(about) == 1, answer
 
 
+def test_a_server_given_up_on_is_read_to_its_end(module, ctx):
+    """A server no call waits on any more (its answer came too late, say) may still write an
+    answer larger than the pipe holds: what it writes is read and dropped, so it ends instead
+    of waiting to write for ever."""
+    folder = tempfile.mkdtemp()
+    late = os.path.join(folder, "late-serve")
+    with open(late, "w") as f:
+        f.write("#!/bin/sh\nsleep 0.3\nhead -c 300000 /dev/zero | tr '\\0' x\necho\n")
+    os.chmod(late, 0o755)
+    server = module._Server(late)
+    server.close(drain=True)
+    deadline = time.monotonic() + PATIENCE
+    while server.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ended = server.proc.poll() is not None
+    if not ended:
+        server.proc.kill()
+    assert ended, "a server given up on waits to write its late answer"
+
+
 def fake_binary(folder, serve_answer):
     """A stand-in for the binary: `list --json` names one fail_closed guard; `serve` records each
     request line in folder/requests.jsonl and answers `serve_answer` (with the request's id)."""

@@ -546,11 +546,25 @@ class _Server:
                     raise Unanswered("refused", "hermes-hooks refused the request: %s" % answer.get("error"))
                 return answer
 
-    def close(self):
-        """Ends the server: end of stdin ends it once its running hooks are done."""
+    def close(self, drain=False):
+        """Ends the server: end of stdin ends it once its running hooks are done. With `drain`
+        (a server no call waits on any more), what it still answers is read and dropped, so a
+        late answer larger than the pipe never leaves it waiting to write."""
         try:
             self.proc.stdin.close()
         except Exception:
+            pass
+        if drain:
+            try:
+                threading.Thread(target=self._drain, daemon=True, name="hermes-hooks-out").start()
+            except Exception:
+                pass
+
+    def _drain(self):
+        try:
+            while os.read(self.out, 65536):
+                pass
+        except OSError:
             pass
 
 
@@ -607,7 +621,7 @@ class _Pool:
                 self.idle.append(server)
             else:
                 self.all.discard(server)
-                server.close()
+                server.close(drain=True)
             self.cond.notify()
 
     def call(self, ident, line, deadline=None):
