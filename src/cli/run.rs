@@ -49,23 +49,8 @@ pub(crate) struct RunArgs {
 // The signature every command has; `run` reports its own errors on stdout too, so it never fails.
 #[allow(clippy::unnecessary_wraps)]
 pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Result<ExitStatus> {
-    let current_dir = match shared::current_dir() {
-        Ok(dir) => dir,
-        Err(err) => {
-            printer.error(&err);
-            answer(
-                printer,
-                &crate::report::line::to_line(&ErrorLine {
-                    event: &args.event,
-                    error: &format!("{err:#}"),
-                    directive: crate::report::line::DirectiveKeys::default(),
-                }),
-            );
-            return Ok(ExitStatus::Error);
-        }
-    };
-    if let Some(why) = crate::ground::env::nested_too_deep() {
-        let err = anyhow::anyhow!(why);
+    // An error before the event is read: said on stderr, and the answer line says it too.
+    let refuse = |err: anyhow::Error| {
         printer.error(&err);
         answer(
             printer,
@@ -75,7 +60,14 @@ pub(crate) fn run(global: &GlobalArgs, args: &RunArgs, printer: &Printer) -> Res
                 directive: crate::report::line::DirectiveKeys::default(),
             }),
         );
-        return Ok(ExitStatus::Error);
+        Ok(ExitStatus::Error)
+    };
+    let current_dir = match shared::current_dir() {
+        Ok(dir) => dir,
+        Err(err) => return refuse(err),
+    };
+    if let Some(why) = crate::ground::env::nested_too_deep() {
+        return refuse(anyhow::anyhow!(why));
     }
     shared::end_hooks_on_interrupt();
     let agent = args
