@@ -339,8 +339,8 @@ fn ratio(part: usize, whole: usize) -> f64 {
 /// The tables of one split; whether its targets are met.
 fn table(out: &mut String, name: &str, lines: &[(&Line, &Verdict)]) -> bool {
     let mut all = Counts::default();
-    // Every line as its source labels it, the stance aside: the held-out lines carry no stance,
-    // so this is the figure to set them against.
+    // Every line as its source labels it, the stance aside: the figure to set the stance's
+    // relabelling against.
     let mut as_labelled = Counts::default();
     let mut by_category: BTreeMap<&str, Counts> = BTreeMap::new();
     // Per pack: the destructive lines it stops, the safe lines it stops.
