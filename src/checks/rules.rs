@@ -260,8 +260,8 @@ fn finding(hook: &HookSpec, level: Level, check: &'static str, message: String) 
 }
 
 fn conditions(rule: &Rule) -> impl Iterator<Item = (&'static str, &Condition)> {
-    let when = rule.when.iter().map(|c| ("when", c));
-    when.chain(rule.unless.iter().map(|c| ("unless", c)))
+    let when = rule.when().iter().map(|c| ("when", c));
+    when.chain(rule.unless().iter().map(|c| ("unless", c)))
 }
 
 /// What a condition that never holds does to its rule.
@@ -428,13 +428,13 @@ fn shadowed_by(set: &HookSet, index: usize) -> Option<&HookSpec> {
         };
         earlier.event == hook.event
             && first.action == crate::config::rules::Action::Block
-            && first.unless.is_empty()
+            && first.unless().is_empty()
             && same_tool
             && (!first.reads_commands()
                 || first.undecidable == Undecidable::Block
                 || rule.undecidable == Undecidable::Allow)
-            && first.when.iter().all(|c| {
-                rule.when
+            && first.when().iter().all(|c| {
+                rule.when()
                     .iter()
                     .any(|own| own.field == c.field && own.pattern() == c.pattern())
             })
@@ -460,13 +460,13 @@ fn duplicate_of(set: &HookSet, index: usize) -> Option<&HookSpec> {
         };
         earlier.event == hook.event
             && first.action == rule.action
-            && first.message == rule.message
+            && first.message() == rule.message()
             && first.tool_class == rule.tool_class
             && earlier.matcher.as_ref().map(Matcher::source)
                 == hook.matcher.as_ref().map(Matcher::source)
             && first.undecidable == rule.undecidable
-            && same(&first.when, &rule.when)
-            && same(&first.unless, &rule.unless)
+            && same(first.when(), rule.when())
+            && same(first.unless(), rule.unless())
     })
 }
 

@@ -47,9 +47,9 @@ impl<'a> RuleView<'a> {
         };
         Self {
             action: rule.action.as_str(),
-            when: rows(&rule.when),
-            unless: rows(&rule.unless),
-            message: &rule.message,
+            when: rows(rule.when()),
+            unless: rows(rule.unless()),
+            message: rule.message(),
             undecidable: rule.reads_commands().then(|| rule.undecidable.as_str()),
         }
     }

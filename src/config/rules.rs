@@ -3,6 +3,7 @@
 //! mistake is skipped with a message naming the file and its line, and a file that cannot be read
 //! takes out only its own rules.
 
+mod body;
 mod read;
 mod recall;
 
@@ -15,6 +16,7 @@ use super::{
     Effects, Event, HookSpec, LoadError, Origin, Scope, Source, SourceKind, Warning, WarningKind,
 };
 use crate::matcher::{Matcher, Packed};
+pub(crate) use body::Body;
 use recall::Patterns;
 
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
@@ -236,14 +238,11 @@ pub struct Rule {
     pub scope: Scope,
     /// The tool class the rule is for (`tool: shell`), when it names a class.
     pub tool_class: Option<&'static str>,
-    /// Every one must match for the rule to apply.
-    pub when: Vec<Condition>,
-    /// When every one matches (and there is one), the rule does not apply.
-    pub unless: Vec<Condition>,
+    /// `when` (every one must match for the rule to apply), `unless` (when every one matches,
+    /// and there is one, the rule does not apply) and the message.
+    pub body: Body,
     /// What it does.
     pub action: Action,
-    /// What the model (or the person, for `ask`) reads.
-    pub message: String,
     /// Higher comes first within its file.
     pub priority: u16,
     /// What it does with a call whose commands cannot be known (only for a rule that names a
@@ -279,11 +278,26 @@ pub(crate) fn masks_of(when: &[Condition]) -> Option<crate::shell::programs::Mas
 }
 
 impl Rule {
+    /// Every one must match for the rule to apply.
+    pub fn when(&self) -> &[Condition] {
+        self.body.when()
+    }
+
+    /// When every one matches (and there is one), the rule does not apply.
+    pub fn unless(&self) -> &[Condition] {
+        self.body.unless()
+    }
+
+    /// What the model (or the person, for `ask`) reads.
+    pub fn message(&self) -> &str {
+        self.body.message()
+    }
+
     /// Whether a condition names a field of the commands a shell call runs.
     pub fn reads_commands(&self) -> bool {
-        self.when
+        self.when()
             .iter()
-            .chain(&self.unless)
+            .chain(self.unless())
             .any(|c| is_command_field(&c.field))
     }
 }
@@ -518,9 +532,7 @@ struct Shared<'a> {
 
 /// The hook of one checked rule.
 fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
-    for condition in kept.when.iter_mut().chain(&mut kept.unless) {
-        condition.patterns = Some(Arc::clone(&shared.patterns));
-    }
+    kept.body.set_patterns(&shared.patterns);
     let tool_class = kept
         .tool_class
         .and_then(|class| TOOL_CLASSES.get(usize::from(class)).copied());
@@ -529,10 +541,8 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         sha256: Arc::clone(&shared.sha256),
         scope: shared.scope,
         tool_class,
-        when: kept.when,
-        unless: kept.unless,
+        body: kept.body,
         action: kept.action,
-        message: kept.message,
         priority: kept.priority,
         undecidable: kept.undecidable,
         home: shared.home.clone(),

@@ -19,43 +19,85 @@ pub(crate) fn literal_of(pattern: &str) -> Option<&str> {
 }
 
 /// The words of a pattern that is only an anchored choice of plain words: `^rm$`, `^(rm|unlink)$`,
-/// `^(?:cp|mv)$`, with `\.`, `\-` and `\+` read as the characters they escape.
+/// `^(?:cp|mv)$`, with `\.`, `\-` and `\+` read as the characters they escape; groups of such
+/// choices, nested or made optional, are spelled out (`^((bsd|g)?tar|zip)(\.exe)?$`).
 pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
     let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
-    let grouped = inner
-        .strip_prefix("(?:")
-        .or_else(|| inner.strip_prefix('('))
-        .and_then(|rest| rest.strip_suffix(')'));
+    let mut chars = inner.chars().peekable();
     // Without a group, `^a|b$` is `^a` or `b$`: not a choice of words.
-    let inner = match grouped {
-        Some(inner) => inner,
-        None if inner.contains('|') => return None,
-        None => inner,
-    };
-    let mut words = Vec::new();
-    for alternative in inner.split('|') {
-        let mut word = String::with_capacity(alternative.len());
-        let mut chars = alternative.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => match chars.next()? {
-                    escaped @ ('.' | '-' | '+' | '/' | '_') => word.push(escaped),
-                    _ => return None,
-                },
-                c if c.is_ascii_alphanumeric()
-                    || matches!(c, '-' | '_' | '/' | ':' | '@' | '=' | ',') =>
-                {
-                    word.push(c);
+    let words = choice(&mut chars, false)?;
+    let plain = chars.next().is_none() && words.len() <= SPELLED_MAX;
+    (plain && words.iter().all(|word| !word.is_empty())).then(|| words.into_boxed_slice())
+}
+
+/// The most words [`words_of`] spells out: `^(npm|pnpm|yarn)(\.cmd|\.exe)?$` is nine.
+const SPELLED_MAX: usize = 64;
+
+/// The texts of a choice of sequences (`a|b(c|d)?`), up to its closing `)` when `grouped`, or
+/// `None` when it holds anything but plain characters, groups and `?` after a group.
+fn choice(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    grouped: bool,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut texts = vec![String::new()];
+    loop {
+        match chars.next() {
+            None if grouped => return None,
+            None => {
+                out.append(&mut texts);
+                return Some(out);
+            }
+            Some(')') if grouped => {
+                out.append(&mut texts);
+                return Some(out);
+            }
+            Some('|') if grouped => {
+                out.append(&mut std::mem::replace(&mut texts, vec![String::new()]));
+            }
+            Some('|') => return None,
+            Some('(') => {
+                if chars.peek() == Some(&'?') {
+                    chars.next();
+                    if chars.next() != Some(':') {
+                        return None;
+                    }
+                }
+                let mut inside = choice(chars, true)?;
+                if chars.peek() == Some(&'?') {
+                    chars.next();
+                    inside.insert(0, String::new());
+                }
+                let mut joined = Vec::with_capacity(texts.len() * inside.len());
+                for text in &texts {
+                    for part in &inside {
+                        joined.push(format!("{text}{part}"));
+                    }
+                }
+                if joined.len() > SPELLED_MAX {
+                    return None;
+                }
+                texts = joined;
+            }
+            Some('\\') => match chars.next()? {
+                escaped @ ('.' | '-' | '+' | '/' | '_') => {
+                    for text in &mut texts {
+                        text.push(escaped);
+                    }
                 }
                 _ => return None,
+            },
+            Some(c)
+                if c.is_ascii_alphanumeric()
+                    || matches!(c, '-' | '_' | '/' | ':' | '@' | '=' | ',') =>
+            {
+                for text in &mut texts {
+                    text.push(c);
+                }
             }
+            Some(_) => return None,
         }
-        if word.is_empty() {
-            return None;
-        }
-        words.push(word);
     }
-    Some(words.into_boxed_slice())
 }
 
 /// Whether `text` is one of `words`, as `^(?:w1|w2)$` finds it: in a search, `$` also holds

@@ -27,7 +27,33 @@ proptest::proptest! {
 #[test]
 fn an_anchored_choice_of_words_compares_as_text_like_the_regex_would() {
     let texts = [
-        "rm", "rm\n", "rmdir", "xrm", "unlink", "", "a.b", "axb", "RM", "rm\n\n",
+        "rm",
+        "rm\n",
+        "rmdir",
+        "xrm",
+        "unlink",
+        "",
+        "a.b",
+        "axb",
+        "RM",
+        "rm\n\n",
+        "npm",
+        "npm.cmd",
+        "pnpm.exe",
+        "npm.cmd\n",
+        "npm.",
+        "npmcmd",
+        "tar",
+        "gtar",
+        "bsdtar",
+        "gbsdtar",
+        "zip",
+        "zip.exe",
+        "ad",
+        "abd",
+        "acd",
+        "abcd",
+        "bsd",
     ];
     for pattern in [
         "^rm$",
@@ -35,6 +61,10 @@ fn an_anchored_choice_of_words_compares_as_text_like_the_regex_would() {
         "^(?:rm|unlink)$",
         "^(a\\.b|c-d)$",
         "^rm|unlink$",
+        "^(npm|pnpm)(\\.cmd|\\.exe)?$",
+        "^((bsd|g)?tar|zip)$",
+        "^(?:a(b|c)?d|(?:bsd)?)$",
+        "^((bsd|g)?tar|zip)(\\.exe)?$",
     ] {
         for search in [true, false] {
             let words = Matcher::build(pattern, search).0;
@@ -62,6 +92,16 @@ fn an_anchored_choice_of_words_compares_as_text_like_the_regex_would() {
     ));
     assert!(matches!(
         Matcher::compile_search("^rm|unlink$").0.how,
+        How::Regex(_)
+    ));
+    assert!(matches!(
+        Matcher::compile_search("^(npm|pnpm)(\\.cmd|\\.exe)?$")
+            .0
+            .how,
+        How::Words(_)
+    ));
+    assert!(matches!(
+        Matcher::compile_search("^(mkfs(\\..+)?|mke2fs)$").0.how,
         How::Regex(_)
     ));
 }

@@ -47,12 +47,11 @@ pub(super) struct Kept {
     pub tool: Option<String>,
     /// The tool class, by its index in [`TOOL_CLASSES`].
     pub tool_class: Option<u8>,
-    pub when: Vec<Condition>,
-    pub unless: Vec<Condition>,
+    /// `when`, `unless` and the message, read back from a memo only when a call needs them.
+    pub body: super::body::Body,
     /// What the rule is about, as bits ([`super::masks_of`]).
     pub programs: Option<crate::shell::programs::Masks>,
     pub action: Action,
-    pub message: String,
     pub fail_closed: bool,
     pub priority: u16,
     pub undecidable: Undecidable,
@@ -244,11 +243,9 @@ fn rule(
         event: Cow::Borrowed(event.name()),
         tool,
         tool_class,
-        when,
-        unless,
+        body: super::body::Body::new(when, unless, message),
         programs,
         action,
-        message,
         fail_closed,
         priority,
         undecidable,

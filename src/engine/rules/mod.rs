@@ -117,9 +117,9 @@ pub(crate) fn verdict_with(
     // Split by what each condition reads, without a list made on every call.
     let on_call = |c: &&Condition| !is_command_field(&c.field);
     let on_command = |c: &&Condition| is_command_field(&c.field);
-    let call_when = || rule.when.iter().filter(on_call);
-    let command_when = || rule.when.iter().filter(on_command);
-    let command_unless = || rule.unless.iter().filter(on_command);
+    let call_when = || rule.when().iter().filter(on_call);
+    let command_when = || rule.when().iter().filter(on_command);
+    let command_unless = || rule.unless().iter().filter(on_command);
     if !call_when().all(|c| fields.any_matches(c)) {
         return Verdict::No;
     }
@@ -128,14 +128,14 @@ pub(crate) fn verdict_with(
     let call_unless = std::cell::OnceCell::new();
     let call_unless_holds = || {
         *call_unless.get_or_init(|| {
-            rule.unless
+            rule.unless()
                 .iter()
                 .filter(on_call)
                 .all(|c| fields.all_match(c))
         })
     };
     if command_when().next().is_none() && command_unless().next().is_none() {
-        let excepted = !rule.unless.is_empty() && call_unless_holds();
+        let excepted = !rule.unless().is_empty() && call_unless_holds();
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
     let Some(reading) = fields.reading(rule.home.as_deref()) else {
@@ -151,7 +151,7 @@ pub(crate) fn verdict_with(
         return Verdict::Undecidable(why.clone());
     }
     let excepted = |command: &Command| {
-        !rule.unless.is_empty()
+        !rule.unless().is_empty()
             && call_unless_holds()
             && command_unless().all(|c| every_value(c, command))
     };
@@ -185,7 +185,7 @@ pub(crate) fn verdict_with(
 /// any other condition is read; the verdict is the one [`verdict`] would reach (no command can
 /// satisfy every `when`, and none leaves anything unknown).
 fn passes_by(rule: &Rule, fields: &Fields<'_>) -> bool {
-    let Some(program) = rule.when.iter().find(|c| c.field == "program") else {
+    let Some(program) = rule.when().iter().find(|c| c.field == "program") else {
         return false;
     };
     let Some(reading) = fields.reading(rule.home.as_deref()) else {
@@ -295,13 +295,13 @@ pub(crate) fn answer(
         Action::Block => (
             Status::Blocked,
             Directive::Block {
-                message: rule.message.clone(),
+                message: rule.message().to_owned(),
             },
         ),
         Action::Ask => (
             Status::Asked,
             Directive::Ask {
-                message: rule.message.clone(),
+                message: rule.message().to_owned(),
                 rule_key: Some(format!("hermes-hooks rule {}", hook.name)),
                 args: None,
             },
@@ -309,7 +309,7 @@ pub(crate) fn answer(
         Action::Context => (
             Status::Context,
             Directive::Context {
-                text: rule.message.clone(),
+                text: rule.message().to_owned(),
             },
         ),
     }

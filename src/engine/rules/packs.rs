@@ -498,7 +498,7 @@ mod tests {
         for pack in PACKS {
             for hook in load(pack.text) {
                 let rule = hook.rule().unwrap();
-                for condition in rule.when.iter().chain(&rule.unless) {
+                for condition in rule.when().iter().chain(rule.unless()) {
                     let pattern = condition.pattern().unwrap();
                     let Some(bytes) = crate::matcher::automaton(pattern) else {
                         continue;

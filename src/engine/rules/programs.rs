@@ -13,7 +13,7 @@ use crate::shell::programs::Masks;
 pub(crate) fn of_rule(rule: &Rule) -> Option<Masks> {
     *rule
         .programs
-        .get_or_init(|| crate::config::rules::masks_of(&rule.when))
+        .get_or_init(|| crate::config::rules::masks_of(rule.when()))
 }
 
 /// Whether a call that runs `call` (from [`of_reading`]) runs nothing `rule` is about. Where this
