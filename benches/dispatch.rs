@@ -839,17 +839,35 @@ fn hot_code_row(binary: &OsStr) -> Row {
     }
 }
 
+/// The environment tests/interop/run.sh is told to use, else the one it makes: in the clients'
+/// cache (as .ci/run names it) or in the target folder.
+fn hermes_venv(root: &Path) -> PathBuf {
+    #[allow(clippy::disallowed_methods)]
+    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let cache = var("HERMES_HOOKS_CLIENTS_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| var("XDG_CACHE_HOME").map(|dir| PathBuf::from(dir).join("hermes-hooks-ci")))
+        .or_else(|| var("HOME").map(|dir| PathBuf::from(dir).join(".cache/hermes-hooks-ci")));
+    var("HERMES_INTEROP_VENV").map_or_else(
+        || {
+            cache
+                .into_iter()
+                .chain(Some(root.join("target")))
+                .map(|folder| folder.join("interop/venv-0.19.0"))
+                .find(|venv| venv.join("bin/python").exists())
+                .unwrap_or_else(|| root.join("target/interop/venv-0.19.0"))
+        },
+        PathBuf::from,
+    )
+}
+
 /// The `pre_tool_call` dispatch measured inside the real Hermes agent loop by a timing plugin
 /// (tests/interop/latency.py), each wiring side by side in one run: the plugin's rows against
 /// their targets, a direct shell hook and the bridge beside them. Needs the Hermes environment
 /// that tests/interop/run.sh installs; without it, one row says so.
 fn inside_hermes(binary: &OsStr) -> Vec<Row> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // The environment tests/interop/run.sh makes, or the one it is told to use.
-    #[allow(clippy::disallowed_methods)]
-    let venv = std::env::var_os("HERMES_INTEROP_VENV")
-        .filter(|path| !path.is_empty())
-        .map_or_else(|| root.join("target/interop/venv-0.19.0"), PathBuf::from);
+    let venv = hermes_venv(root);
     let python = venv.join("bin/python");
     let skipped = |why: &str| {
         vec![Row {
@@ -860,7 +878,7 @@ fn inside_hermes(binary: &OsStr) -> Vec<Row> {
         }]
     };
     if !python.exists() {
-        return skipped("run tests/interop/run.sh once to install Hermes");
+        return skipped("run tests/interop/run.sh or .ci/run once to install Hermes");
     }
     let Ok(out) = Command::new(&python)
         .arg(root.join("tests/interop/latency.py"))
