@@ -25,20 +25,26 @@ pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
     let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
     let mut chars = inner.chars().peekable();
     // Without a group, `^a|b$` is `^a` or `b$`: not a choice of words.
-    let words = choice(&mut chars, false)?;
+    let words = choice(&mut chars, 0)?;
     let plain = chars.next().is_none() && words.len() <= SPELLED_MAX;
     (plain && words.iter().all(|word| !word.is_empty())).then(|| words.into_boxed_slice())
 }
 
+/// The deepest nesting of groups [`words_of`] spells out: a pattern from a hostile file may
+/// open thousands, and each is a level of recursion.
+const NESTING_MAX: usize = 4;
+
 /// The most words [`words_of`] spells out: `^(npm|pnpm|yarn)(\.cmd|\.exe)?$` is nine.
 const SPELLED_MAX: usize = 64;
 
-/// The texts of a choice of sequences (`a|b(c|d)?`), up to its closing `)` when `grouped`, or
-/// `None` when it holds anything but plain characters, groups and `?` after a group.
+/// The texts of a choice of sequences (`a|b(c|d)?`), up to its closing `)` when `depth` (how
+/// many groups it is inside) is above 0, or `None` when it holds anything but plain characters,
+/// groups and `?` after a group.
 fn choice(
     chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
-    grouped: bool,
+    depth: usize,
 ) -> Option<Vec<String>> {
+    let grouped = depth > 0;
     let mut out = Vec::new();
     let mut texts = vec![String::new()];
     loop {
@@ -63,7 +69,10 @@ fn choice(
                         return None;
                     }
                 }
-                let mut inside = choice(chars, true)?;
+                if depth == NESTING_MAX {
+                    return None;
+                }
+                let mut inside = choice(chars, depth + 1)?;
                 if chars.peek() == Some(&'?') {
                     chars.next();
                     inside.insert(0, String::new());

@@ -334,3 +334,11 @@ fn anchors_cannot_be_escaped_by_the_pattern() {
     assert!(m.matches(Some("a")));
     assert!(!m.matches(Some("ab")));
 }
+
+#[test]
+fn a_pattern_of_deeply_nested_groups_is_no_word_list_and_reads_without_recursing_deeply() {
+    let deep = format!("^{}rm{}$", "(".repeat(200_000), ")".repeat(200_000));
+    assert!(super::words_of(&deep).is_none());
+    assert!(super::words_of("^((((a))))$").is_some());
+    assert!(super::words_of("^(((((a)))))$").is_none());
+}
