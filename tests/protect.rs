@@ -312,3 +312,54 @@ fn a_sweeping_delete_is_left_to_the_rules_first_and_never_let_through() {
         .unwrap();
     assert!(reason.contains("guard's own files"), "{reason}");
 }
+
+/// A guard's file named through what the shell expands (a glob, a brace list, a variable) is
+/// named all the same: with only a hook that lets everything through approved, the guard alone
+/// stops each of these, and leaves the project's own globs alone.
+#[test]
+fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
+    let env = TestEnv::new();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
+    ));
+    env.approve("pre_tool_call", &script);
+    let hermes = env.hermes_home().display().to_string();
+    let parent = env.hermes_home().parent().unwrap().display().to_string();
+    let last = env
+        .hermes_home()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let first = &last[..1];
+    for command in [
+        format!("rm {hermes}/*"),
+        format!("rm -f {hermes}/config.y?ml"),
+        format!("rm -f {hermes}/shell-hooks-allowlist.*"),
+        format!("rm -f {hermes}/shell-hooks-allowlist.jso[n]"),
+        format!("mv {hermes}/config.{{yaml,bak}} /tmp/"),
+        format!("echo x > {hermes}/conf*.yaml"),
+        format!("rm -rf {parent}/{first}*"),
+        format!("rm -rf {parent}/**/config.yaml"),
+        "rm -f $HERMES_HOME/config.yaml".to_owned(),
+        "rm -f \"${HERMES_HOME}\"/shell-hooks-allowlist.json".to_owned(),
+        format!("d={hermes}; rm -f \"$d/config.yaml\""),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+    assert!(env.hermes_home().join("config.yaml").is_file());
+    for command in [
+        "rm -f *.o build/*",
+        "rm -rf target/{debug,release}",
+        "rm -rf \"$BUILD_DIR\"",
+        "rm -f \"$f\"",
+    ] {
+        let answer = bash(&env, command);
+        assert!(!denied(&answer), "{command}: {answer}");
+    }
+}

@@ -16,6 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::engine::payload::Invocation;
 use crate::shell::Command;
+use patterns::{Pattern, Target};
+
+mod patterns;
 
 /// What the model reads when a call is kept from the guard's files.
 pub(crate) const MODEL_MESSAGE: &str = "hermes-hooks blocked this call: it would change the \
@@ -110,12 +113,17 @@ pub(crate) fn check(
     // A delete that sweeps the guard away with far more (the home folder, the project or a
     // folder above them) is left to the rules and hooks first: nothing is read for it now.
     let broad = |path: &Path, act: Act| {
-        let path = crate::ground::paths::normalized(path);
         act == Act::Whole
             && home
                 .into_iter()
                 .chain(places.project.as_deref())
-                .any(|top| top.starts_with(&path))
+                .any(|top| match patterns::target(path) {
+                    Target::Path(path) => top.starts_with(crate::ground::paths::normalized(&path)),
+                    Target::Pattern(pattern) => {
+                        let reach = pattern.reach(top);
+                        reach.same || reach.above
+                    }
+                })
     };
     let swept = touched.iter().any(|(path, act, _)| broad(path, *act));
     if !sweeping {
@@ -139,10 +147,7 @@ pub(crate) fn check(
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
         .filter_map(|(path, act, by)| {
-            let named = crate::ground::paths::normalized(&path);
-            let real = real_path(&named).unwrap_or_else(|| named.clone());
-            let forms = [named, real];
-            let hit = own.iter().find(|own| overlaps(&forms, act, own))?;
+            let hit = reached(&path, act, &own)?;
             let sweeping = broad(&path, act);
             Some((path, act, by, hit.path.clone(), sweeping))
         })
@@ -533,6 +538,60 @@ fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
                 });
         inside || above || copy
     })
+}
+
+/// The first of `own` that `act` on `path` (as named, as it really is, or what it expands to)
+/// reaches.
+fn reached<'o>(path: &Path, act: Act, own: &'o [Own]) -> Option<&'o Own> {
+    match patterns::target(path) {
+        Target::Path(named) => {
+            let named = crate::ground::paths::normalized(&named);
+            let real = real_path(&named).unwrap_or_else(|| named.clone());
+            let forms = [named, real];
+            own.iter().find(|own| overlaps(&forms, act, own))
+        }
+        Target::Pattern(pattern) => {
+            let real = pattern.real();
+            own.iter().find(|own| {
+                std::iter::once(&pattern)
+                    .chain(real.as_ref())
+                    .any(|pattern| pattern_overlaps(pattern, act, own))
+            })
+        }
+    }
+}
+
+/// Whether `act` on what `pattern` expands to reaches `own`, as [`overlaps`] has it for a path.
+fn pattern_overlaps(pattern: &Pattern, act: Act, own: &Own) -> bool {
+    let reach = pattern.reach(&own.path);
+    if reach.same || reach.inside {
+        return true;
+    }
+    if act == Act::Whole && reach.above && std::fs::symlink_metadata(&own.path).is_ok() {
+        return true;
+    }
+    own.prefix && pattern.ends_open() && copies(&own.path).any(|copy| pattern.reach(&copy).same)
+}
+
+/// The files beside `path` whose names start with its name (its lock and copies), as many as a
+/// folder of the guard's state plausibly holds.
+fn copies(path: &Path) -> impl Iterator<Item = PathBuf> {
+    let name = path.file_name().map(|n| n.as_encoded_bytes().to_vec());
+    let entries = path
+        .parent()
+        .and_then(|folder| std::fs::read_dir(folder).ok());
+    entries
+        .into_iter()
+        .flatten()
+        .take(10_000)
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(move |copy| {
+            name.as_deref().is_some_and(|name| {
+                copy.file_name()
+                    .is_some_and(|c| c.as_encoded_bytes().starts_with(name))
+            })
+        })
 }
 
 /// `path` with its folder's symbolic links followed (the file itself may not exist yet).
