@@ -363,3 +363,46 @@ fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
         assert!(!denied(&answer), "{command}: {answer}");
     }
 }
+
+/// A copy, link or move into a guard's folder writes each source by its own name there, and an
+/// archive unpacked into it or a folder's contents copied into it may write any file in it.
+#[test]
+fn a_file_copied_or_unpacked_into_a_guard_folder_is_kept_out() {
+    let env = TestEnv::new();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
+    ));
+    env.approve("pre_tool_call", &script);
+    let hermes = env.hermes_home().display().to_string();
+    let elsewhere = env.work().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let elsewhere = elsewhere.display().to_string();
+    for command in [
+        format!("cp /tmp/config.yaml {hermes}/"),
+        format!("cp /tmp/config.yaml {hermes}"),
+        format!("mv x/config.yaml {hermes}"),
+        format!("install -m 644 config.yaml {hermes}/"),
+        format!("ln -sf /tmp/config.yaml {hermes}"),
+        format!("cp -t {hermes} /tmp/shell-hooks-allowlist.json"),
+        format!("rsync -a /tmp/mine/ {hermes}"),
+        format!("cp -r /tmp/mine/. {hermes}/"),
+        format!("tar -xf /tmp/mine.tar -C {hermes}"),
+        format!("unzip -o /tmp/mine.zip -d {hermes}"),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+    for command in [
+        format!("cp notes.txt {hermes}/"),
+        format!("cp config.yaml {elsewhere}/"),
+        format!("rsync -a build/ {elsewhere}"),
+        format!("tar -xf site.tar -C {elsewhere}"),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(!denied(&answer), "{command}: {answer}");
+    }
+}

@@ -6,8 +6,10 @@
 //!
 //! What a command does to a path is told from its program: removing or moving it (`rm`, `mv`,
 //! `rmdir`, `git rm`, `chmod -R`), which also takes what is inside it, so naming a folder that
-//! holds a guard's file counts; or writing it (`>`, `tee`, `cp`/`ln`/`install` to it, `sed -i`,
-//! `truncate`, `dd of=`, `touch`, `chmod`). A program that writes through its own code
+//! holds a guard's file counts; or writing it (`>`, `tee`, `cp`/`ln`/`install` to it or into
+//! its folder by the source's name, `sed -i`, `truncate`, `dd of=`, `touch`, `chmod`). An
+//! archive unpacked into a folder (`tar -C`, `unzip -d`) or a folder's contents copied into one
+//! (`cp -r x/. dir`, `rsync -a x/ dir`) may write anything in it. A program that writes through its own code
 //! (`python -c`, a script) is not read here: docs/security.md lists what this does not see.
 
 use std::path::{Path, PathBuf};
@@ -410,6 +412,7 @@ fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
                 };
                 out.push((PathBuf::from(path), act));
             }
+            out.extend(landed(command));
         }
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
             let act = if has("-R") || has("--recursive") {
@@ -425,6 +428,21 @@ fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
                     .target
                     .iter()
                     .map(|t| (PathBuf::from(t), Act::Write)),
+            );
+            out.extend(landed(command));
+        }
+        // An archive unpacked into a folder may write any file in it.
+        "tar" | "bsdtar" | "gtar" | "unzip" | "7z" | "7za" | "unrar" => {
+            out.extend(
+                command
+                    .flags
+                    .iter()
+                    .filter_map(|f| {
+                        ["-C=", "--directory=", "-d=", "-o="]
+                            .iter()
+                            .find_map(|prefix| f.strip_prefix(prefix))
+                    })
+                    .map(|dir| (PathBuf::from(dir), Act::Whole)),
             );
         }
         "tee" | "truncate" | "touch" | "sponge" => {
@@ -452,6 +470,49 @@ fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
             _ => {}
         },
         _ => {}
+    }
+    out
+}
+
+/// Where a copy, link or move into a folder puts its sources: each by its own name in the
+/// folder (`cp x/config.yaml ~/.hermes/` writes `~/.hermes/config.yaml`), and a folder's
+/// contents copied as such (`cp -r x/. dir`, `rsync -a x/ dir`) may write anything in it.
+fn landed(command: &Command) -> Vec<(PathBuf, Act)> {
+    let Some(target) = command.target.as_deref() else {
+        return Vec::new();
+    };
+    let sources: Vec<&String> = command
+        .paths
+        .iter()
+        .filter(|p| p.as_str() != target)
+        .collect();
+    let named_folder = command
+        .flags
+        .iter()
+        .any(|f| f.starts_with("-t=") || f.starts_with("--target-directory=") || f == "-t");
+    let into = named_folder
+        || sources.len() > 1
+        || command.args.last().is_some_and(|a| a.ends_with('/'))
+        || Path::new(target).is_dir();
+    if !into {
+        return Vec::new();
+    }
+    // The sources as written: every word but the last, or every word when `-t` names the folder.
+    let given = if named_folder {
+        &command.args[..]
+    } else {
+        command.args.split_last().map_or(&[][..], |(_, rest)| rest)
+    };
+    let contents = given
+        .iter()
+        .any(|arg| arg.ends_with("/.") || (command.program == "rsync" && arg.ends_with('/')));
+    let mut out: Vec<(PathBuf, Act)> = sources
+        .iter()
+        .filter_map(|source| Path::new(source.as_str()).file_name())
+        .map(|name| (Path::new(target).join(name), Act::Write))
+        .collect();
+    if contents {
+        out.push((PathBuf::from(target), Act::Whole));
     }
     out
 }
