@@ -358,6 +358,10 @@ fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
         "rm -rf target/{debug,release}",
         "rm -rf \"$BUILD_DIR\"",
         "rm -f \"$f\"",
+        "rm -rf \"$SCRATCH_DIR/test-dir\"",
+        "rm -rf ${SCRATCH_DIR}/.hermes",
+        "echo data > ${SCRATCH_DIR:-/tmp}/passwd",
+        "dd if=/dev/zero of=$SCRATCH_DIR/cache.bin",
     ] {
         let answer = bash(&env, command);
         assert!(!denied(&answer), "{command}: {answer}");
@@ -401,6 +405,61 @@ fn a_file_copied_or_unpacked_into_a_guard_folder_is_kept_out() {
         format!("cp config.yaml {elsewhere}/"),
         format!("rsync -a build/ {elsewhere}"),
         format!("tar -xf site.tar -C {elsewhere}"),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(!denied(&answer), "{command}: {answer}");
+    }
+}
+
+/// A program this reader does not know, given a guard's file, may write it: it is kept. Known
+/// readers go on, and `find` that deletes reaches a guard's file only by a name it keeps to.
+#[test]
+fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
+    let env = TestEnv::new();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
+    ));
+    env.approve("pre_tool_call", &script);
+    let h = env.hermes_home().display().to_string();
+    for command in [
+        format!("find {h} -name config.yaml -delete"),
+        format!("find {h} -type f -exec rm {{}} +"),
+        format!("vim -c wq {h}/config.yaml"),
+        format!("ex -sc '%d|x' {h}/config.yaml"),
+        format!("awk -i inplace 1 {h}/config.yaml"),
+        format!("rename s/config/x/ {h}/config.yaml"),
+        format!("patch {h}/config.yaml < /tmp/p"),
+        format!("curl -o {h}/config.yaml http://localhost/x"),
+        format!("wget -O {h}/config.yaml http://localhost/x"),
+        format!("yq -i '.hooks={{}}' {h}/config.yaml"),
+        format!("sort -o {h}/config.yaml x"),
+        format!("gzip {h}/config.yaml"),
+        format!("zip -m /tmp/x.zip {h}/config.yaml"),
+        format!("tar --remove-files -cf /tmp/x.tar {h}/config.yaml"),
+        format!("git clean -fdx {h}"),
+        format!("python3 x.py {h}/config.yaml"),
+        format!("mount --bind /tmp {h}"),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+    for command in [
+        format!("cat {h}/config.yaml"),
+        format!("grep -n hooks {h}/config.yaml"),
+        format!("yq '.hooks' {h}/config.yaml"),
+        format!("jq . {h}/shell-hooks-allowlist.json"),
+        format!("diff {h}/config.yaml /tmp/other.yaml"),
+        format!("sort {h}/config.yaml"),
+        format!("gzip -c {h}/config.yaml"),
+        format!("tar -czf /tmp/backup.tgz {h}"),
+        format!("cp {h}/config.yaml /tmp/backup.yaml"),
+        format!("find {h} -name '*.pyc' -delete"),
+        format!("find {h} -type f -exec grep -l hooks {{}} +"),
+        format!("ls -la {h}"),
     ] {
         let answer = bash(&env, &command);
         assert!(!denied(&answer), "{command}: {answer}");

@@ -4,13 +4,10 @@
 //! (`hermes-hooks approve`, `--accept-hooks`) are blocked before any rule or hook is asked.
 //! Reading them stays allowed. Commands are read as the shell reads them (`crate::shell`).
 //!
-//! What a command does to a path is told from its program: removing or moving it (`rm`, `mv`,
-//! `rmdir`, `git rm`, `chmod -R`), which also takes what is inside it, so naming a folder that
-//! holds a guard's file counts; or writing it (`>`, `tee`, `cp`/`ln`/`install` to it or into
-//! its folder by the source's name, `sed -i`, `truncate`, `dd of=`, `touch`, `chmod`). An
-//! archive unpacked into a folder (`tar -C`, `unzip -d`) or a folder's contents copied into one
-//! (`cp -r x/. dir`, `rsync -a x/ dir`) may write anything in it. A program that writes through its own code
-//! (`python -c`, a script) is not read here: docs/security.md lists what this does not see.
+//! What a command does to a path is told from its program (`acts`): removing or moving it with
+//! all it holds, or writing it; a program not known to only read may write what it names. A
+//! path the shell expands (a glob, a brace list, a variable) is matched as the shell would
+//! expand it (`patterns`). docs/security.md lists what this does not see.
 
 use std::path::{Path, PathBuf};
 
@@ -18,8 +15,10 @@ use serde_json::{Map, Value};
 
 use crate::engine::payload::Invocation;
 use crate::shell::Command;
+use acts::{Act, acts};
 use patterns::{Pattern, Target};
 
+mod acts;
 mod patterns;
 
 /// What the model reads when a call is kept from the guard's files.
@@ -55,15 +54,6 @@ struct Own {
     prefix: bool,
 }
 
-/// What a call would do to a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Act {
-    /// Removes, moves or changes it with all it holds: a folder above a guard's file counts.
-    Whole,
-    /// Writes that very file (or a file in a folder named as the target).
-    Write,
-}
-
 /// Why a call was kept from the guard's files: for the person, once per session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Kept {
@@ -74,6 +64,16 @@ pub(crate) struct Kept {
     /// itself): the rules and hooks answer first, with their own words, and only a call they
     /// let through is blocked here.
     pub sweeping: bool,
+}
+
+/// One path a call would act on.
+struct Touch {
+    path: PathBuf,
+    act: Act,
+    /// The command, in words, or "an edit".
+    by: String,
+    /// The names a `find` keeps to (`-name`), when it keeps to some.
+    names: Option<Vec<(String, bool)>>,
 }
 
 /// The call's effect on the guard's state, when it has one: `None` lets it go on to the rules
@@ -88,7 +88,7 @@ pub(crate) fn check(
     sweeping: bool,
 ) -> Option<Kept> {
     let input = invocation.tool_input.as_ref();
-    let mut touched: Vec<(PathBuf, Act, String)> = Vec::new();
+    let mut touched: Vec<Touch> = Vec::new();
     let mut person = None;
     match invocation.tool_class {
         Some("shell") => {
@@ -97,8 +97,14 @@ pub(crate) fn check(
                 if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
                     person.get_or_insert_with(|| format!("`{}` {why}", command.line));
                 }
+                let names = acts::find_names(command);
                 for (path, act) in acts(command) {
-                    touched.push((path, act, command.line.clone()));
+                    touched.push(Touch {
+                        path,
+                        act,
+                        by: command.line.clone(),
+                        names: names.clone(),
+                    });
                 }
             }
             if let Some(why) = raw_text_person_only(input) {
@@ -107,7 +113,12 @@ pub(crate) fn check(
         }
         Some("edit" | "write") => {
             for path in crate::engine::rules::call_paths(invocation) {
-                touched.push((PathBuf::from(path), Act::Write, "an edit".to_owned()));
+                touched.push(Touch {
+                    path: PathBuf::from(path),
+                    act: Act::Write,
+                    by: "an edit".to_owned(),
+                    names: None,
+                });
             }
         }
         _ => return None,
@@ -127,9 +138,9 @@ pub(crate) fn check(
                     }
                 })
     };
-    let swept = touched.iter().any(|(path, act, _)| broad(path, *act));
+    let swept = touched.iter().any(|t| broad(&t.path, t.act));
     if !sweeping {
-        touched.retain(|(path, act, _)| !broad(path, *act));
+        touched.retain(|t| !broad(&t.path, t.act));
     }
     if touched.is_empty() && person.is_none() {
         return swept.then(|| Kept {
@@ -148,10 +159,10 @@ pub(crate) fn check(
     let own = own_paths(places, home, &scripts);
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
-        .filter_map(|(path, act, by)| {
-            let hit = reached(&path, act, &own)?;
-            let sweeping = broad(&path, act);
-            Some((path, act, by, hit.path.clone(), sweeping))
+        .filter_map(|t| {
+            let hit = reached(&t.path, t.act, &own, t.names.as_deref())?;
+            let sweeping = broad(&t.path, t.act);
+            Some((t.path, t.act, t.by, hit.path.clone(), sweeping))
         })
         .collect();
     // Asked again once the rules let a sweeping call through: it is kept only where a guard's
@@ -377,146 +388,6 @@ fn switches_hooks_off(command: &Command) -> bool {
     }
 }
 
-/// What `command` does to which paths.
-fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
-    let mut out: Vec<(PathBuf, Act)> = command
-        .redirects
-        .iter()
-        .filter_map(|redirect| {
-            let target = redirect.trim_start_matches(['>', '&', '|', '<']);
-            let writes = redirect.starts_with('>')
-                || redirect.starts_with("&>")
-                || redirect.starts_with("<>");
-            writes.then(|| (PathBuf::from(target), Act::Write))
-        })
-        .collect();
-    let paths = || command.paths.iter().map(PathBuf::from);
-    let has = |flag: &str| {
-        command
-            .flags
-            .iter()
-            .any(|f| f == flag || f.starts_with(&format!("{flag}=")))
-    };
-    match command.program.as_str() {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" => {
-            out.extend(paths().map(|p| (p, Act::Whole)));
-        }
-        // What mv takes away is its sources; its destination only receives them.
-        "mv" => {
-            let target = command.target.as_deref();
-            for path in &command.paths {
-                let act = if Some(path.as_str()) == target {
-                    Act::Write
-                } else {
-                    Act::Whole
-                };
-                out.push((PathBuf::from(path), act));
-            }
-            out.extend(landed(command));
-        }
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            let act = if has("-R") || has("--recursive") {
-                Act::Whole
-            } else {
-                Act::Write
-            };
-            out.extend(paths().map(|p| (p, act)));
-        }
-        "cp" | "install" | "ln" | "rsync" | "scp" | "link" => {
-            out.extend(
-                command
-                    .target
-                    .iter()
-                    .map(|t| (PathBuf::from(t), Act::Write)),
-            );
-            out.extend(landed(command));
-        }
-        // An archive unpacked into a folder may write any file in it.
-        "tar" | "bsdtar" | "gtar" | "unzip" | "7z" | "7za" | "unrar" => {
-            out.extend(
-                command
-                    .flags
-                    .iter()
-                    .filter_map(|f| {
-                        ["-C=", "--directory=", "-d=", "-o="]
-                            .iter()
-                            .find_map(|prefix| f.strip_prefix(prefix))
-                    })
-                    .map(|dir| (PathBuf::from(dir), Act::Whole)),
-            );
-        }
-        "tee" | "truncate" | "touch" | "sponge" => {
-            out.extend(paths().map(|p| (p, Act::Write)));
-        }
-        "sed" | "perl" | "ruby"
-            if has("-i")
-                || has("--in-place")
-                || command.flags.iter().any(|f| f.starts_with("-i")) =>
-        {
-            out.extend(paths().map(|p| (p, Act::Write)));
-        }
-        "dd" => {
-            out.extend(
-                command
-                    .args
-                    .iter()
-                    .filter_map(|arg| arg.strip_prefix("of="))
-                    .map(|p| (PathBuf::from(p), Act::Write)),
-            );
-        }
-        "git" => match command.subcommand.as_deref() {
-            Some("rm" | "mv") => out.extend(paths().map(|p| (p, Act::Whole))),
-            Some("checkout" | "restore") => out.extend(paths().map(|p| (p, Act::Write))),
-            _ => {}
-        },
-        _ => {}
-    }
-    out
-}
-
-/// Where a copy, link or move into a folder puts its sources: each by its own name in the
-/// folder (`cp x/config.yaml ~/.hermes/` writes `~/.hermes/config.yaml`), and a folder's
-/// contents copied as such (`cp -r x/. dir`, `rsync -a x/ dir`) may write anything in it.
-fn landed(command: &Command) -> Vec<(PathBuf, Act)> {
-    let Some(target) = command.target.as_deref() else {
-        return Vec::new();
-    };
-    let sources: Vec<&String> = command
-        .paths
-        .iter()
-        .filter(|p| p.as_str() != target)
-        .collect();
-    let named_folder = command
-        .flags
-        .iter()
-        .any(|f| f.starts_with("-t=") || f.starts_with("--target-directory=") || f == "-t");
-    let into = named_folder
-        || sources.len() > 1
-        || command.args.last().is_some_and(|a| a.ends_with('/'))
-        || Path::new(target).is_dir();
-    if !into {
-        return Vec::new();
-    }
-    // The sources as written: every word but the last, or every word when `-t` names the folder.
-    let given = if named_folder {
-        &command.args[..]
-    } else {
-        command.args.split_last().map_or(&[][..], |(_, rest)| rest)
-    };
-    let contents = given
-        .iter()
-        .any(|arg| arg.ends_with("/.") || (command.program == "rsync" && arg.ends_with('/')));
-    let mut out: Vec<(PathBuf, Act)> = sources
-        .iter()
-        .filter_map(|source| Path::new(source.as_str()).file_name())
-        .map(|name| (Path::new(target).join(name), Act::Write))
-        .collect();
-    if contents {
-        out.push((PathBuf::from(target), Act::Whole));
-    }
-    out
-}
-
 /// The guard's own paths: `places`, each wired agent's settings, the approved scripts, the
 /// memos, the plugin and this binary; each as named and, where it exists, as it really is.
 fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<Own> {
@@ -603,17 +474,25 @@ fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
 
 /// The first of `own` that `act` on `path` (as named, as it really is, or what it expands to)
 /// reaches.
-fn reached<'o>(path: &Path, act: Act, own: &'o [Own]) -> Option<&'o Own> {
+fn reached<'o>(
+    path: &Path,
+    act: Act,
+    own: &'o [Own],
+    find_names: Option<&[(String, bool)]>,
+) -> Option<&'o Own> {
+    let named_so = |own: &&Own| find_names.is_none_or(|kept| acts::names_reach(kept, &own.path));
     match patterns::target(path) {
         Target::Path(named) => {
             let named = crate::ground::paths::normalized(&named);
             let real = real_path(&named).unwrap_or_else(|| named.clone());
             let forms = [named, real];
-            own.iter().find(|own| overlaps(&forms, act, own))
+            own.iter()
+                .filter(named_so)
+                .find(|own| overlaps(&forms, act, own))
         }
         Target::Pattern(pattern) => {
             let real = pattern.real();
-            own.iter().find(|own| {
+            own.iter().filter(named_so).find(|own| {
                 std::iter::once(&pattern)
                     .chain(real.as_ref())
                     .any(|pattern| pattern_overlaps(pattern, act, own))

@@ -7,8 +7,9 @@
 //! A pattern is matched against each of the guard's own paths one component at a time. Quoting
 //! is not told apart (`rm '*'` reads as `rm *`): a guard's file is never let through for it.
 //! A variable this process does not know stands for any run of folders, but only where a name
-//! is written after it (`rm $dir/config.yaml`); a delete of a whole unknown folder (`rm -rf
-//! "$dir"`) is left to the rules, as before.
+//! is written after it, and only to name a guard's path itself (`rm $dir/config.yaml`); a
+//! delete of a whole unknown folder (`rm -rf "$dir"`, `rm -rf "$dir/build"`) is left to the
+//! rules.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,10 @@ enum Part {
 /// A path as a pattern of components.
 pub(super) struct Pattern {
     parts: Vec<Part>,
+    /// It holds a variable this process does not know: it counts only where it can name a
+    /// guard's path itself (`$d/config.yaml`), never a folder above or a file below one by
+    /// the chance of a folder's name.
+    loose: bool,
 }
 
 /// Where a pattern's matches lie against one path.
@@ -78,7 +83,10 @@ pub(super) fn target(path: &Path) -> Target {
     if !absolute {
         parts.insert(0, Part::AnyDepth);
     }
-    Target::Pattern(Pattern { parts })
+    Target::Pattern(Pattern {
+        parts,
+        loose: unknown,
+    })
 }
 
 /// `text` with each variable this process has set put in (`$NAME`, `${NAME}`); each one that
@@ -161,11 +169,15 @@ impl Pattern {
         walk(&self.parts, &names, &mut reach, &mut steps);
         if steps > STEPS_MAX {
             // Too many ways to match to try them all: taken as reaching it every way.
-            return Reach {
+            reach = Reach {
                 same: true,
                 inside: true,
                 above: true,
             };
+        }
+        if self.loose {
+            reach.inside = false;
+            reach.above = false;
         }
         reach
     }
@@ -201,7 +213,10 @@ impl Pattern {
             })
             .collect();
         parts.extend(self.parts[fixed..].iter().map(Part::copy));
-        Some(Self { parts })
+        Some(Self {
+            parts,
+            loose: self.loose,
+        })
     }
 
     /// Whether the last component is an expansion (it may name files beside a path, such as
@@ -302,6 +317,14 @@ mod tests {
             "/h/.hermes/config.yaml",
         );
         assert!(r.same);
+        // Only the path itself: not a file below a guard's file, nor a folder above one that
+        // happens to share a name.
+        for pattern in [
+            "$NO_SUCH_VARIABLE_HERE/test-dir",
+            "$NO_SUCH_VARIABLE_HERE/.hermes",
+        ] {
+            assert_eq!(reach(pattern, "/h/.hermes/config.yaml"), Reach::default());
+        }
         assert!(matches!(
             target(Path::new("$NO_SUCH_VARIABLE_HERE")),
             Target::Path(_)
