@@ -443,6 +443,8 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("git clean -fdx {h}"),
         format!("python3 x.py {h}/config.yaml"),
         format!("mount --bind /tmp {h}"),
+        format!("ln {h}/config.yaml /tmp/c"),
+        format!("cp -l {h}/shell-hooks-allowlist.json /tmp/a"),
     ] {
         let answer = bash(&env, &command);
         assert!(denied(&answer), "{command}: {answer}");
@@ -460,6 +462,9 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("find {h} -name '*.pyc' -delete"),
         format!("find {h} -type f -exec grep -l hooks {{}} +"),
         format!("ls -la {h}"),
+        format!("ln -s {h}/config.yaml /tmp/c"),
+        format!("python3 {h}/check.py"),
+        "sh -c 'cat > f <<EOF\ntext with **stars** in it\nEOF'".to_owned(),
     ] {
         let answer = bash(&env, &command);
         assert!(!denied(&answer), "{command}: {answer}");

@@ -290,7 +290,7 @@ fn unknown_rules(
         undecidable: rules::Undecidable::Allow,
         home: None,
         stand_in: Some(Box::new(stand_in.clone())),
-        answer_head: std::sync::OnceLock::new(),
+        answer: std::sync::OnceLock::new(),
         programs: std::sync::OnceLock::new(),
     };
     let name = file

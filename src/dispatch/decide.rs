@@ -294,6 +294,7 @@ fn execute(
         }
     }
     let mut line = RunLine::new(event, &prepared.set.hooks, report);
+    line.keep_entries(&prepared.set.hooks, report);
     line.loop_guard = outcome.released;
     line.errors = ErrorEntry::all(&errors);
     Answer {

@@ -174,13 +174,7 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
         }
         // A copy reads its sources and writes its target.
         "cp" | "install" | "ln" | "rsync" | "scp" | "link" | "ditto" | "gcp" => {
-            out.extend(
-                command
-                    .target
-                    .iter()
-                    .map(|t| (PathBuf::from(t), Act::Write)),
-            );
-            out.extend(landed(command));
+            out.extend(copied(command));
         }
         "tar" | "bsdtar" | "gtar" | "unzip" | "7z" | "7za" | "7zr" | "unrar" | "zip" => {
             out.extend(archive(command));
@@ -266,18 +260,14 @@ fn others(command: &Command) -> Vec<(PathBuf, Act)> {
         "sed" | "gsed" | "perl" | "ruby" if in_place => writes_all(),
         "sed" | "gsed" => Vec::new(),
         _ if READERS.contains(&program) => Vec::new(),
-        _ if RUNNERS.contains(&program) => {
-            // `-c`, `-e`, `-m` give the code on the line: then no operand is the script.
-            let code_given = ["-c", "-e", "-E", "-m", "-p", "--eval", "--print"]
-                .iter()
-                .any(|flag| has(flag));
-            command
-                .paths
-                .iter()
-                .skip(usize::from(!code_given))
-                .map(|p| (PathBuf::from(p), Act::Write))
-                .collect()
-        }
+        // The first operand is the script, or the code of `-c`/`-e` (read in turn as a line),
+        // or `-m`'s module: read, not written.
+        _ if RUNNERS.contains(&program) => command
+            .paths
+            .iter()
+            .skip(1)
+            .map(|p| (PathBuf::from(p), Act::Write))
+            .collect(),
         // What this reader does not know may write what it names.
         _ => writes_all(),
     }
@@ -387,6 +377,35 @@ pub(super) fn find_names(command: &Command) -> Option<Vec<(String, bool)>> {
         })
         .collect();
     (!names.is_empty()).then_some(names)
+}
+
+/// What a copy, link or move writes: its target, the sources by name in a target folder, and
+/// a hard link's source (the file itself under another name: writing through the link later
+/// would change the guard's file where no path shows it).
+fn copied(command: &Command) -> Vec<(PathBuf, Act)> {
+    let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    let target = command.target.as_deref();
+    let mut out: Vec<(PathBuf, Act)> = target
+        .map(|t| (PathBuf::from(t), Act::Write))
+        .into_iter()
+        .collect();
+    out.extend(landed(command));
+    let hard_link = match command.program.as_str() {
+        "ln" => !(has("-s") || has("--symbolic")),
+        "link" => true,
+        "cp" | "gcp" => has("-l") || has("--link"),
+        _ => false,
+    };
+    if hard_link {
+        out.extend(
+            command
+                .paths
+                .iter()
+                .filter(|p| Some(p.as_str()) != target)
+                .map(|p| (PathBuf::from(p), Act::Write)),
+        );
+    }
+    out
 }
 
 /// Where a copy, link or move into a folder puts its sources: each by its own name in the

@@ -5,8 +5,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::config::rules::Entry;
 use crate::config::{Event, HookSpec};
-use crate::engine::response::{Directive, ask_as_block};
+use crate::engine::response::{Directive, Status, ask_as_block};
 use crate::engine::runner::{HookReport, RunReport};
 
 /// `run`'s one line: the event, the Hermes-canonical directive at the top level, then the hooks.
@@ -121,9 +122,9 @@ pub(crate) struct HookLine<'a> {
     /// Warnings and errors, or the block message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<&'a str>,
-    /// The entry as written up to its status, kept with a rule (it is the same on every call).
+    /// The entry as a rule keeps it (it is the same on every call).
     #[serde(skip)]
-    pub head: Option<&'a str>,
+    pub entry: Option<&'a Entry>,
 }
 
 /// `{"decision":"block","reason"}` beside an ask, in the Claude-style words every Hermes shell-hook
@@ -167,6 +168,81 @@ impl<'a> RunLine<'a> {
             loop_guard: None,
         }
     }
+
+    /// Where a process answers many calls, each rule's entry is written the first time, together
+    /// with the entries of the rules of its file listed after it, and kept: a run of rules not
+    /// matched is then one copy.
+    pub(crate) fn keep_entries(&mut self, hooks: &'a [HookSpec], report: &'a RunReport) {
+        if !crate::config::rules::many_calls() {
+            return;
+        }
+        let specs: Vec<&'a HookSpec> = report.hooks.iter().map(|r| &hooks[r.index]).collect();
+        let mut at = 0;
+        while at < specs.len() {
+            let Some(rule) = specs[at].rule().filter(|rule| rule.answer.get().is_none()) else {
+                at += 1;
+                continue;
+            };
+            let run = specs[at..]
+                .iter()
+                .take_while(|spec| {
+                    spec.rule().is_some_and(|other| {
+                        std::sync::Arc::ptr_eq(&other.file, &rule.file)
+                            && other.answer.get().is_none()
+                    })
+                })
+                .count();
+            write_entries(&specs[at..at + run]);
+            at += run;
+        }
+        for (line, spec) in self.hooks.iter_mut().zip(&specs) {
+            line.entry = spec.rule().and_then(|rule| rule.answer.get());
+        }
+    }
+}
+
+/// Writes the entries of `specs` (rules of one file, side by side in an answer) into one text,
+/// and gives each rule its place in it.
+fn write_entries(specs: &[&HookSpec]) {
+    let mut text = String::new();
+    let mut places = Vec::with_capacity(specs.len());
+    for spec in specs {
+        if !text.is_empty() {
+            text.push(',');
+        }
+        let line = HookLine {
+            name: &spec.name,
+            source: spec.source.as_str(),
+            command: &spec.command,
+            status: Status::NotMatched.as_str(),
+            exit_code: None,
+            elapsed_ms: None,
+            message: None,
+            entry: None,
+        };
+        let start = text.len();
+        line.write_head(&mut text, &mut "");
+        let status = text.len();
+        text.push_str(line.status);
+        text.push_str("\"}");
+        places.push((start, status, text.len()));
+    }
+    let Ok(total) = u32::try_from(text.len()) else {
+        return;
+    };
+    let text: std::sync::Arc<str> = text.into();
+    for (spec, (start, status, end)) in specs.iter().zip(places) {
+        if let Some(rule) = spec.rule() {
+            // Bounded by `total`, which fits.
+            let place = |at: usize| u32::try_from(at).unwrap_or(total);
+            let _ = rule.answer.set(Entry {
+                text: std::sync::Arc::clone(&text),
+                start: place(start),
+                status: place(status),
+                end: place(end),
+            });
+        }
+    }
 }
 
 impl RunLine<'_> {
@@ -199,11 +275,44 @@ impl RunLine<'_> {
         out.push_str(",\"hooks\":[");
         // The hooks of one file share their command: it is checked once.
         let mut plain_command = "";
-        for (n, hook) in self.hooks.iter().enumerate() {
-            if n > 0 {
+        // A run of kept entries, side by side in their text, waiting to be copied as one.
+        let mut run: Option<(&str, usize, usize)> = None;
+        let mut first = true;
+        let mut separate = |out: &mut String| {
+            if !std::mem::take(&mut first) {
                 out.push(',');
             }
+        };
+        for hook in &self.hooks {
+            if let Some(entry) = hook.entry.filter(|_| hook.is_plain_not_matched()) {
+                let (start, end) = (entry.start as usize, entry.end as usize);
+                match &mut run {
+                    Some((text, _, until))
+                        if std::ptr::eq(text.as_ptr(), entry.text.as_ptr())
+                            && *until + 1 == start =>
+                    {
+                        *until = end;
+                    }
+                    _ => {
+                        if let Some((text, from, until)) = run.take() {
+                            separate(&mut out);
+                            out.push_str(&text[from..until]);
+                        }
+                        run = Some((&entry.text, start, end));
+                    }
+                }
+                continue;
+            }
+            if let Some((text, from, until)) = run.take() {
+                separate(&mut out);
+                out.push_str(&text[from..until]);
+            }
+            separate(&mut out);
             hook.write(&mut out, &mut plain_command);
+        }
+        if let Some((text, from, until)) = run.take() {
+            separate(&mut out);
+            out.push_str(&text[from..until]);
         }
         out.push(']');
         if let Some(released) = &self.loop_guard {
@@ -223,13 +332,21 @@ impl HookLine<'_> {
             out.push_str(&to_line(self));
             return;
         }
-        if let Some(head) = self.head {
-            out.push_str(head);
+        if let Some(entry) = self.entry {
+            out.push_str(&entry.text[entry.start as usize..entry.status as usize]);
         } else {
             self.write_head(out, plain_command);
         }
         out.push_str(self.status);
         out.push_str("\"}");
+    }
+
+    /// Whether it is written as its kept entry is: not matched, with nothing more to say.
+    fn is_plain_not_matched(&self) -> bool {
+        self.status == Status::NotMatched.as_str()
+            && self.exit_code.is_none()
+            && self.elapsed_ms.is_none()
+            && self.message.is_none()
     }
 
     /// The entry up to its status: `{"name":...,"source":...,"command":...,"status":"`.
@@ -304,7 +421,7 @@ impl<'a> ErrorEntry<'a> {
 
 impl<'a> HookLine<'a> {
     fn new(spec: &'a HookSpec, report: &'a HookReport) -> Self {
-        let mut line = Self {
+        Self {
             name: &spec.name,
             source: spec.source.as_str(),
             command: &spec.command,
@@ -312,19 +429,8 @@ impl<'a> HookLine<'a> {
             exit_code: report.exit_code,
             elapsed_ms: report.elapsed.map(elapsed_ms),
             message: report.message.as_deref(),
-            head: None,
-        };
-        // An answer lists every rule, most of them not matched: where a process answers many
-        // calls, each rule's entry is written once and copied on every later call (a single
-        // `run` writes each straight into its answer).
-        if let Some(rule) = spec.rule().filter(|_| crate::config::rules::many_calls()) {
-            line.head = Some(rule.answer_head.get_or_init(|| {
-                let mut head = String::with_capacity(48 + line.name.len() + line.command.len());
-                line.write_head(&mut head, &mut "");
-                head.into_boxed_str()
-            }));
+            entry: None,
         }
-        line
     }
 }
 
@@ -407,7 +513,7 @@ mod tests {
 
     #[test]
     fn the_written_line_is_the_serialised_one() {
-        use super::{DirectiveKeys, ErrorEntry, Held, HookLine, RunLine};
+        use super::{DirectiveKeys, Entry, ErrorEntry, Held, HookLine, RunLine};
         use crate::engine::response::Directive;
         let odd = [
             "plain",
@@ -444,29 +550,42 @@ mod tests {
                 exit_code: (n == 2).then_some(Some(2)),
                 elapsed_ms: (n == 2).then_some(1.5),
                 message: (n == 3).then_some(*text),
-                head: None,
+                entry: None,
             })
             .collect();
-        // Each entry as a rule keeps it, written once: the same text as written on the spot.
-        let heads: Vec<String> = hooks
+        // Each entry as a rule keeps it, written once in one text: the same text as written on
+        // the spot, whether a kept entry stands alone or in a run copied as one.
+        let mut text = String::new();
+        let mut places = Vec::new();
+        for hook in &hooks {
+            if !text.is_empty() {
+                text.push(',');
+            }
+            let start = text.len();
+            hook.write_head(&mut text, &mut "");
+            let status = text.len();
+            text.push_str("not_matched\"}");
+            places.push((start, status, text.len()));
+        }
+        let text: std::sync::Arc<str> = text.into();
+        let entries: Vec<Entry> = places
             .iter()
-            .map(|hook| {
-                let mut head = String::new();
-                hook.write_head(&mut head, &mut "");
-                head
+            .map(|&(start, status, end)| Entry {
+                text: std::sync::Arc::clone(&text),
+                start: u32::try_from(start).unwrap(),
+                status: u32::try_from(status).unwrap(),
+                end: u32::try_from(end).unwrap(),
             })
             .collect();
-        let hooks: Vec<HookLine<'_>> = hooks
-            .iter()
-            .zip(&heads)
-            .flat_map(|(hook, head)| {
-                let kept = HookLine {
-                    head: Some(head),
-                    ..hook.clone()
-                };
-                [hook.clone(), kept]
-            })
+        let kept = |n: usize| HookLine {
+            entry: Some(&entries[n]),
+            ..hooks[n].clone()
+        };
+        let mut hooks: Vec<HookLine<'_>> = (0..hooks.len())
+            .flat_map(|n| [hooks[n].clone(), kept(n)])
             .collect();
+        hooks.extend((0..entries.len()).map(kept));
+        hooks.extend((0..entries.len()).rev().map(kept));
         let errors = [crate::engine::fail_closed::RunnerError {
             unread: crate::engine::fail_closed::Unread::Payload,
             file: Some("/x/\"y\".yaml".into()),
@@ -476,7 +595,7 @@ mod tests {
             could_block: true,
         }];
         for directive in &directives {
-            for (many, with_errors) in [(0, false), (2, true), (10, false)] {
+            for (many, with_errors) in [(0, false), (2, true), (10, false), (40, false)] {
                 let line = RunLine {
                     event: "pre_tool_call",
                     error: with_errors.then_some(odd[1]),
