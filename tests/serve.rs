@@ -1614,3 +1614,47 @@ fn an_allowlist_serve_keeps_is_read_again_after_a_revoke_and_after_an_edit_in_pl
     assert_eq!(exits, [2, 2, 0, 2, 0]);
     assert_eq!(server.finish().0, 0);
 }
+
+/// With every pack approved, an answer lists each rule: the entries `serve` keeps and copies
+/// in runs are the ones `run` writes, whichever rules match in between, call after call.
+#[test]
+fn every_pack_answers_as_run_does_call_after_call() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.work().join(".git")).unwrap();
+    for args in [&["new", "--rules", "all"][..], &["approve", "--yes"]] {
+        let out = env.cmd().args(args).output().unwrap();
+        assert_eq!(code(&out), 0, "{args:?}");
+    }
+    let commands = [
+        "ls -la",
+        "rm -rf /",
+        "git push --force origin main",
+        "ls -la",
+        "kubectl delete namespace prod",
+        "echo 'unterminated",
+        "cat .env",
+        "ls -la",
+    ];
+    let mut server = Server::start(&env, &[]);
+    for round in 0..2 {
+        for (id, command) in (1..).zip(commands) {
+            let payload = serde_json::json!({
+                "tool_name": "terminal",
+                "args": {"command": command},
+                "cwd": env.work(),
+            });
+            let ran = env.run("pre_tool_call", &payload.to_string());
+            let mut answer = server.ask(&request(id, "pre_tool_call", &payload));
+            let object = answer.as_object_mut().unwrap();
+            object.remove("id");
+            assert_eq!(object.remove("exit"), Some(Value::from(code(&ran))));
+            assert_eq!(
+                timeless(answer),
+                timeless(json(&ran)),
+                "round {round}: {command}"
+            );
+        }
+    }
+    let (code, _) = server.finish();
+    assert_eq!(code, 0);
+}
