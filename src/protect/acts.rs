@@ -490,7 +490,7 @@ pub(super) fn names_reach(names: &[(String, bool)], own: &Path) -> bool {
         };
         for entry in entries {
             seen += 1;
-            if seen > 2_000 {
+            if seen > 500 {
                 return true;
             }
             let Ok(entry) = entry else {

@@ -27,7 +27,7 @@ pub(crate) const MODEL_MESSAGE: &str = "hermes-hooks blocked this call: it would
     which are the person's to change. Reading them is fine; ask the person to make this change.";
 
 /// The places the guard's state lives, known before the call is read.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Places {
     /// The Hermes home.
     pub home: PathBuf,
@@ -391,6 +391,61 @@ fn switches_hooks_off(command: &Command) -> bool {
 /// The guard's own paths: `places`, each wired agent's settings, the approved scripts, the
 /// memos, the plugin and this binary; each as named and, where it exists, as it really is.
 fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<Own> {
+    type Kept = (Places, Option<PathBuf>, Vec<PathBuf>, Vec<Own>);
+    // A process that answers many calls keeps the list for the same places and approvals
+    // (only the links below are looked at again on every call).
+    static KEPT: std::sync::Mutex<Option<Kept>> = std::sync::Mutex::new(None);
+    let kept = KEPT.lock().ok().and_then(|kept| {
+        kept.as_ref()
+            .filter(|(p, h, s, _)| p == places && h.as_deref() == home && s == scripts)
+            .map(|(_, _, _, own)| own.clone())
+    });
+    let mut own = kept.unwrap_or_else(|| {
+        let own = named_own_paths(places, home, scripts);
+        if let Ok(mut kept) = KEPT.lock() {
+            *kept = Some((
+                places.clone(),
+                home.map(Path::to_path_buf),
+                scripts.to_vec(),
+                own.clone(),
+            ));
+        }
+        own
+    });
+    // Where a folder the guard's files live under is reached through a link, the files are
+    // also known by where they really are: one look per folder, not per file.
+    let roots: Vec<PathBuf> = std::iter::once(places.home.clone())
+        .chain(home.map(Path::to_path_buf))
+        .chain(places.project.clone())
+        .chain(crate::ground::paths::cache_dir())
+        .chain(places.hook_folders.iter().cloned())
+        .collect();
+    let mut aliases = Vec::new();
+    for root in &roots {
+        let Ok(real) = std::fs::canonicalize(root) else {
+            continue;
+        };
+        if &real == root {
+            continue;
+        }
+        for entry in &own {
+            if within(&entry.path, root) {
+                let rest = &entry.path.as_os_str().as_encoded_bytes()
+                    [root.as_os_str().len().min(entry.path.as_os_str().len())..];
+                let rest = String::from_utf8_lossy(rest);
+                aliases.push(Own {
+                    path: real.join(rest.trim_start_matches('/')),
+                    prefix: entry.prefix,
+                });
+            }
+        }
+    }
+    own.extend(aliases);
+    own
+}
+
+/// The guard's own paths as they are named (normalised), before any link is followed.
+fn named_own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<Own> {
     let whole = |path: PathBuf| Own {
         path,
         prefix: false,
@@ -423,42 +478,28 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     if let Ok(binary) = std::env::current_exe() {
         own.push(whole(binary));
     }
-    // Where a folder the guard's files live under is reached through a link, the files are
-    // also known by where they really are: one look per folder, not per file.
-    let roots: Vec<PathBuf> = std::iter::once(places.home.clone())
-        .chain(home.map(Path::to_path_buf))
-        .chain(places.project.clone())
-        .chain(crate::ground::paths::cache_dir())
-        .chain(places.hook_folders.iter().cloned())
-        .collect();
-    let mut aliases = Vec::new();
-    for root in &roots {
-        let Ok(real) = std::fs::canonicalize(root) else {
-            continue;
-        };
-        if &real == root {
-            continue;
-        }
-        for entry in &own {
-            if let Ok(rest) = entry.path.strip_prefix(root) {
-                aliases.push(Own {
-                    path: real.join(rest),
-                    prefix: entry.prefix,
-                });
-            }
-        }
+    for entry in &mut own {
+        entry.path = crate::ground::paths::normalized(&entry.path);
     }
-    own.extend(aliases);
     own
+}
+
+/// Whether `path` is `top` or inside it; both normalised, so compared as bytes (a component
+/// at a time would cost far more, for every path a call names against every guard's path).
+fn within(path: &Path, top: &Path) -> bool {
+    let path = path.as_os_str().as_encoded_bytes();
+    let top = top.as_os_str().as_encoded_bytes();
+    path.starts_with(top)
+        && (path.len() == top.len() || path.get(top.len()) == Some(&b'/') || top.ends_with(b"/"))
 }
 
 /// Whether `act` on a path (its `forms`: as named, and as it really is) reaches `own`.
 fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
     forms.iter().map(PathBuf::as_path).any(|path| {
-        let inside = path.starts_with(&own.path);
+        let inside = within(path, &own.path);
         // A folder taken away with all it holds reaches only a guard's file that is there.
         let above = act == Act::Whole
-            && own.path.starts_with(path)
+            && within(&own.path, path)
             && std::fs::symlink_metadata(&own.path).is_ok();
         let copy = own.prefix
             && path.parent() == own.path.parent()
@@ -503,6 +544,11 @@ fn reached<'o>(
 
 /// Whether `act` on what `pattern` expands to reaches `own`, as [`overlaps`] has it for a path.
 fn pattern_overlaps(pattern: &Pattern, act: Act, own: &Own) -> bool {
+    // What is written before the first expansion must lead to the guard's path or lie in it.
+    let fixed = pattern.fixed();
+    if !(within(&own.path, fixed) || within(fixed, &own.path)) {
+        return false;
+    }
     let reach = pattern.reach(&own.path);
     if reach.same || reach.inside {
         return true;

@@ -32,6 +32,9 @@ pub(super) struct Pattern {
     /// guard's path itself (`$d/config.yaml`), never a folder above or a file below one by
     /// the chance of a folder's name.
     loose: bool,
+    /// The folders written before the first expansion (`/` when it starts with one; empty
+    /// when it starts with an unknown variable).
+    fixed: PathBuf,
 }
 
 /// Where a pattern's matches lie against one path.
@@ -83,10 +86,24 @@ pub(super) fn target(path: &Path) -> Target {
     if !absolute {
         parts.insert(0, Part::AnyDepth);
     }
+    let fixed = fixed_of(&parts, absolute);
     Target::Pattern(Pattern {
         parts,
         loose: unknown,
+        fixed,
     })
+}
+
+/// The path of the plain names `parts` start with.
+fn fixed_of(parts: &[Part], absolute: bool) -> PathBuf {
+    let mut fixed = PathBuf::from(if absolute { "/" } else { "" });
+    for part in parts {
+        match part {
+            Part::Name(name) => fixed.push(name),
+            _ => break,
+        }
+    }
+    fixed
 }
 
 /// `text` with each variable this process has set put in (`$NAME`, `${NAME}`); each one that
@@ -213,10 +230,17 @@ impl Pattern {
             })
             .collect();
         parts.extend(self.parts[fixed..].iter().map(Part::copy));
+        let fixed = fixed_of(&parts, true);
         Some(Self {
             parts,
             loose: self.loose,
+            fixed,
         })
+    }
+
+    /// The folders written before the first expansion.
+    pub(super) fn fixed(&self) -> &Path {
+        &self.fixed
     }
 
     /// Whether the last component is an expansion (it may name files beside a path, such as
