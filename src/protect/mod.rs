@@ -521,22 +521,22 @@ fn reached<'o>(
     own: &'o [Own],
     find_names: Option<&[(String, bool)]>,
 ) -> Option<&'o Own> {
-    let named_so = |own: &&Own| find_names.is_none_or(|kept| acts::names_reach(kept, &own.path));
+    let named_so = |own: &Own| find_names.is_none_or(|kept| acts::names_reach(kept, &own.path));
     match patterns::target(path) {
         Target::Path(named) => {
             let named = crate::ground::paths::normalized(&named);
             let real = real_path(&named).unwrap_or_else(|| named.clone());
             let forms = [named, real];
             own.iter()
-                .filter(named_so)
-                .find(|own| overlaps(&forms, act, own))
+                .find(|own| overlaps(&forms, act, own) && named_so(own))
         }
         Target::Pattern(pattern) => {
             let real = pattern.real();
-            own.iter().filter(named_so).find(|own| {
+            own.iter().find(|own| {
                 std::iter::once(&pattern)
                     .chain(real.as_ref())
                     .any(|pattern| pattern_overlaps(pattern, act, own))
+                    && named_so(own)
             })
         }
     }

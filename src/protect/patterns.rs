@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 enum Part {
     /// A name with nothing to expand.
     Name(String),
-    /// A name the shell expands within one folder.
-    Glob(globset::GlobMatcher),
+    /// A name the shell expands within one folder: its glob, built the first time a name is
+    /// matched against it (most patterns are told apart by their written folders first).
+    Glob(String, std::sync::OnceLock<Option<globset::GlobMatcher>>),
     /// Any one name: a glob that could not be read.
     AnyName,
     /// Any run of folders, none included: `**`, or an unknown variable.
@@ -150,22 +151,29 @@ fn part(name: &str) -> Part {
     if !name.contains(['*', '?', '[', '{', '(']) {
         return Part::Name(name.to_owned());
     }
-    // A ksh or zsh extended glob (`@(a|b)`, `!(x)`) is taken as any name.
-    if name.contains('(') {
+    // A ksh or zsh extended glob (`@(a|b)`, `!(x)`) is taken as any name, as is `*`.
+    if name.contains('(') || name == "*" {
         return Part::AnyName;
     }
-    globset::GlobBuilder::new(name)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map_or(Part::AnyName, |glob| Part::Glob(glob.compile_matcher()))
+    Part::Glob(name.to_owned(), std::sync::OnceLock::new())
 }
 
 impl Part {
     fn matches(&self, name: &str) -> bool {
         match self {
             Self::Name(own) => own == name,
-            Self::Glob(glob) => glob.is_match(name),
+            Self::Glob(written, glob) => glob
+                .get_or_init(|| {
+                    globset::GlobBuilder::new(written)
+                        .literal_separator(true)
+                        .backslash_escape(true)
+                        .build()
+                        .ok()
+                        .map(|glob| glob.compile_matcher())
+                })
+                .as_ref()
+                // A glob that cannot be read is taken as any name.
+                .is_none_or(|glob| glob.is_match(name)),
             Self::AnyName | Self::AnyDepth => true,
         }
     }
@@ -254,7 +262,7 @@ impl Part {
     fn copy(&self) -> Self {
         match self {
             Self::Name(name) => Self::Name(name.clone()),
-            Self::Glob(glob) => Self::Glob(glob.clone()),
+            Self::Glob(written, glob) => Self::Glob(written.clone(), glob.clone()),
             Self::AnyName => Self::AnyName,
             Self::AnyDepth => Self::AnyDepth,
         }
