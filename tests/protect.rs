@@ -368,6 +368,57 @@ fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
     }
 }
 
+/// A link or a move put in place of a link to the guard's home takes the home away with all
+/// it holds.
+#[test]
+fn a_link_to_the_guard_home_cannot_be_pointed_elsewhere() {
+    let env = TestEnv::new();
+    let real = env.work().join("real-home");
+    std::fs::create_dir_all(&real).unwrap();
+    let link = env.work().join("linked-home");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    let home = link.display().to_string();
+    std::fs::write(
+        real.join("config.yaml"),
+        format!("hooks:\n  pre_tool_call:\n    - command: {script}\n"),
+    )
+    .unwrap();
+    let approve = env
+        .cmd()
+        .env("HERMES_HOME", &link)
+        .args(["approve", "--all", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&approve), 0, "{}", stderr(&approve));
+    for command in [
+        format!("ln -sfn /tmp {home}"),
+        format!("ln -sfT /tmp {home}"),
+        format!("mv -T /tmp/elsewhere {home}"),
+        format!("mv /tmp/elsewhere-link {home}"),
+    ] {
+        let payload = json!({
+            "session_id": "s1",
+            "cwd": env.work(),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        });
+        let out = env
+            .cmd()
+            .env("HERMES_HOME", &link)
+            .args(["run", "--agent", "claude-code", "PreToolUse"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+}
+
 /// A copy, link or move into a guard's folder writes each source by its own name there, and an
 /// archive unpacked into it or a folder's contents copied into it may write any file in it.
 #[test]

@@ -154,8 +154,9 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
         // What mv takes away is its sources; its destination only receives them.
         "mv" => {
             let target = command.target.as_deref();
+            let replaced = replaces_target(command);
             for path in &command.paths {
-                let act = if Some(path.as_str()) == target {
+                let act = if Some(path.as_str()) == target && !replaced {
                     Act::Write
                 } else {
                     Act::Whole
@@ -385,8 +386,15 @@ pub(super) fn find_names(command: &Command) -> Option<Vec<(String, bool)>> {
 fn copied(command: &Command) -> Vec<(PathBuf, Act)> {
     let has = |flag: &str| command.flags.iter().any(|f| f == flag);
     let target = command.target.as_deref();
+    // A link put in place of a link to a folder (`ln -sfn elsewhere ~/.hermes`) takes the
+    // whole folder away from where it was found.
+    let act = if command.program == "ln" && replaces_target(command) {
+        Act::Whole
+    } else {
+        Act::Write
+    };
     let mut out: Vec<(PathBuf, Act)> = target
-        .map(|t| (PathBuf::from(t), Act::Write))
+        .map(|t| (PathBuf::from(t), act))
         .into_iter()
         .collect();
     out.extend(landed(command));
@@ -406,6 +414,18 @@ fn copied(command: &Command) -> Vec<(PathBuf, Act)> {
         );
     }
     out
+}
+
+/// Whether a move or a link puts its source in the target's place rather than into it: told
+/// so (`-T`, `ln -n`), or the target is a symbolic link (which is replaced, not followed).
+fn replaces_target(command: &Command) -> bool {
+    let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    has("-T")
+        || has("--no-target-directory")
+        || (command.program == "ln" && (has("-n") || has("--no-dereference")))
+        || command.target.as_deref().is_some_and(|target| {
+            std::fs::symlink_metadata(target).is_ok_and(|meta| meta.file_type().is_symlink())
+        })
 }
 
 /// Where a copy, link or move into a folder puts its sources: each by its own name in the

@@ -422,7 +422,7 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
         .collect();
     let mut aliases = Vec::new();
     for root in &roots {
-        let Ok(real) = std::fs::canonicalize(root) else {
+        let Some(real) = real_root(root) else {
             continue;
         };
         if &real == root {
@@ -442,6 +442,30 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
     }
     own.extend(aliases);
     own
+}
+
+/// Where the folder `root` really is. A process that answers many calls keeps the answer while
+/// the folder `root` leads to is the same one (its device and inode, one look): following every
+/// link of a path again costs a look per folder of it.
+fn real_root(root: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt as _;
+    type Known = Vec<(PathBuf, (u64, u64), PathBuf)>;
+    static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(Vec::new());
+    let meta = std::fs::metadata(root).ok()?;
+    let id = (meta.dev(), meta.ino());
+    if let Ok(known) = KNOWN.lock()
+        && let Some((_, _, real)) = known.iter().find(|(r, i, _)| r == root && *i == id)
+    {
+        return Some(real.clone());
+    }
+    let real = std::fs::canonicalize(root).ok()?;
+    if let Ok(mut known) = KNOWN.lock() {
+        known.retain(|(r, _, _)| r != root);
+        if known.len() < 64 {
+            known.push((root.to_path_buf(), id, real.clone()));
+        }
+    }
+    Some(real)
 }
 
 /// The guard's own paths as they are named (normalised), before any link is followed.
