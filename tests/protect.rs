@@ -494,6 +494,8 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("git clean -fdx {h}"),
         format!("python3 x.py {h}/config.yaml"),
         format!("mount --bind /tmp {h}"),
+        format!("echo {h}/config.yaml | xargs rm"),
+        format!("printf '%s\\n' {h}/shell-hooks-allowlist.json | xargs rm -f"),
         format!("ln {h}/config.yaml /tmp/c"),
         format!("cp -l {h}/shell-hooks-allowlist.json /tmp/a"),
     ] {
@@ -514,6 +516,7 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("find {h} -type f -exec grep -l hooks {{}} +"),
         format!("ls -la {h}"),
         format!("ln -s {h}/config.yaml /tmp/c"),
+        "echo a.o b.o | xargs rm".to_owned(),
         format!("python3 {h}/check.py"),
         "sh -c 'cat > f <<EOF\ntext with **stars** in it\nEOF'".to_owned(),
     ] {

@@ -347,3 +347,18 @@ proptest::proptest! {
         proptest::prop_assert!(reading.undecidable.is_some() || reading.commands.len() <= super::COMMANDS_MAX);
     }
 }
+
+#[test]
+fn xargs_fed_words_the_line_prints_runs_its_command_with_them() {
+    assert_eq!(
+        lines("echo a.o /etc | xargs rm -f"),
+        ["echo a.o /etc", "rm -f a.o /etc"]
+    );
+    assert_eq!(
+        lines("printf '%s\\n' x y | xargs rm"),
+        ["printf '%s\\n' x y", "rm x y"]
+    );
+    // A replace string is left as it is; input from a file is not known.
+    assert_eq!(lines("echo x | xargs -I{} rm {}"), ["echo x", "rm {}"]);
+    assert_eq!(lines("xargs rm < list"), ["rm"]);
+}

@@ -163,6 +163,33 @@ impl Walker<'_> {
                         self.simple(simple, through("xargs"), next.depth + 1);
                         return true;
                     }
+                    // Fed words known on the line (`echo a b | xargs rm`, `printf '%s\n' a |
+                    // xargs rm`), it runs its command with them. With a replace string
+                    // (`-I {}`) each goes where the string is, which is left as it is.
+                    let replaces = texts[1..at].iter().any(|w| {
+                        w.starts_with("-I") || w.starts_with("-i") || w.starts_with("--replace")
+                    });
+                    if at < texts.len()
+                        && !replaces
+                        && let Some(Producer::Command { words, fed }) = next.piped
+                        && let Some(text) = super::walk::produced(words, fed.as_ref())
+                    {
+                        let mut words = next.words[at..].to_vec();
+                        words.extend(
+                            text.split(['\n', ' ', '\t', '\0'])
+                                .filter(|w| !w.is_empty())
+                                .take(FAN_OUT_MAX)
+                                .map(|w| Word::plain(w.to_owned())),
+                        );
+                        let simple = Simple {
+                            words,
+                            redirects: next.redirects.to_vec(),
+                            fed: next.fed.cloned(),
+                            piped: None,
+                        };
+                        self.simple(simple, through("xargs"), next.depth + 1);
+                        return true;
+                    }
                     rest_from(at)
                 }
                 "watch" => {
