@@ -1076,7 +1076,9 @@ fn quoted_text_and_heredoc_bodies_are_data_to_the_packs() {
         "git commit -m \"wip; rm -rf ~/.cache/x\"",
         "shred --help",
         "python3 -c \"print(open('~/.ssh/known_hosts').read())\"",
-        "rm -rf /tmp/*",
+        // A folder under /tmp that holds none of this test's own files, wherever the checkout
+        // is (`/tmp/*` would reach the guard's files of a checkout under /tmp).
+        "rm -rf /tmp/scratch-of-no-test/*",
     ] {
         let got = packed.claude(command);
         if got.decision != "allow" {
