@@ -495,6 +495,7 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("python3 x.py {h}/config.yaml"),
         format!("mount --bind /tmp {h}"),
         format!("echo {h}/config.yaml | xargs rm"),
+        format!("for f in {h}/*; do rm \"$f\"; done"),
         format!("printf '%s\\n' {h}/shell-hooks-allowlist.json | xargs rm -f"),
         format!("ln {h}/config.yaml /tmp/c"),
         format!("cp -l {h}/shell-hooks-allowlist.json /tmp/a"),
@@ -517,6 +518,7 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         format!("ls -la {h}"),
         format!("ln -s {h}/config.yaml /tmp/c"),
         "echo a.o b.o | xargs rm".to_owned(),
+        "for f in *.o; do rm \"$f\"; done".to_owned(),
         format!("python3 {h}/check.py"),
         "sh -c 'cat > f <<EOF\ntext with **stars** in it\nEOF'".to_owned(),
     ] {

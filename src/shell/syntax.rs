@@ -137,6 +137,8 @@ fn grammar(text: &str, home: Option<&Path>) -> Result<Vec<Item>, String> {
         home,
         options,
         items: Vec::new(),
+        bound: Vec::new(),
+        passes: 0,
     };
     for list in &program.complete_commands {
         out.list(list)?;
@@ -148,7 +150,19 @@ struct Reader<'h> {
     home: Option<&'h Path>,
     options: brush_parser::ParserOptions,
     items: Vec<Item>,
+    /// The variables of the `for` loops being read, each with the value it has on this pass.
+    bound: Vec<(String, String)>,
+    /// How many passes over loop bodies the line has cost so far (loops in loops multiply).
+    passes: usize,
 }
+
+/// How many values of a `for` loop its body is read for, one pass each; past that, once with
+/// the variable as written.
+const LOOP_VALUES_MAX: usize = 16;
+
+/// How many passes over loop bodies one line may cost in all: past that, a body is read once
+/// with its variable as written.
+const LOOP_PASSES_MAX: usize = 64;
 
 impl Reader<'_> {
     fn list(&mut self, list: &ast::CompoundList) -> Result<(), String> {
@@ -233,11 +247,31 @@ impl Reader<'_> {
                 self.items.push(Item::Leave);
                 Ok(())
             }
+            // The body is read once for each value the variable takes (`for f in ~/.x/*; do rm
+            // "$f"; done` removes `~/.x/*`), when the values are known on the line.
             ast::CompoundCommand::ForClause(clause) => {
+                let mut values = Vec::new();
+                let mut known = true;
                 for value in clause.values.iter().flatten() {
-                    self.word(&value.value)?;
+                    let word = self.word(&value.value)?;
+                    known &= word.literal;
+                    values.push(word.text);
                 }
-                self.list(&clause.body.list)
+                if !known
+                    || values.is_empty()
+                    || values.len() > LOOP_VALUES_MAX
+                    || self.passes + values.len() > LOOP_PASSES_MAX
+                {
+                    return self.list(&clause.body.list);
+                }
+                self.passes += values.len();
+                for value in values {
+                    self.bound.push((clause.variable_name.clone(), value));
+                    let read = self.list(&clause.body.list);
+                    self.bound.pop();
+                    read?;
+                }
+                Ok(())
             }
             ast::CompoundCommand::ArithmeticForClause(clause) => self.list(&clause.body.list),
             ast::CompoundCommand::CaseClause(clause) => {
@@ -490,6 +524,8 @@ impl Reader<'_> {
                 WordPiece::ParameterExpansion(expr) => {
                     if let (Some(home), true) = (self.home, is_home(expr)) {
                         text.push_str(&home.to_string_lossy());
+                    } else if let Some(value) = self.bound_value(expr) {
+                        text.push_str(value);
                     } else {
                         word.literal = false;
                         text.push_str(source);
@@ -515,6 +551,24 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Reader<'_> {
+    /// The value a `for` loop being read gives a plain `$NAME` or `${NAME}`.
+    fn bound_value(&self, expr: &ParameterExpr) -> Option<&str> {
+        let ParameterExpr::Parameter {
+            parameter: Parameter::Named(name),
+            indirect: false,
+        } = expr
+        else {
+            return None;
+        };
+        self.bound
+            .iter()
+            .rev()
+            .find(|(bound, _)| bound == name)
+            .map(|(_, value)| value.as_str())
     }
 }
 

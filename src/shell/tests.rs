@@ -50,7 +50,10 @@ fn a_line_splits_at_every_operator_and_into_every_compound_command() {
         ["true", "rm -rf /home/dev"]
     );
     assert_eq!(lines("case x in x) rm -rf ~;; esac"), ["rm -rf /home/dev"]);
-    assert_eq!(lines("for i in 1 2; do rm -rf $i; done"), ["rm -rf $i"]);
+    assert_eq!(
+        lines("for i in 1 2; do rm -rf $i; done"),
+        ["rm -rf 1", "rm -rf 2"]
+    );
     assert_eq!(lines("while false; do rm z; done"), ["false", "rm z"]);
     assert_eq!(lines("f() { rm -rf ~; }; f"), ["rm -rf /home/dev", "f"]);
     assert_eq!(
@@ -361,4 +364,17 @@ fn xargs_fed_words_the_line_prints_runs_its_command_with_them() {
     // A replace string is left as it is; input from a file is not known.
     assert_eq!(lines("echo x | xargs -I{} rm {}"), ["echo x", "rm {}"]);
     assert_eq!(lines("xargs rm < list"), ["rm"]);
+}
+
+#[test]
+fn a_for_loop_body_is_read_for_each_value_the_line_gives() {
+    assert_eq!(
+        lines("for f in a.o /etc/x; do rm \"$f\"; done"),
+        ["rm a.o", "rm /etc/x"]
+    );
+    // Values known only when it runs leave the variable as written.
+    assert_eq!(lines("for f in $(ls); do rm $f; done"), ["ls", "rm $f"]);
+    // Loops in loops cost a bounded number of passes.
+    let nested = "for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do for c in 1 2 3 4 5 6 7 8; do rm $a$b$c; done; done; done";
+    assert!(lines(nested).len() <= 64 * 2, "{}", lines(nested).len());
 }
