@@ -350,7 +350,8 @@ fn runs_ours_inside(command: &Command) -> Option<&'static str> {
 
 /// Whether `command` is an agent's own way to run without hooks: `codex features disable
 /// hooks` (or `--disable hooks`, `-c features.hooks=false`, a session started so),
-/// `hermes plugins disable|remove|uninstall hermes-hooks`, a `claude` given settings with
+/// `hermes plugins disable|remove|uninstall hermes-hooks`, `hermes config set|unset hooks...`
+/// or `hermes config edit`, a `claude` given settings with
 /// `disableAllHooks`, OpenCode or Kilo started `--pure` (or a command given the variable that
 /// means it, as `export` is; an assignment in front of a command is found in the raw text),
 /// Pi started `--no-extensions`: each runs the agent with no plugin.
@@ -378,10 +379,17 @@ fn switches_hooks_off(command: &Command) -> bool {
                     arg.contains("hooks=false") || arg.contains("hooks=0")
                 })
         }
+        // Hermes's own command that rewrites config.yaml's hooks (`hermes config set
+        // hooks_auto_accept true`, `hermes config unset hooks`), or edits it in an editor.
         "hermes" => {
-            has("plugins")
+            let plugin_off = has("plugins")
                 && (has("disable") || has("remove") || has("uninstall") || has("rm"))
-                && mentions("hermes-hooks")
+                && mentions("hermes-hooks");
+            let config_hooks = has("config")
+                && (has("edit")
+                    || ((has("set") || has("unset"))
+                        && command.args.iter().any(|arg| arg.starts_with("hooks"))));
+            plugin_off || config_hooks
         }
         "claude" => mentions("disableAllHooks"),
         _ => false,
