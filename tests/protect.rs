@@ -21,6 +21,21 @@ fn guarded() -> TestEnv {
     env
 }
 
+/// A home where only a hook that lets everything through is approved: what is blocked is the
+/// guard's own doing.
+fn passing_hook_only() -> TestEnv {
+    let env = TestEnv::new();
+    let script = env
+        .script("allow.sh", "cat >/dev/null; printf '{}'")
+        .display()
+        .to_string();
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
+    ));
+    env.approve("pre_tool_call", &script);
+    env
+}
+
 /// Claude Code's answer to a `tool` call with `input`, in session `session`.
 pub(crate) fn claude(env: &TestEnv, session: &str, tool: &str, input: &Value) -> Value {
     let payload = json!({
@@ -296,15 +311,7 @@ fn a_sweeping_delete_is_left_to_the_rules_first_and_never_let_through() {
         "the pack's own words: {answer}"
     );
     // Only a hook that lets everything through is approved: the guard still holds.
-    let env = TestEnv::new();
-    let script = env
-        .script("allow.sh", "cat >/dev/null; printf '{}'")
-        .display()
-        .to_string();
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
-    ));
-    env.approve("pre_tool_call", &script);
+    let env = passing_hook_only();
     let answer = bash(&env, "rm -rf /");
     assert!(denied(&answer), "{answer}");
     let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
@@ -318,15 +325,7 @@ fn a_sweeping_delete_is_left_to_the_rules_first_and_never_let_through() {
 /// stops each of these, and leaves the project's own globs alone.
 #[test]
 fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
-    let env = TestEnv::new();
-    let script = env
-        .script("allow.sh", "cat >/dev/null; printf '{}'")
-        .display()
-        .to_string();
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
-    ));
-    env.approve("pre_tool_call", &script);
+    let env = passing_hook_only();
     let hermes = env.hermes_home().display().to_string();
     let parent = env.hermes_home().parent().unwrap().display().to_string();
     let last = env
@@ -423,15 +422,7 @@ fn a_link_to_the_guard_home_cannot_be_pointed_elsewhere() {
 /// archive unpacked into it or a folder's contents copied into it may write any file in it.
 #[test]
 fn a_file_copied_or_unpacked_into_a_guard_folder_is_kept_out() {
-    let env = TestEnv::new();
-    let script = env
-        .script("allow.sh", "cat >/dev/null; printf '{}'")
-        .display()
-        .to_string();
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
-    ));
-    env.approve("pre_tool_call", &script);
+    let env = passing_hook_only();
     let hermes = env.hermes_home().display().to_string();
     let elsewhere = env.work().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -466,15 +457,7 @@ fn a_file_copied_or_unpacked_into_a_guard_folder_is_kept_out() {
 /// readers go on, and `find` that deletes reaches a guard's file only by a name it keeps to.
 #[test]
 fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
-    let env = TestEnv::new();
-    let script = env
-        .script("allow.sh", "cat >/dev/null; printf '{}'")
-        .display()
-        .to_string();
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {script}\n"
-    ));
-    env.approve("pre_tool_call", &script);
+    let env = passing_hook_only();
     let h = env.hermes_home().display().to_string();
     for command in [
         format!("find {h} -name config.yaml -delete"),

@@ -9,6 +9,17 @@ use super::syntax::{Producer, Simple, Word};
 use super::walk::{FAN_OUT_MAX, Next, SHELLS, Walker, unknown_script};
 
 impl Walker<'_> {
+    /// Reads `words` as a command run in `next`'s place, with its redirections and input.
+    fn with_words(&mut self, words: Vec<Word>, next: &Next<'_>, through: Vec<String>) {
+        let simple = Simple {
+            words,
+            redirects: next.redirects.to_vec(),
+            fed: next.fed.cloned(),
+            piped: None,
+        };
+        self.simple(simple, through, next.depth + 1);
+    }
+
     /// When `program` runs another command (or a script), reads that instead, and says so.
     #[allow(clippy::too_many_lines)] // one arm per wrapper: a table of their options
     pub(super) fn unwrapped(&mut self, program: &str, texts: &[String], next: &Next<'_>) -> bool {
@@ -154,13 +165,7 @@ impl Walker<'_> {
                         words.extend(starts.iter().take(FAN_OUT_MAX).map(|start| {
                             Word::plain(format!("{}/{{}}", start.trim_end_matches('/')))
                         }));
-                        let simple = Simple {
-                            words,
-                            redirects: next.redirects.to_vec(),
-                            fed: next.fed.cloned(),
-                            piped: None,
-                        };
-                        self.simple(simple, through("xargs"), next.depth + 1);
+                        self.with_words(words, next, through("xargs"));
                         return true;
                     }
                     // Fed words known on the line (`echo a b | xargs rm`, `printf '%s\n' a |
@@ -181,13 +186,7 @@ impl Walker<'_> {
                                 .take(FAN_OUT_MAX)
                                 .map(|w| Word::plain(w.to_owned())),
                         );
-                        let simple = Simple {
-                            words,
-                            redirects: next.redirects.to_vec(),
-                            fed: next.fed.cloned(),
-                            piped: None,
-                        };
-                        self.simple(simple, through("xargs"), next.depth + 1);
+                        self.with_words(words, next, through("xargs"));
                         return true;
                     }
                     rest_from(at)
