@@ -190,13 +190,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                 } else {
                     agent_body(answered.line.as_deref(), answered.agent_message.as_deref())
                 };
-                with_id(&request.id, answered.status, &body)
+                with_id(&request.id, answered.status, body)
             }
-            Err(refused) => to_line(&refused),
+            Err(refused) => (to_line(&refused), String::new()),
         };
         // A signal while the line is written waits for the line to be whole.
         let busy = interrupt::busy();
-        let written = printer.line(&reply);
+        let written = printer.line_of(&[&reply.0, reply.1.get(1..).unwrap_or_default()]);
         drop(busy);
         if let Some(signal) = interrupt::received() {
             dispatch::say_interrupted(signal, printer);
@@ -440,17 +440,20 @@ fn agent_body(stdout: Option<&str>, stderr: Option<&str>) -> String {
     to_line(&Value::Object(body))
 }
 
-/// `run`'s line with the request's `id` and the `exit` status in front.
-fn with_id(id: &Value, status: ExitStatus, body: &str) -> String {
-    let rest = body.strip_prefix('{').unwrap_or(body);
-    let mut line = String::with_capacity(body.len() + 32);
-    line.push_str("{\"id\":");
-    line.push_str(&to_line(id));
-    line.push_str(",\"exit\":");
-    line.push_str(&status.code().to_string());
-    if rest != "}" {
-        line.push(',');
+/// `run`'s line `body` with the request's `id` and the `exit` status in front: the head, and the
+/// body whose members follow it from its second byte on (written as two pieces, not copied: an
+/// answer can be tens of kilobytes).
+fn with_id(id: &Value, status: ExitStatus, mut body: String) -> (String, String) {
+    let mut head = String::with_capacity(40);
+    head.push_str("{\"id\":");
+    head.push_str(&to_line(id));
+    head.push_str(",\"exit\":");
+    head.push_str(&status.code().to_string());
+    if !body.starts_with('{') {
+        "{}".clone_into(&mut body);
     }
-    line.push_str(rest);
-    line
+    if body != "{}" {
+        head.push(',');
+    }
+    (head, body)
 }
