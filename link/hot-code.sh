@@ -16,16 +16,14 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The example home and project, from the repository root as the README runs them, and a home
-# whose one source is a rules file holding the shipped packs, approved, run with a project of its
+# whose one source is a rules file holding every shipped pack, approved, run with a project of its
 # own (so that `${project}` stands for a folder); each call's first word names its home. The parse
 # memos go to the scratch folder, and each call runs once before it is traced (under valgrind
 # too: a memo is kept per binary, and valgrind's counts as another), so the trace is of a call
 # whose memo exists, as nearly every call is.
 rules_home="$scratch/rules-home"
 mkdir -p "$rules_home" "$scratch/project/.git"
-for pack in destructive force-push secrets outside-project; do
-  XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" new --rules "$pack" >/dev/null
-done
+XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" new --rules all >/dev/null
 XDG_CACHE_HOME="$scratch/cache" "$bin" --hermes-home "$rules_home" --user-hooks /nonexistent -q \
   approve --yes >/dev/null
 # The commonest shape of all, traced first so that its functions sit side by side: one config
