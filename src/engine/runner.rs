@@ -353,15 +353,23 @@ fn run_concurrently(
     applies: &[bool],
     replaced: &[Option<usize>],
 ) -> Vec<HookReport> {
+    let todo: Vec<usize> = (0..plan.hooks.len())
+        .filter(|i| applies[*i] && replaced[*i].is_none())
+        .collect();
+    let unstarted = |index: usize| match replaced[index] {
+        Some(by) => replaced_report(plan, index, by),
+        None => HookReport::skipped(index, Status::NotMatched, None),
+    };
+    if todo.is_empty() {
+        // The usual answer where rules are approved: none of them is about the call.
+        return (0..plan.hooks.len()).map(unstarted).collect();
+    }
     let mut slots = vec![None; plan.hooks.len()];
     for (index, by) in replaced.iter().enumerate() {
         if let Some(by) = by {
             slots[index] = Some(replaced_report(plan, index, *by));
         }
     }
-    let todo: Vec<usize> = (0..plan.hooks.len())
-        .filter(|i| applies[*i] && replaced[*i].is_none())
-        .collect();
     let slots: Mutex<Vec<Option<HookReport>>> = Mutex::new(slots);
     let next = AtomicUsize::new(0);
     let worker = || {
