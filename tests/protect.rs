@@ -513,3 +513,51 @@ fn a_guard_file_given_to_a_program_that_is_not_a_reader_is_kept() {
         assert!(!denied(&answer), "{command}: {answer}");
     }
 }
+
+#[test]
+fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
+    let env = passing_hook_only();
+    let h = env.hermes_home().display().to_string();
+    for command in [
+        // find's own writing primaries, and dd's `of=` where it runs.
+        format!("find . -fprint {h}/config.yaml"),
+        format!("find . -fls {h}/shell-hooks-allowlist.json"),
+        format!("cd {h} && dd if=/dev/null of=config.yaml"),
+        // What find or ls names, handed on to a program through xargs.
+        format!("find {h} | xargs rm"),
+        format!("find {h} -name config.yaml | xargs rm -f"),
+        format!("find {h} -print0 | xargs -0 rm"),
+        format!("ls {h}/* | xargs rm"),
+        format!("ls -d {h} | xargs rm -rf"),
+        // A path in the code an interpreter or a scripted program is given.
+        format!("python3 -c \"open('{h}/config.yaml', 'w')\""),
+        format!("python3 -c \"import shutil; shutil.rmtree('{h}')\""),
+        format!("perl -e 'unlink \"{h}/config.yaml\"'"),
+        format!("node -e \"require('fs').unlinkSync('{h}/config.yaml')\""),
+        format!("awk 'BEGIN {{ print \"\" > \"{h}/config.yaml\" }}'"),
+        format!("sqlite3 x.db \".output {h}/config.yaml\""),
+        format!("cd {h}/.. && rm -rf $(basename {h})"),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+    for command in [
+        format!("bash -c 'cat {h}/config.yaml'"),
+        format!("sh -c \"grep hooks {h}/config.yaml\""),
+        format!("awk '{{print $1}}' {h}/config.yaml"),
+        format!("find {h} -name '*.pyc' | xargs rm -f"),
+        format!("find {h} -type f | xargs grep -l hooks"),
+        "find . -name '*.o' -print0 | xargs -0 rm".to_owned(),
+        "find /tmp/build -type f | xargs rm".to_owned(),
+        "ls *.log | xargs rm".to_owned(),
+        "python3 -c \"import os; print(os.listdir('/tmp'))\"".to_owned(),
+        "python3 -c \"import os; print(os.listdir(os.path.expanduser('~')))\"".to_owned(),
+        "node -e \"console.log(require('fs').readdirSync('/home'))\"".to_owned(),
+        "git commit -m 'fix (a, b) in /src/x.rs'".to_owned(),
+        "dd if=/dev/zero of=disk.img bs=1M count=10".to_owned(),
+        "find . -fprint files.txt".to_owned(),
+    ] {
+        let answer = bash(&env, &command);
+        assert!(!denied(&answer), "{command}: {answer}");
+    }
+}

@@ -200,15 +200,8 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
         "find" | "gfind" | "bfs" | "fd" | "fdfind" => out.extend(find(command)),
         // A file system mounted over a folder hides all it holds.
         "mount" | "umount" => out.extend(paths().map(|p| (p, Act::Whole))),
-        "dd" => {
-            out.extend(
-                command
-                    .args
-                    .iter()
-                    .filter_map(|arg| arg.strip_prefix("of="))
-                    .map(|p| (PathBuf::from(p), Act::Write)),
-            );
-        }
+        // `of=` as the reader resolved it, where dd runs.
+        "dd" => out.extend(option_values(command, &["of"])),
         "git" => match command.subcommand.as_deref() {
             Some("rm" | "mv" | "clean") => out.extend(paths().map(|p| (p, Act::Whole))),
             Some("checkout" | "restore" | "apply" | "am" | "mergetool") => {
@@ -272,6 +265,46 @@ fn others(command: &Command) -> Vec<(PathBuf, Act)> {
         // What this reader does not know may write what it names.
         _ => writes_all(),
     }
+}
+
+/// Programs whose code given on the line this reader reads as commands in turn (`bash -c`).
+const SHELLS: &[&str] = &["bash", "dash", "ksh", "sh", "zsh"];
+
+/// The paths written inside the words a program is given as code or text rather than as files
+/// (`python3 -c "open('/p/config.yaml', 'w')"`, `perl -e 'unlink "..."'`, `awk '{print >
+/// "..."}'`, `sqlite3 db ".output FILE"`): a program not known to only read may do anything
+/// with a path its code names, so each absolute, `~/` or `$HOME/` path in a word that holds
+/// more than a path (a space, a quote, a bracket, ...) counts. Readers other than awk and sed
+/// (whose scripts can write) leave them alone, and so do the shells, whose code is read as
+/// commands.
+pub(super) fn named_in_code(command: &Command, home: Option<&Path>) -> Vec<PathBuf> {
+    // What tells code or text from a path written as one word (a brace list or `DIR/{}` is
+    // one path, read as such).
+    const CODE: &[char] = &[
+        ' ', '\t', '\n', '\'', '"', '(', ')', ';', '`', '<', '>', '|', '&',
+    ];
+    const APART: &[char] = &[
+        ' ', '\t', '\n', '\'', '"', '(', ')', ',', ';', '`', '<', '>', '[', ']', '{', '}', '|',
+        '&', '=', '+',
+    ];
+    let program = command.program.as_str();
+    let scripted = matches!(program, "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed");
+    if (READERS.contains(&program) && !scripted) || SHELLS.contains(&program) {
+        return Vec::new();
+    }
+    command
+        .args
+        .iter()
+        .filter(|word| word.contains(CODE))
+        .flat_map(|word| word.split(APART))
+        .filter(|token| {
+            token.starts_with('/')
+                || token.starts_with("~/")
+                || token.starts_with("$HOME/")
+                || token.starts_with("${HOME}/")
+        })
+        .map(|token| PathBuf::from(crate::shell::resolve(token, "/", home)))
+        .collect()
 }
 
 /// The values of a program's options that name where it writes (`sort -o FILE`).

@@ -87,26 +87,28 @@ pub(crate) fn check(
     approved: impl FnOnce() -> Option<Vec<PathBuf>>,
     sweeping: bool,
 ) -> Option<Kept> {
+    // A delete that sweeps the guard away with far more (the home folder, the project or a
+    // folder above them) is left to the rules and hooks first: nothing is read for it now.
+    let broad = |path: &Path, act: Act| {
+        act == Act::Whole
+            && home
+                .into_iter()
+                .chain(places.project.as_deref())
+                .any(|top| match patterns::target(path) {
+                    Target::Path(path) => top.starts_with(crate::ground::paths::normalized(&path)),
+                    Target::Pattern(pattern) => {
+                        let reach = pattern.reach(top);
+                        reach.same || reach.above
+                    }
+                })
+    };
     let input = invocation.tool_input.as_ref();
     let mut touched: Vec<Touch> = Vec::new();
     let mut person = None;
     match invocation.tool_class {
         Some("shell") => {
             let reading = crate::engine::rules::commands(invocation, input, home)?;
-            for command in &reading.commands {
-                if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
-                    person.get_or_insert_with(|| format!("`{}` {why}", command.line));
-                }
-                let names = acts::find_names(command);
-                for (path, act) in acts(command) {
-                    touched.push(Touch {
-                        path,
-                        act,
-                        by: command.line.clone(),
-                        names: names.clone(),
-                    });
-                }
-            }
+            shell_touches(&reading.commands, home, &broad, &mut touched, &mut person);
             if let Some(why) = raw_text_person_only(input) {
                 person.get_or_insert(why);
             }
@@ -123,21 +125,6 @@ pub(crate) fn check(
         }
         _ => return None,
     }
-    // A delete that sweeps the guard away with far more (the home folder, the project or a
-    // folder above them) is left to the rules and hooks first: nothing is read for it now.
-    let broad = |path: &Path, act: Act| {
-        act == Act::Whole
-            && home
-                .into_iter()
-                .chain(places.project.as_deref())
-                .any(|top| match patterns::target(path) {
-                    Target::Path(path) => top.starts_with(crate::ground::paths::normalized(&path)),
-                    Target::Pattern(pattern) => {
-                        let reach = pattern.reach(top);
-                        reach.same || reach.above
-                    }
-                })
-    };
     let swept = touched.iter().any(|t| broad(&t.path, t.act));
     if !sweeping {
         touched.retain(|t| !broad(&t.path, t.act));
@@ -543,6 +530,73 @@ fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
                 });
         inside || above || copy
     })
+}
+
+/// What each command of a shell call would do to which paths, and the first command only a
+/// person may run; `broad` tells a path whose removal sweeps the guard away with far more.
+fn shell_touches(
+    commands: &[Command],
+    home: Option<&Path>,
+    broad: &dyn Fn(&Path, Act) -> bool,
+    touched: &mut Vec<Touch>,
+    person: &mut Option<String>,
+) {
+    for command in commands {
+        if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
+            person.get_or_insert_with(|| format!("`{}` {why}", command.line));
+        }
+        let names = acts::find_names(command);
+        for (path, act) in acts(command) {
+            // What `find` found under a starting point, handed on (`find DIR | xargs
+            // rm`, `-exec rm {} +`): anything under it that find's names keep.
+            if let Some(start) = found_under(&path) {
+                let names = finds_names(commands, start);
+                touched.push(Touch {
+                    path: start.to_path_buf(),
+                    act: Act::Whole,
+                    by: command.line.clone(),
+                    names,
+                });
+                continue;
+            }
+            touched.push(Touch {
+                path,
+                act,
+                by: command.line.clone(),
+                names: names.clone(),
+            });
+        }
+        for path in acts::named_in_code(command, home) {
+            let act = if broad(&path, Act::Whole) {
+                Act::Write
+            } else {
+                Act::Whole
+            };
+            touched.push(Touch {
+                path,
+                act,
+                by: command.line.clone(),
+                names: None,
+            });
+        }
+    }
+}
+
+/// The starting point a `find` placeholder stands under (`DIR/{}`: whatever find found in DIR).
+fn found_under(path: &Path) -> Option<&Path> {
+    (path.file_name()? == "{}").then(|| path.parent()).flatten()
+}
+
+/// The names kept by the `find` of the line that starts at `start` (`None`: any name, also
+/// where no such find is on the line).
+fn finds_names(commands: &[Command], start: &Path) -> Option<Vec<(String, bool)>> {
+    commands
+        .iter()
+        .find(|c| {
+            matches!(c.program.as_str(), "find" | "gfind" | "bfs")
+                && c.paths.iter().any(|p| Path::new(p) == start)
+        })
+        .and_then(acts::find_names)
 }
 
 /// The first of `own` that `act` on `path` (as named, as it really is, or what it expands to)

@@ -38,7 +38,7 @@ pub(super) fn command(
     if matches!(program.as_str(), "sed" | "gsed") && !given_script && !operands.is_empty() {
         operands.remove(0);
     }
-    let flags: Vec<String> = flags
+    let mut flags: Vec<String> = flags
         .into_iter()
         .map(|flag| match flag.split_once('=') {
             Some((name, value)) if name.starts_with('-') && path_like(value) => {
@@ -47,6 +47,7 @@ pub(super) fn command(
             _ => flag,
         })
         .collect();
+    flags.extend(written_by_name(&program, &texts, cwd, home));
     let paths: Vec<String> = operands
         .iter()
         .flat_map(|word| path_words(word))
@@ -94,6 +95,35 @@ pub(super) fn command(
         line: line(&texts),
         through,
         unknown,
+    }
+}
+
+/// Where a program that spells its options its own way is told to write, as `name=path` flags
+/// with the path resolved: `dd of=FILE` (`of=` relative to the folder it runs in), and find's
+/// single-dash primaries that write a file (`-fprint FILE`, `-fprint0`, `-fprintf FILE FORMAT`,
+/// `-fls`), which the usual reading splits into letters.
+fn written_by_name(program: &str, texts: &[String], cwd: &str, home: Option<&Path>) -> Vec<String> {
+    let resolved = |name: &str, value: &str| format!("{name}={}", resolve(value, cwd, home));
+    match program {
+        "dd" => texts
+            .iter()
+            .skip(1)
+            .filter_map(|word| word.strip_prefix("of="))
+            .filter(|value| !value.is_empty())
+            .map(|value| resolved("of", value))
+            .collect(),
+        "find" | "gfind" | "bfs" => texts
+            .windows(2)
+            .skip(1)
+            .filter(|pair| {
+                matches!(
+                    pair[0].as_str(),
+                    "-fprint" | "-fprint0" | "-fprintf" | "-fls"
+                )
+            })
+            .map(|pair| resolved(&pair[0], &pair[1]))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

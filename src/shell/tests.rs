@@ -364,6 +364,25 @@ fn xargs_fed_words_the_line_prints_runs_its_command_with_them() {
     // A replace string is left as it is; input from a file is not known.
     assert_eq!(lines("echo x | xargs -I{} rm {}"), ["echo x", "rm {}"]);
     assert_eq!(lines("xargs rm < list"), ["rm"]);
+    // `ls` prints the names it is given; with options that print more, what it prints is not
+    // known.
+    assert_eq!(
+        lines("ls -d /etc/x* | xargs rm -rf"),
+        ["ls -d /etc/x*", "rm -rf /etc/x*"]
+    );
+    assert_eq!(lines("ls -l /etc | xargs rm"), ["ls -l /etc", "rm"]);
+}
+
+#[test]
+fn where_dd_and_find_write_is_a_flag_with_its_path_resolved() {
+    let dd = the_one("cd /etc && dd if=/dev/zero of=passwd", "dd");
+    assert!(dd.flags.contains(&"of=/etc/passwd".to_owned()), "{dd:?}");
+    let find = the_one("find . -fprint ~/list -fls out", "find");
+    assert!(
+        find.flags.contains(&format!("-fprint={HOME}/list")),
+        "{find:?}"
+    );
+    assert!(find.flags.contains(&format!("-fls={CWD}/out")), "{find:?}");
 }
 
 #[test]

@@ -459,6 +459,20 @@ pub(super) fn produced(words: &[Word], fed: Option<&Fed>) -> Option<String> {
             }
         }
         "cat" if words.len() == 1 => fed.filter(|f| f.literal).map(|f| f.text.clone()),
+        // `ls` prints the files it is given by the names given (a glob as the shell expands
+        // it), one a line when piped; a folder given prints what it holds, read here as the
+        // folder. Options that print more than names leave the output unknown.
+        "ls" => {
+            let mut names = Vec::new();
+            for word in &words[1..] {
+                match word.text.as_str() {
+                    "-1" | "-a" | "-A" | "-d" | "-f" | "-U" | "--" => {}
+                    text if text.starts_with('-') => return None,
+                    text => names.push(text),
+                }
+            }
+            (!names.is_empty()).then(|| names.join("\n"))
+        }
         _ => None,
     }
 }
