@@ -537,6 +537,9 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         format!("awk 'BEGIN {{ print \"\" > \"{h}/config.yaml\" }}'"),
         format!("sqlite3 x.db \".output {h}/config.yaml\""),
         format!("cd {h}/.. && rm -rf $(basename {h})"),
+        // Commands given to run later.
+        format!("echo 'rm -f {h}/config.yaml' | at now + 1 minute"),
+        format!("echo '* * * * * rm -rf {h}' | crontab -"),
     ] {
         let answer = bash(&env, &command);
         assert!(denied(&answer), "{command}: {answer}");

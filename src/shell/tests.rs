@@ -374,6 +374,33 @@ fn xargs_fed_words_the_line_prints_runs_its_command_with_them() {
 }
 
 #[test]
+fn commands_given_to_run_later_are_read() {
+    assert_eq!(
+        lines("echo 'rm -rf ~' | at now + 1 minute"),
+        [
+            "echo 'rm -rf ~'",
+            "at now + 1 minute",
+            &format!("rm -rf {HOME}")[..]
+        ]
+    );
+    assert_eq!(
+        lines("at midnight <<< 'shutdown -h now'"),
+        ["at midnight", "shutdown -h now"]
+    );
+    assert_eq!(
+        lines("printf '%s\\n' 'MAILTO=x' '*/5 * * * * rm -rf /var/www' | crontab -"),
+        [
+            "printf '%s\\n' MAILTO=x '*/5 * * * * rm -rf /var/www'",
+            "crontab -",
+            "rm -rf /var/www"
+        ]
+    );
+    // Listing, removing and job files are not input read here.
+    assert_eq!(lines("crontab -l"), ["crontab -l"]);
+    assert_eq!(lines("at -f job.sh now"), ["at -f job.sh now"]);
+}
+
+#[test]
 fn where_dd_and_find_write_is_a_flag_with_its_path_resolved() {
     let dd = the_one("cd /etc && dd if=/dev/zero of=passwd", "dd");
     assert!(dd.flags.contains(&"of=/etc/passwd".to_owned()), "{dd:?}");

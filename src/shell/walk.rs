@@ -192,6 +192,11 @@ impl<'a> Walker<'a> {
             self.find_exec(&texts, &starts, &next);
             return;
         }
+        if matches!(program, "at" | "batch" | "crontab") {
+            self.push(cmd);
+            self.scheduled(program, &texts, &next);
+            return;
+        }
         if SHELLS.contains(&program)
             || program == "busybox" && texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str()))
         {
@@ -319,6 +324,46 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Commands given to run later: `at` and `batch` run what they read on their input (`echo
+    /// "rm -rf ~" | at now`), and `crontab -` installs the table it reads, whose lines end in a
+    /// command after the schedule. Read in turn as a shell fed them would be, when the text is
+    /// on the line; a job file (`at -f`, `crontab FILE`) is not.
+    fn scheduled(&mut self, program: &str, texts: &[String], next: &Next<'_>) {
+        let flags: Vec<&str> = texts[1..]
+            .iter()
+            .map(String::as_str)
+            .filter(|w| w.starts_with('-') && *w != "-")
+            .collect();
+        let reads_input = if program == "crontab" {
+            // `crontab -` or no operand at all; `-l`, `-r`, `-e` list, remove or edit.
+            flags.is_empty() && texts[1..].iter().all(|w| w == "-")
+        } else {
+            // `-f FILE` runs a file; `-l`, `-r`, `-d`, `-c` list, remove or show jobs.
+            !flags.iter().any(|f| f.contains(['f', 'l', 'r', 'd', 'c']))
+        };
+        if !reads_input {
+            return;
+        }
+        let text = match (next.fed, next.piped) {
+            (Some(fed), _) if fed.literal => fed.text.clone(),
+            (None, Some(Producer::Command { words, fed })) => {
+                let Some(text) = produced(words, fed.as_ref()) else {
+                    return;
+                };
+                text
+            }
+            _ => return,
+        };
+        let script = if program == "crontab" {
+            crontab_commands(&text)
+        } else {
+            text
+        };
+        let mut through = next.through.to_vec();
+        through.push(format!("{program} reading its input"));
+        self.script_in(&script, &through, next.depth);
+    }
+
     /// The words of `words`, joined with spaces, read as a script (`eval`, `watch`,
     /// `parallel`).
     pub(super) fn script_from(&mut self, words: &[Word], through: &[String], depth: usize) {
@@ -405,6 +450,30 @@ impl Next<'_> {
             piped: self.piped.cloned(),
         }
     }
+}
+
+/// The commands of a crontab's lines, one a line: what follows the five time fields (or an
+/// `@reboot`-style word); comments, blank lines and variable settings left out.
+fn crontab_commands(table: &str) -> String {
+    let mut out = String::new();
+    for line in table.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or_default();
+        if !line.starts_with('@') && first.contains('=') {
+            continue;
+        }
+        let fields = if line.starts_with('@') { 1 } else { 5 };
+        let mut rest = line;
+        for _ in 0..fields {
+            rest = rest.trim_start();
+            rest = rest.find(char::is_whitespace).map_or("", |at| &rest[at..]);
+        }
+        out.push_str(rest.trim());
+        out.push('\n');
+    }
+    out
 }
 
 /// The command `words` would be, with nothing known about its script.
