@@ -537,6 +537,11 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         format!("awk 'BEGIN {{ print \"\" > \"{h}/config.yaml\" }}'"),
         format!("sqlite3 x.db \".output {h}/config.yaml\""),
         format!("cd {h}/.. && rm -rf $(basename {h})"),
+        // Code fed to an interpreter, and a target a command makes.
+        format!("python3 - <<'EOF'\nimport os\nos.remove('{h}/config.yaml')\nEOF"),
+        format!("node <<< \"require('fs').rmSync('{h}', {{recursive: true}})\""),
+        format!("cat /dev/null > $(echo {h}/config.yaml)"),
+        format!("cp -rT /tmp/empty {h}"),
         // Commands given to run later.
         format!("echo 'rm -f {h}/config.yaml' | at now + 1 minute"),
         format!("echo '* * * * * rm -rf {h}' | crontab -"),
@@ -559,6 +564,9 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         "git commit -m 'fix (a, b) in /src/x.rs'".to_owned(),
         "dd if=/dev/zero of=disk.img bs=1M count=10".to_owned(),
         "find . -fprint files.txt".to_owned(),
+        "python3 - <<'EOF'\nimport os\nos.remove('/tmp/scratch.txt')\nEOF".to_owned(),
+        "echo done > $(mktemp)".to_owned(),
+        "cp -rT /tmp/template ./site".to_owned(),
     ] {
         let answer = bash(&env, &command);
         assert!(!denied(&answer), "{command}: {answer}");

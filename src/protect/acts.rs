@@ -274,9 +274,10 @@ const SHELLS: &[&str] = &["bash", "dash", "ksh", "sh", "zsh"];
 /// (`python3 -c "open('/p/config.yaml', 'w')"`, `perl -e 'unlink "..."'`, `awk '{print >
 /// "..."}'`, `sqlite3 db ".output FILE"`): a program not known to only read may do anything
 /// with a path its code names, so each absolute, `~/` or `$HOME/` path in a word that holds
-/// more than a path (a space, a quote, a bracket, ...) counts. Readers other than awk and sed
-/// (whose scripts can write) leave them alone, and so do the shells, whose code is read as
-/// commands.
+/// more than a path (a space, a quote, a bracket, ...) counts, and so does the code fed to an
+/// interpreter on its input and a redirection's target made by a command. Readers other than
+/// awk and sed (whose scripts can write) leave their words alone, and so do the shells, whose
+/// code is read as commands.
 pub(super) fn named_in_code(command: &Command, home: Option<&Path>) -> Vec<PathBuf> {
     // What tells code or text from a path written as one word (a brace list or `DIR/{}` is
     // one path, read as such).
@@ -289,12 +290,22 @@ pub(super) fn named_in_code(command: &Command, home: Option<&Path>) -> Vec<PathB
     ];
     let program = command.program.as_str();
     let scripted = matches!(program, "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed");
-    if (READERS.contains(&program) && !scripted) || SHELLS.contains(&program) {
-        return Vec::new();
-    }
-    command
-        .args
+    // A redirection's target made by a command (`> $(echo ...)`), whatever the program.
+    let targets = command
+        .redirects
         .iter()
+        .filter(|r| r.starts_with('>') || r.starts_with("&>") || r.starts_with("<>"));
+    let mut texts: Vec<&str> = targets.map(String::as_str).collect();
+    let reads_only = READERS.contains(&program) && !scripted;
+    if !reads_only && !SHELLS.contains(&program) {
+        texts.extend(command.args.iter().map(String::as_str));
+        // An interpreter's code fed on its input (`python3 - <<EOF`, `node <<< "..."`).
+        if RUNNERS.contains(&program) {
+            texts.extend(command.input.as_deref());
+        }
+    }
+    texts
+        .into_iter()
         .filter(|word| word.contains(CODE))
         .flat_map(|word| word.split(APART))
         .filter(|token| {
@@ -468,6 +479,14 @@ fn landed(command: &Command) -> Vec<(PathBuf, Act)> {
     let Some(target) = command.target.as_deref() else {
         return Vec::new();
     };
+    // `-T`: the source is put as the target itself, a folder's contents into the folder.
+    if command
+        .flags
+        .iter()
+        .any(|f| f == "-T" || f == "--no-target-directory")
+    {
+        return vec![(PathBuf::from(target), Act::Whole)];
+    }
     let sources: Vec<&String> = command
         .paths
         .iter()
