@@ -572,3 +572,81 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         assert!(!denied(&answer), "{command}: {answer}");
     }
 }
+
+#[test]
+fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
+    let env = guarded();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(env.work())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    std::fs::remove_dir_all(env.work().join(".git")).unwrap();
+    git(&["init", "-q"]);
+    std::fs::write(env.work().join("main.rs"), "fn main() {}").unwrap();
+    git(&["add", "main.rs"]);
+    git(&["commit", "-q", "-m", "code"]);
+    let verdicts = |blocked: &[&str], going: &[&str]| {
+        for command in blocked {
+            assert!(denied(&bash(&env, command)), "{command} should be blocked");
+        }
+        for command in going {
+            assert!(!denied(&bash(&env, command)), "{command} should go");
+        }
+    };
+    // The wiring and the rules file are not committed: only what sweeps untracked files away
+    // reaches them.
+    verdicts(
+        &[
+            "git stash -u",
+            "git stash push --all",
+            "git stash save -u wip",
+        ],
+        &[
+            "git stash",
+            "git reset --hard",
+            "git checkout .",
+            "git restore .",
+        ],
+    );
+    // Committed, then changed by the person: putting back the committed version undoes it.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "guards"]);
+    let settings = env.work().join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, format!("{text}\n")).unwrap();
+    verdicts(
+        &[
+            "git checkout -- .claude",
+            "git checkout .",
+            "git restore .",
+            "git reset --hard",
+            "git stash",
+            "git checkout -f main",
+        ],
+        &[
+            "git restore --staged .",
+            "git checkout -- main.rs",
+            "git stash list",
+        ],
+    );
+    // Committed as they are: nothing the guard keeps would change.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    git(&["commit", "-q", "-am", "guards again"]);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    git(&["update-index", "--really-refresh"]);
+    verdicts(
+        &[],
+        &[
+            "git reset --hard",
+            "git stash -u",
+            "git checkout .",
+            "git restore .",
+        ],
+    );
+}

@@ -17,6 +17,10 @@ pub(super) enum Act {
     Whole,
     /// Writes that very file (or a file in a folder named as the target).
     Write,
+    /// Puts back the committed version of what is under it, where git would change it (`git
+    /// restore`, `checkout --`, `reset --hard`, `stash`), and takes away untracked files too
+    /// when `untracked` (`stash -u`).
+    Discard { untracked: bool },
 }
 
 /// Programs that only read the files they name (or name no file at all): with the options
@@ -204,14 +208,74 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
         "dd" => out.extend(option_values(command, &["of"])),
         "git" => match command.subcommand.as_deref() {
             Some("rm" | "mv" | "clean") => out.extend(paths().map(|p| (p, Act::Whole))),
-            Some("checkout" | "restore" | "apply" | "am" | "mergetool") => {
+            Some("apply" | "am" | "mergetool") => {
                 out.extend(paths().map(|p| (p, Act::Write)));
+            }
+            Some("checkout" | "switch" | "restore" | "reset" | "stash") => {
+                out.extend(discarded(command));
             }
             _ => {}
         },
         _ => out.extend(others(command)),
     }
     out
+}
+
+/// What git puts back or takes away when it discards work: the paths `checkout` and `restore`
+/// name (not `restore --staged` alone, which leaves the files), the whole work tree for `reset
+/// --hard` (and `--merge`, `--keep`), a forced `checkout` or `switch`, and `stash` (`push`,
+/// `save`, or none; untracked files too with `-u` or `-a`).
+fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
+    let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    let folder = || {
+        command
+            .flags
+            .iter()
+            .find_map(|f| f.strip_prefix("-C="))
+            .map_or_else(|| PathBuf::from(&command.folder), PathBuf::from)
+    };
+    let sub = command.subcommand.as_deref().unwrap_or_default();
+    // The words after the subcommand that are not options.
+    let after: Vec<&str> = command
+        .args
+        .iter()
+        .skip_while(|a| a.as_str() != sub)
+        .skip(1)
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let keep = Act::Discard { untracked: false };
+    let forced = has("-f") || has("--force") || has("--discard-changes");
+    match sub {
+        "checkout" | "switch" if forced => vec![(folder(), keep)],
+        "checkout" => command
+            .paths
+            .iter()
+            .map(|p| (PathBuf::from(p), keep))
+            .collect(),
+        "restore" => {
+            let worktree = has("-W") || has("--worktree") || !(has("-S") || has("--staged"));
+            if worktree {
+                command
+                    .paths
+                    .iter()
+                    .map(|p| (PathBuf::from(p), keep))
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        }
+        "reset" if has("--hard") || has("--merge") || has("--keep") => vec![(folder(), keep)],
+        "stash" if matches!(after.first().copied(), None | Some("push" | "save")) => {
+            let untracked = ["-u", "--include-untracked", "-a", "--all"]
+                .iter()
+                .any(|flag| has(flag));
+            // Its pathspec would narrow it, but its message (`-m`) reads as one: the work
+            // tree, where only what git would change counts anyway.
+            vec![(folder(), Act::Discard { untracked })]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// What the programs that do not delete or copy do: the readers nothing, unless an option

@@ -19,6 +19,7 @@ use acts::{Act, acts};
 use patterns::{Pattern, Target};
 
 mod acts;
+mod git_index;
 mod patterns;
 
 /// What the model reads when a call is kept from the guard's files.
@@ -170,6 +171,7 @@ pub(crate) fn check(
                 match act {
                     Act::Whole => "remove, move or change",
                     Act::Write => "write",
+                    Act::Discard { .. } => "put back or take away what changed in",
                 },
                 path.display(),
                 if hit == path {
@@ -607,7 +609,15 @@ fn reached<'o>(
     own: &'o [Own],
     find_names: Option<&[(String, bool)]>,
 ) -> Option<&'o Own> {
-    let named_so = |own: &Own| find_names.is_none_or(|kept| acts::names_reach(kept, &own.path));
+    // Discarding work reaches what a removal would, where git would really change it.
+    let (act, untracked) = match act {
+        Act::Discard { untracked } => (Act::Whole, Some(untracked)),
+        act => (act, None),
+    };
+    let named_so = |own: &Own| {
+        find_names.is_none_or(|kept| acts::names_reach(kept, &own.path))
+            && untracked.is_none_or(|untracked| git_index::at_risk(&own.path, untracked))
+    };
     match patterns::target(path) {
         Target::Path(named) => {
             let named = crate::ground::paths::normalized(&named);

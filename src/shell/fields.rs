@@ -94,6 +94,7 @@ pub(super) fn command(
         expansions,
         line: line(&texts),
         through,
+        folder: cwd.to_owned(),
         unknown,
     }
 }

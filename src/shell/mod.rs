@@ -79,6 +79,9 @@ pub(crate) struct Command {
     pub line: String,
     /// The wrappers and shells the command ran through (`sudo`, `bash -c`, `find -exec`).
     pub through: Vec<String>,
+    /// The folder it runs in: absolute, or as written where the line leaves it unknown (`cd
+    /// "$X"`).
+    pub folder: String,
     /// What cannot be known about this command before it runs.
     pub unknown: Option<Unknown>,
 }
