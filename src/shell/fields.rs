@@ -48,10 +48,21 @@ pub(super) fn command(
         })
         .collect();
     flags.extend(written_by_name(&program, &texts, cwd, home));
+    // A glob character that was quoted names itself: kept escaped in the path (`rm '*'`).
+    let patterns: Vec<(&str, String)> = words
+        .iter()
+        .filter_map(|w| w.as_pattern().map(|pattern| (w.text.as_str(), pattern)))
+        .collect();
     let paths: Vec<String> = operands
         .iter()
         .flat_map(|word| path_words(word))
-        .map(|word| resolve(word, cwd, home))
+        .map(|word| {
+            let written = patterns
+                .iter()
+                .find(|(text, _)| *text == word)
+                .map_or(word, |(_, pattern)| pattern.as_str());
+            resolve(written, cwd, home)
+        })
         .collect();
     let target = if COPIERS.contains(&program.as_str())
         && let Some(dir) = flags.iter().find_map(|f| {

@@ -20,6 +20,9 @@ pub(super) struct Word {
     /// The expansions in it that are known only when it runs, as written (`$TOKEN`,
     /// `${#KEY}`, `$(pwd)`); not those in single quotes, which are text.
     pub expansions: Vec<String>,
+    /// Where in `text` a glob character was quoted or escaped (`'*'`, `"a?"`, `\[`): one the
+    /// shell leaves as it is, naming itself.
+    pub quoted_globs: Vec<usize>,
 }
 
 impl Word {
@@ -29,7 +32,35 @@ impl Word {
             text,
             literal: true,
             expansions: Vec::new(),
+            quoted_globs: Vec::new(),
         }
+    }
+
+    /// The text as a path pattern: the glob characters that were quoted escaped with a
+    /// backslash, so a quoted `*` names a file called `*` (`None`: none was quoted).
+    pub(super) fn as_pattern(&self) -> Option<String> {
+        if self.quoted_globs.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(self.text.len() + self.quoted_globs.len());
+        for (at, c) in self.text.char_indices() {
+            if self.quoted_globs.contains(&at) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        Some(out)
+    }
+
+    /// Notes each glob character of `quoted`, about to be added to the text, as quoted.
+    fn quoting(&mut self, quoted: &str) {
+        let base = self.text.len();
+        self.quoted_globs.extend(
+            quoted
+                .char_indices()
+                .filter(|(_, c)| matches!(c, '*' | '?' | '['))
+                .map(|(at, _)| base + at),
+        );
     }
 }
 
@@ -357,9 +388,8 @@ impl Reader<'_> {
                     self.list(&sub.list)?;
                     self.items.push(Item::Leave);
                     words.push(Word {
-                        text: "/dev/fd/63".to_owned(),
                         literal: false,
-                        expansions: Vec::new(),
+                        ..Word::plain("/dev/fd/63".to_owned())
                     });
                 }
             }
@@ -441,7 +471,7 @@ impl Reader<'_> {
                     let pieces = word::parse_heredoc(&text, &self.options)
                         .map_err(|err| format!("a heredoc does not parse: {err}"))?;
                     let mut word = Word::plain(String::new());
-                    self.scan(&text, &pieces, &mut word)?;
+                    self.scan(&text, &pieces, &mut word, false)?;
                     word.literal
                 } else {
                     true
@@ -477,7 +507,7 @@ impl Reader<'_> {
         let pieces = word::parse(raw, &self.options)
             .map_err(|err| format!("a word does not parse: {err}"))?;
         let mut word = Word::plain(String::with_capacity(raw.len()));
-        self.scan(raw, &pieces, &mut word)?;
+        self.scan(raw, &pieces, &mut word, false)?;
         Ok(word)
     }
 
@@ -486,7 +516,7 @@ impl Reader<'_> {
         if text.contains("$(") || text.contains('`') {
             let pieces = word::parse_heredoc(text, &self.options)
                 .map_err(|err| format!("a word does not parse: {err}"))?;
-            self.scan(text, &pieces, &mut Word::plain(String::new()))?;
+            self.scan(text, &pieces, &mut Word::plain(String::new()), false)?;
         }
         Ok(())
     }
@@ -496,17 +526,28 @@ impl Reader<'_> {
         raw: &str,
         pieces: &[WordPieceWithSource],
         word: &mut Word,
+        quoted: bool,
     ) -> Result<(), String> {
         for piece in pieces {
+            match &piece.piece {
+                WordPiece::Text(t) if quoted => word.quoting(t),
+                WordPiece::SingleQuotedText(t) => word.quoting(t),
+                WordPiece::EscapeSequence(t) => word.quoting(t.strip_prefix('\\').unwrap_or(t)),
+                _ => {}
+            }
             let text = &mut word.text;
             let source = raw.get(piece.start_index..piece.end_index).unwrap_or("");
             match &piece.piece {
                 WordPiece::Text(t) | WordPiece::SingleQuotedText(t) => text.push_str(t),
-                WordPiece::AnsiCQuotedText(t) => text.push_str(&ansi_c(t)),
+                WordPiece::AnsiCQuotedText(t) => {
+                    let t = ansi_c(t);
+                    word.quoting(&t);
+                    word.text.push_str(&t);
+                }
                 WordPiece::EscapeSequence(t) => text.push_str(t.strip_prefix('\\').unwrap_or(t)),
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                    self.scan(raw, inner, word)?;
+                    self.scan(raw, inner, word, true)?;
                 }
                 WordPiece::TildeExpansion(tilde) => match (tilde, self.home) {
                     (TildeExpr::Home, Some(home)) => text.push_str(&home.to_string_lossy()),

@@ -401,6 +401,17 @@ fn commands_given_to_run_later_are_read() {
 }
 
 #[test]
+fn a_quoted_glob_character_names_itself_in_paths() {
+    assert_eq!(the_one("rm '*'", "rm").paths, [format!("{CWD}/\\*")]);
+    assert_eq!(
+        the_one("rm \"a?\" \\[b", "rm").paths,
+        [format!("{CWD}/a\\?"), format!("{CWD}/\\[b")]
+    );
+    assert_eq!(the_one("rm 'x'*", "rm").paths, [format!("{CWD}/x*")]);
+    assert_eq!(the_one("rm *", "rm").paths, [format!("{CWD}/*")]);
+}
+
+#[test]
 fn where_dd_and_find_write_is_a_flag_with_its_path_resolved() {
     let dd = the_one("cd /etc && dd if=/dev/zero of=passwd", "dd");
     assert!(dd.flags.contains(&"of=/etc/passwd".to_owned()), "{dd:?}");

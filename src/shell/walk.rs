@@ -404,9 +404,9 @@ impl<'a> Walker<'a> {
     ) {
         if word.is_some_and(|w| !w.literal) {
             let word = Word {
-                text: text.to_owned(),
-                literal: false,
                 expansions: vec![text.to_owned()],
+                literal: false,
+                ..Word::plain(text.to_owned())
             };
             self.script_from(&[word], through, depth);
             return;

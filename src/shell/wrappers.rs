@@ -483,6 +483,7 @@ impl Walker<'_> {
                                 .replace("{}", &format!("{}/{{}}", start.trim_end_matches('/'))),
                             literal: w.literal,
                             expansions: w.expansions.clone(),
+                            quoted_globs: Vec::new(),
                         })
                         .collect();
                     let mut through = next.through.to_vec();
@@ -530,6 +531,7 @@ pub(super) fn parallel_runs(command: &[&Word], inputs: &[&Word]) -> Vec<(Vec<Wor
                             text: w.text.replace("{}", text),
                             literal: w.literal && input.literal,
                             expansions: [w.expansions.clone(), input.expansions.clone()].concat(),
+                            quoted_globs: Vec::new(),
                         };
                         argv.push(with(&input.text));
                         joined.push(with(&quoted));
