@@ -88,6 +88,9 @@ pub(super) struct Fed {
 pub(super) enum Producer {
     /// A simple command (its words, and what it is fed).
     Command { words: Vec<Word>, fed: Option<Fed> },
+    /// A group or subshell of simple commands one after another (`(crontab -l; echo ...)`):
+    /// what each prints, in turn.
+    Group(Vec<(Vec<Word>, Option<Fed>)>),
     /// A compound command, or anything else.
     Other,
 }
@@ -115,6 +118,25 @@ pub(super) enum Item {
         text: String,
         given_to: Option<String>,
     },
+}
+
+/// The simple commands a group or subshell runs one after another, when that is all it holds
+/// (no pipe, loop or substitution inside).
+fn group_of(items: &[Item]) -> Option<Producer> {
+    let inner = match items {
+        [Item::Enter, inner @ .., Item::Leave] => inner,
+        all => all,
+    };
+    let parts = inner
+        .iter()
+        .map(|item| match item {
+            Item::Simple(simple) if simple.piped.is_none() && !simple.words.is_empty() => {
+                Some((simple.words.clone(), simple.fed.clone()))
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (!parts.is_empty()).then_some(Producer::Group(parts))
 }
 
 /// Parses `text`; `Err` says why it cannot be read.
@@ -245,8 +267,13 @@ impl Reader<'_> {
                         self.items.push(Item::Simple(simple));
                     }
                 }
+                let start = self.items.len();
                 self.compound(compound)?;
-                Ok(None)
+                let grouped = matches!(
+                    compound,
+                    ast::CompoundCommand::BraceGroup(_) | ast::CompoundCommand::Subshell(_)
+                );
+                Ok(grouped.then(|| group_of(&self.items[start..])).flatten())
             }
             ast::Command::Function(function) => {
                 let ast::FunctionBody(body, redirects) = &function.body;

@@ -395,6 +395,20 @@ fn commands_given_to_run_later_are_read() {
             "rm -rf /var/www"
         ]
     );
+    // The usual way to add a line: the table as it is, then the line.
+    assert_eq!(
+        lines("(crontab -l; echo '0 3 * * * rm -rf /home') | crontab -"),
+        [
+            "crontab -l",
+            "echo '0 3 * * * rm -rf /home'",
+            "crontab -",
+            "rm -rf /home"
+        ]
+    );
+    assert_eq!(
+        lines("{ echo 'rm -rf /opt'; echo ls; } | sh"),
+        ["echo 'rm -rf /opt'", "echo ls", "rm -rf /opt", "ls", "sh"]
+    );
     // Listing, removing and job files are not input read here.
     assert_eq!(lines("crontab -l"), ["crontab -l"]);
     assert_eq!(lines("at -f job.sh now"), ["at -f job.sh now"]);

@@ -318,6 +318,19 @@ impl<'a> Walker<'a> {
                     "{name} runs what `{producer}` prints, known only when it runs"
                 )))
             }
+            Some(Producer::Group(parts)) => {
+                let texts: Option<Vec<String>> = parts
+                    .iter()
+                    .map(|(words, fed)| produced(words, fed.as_ref()))
+                    .collect();
+                if let Some(texts) = texts {
+                    self.script_in(&texts.join("\n"), &through, next.depth);
+                    return None;
+                }
+                Some(Unknown::Script(format!(
+                    "{name} runs what the commands before it print, known only when they run"
+                )))
+            }
             Some(Producer::Other) => Some(Unknown::Script(format!(
                 "{name} runs what the commands before it print, known only when they run"
             ))),
@@ -350,6 +363,24 @@ impl<'a> Walker<'a> {
                 let Some(text) = produced(words, fed.as_ref()) else {
                     return;
                 };
+                text
+            }
+            // `(crontab -l; echo '...') | crontab -`: the table as it is, then what is added,
+            // which is what is read.
+            (None, Some(Producer::Group(parts))) => {
+                let mut text = String::new();
+                for (words, fed) in parts {
+                    let listing = words.first().is_some_and(|w| basename(&w.text) == program)
+                        && words.iter().skip(1).any(|w| w.text == "-l");
+                    if listing {
+                        continue;
+                    }
+                    let Some(part) = produced(words, fed.as_ref()) else {
+                        return;
+                    };
+                    text.push_str(&part);
+                    text.push('\n');
+                }
                 text
             }
             _ => return,
