@@ -566,6 +566,8 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         "find . -fprint files.txt".to_owned(),
         "python3 - <<'EOF'\nimport os\nos.remove('/tmp/scratch.txt')\nEOF".to_owned(),
         "echo done > $(mktemp)".to_owned(),
+        "python3 - <<'PY'\n/** a comment */\n// another\nprint('/* not a path */')\nPY".to_owned(),
+        "node -e \"/* x */ console.log(require('path').join('/', 'y'))\"".to_owned(),
         "cp -rT /tmp/template ./site".to_owned(),
     ] {
         let answer = bash(&env, &command);

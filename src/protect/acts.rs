@@ -372,11 +372,16 @@ pub(super) fn named_in_code(command: &Command, home: Option<&Path>) -> Vec<PathB
         .into_iter()
         .filter(|word| word.contains(CODE))
         .flat_map(|word| word.split(APART))
+        // A path as code names it, taken as written: never a glob (`/** comment */`, `// x`
+        // and `/*` open comments in code) and never the root alone.
         .filter(|token| {
-            token.starts_with('/')
+            (token.starts_with('/')
                 || token.starts_with("~/")
                 || token.starts_with("$HOME/")
-                || token.starts_with("${HOME}/")
+                || token.starts_with("${HOME}/"))
+                && !token.contains(['*', '?', '[', ']', '{', '}'])
+                && !token.starts_with("//")
+                && token.len() > 1
         })
         .map(|token| PathBuf::from(crate::shell::resolve(token, "/", home)))
         .collect()
