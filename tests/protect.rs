@@ -589,6 +589,7 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
     };
     std::fs::remove_dir_all(env.work().join(".git")).unwrap();
     git(&["init", "-q"]);
+    std::fs::create_dir_all(env.work().join("src")).unwrap();
     std::fs::write(env.work().join("main.rs"), "fn main() {}").unwrap();
     git(&["add", "main.rs"]);
     git(&["commit", "-q", "-m", "code"]);
@@ -630,6 +631,7 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             "git reset --hard",
             "git stash",
             "git checkout -f main",
+            "cd src && git reset --hard",
         ],
         &[
             "git restore --staged .",

@@ -227,12 +227,16 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
 /// `save`, or none; untracked files too with `-u` or `-a`).
 fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
     let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    // The whole work tree, wherever in it git runs.
     let folder = || {
-        command
+        let here = command
             .flags
             .iter()
             .find_map(|f| f.strip_prefix("-C="))
-            .map_or_else(|| PathBuf::from(&command.folder), PathBuf::from)
+            .map_or_else(|| PathBuf::from(&command.folder), PathBuf::from);
+        here.ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .map_or_else(|| here.clone(), Path::to_path_buf)
     };
     let sub = command.subcommand.as_deref().unwrap_or_default();
     // The words after the subcommand that are not options.
