@@ -542,6 +542,10 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         format!("node <<< \"require('fs').rmSync('{h}', {{recursive: true}})\""),
         format!("cat /dev/null > $(echo {h}/config.yaml)"),
         format!("cp -rT /tmp/empty {h}"),
+        // A link the line makes, written through.
+        format!("ln -s {h} /tmp/x-link && cp /dev/null /tmp/x-link/config.yaml"),
+        format!("ln -sfn {h}/config.yaml ./c; echo > ./c"),
+        format!("ln -s {h}/config.yaml c && truncate -s0 c"),
         // Commands given to run later.
         format!("echo 'rm -f {h}/config.yaml' | at now + 1 minute"),
         format!("echo '* * * * * rm -rf {h}' | crontab -"),
@@ -569,6 +573,8 @@ fn a_guard_file_named_inside_code_or_handed_on_by_find_or_ls_is_kept() {
         "python3 - <<'PY'\n/** a comment */\n// another\nprint('/* not a path */')\nPY".to_owned(),
         "node -e \"/* x */ console.log(require('path').join('/', 'y'))\"".to_owned(),
         "cp -rT /tmp/template ./site".to_owned(),
+        format!("ln -s {h}/config.yaml ./c && cat ./c"),
+        "ln -s /tmp/cache ./cache && rm -rf ./cache/*".to_owned(),
     ] {
         let answer = bash(&env, &command);
         assert!(!denied(&answer), "{command}: {answer}");

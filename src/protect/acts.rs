@@ -533,6 +533,37 @@ fn copied(command: &Command) -> Vec<(PathBuf, Act)> {
     out
 }
 
+/// The symbolic links `ln -s` makes, each as where it is and where it points (made absolute as
+/// the reader made the paths): into a folder named as the target, by the source's name.
+pub(super) fn symlinks(command: &Command) -> Vec<(PathBuf, PathBuf)> {
+    let symbolic = command.flags.iter().any(|f| f == "-s" || f == "--symbolic");
+    if command.program != "ln" || !symbolic {
+        return Vec::new();
+    }
+    let Some(target) = command.target.as_deref() else {
+        return Vec::new();
+    };
+    let sources: Vec<&String> = command.paths.iter().filter(|p| *p != target).collect();
+    let into = sources.len() > 1
+        || command.args.last().is_some_and(|a| a.ends_with('/'))
+        || command
+            .flags
+            .iter()
+            .any(|f| f.starts_with("-t=") || f.starts_with("--target-directory="))
+        || Path::new(target).is_dir();
+    sources
+        .into_iter()
+        .filter_map(|source| {
+            let link = if into {
+                Path::new(target).join(Path::new(source).file_name()?)
+            } else {
+                PathBuf::from(target)
+            };
+            Some((link, PathBuf::from(source)))
+        })
+        .collect()
+}
+
 /// Whether a move or a link puts its source in the target's place rather than into it: told
 /// so (`-T`, `ln -n`), or the target is a symbolic link (which is replaced, not followed).
 fn replaces_target(command: &Command) -> bool {

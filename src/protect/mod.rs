@@ -543,7 +543,12 @@ fn shell_touches(
     touched: &mut Vec<Touch>,
     person: &mut Option<String>,
 ) {
+    // The symbolic links the line has made so far, each where it is and where it points: what
+    // is done through one later on the line is done there too (`ln -s ~/.hermes x && cp y
+    // x/config.yaml`).
+    let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
     for command in commands {
+        let first = touched.len();
         if let Some(why) = person_only(command).or_else(|| runs_ours_inside(command)) {
             person.get_or_insert_with(|| format!("`{}` {why}", command.line));
         }
@@ -581,6 +586,26 @@ fn shell_touches(
                 names: None,
             });
         }
+        let through: Vec<Touch> = touched[first..]
+            .iter()
+            .flat_map(|touch| {
+                links.iter().filter_map(|(link, target)| {
+                    let rest = touch.path.strip_prefix(link).ok()?;
+                    Some(Touch {
+                        path: if rest.as_os_str().is_empty() {
+                            target.clone()
+                        } else {
+                            target.join(rest)
+                        },
+                        act: touch.act,
+                        by: touch.by.clone(),
+                        names: touch.names.clone(),
+                    })
+                })
+            })
+            .collect();
+        touched.extend(through);
+        links.extend(acts::symlinks(command));
     }
 }
 
