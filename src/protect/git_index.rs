@@ -25,13 +25,12 @@ pub(super) fn at_risk(file: &Path, untracked: bool) -> bool {
     };
     let index = git_dir.join("index");
     let Ok(meta) = std::fs::metadata(&index) else {
-        // No index yet: every file is untracked.
-        return untracked;
+        // No index yet, every file untracked; or no git folder to read at all.
+        return untracked || !git_dir.is_dir();
     };
-    if meta.len() > INDEX_MAX {
-        return true;
-    }
-    let Ok(bytes) = std::fs::read(&index) else {
+    // Read only as a regular file of bounded size, never blocking on a FIFO or a device put
+    // in its place.
+    let Ok(bytes) = crate::ground::limits::read(&index, INDEX_MAX) else {
         return true;
     };
     let entry = [20, 32]
@@ -44,18 +43,23 @@ pub(super) fn at_risk(file: &Path, untracked: bool) -> bool {
     }
 }
 
-/// The work tree and git folder of the repository `file` is in.
+/// The work tree and git folder of the repository `file` is in. A `.git` that is neither a
+/// folder nor a small file naming one (a FIFO, a device, a link to either) gives a git folder
+/// that cannot be read, so its files count as changed.
 fn repository_of(file: &Path) -> Option<(PathBuf, PathBuf)> {
     file.ancestors().skip(1).find_map(|folder| {
         let dot_git = folder.join(".git");
-        let meta = std::fs::symlink_metadata(&dot_git).ok()?;
+        let meta = std::fs::metadata(&dot_git).ok()?;
         if meta.is_dir() {
             return Some((folder.to_path_buf(), dot_git));
         }
         // A worktree or a submodule: `gitdir: <folder>`.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let linked = text.trim().strip_prefix("gitdir:")?.trim();
-        Some((folder.to_path_buf(), folder.join(linked)))
+        let linked = crate::ground::limits::read(&dot_git, 4096)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .and_then(|text| Some(text.trim().strip_prefix("gitdir:")?.trim().to_owned()))
+            .map_or_else(|| dot_git.join("unreadable"), |linked| folder.join(linked));
+        Some((folder.to_path_buf(), linked))
     })
 }
 
@@ -212,6 +216,15 @@ mod tests {
             assert!(at_risk(&untracked, true), "index {version}");
             std::fs::write(&tracked, "{\"hooks\": {}}").unwrap();
             assert!(at_risk(&tracked, false), "index {version}: changed");
+            // An index that is not a regular file is never read (a FIFO would block).
+            let index = root.join(".git/index");
+            std::fs::remove_file(&index).unwrap();
+            let made = std::process::Command::new("mkfifo")
+                .arg(&index)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            assert!(at_risk(&tracked, false), "index {version}: a FIFO");
             let outside = tempfile::tempdir().unwrap();
             assert!(!at_risk(&outside.path().join("file"), true));
         }
