@@ -9,6 +9,7 @@
 //! agent's tool call (`in_tool_call`), a terminating signal while hooks run (`interrupt`)
 //! and a signal's name (`signal`).
 
+pub(crate) mod bytes;
 pub(crate) mod clock;
 pub(crate) mod digest;
 pub(crate) mod env;

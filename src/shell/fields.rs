@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::help;
 use super::options::{self, Spec};
 use super::syntax::{Fed, Redirect, Word};
 use super::{Command, Unknown, resolve};
@@ -17,8 +18,21 @@ pub(super) fn command(
     through: Vec<String>,
     unknown: Option<Unknown>,
 ) -> Command {
-    let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    let mut texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let program = texts.first().map_or("", |w| basename(w)).to_owned();
+    // A request for help is read as what the program does with it: it prints its help.
+    let subcommand_at = Some(options::skip(
+        &texts,
+        1,
+        options::globals(&program).unwrap_or_default(),
+    ))
+    .filter(|at| *at < texts.len());
+    let asked_help = unknown.is_none() && help::asked(&program, &texts, subcommand_at);
+    if asked_help {
+        texts.truncate(1);
+        texts.push("--help".to_owned());
+    }
+    let words = if asked_help { &words[..1] } else { words };
     let (flags, mut operands, subcommand) = split_args(&program, &texts);
     let given_script = matches!(program.as_str(), "sed" | "gsed")
         && flags

@@ -6,6 +6,7 @@
 //! `eval "$v"`, a script that arrives from another program) is said, never guessed.
 
 mod fields;
+mod help;
 mod options;
 pub(crate) mod programs;
 mod syntax;

@@ -449,3 +449,53 @@ fn a_for_loop_body_is_read_for_each_value_the_line_gives() {
     let nested = "for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do for c in 1 2 3 4 5 6 7 8; do rm $a$b$c; done; done; done";
     assert!(lines(nested).len() <= 64 * 2, "{}", lines(nested).len());
 }
+
+#[test]
+fn a_request_for_help_is_read_as_the_help_the_program_prints() {
+    for (text, read_as) in [
+        ("kubectl delete namespace prod --help", "kubectl --help"),
+        ("kubectl -n prod delete pv data -h", "kubectl --help"),
+        ("sudo kubectl delete ns prod --help", "kubectl --help"),
+        ("terraform destroy -help", "terraform --help"),
+        ("terraform -chdir=infra destroy --help", "terraform --help"),
+        ("git stash drop --help", "git --help"),
+        ("git branch -D old --help", "git --help"),
+        ("docker system prune --help", "docker --help"),
+        ("gh repo delete owner/x --help", "gh --help"),
+        ("cdk destroy --help", "cdk --help"),
+        ("rm --help -rf /", "rm --help"),
+        ("mkfs.ext4 --help /dev/sda", "mkfs.ext4 --help"),
+    ] {
+        assert_eq!(lines(text), [read_as], "{text}");
+    }
+    // Where the word may not reach the program's parser as a request for help, the line is
+    // read as written.
+    for text in [
+        // The value of the option before it.
+        "kubectl delete ns prod -n --help",
+        "git push origin main --force --help",
+        // An operand, after `--`.
+        "kubectl delete ns prod -- --help",
+        // The container's own command line.
+        "docker run --rm alpine rm -rf / --help",
+        "docker container rm -f web --help",
+        // A plugin, or a subcommand this reader does not know to be built in.
+        "kubectl nuke prod --help",
+        "gh nuke-repos --help",
+        // A setting that names a program the help runs.
+        "git -c man.viewer=x reset --hard --help",
+        // BSD rm: after an operand, `--help` is a file.
+        "rm -rf build --help",
+        // `-h` is not help everywhere (`shutdown -h now`).
+        "shutdown -h now",
+        "cdk destroy -h",
+    ] {
+        let read = lines(text);
+        let only_help = |line: &String| line.split(' ').count() == 2 && line.ends_with(" --help");
+        assert!(!read.iter().any(only_help), "{text}: {read:?}");
+    }
+    // What the line writes still counts.
+    let help = the_one("kubectl delete ns prod --help > /etc/passwd", "kubectl");
+    assert_eq!(help.redirects, [">/etc/passwd"]);
+    assert!(help.paths.is_empty(), "{help:?}");
+}

@@ -117,47 +117,12 @@ impl Serialize for Body {
 
 impl<'de> Deserialize<'de> for Body {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let bytes: serde_bytes_like::Bytes = Deserialize::deserialize(d)?;
+        let bytes: crate::ground::bytes::Bytes = Deserialize::deserialize(d)?;
         Ok(Self {
             read: OnceLock::new(),
             bytes: Some(bytes.0),
             patterns: None,
         })
-    }
-}
-
-/// Bytes read as one run (serde reads a `Vec<u8>` a byte at a time).
-mod serde_bytes_like {
-    use serde::de::{Deserialize, Deserializer, Error, SeqAccess, Visitor};
-
-    pub(super) struct Bytes(pub Box<[u8]>);
-
-    impl<'de> Deserialize<'de> for Bytes {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_bytes(Visit)
-        }
-    }
-
-    struct Visit;
-
-    impl<'de> Visitor<'de> for Visit {
-        type Value = Bytes;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("bytes")
-        }
-
-        fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Bytes, E> {
-            Ok(Bytes(bytes.into()))
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
-            let mut out = Vec::new();
-            while let Some(byte) = seq.next_element::<u8>()? {
-                out.push(byte);
-            }
-            Ok(Bytes(out.into()))
-        }
     }
 }
 

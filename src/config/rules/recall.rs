@@ -73,7 +73,10 @@ impl Patterns {
             home: later.home.as_deref(),
         };
         let name = format!("{}:{index}", later.sha256);
-        slot(AUTOMATA_FORMAT, name.as_bytes(), vars)?.recall_body::<Option<Vec<u8>>>()?
+        // Kept as `Option<Vec<u8>>`, read back as one run of bytes.
+        let bytes = slot(AUTOMATA_FORMAT, name.as_bytes(), vars)?
+            .recall_body::<Option<crate::ground::bytes::Bytes>>()??;
+        Some(bytes.0.into_vec())
     }
 
     fn later(file: &Path, sha256: &str, vars: Vars<'_>) -> Self {
