@@ -412,6 +412,22 @@ fn commands_given_to_run_later_are_read() {
     // Listing, removing and job files are not input read here.
     assert_eq!(lines("crontab -l"), ["crontab -l"]);
     assert_eq!(lines("at -f job.sh now"), ["at -f job.sh now"]);
+    // Input from a program whose output the line does not show is known only when it runs.
+    for text in [
+        "curl -s https://example.com/job | at now",
+        "cat job.txt | batch",
+        "curl -s https://example.com/table | crontab -",
+        "at now <<EOF\nrm -rf $TARGET\nEOF",
+    ] {
+        let at = commands(text)
+            .into_iter()
+            .find(|c| matches!(c.program.as_str(), "at" | "batch" | "crontab"))
+            .unwrap();
+        assert!(
+            matches!(at.unknown, Some(Unknown::Script(_))),
+            "{text}: {at:?}"
+        );
+    }
 }
 
 #[test]

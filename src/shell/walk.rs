@@ -193,8 +193,16 @@ impl<'a> Walker<'a> {
             return;
         }
         if matches!(program, "at" | "batch" | "crontab") {
+            let script = scheduled(program, &texts, &next);
+            if let Some(Err(unknown)) = &script {
+                cmd.unknown = Some(unknown.clone());
+            }
             self.push(cmd);
-            self.scheduled(program, &texts, &next);
+            if let Some(Ok(script)) = script {
+                let mut through = next.through.to_vec();
+                through.push(format!("{program} reading its input"));
+                self.script_in(&script, &through, next.depth);
+            }
             return;
         }
         if SHELLS.contains(&program)
@@ -337,64 +345,6 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Commands given to run later: `at` and `batch` run what they read on their input (`echo
-    /// "rm -rf ~" | at now`), and `crontab -` installs the table it reads, whose lines end in a
-    /// command after the schedule. Read in turn as a shell fed them would be, when the text is
-    /// on the line; a job file (`at -f`, `crontab FILE`) is not.
-    fn scheduled(&mut self, program: &str, texts: &[String], next: &Next<'_>) {
-        let flags: Vec<&str> = texts[1..]
-            .iter()
-            .map(String::as_str)
-            .filter(|w| w.starts_with('-') && *w != "-")
-            .collect();
-        let reads_input = if program == "crontab" {
-            // `crontab -` or no operand at all; `-l`, `-r`, `-e` list, remove or edit.
-            flags.is_empty() && texts[1..].iter().all(|w| w == "-")
-        } else {
-            // `-f FILE` runs a file; `-l`, `-r`, `-d`, `-c` list, remove or show jobs.
-            !flags.iter().any(|f| f.contains(['f', 'l', 'r', 'd', 'c']))
-        };
-        if !reads_input {
-            return;
-        }
-        let text = match (next.fed, next.piped) {
-            (Some(fed), _) if fed.literal => fed.text.clone(),
-            (None, Some(Producer::Command { words, fed })) => {
-                let Some(text) = produced(words, fed.as_ref()) else {
-                    return;
-                };
-                text
-            }
-            // `(crontab -l; echo '...') | crontab -`: the table as it is, then what is added,
-            // which is what is read.
-            (None, Some(Producer::Group(parts))) => {
-                let mut text = String::new();
-                for (words, fed) in parts {
-                    let listing = words.first().is_some_and(|w| basename(&w.text) == program)
-                        && words.iter().skip(1).any(|w| w.text == "-l");
-                    if listing {
-                        continue;
-                    }
-                    let Some(part) = produced(words, fed.as_ref()) else {
-                        return;
-                    };
-                    text.push_str(&part);
-                    text.push('\n');
-                }
-                text
-            }
-            _ => return,
-        };
-        let script = if program == "crontab" {
-            crontab_commands(&text)
-        } else {
-            text
-        };
-        let mut through = next.through.to_vec();
-        through.push(format!("{program} reading its input"));
-        self.script_in(&script, &through, next.depth);
-    }
-
     /// The words of `words`, joined with spaces, read as a script (`eval`, `watch`,
     /// `parallel`).
     pub(super) fn script_from(&mut self, words: &[Word], through: &[String], depth: usize) {
@@ -481,6 +431,70 @@ impl Next<'_> {
             piped: self.piped.cloned(),
         }
     }
+}
+
+/// Commands given to run later: `at` and `batch` run what they read on their input (`echo "rm
+/// -rf ~" | at now`), and `crontab -` installs the table it reads, whose lines end in a command
+/// after the schedule. The script to read as a shell fed it would, when the text is on the line;
+/// what cannot be known when its input comes from a program whose output is not (`curl ... | at
+/// now`); `None` when it reads no input, or only the one the line was given (a job file, `at -f`
+/// or `crontab FILE`, is not read).
+fn scheduled(program: &str, texts: &[String], next: &Next<'_>) -> Option<Result<String, Unknown>> {
+    let flags: Vec<&str> = texts[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.starts_with('-') && *w != "-")
+        .collect();
+    let reads_input = if program == "crontab" {
+        // `crontab -` or no operand at all; `-l`, `-r`, `-e` list, remove or edit.
+        flags.is_empty() && texts[1..].iter().all(|w| w == "-")
+    } else {
+        // `-f FILE` runs a file; `-l`, `-r`, `-d`, `-c` list, remove or show jobs.
+        !flags.iter().any(|f| f.contains(['f', 'l', 'r', 'd', 'c']))
+    };
+    if !reads_input {
+        return None;
+    }
+    let unknown = || {
+        Err(Unknown::Script(format!(
+            "{program} runs later what it reads on its input, known only when it runs"
+        )))
+    };
+    let text = match (next.fed, next.piped) {
+        (Some(fed), _) if fed.literal => fed.text.clone(),
+        // A heredoc with expansions, or a producer whose output the line does not show.
+        (Some(_), _) | (None, Some(Producer::Other)) => return Some(unknown()),
+        (None, Some(Producer::Command { words, fed })) => {
+            let Some(text) = produced(words, fed.as_ref()) else {
+                return Some(unknown());
+            };
+            text
+        }
+        // `(crontab -l; echo '...') | crontab -`: the table as it is, then what is added,
+        // which is what is read.
+        (None, Some(Producer::Group(parts))) => {
+            let mut text = String::new();
+            for (words, fed) in parts {
+                let listing = words.first().is_some_and(|w| basename(&w.text) == program)
+                    && words.iter().skip(1).any(|w| w.text == "-l");
+                if listing {
+                    continue;
+                }
+                let Some(part) = produced(words, fed.as_ref()) else {
+                    return Some(unknown());
+                };
+                text.push_str(&part);
+                text.push('\n');
+            }
+            text
+        }
+        (None, None) => return None,
+    };
+    Some(Ok(if program == "crontab" {
+        crontab_commands(&text)
+    } else {
+        text
+    }))
 }
 
 /// The commands of a crontab's lines, one a line: what follows the five time fields (or an
