@@ -604,7 +604,10 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             assert!(denied(&bash(&env, command)), "{command} should be blocked");
         }
         for command in going {
-            assert!(!denied(&bash(&env, command)), "{command} should go");
+            {
+                let a = bash(&env, command);
+                assert!(!denied(&a), "{command} should go: {a}");
+            }
         }
     };
     // The wiring and the rules file are not committed: only what sweeps untracked files away
@@ -638,10 +641,15 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             "git stash",
             "git checkout -f main",
             "cd src && git reset --hard",
+            // Paths are relative to where `-C` takes git.
+            "cd src && git -C .. checkout -- .claude",
+            "cd src && git -C.. restore .claude/settings.json",
+            "git -C src -C .. checkout -- .claude/settings.json",
         ],
         &[
             "git restore --staged .",
             "git checkout -- main.rs",
+            "cd src && git -C .. checkout -- main.rs",
             "git stash list",
         ],
     );

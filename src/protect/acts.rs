@@ -227,18 +227,59 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
 /// `save`, or none; untracked files too with `-u` or `-a`).
 fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
     let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    let sub = command.subcommand.as_deref().unwrap_or_default();
+    // Where git runs: each `-C DIR` before the subcommand, relative to the one before it.
+    let mut here = PathBuf::from(&command.folder);
+    // The values of git's own options, which the line's paths hold too: not paths git changes.
+    let mut values = Vec::new();
+    let mut globals = command.args.iter().take_while(|a| a.as_str() != sub);
+    while let Some(word) = globals.next() {
+        let dir = match word.strip_prefix("-C") {
+            Some("") => globals.next().map(String::as_str),
+            Some(attached) => Some(attached),
+            None => {
+                let takes_value = matches!(
+                    word.as_str(),
+                    "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+                );
+                if takes_value && let Some(value) = globals.next() {
+                    values.push(value.as_str());
+                }
+                None
+            }
+        };
+        if let Some(dir) = dir {
+            values.push(dir);
+            here = crate::ground::paths::normalized(&here.join(dir));
+        }
+    }
+    let values: Vec<PathBuf> = values
+        .iter()
+        .map(|value| crate::ground::paths::normalized(&Path::new(&command.folder).join(value)))
+        .collect();
     // The whole work tree, wherever in it git runs.
     let folder = || {
-        let here = command
-            .flags
-            .iter()
-            .find_map(|f| f.strip_prefix("-C="))
-            .map_or_else(|| PathBuf::from(&command.folder), PathBuf::from);
         here.ancestors()
             .find(|dir| dir.join(".git").exists())
             .map_or_else(|| here.clone(), Path::to_path_buf)
     };
-    let sub = command.subcommand.as_deref().unwrap_or_default();
+    // The paths it names are relative to where it runs; each is also checked as the line
+    // resolved it, where the command runs.
+    let named = || -> Vec<(PathBuf, Act)> {
+        let keep = Act::Discard { untracked: false };
+        let mut out = Vec::new();
+        for path in &command.paths {
+            if !values.iter().any(|value| value == Path::new(path)) {
+                out.push((PathBuf::from(path), keep));
+            }
+            if let Ok(rest) = Path::new(path).strip_prefix(&command.folder)
+                && here != Path::new(&command.folder)
+            {
+                out.push((here.join(rest), keep));
+            }
+        }
+        out
+    };
     // The words after the subcommand that are not options.
     let after: Vec<&str> = command
         .args
@@ -252,22 +293,10 @@ fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
     let forced = has("-f") || has("--force") || has("--discard-changes");
     match sub {
         "checkout" | "switch" if forced => vec![(folder(), keep)],
-        "checkout" => command
-            .paths
-            .iter()
-            .map(|p| (PathBuf::from(p), keep))
-            .collect(),
+        "checkout" => named(),
         "restore" => {
             let worktree = has("-W") || has("--worktree") || !(has("-S") || has("--staged"));
-            if worktree {
-                command
-                    .paths
-                    .iter()
-                    .map(|p| (PathBuf::from(p), keep))
-                    .collect()
-            } else {
-                Vec::new()
-            }
+            if worktree { named() } else { Vec::new() }
         }
         "reset" if has("--hard") || has("--merge") || has("--keep") => vec![(folder(), keep)],
         "stash" if matches!(after.first().copied(), None | Some("push" | "save")) => {
