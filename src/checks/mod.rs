@@ -333,7 +333,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
             findings.push(finding(Level::Warning, "override", message, None));
         }
         let matchers = [
-            (hook.matcher.as_ref(), "tool names"),
+            (hook.matcher.as_deref(), "tool names"),
             (hook.agent().and_then(|a| a.pattern.as_ref()), "tool inputs"),
         ];
         for (matcher, what) in matchers {

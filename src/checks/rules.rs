@@ -462,8 +462,8 @@ fn duplicate_of(set: &HookSet, index: usize) -> Option<&HookSpec> {
             && first.action == rule.action
             && first.message() == rule.message()
             && first.tool_class == rule.tool_class
-            && earlier.matcher.as_ref().map(Matcher::source)
-                == hook.matcher.as_ref().map(Matcher::source)
+            && earlier.matcher.as_deref().map(Matcher::source)
+                == hook.matcher.as_deref().map(Matcher::source)
             && first.undecidable == rule.undecidable
             && same(first.when(), rule.when())
             && same(first.unless(), rule.unless())

@@ -35,10 +35,10 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
     // An `async` hook is waited for here, so that its answer and its time can be reported.
     let spec = match &hook.source {
         Source::AgentHooks(agent) if agent.run_async => Cow::Owned(HookSpec {
-            source: Source::AgentHooks(AgentHook {
+            source: Source::AgentHooks(Box::new(AgentHook {
                 run_async: false,
-                ..agent.clone()
-            }),
+                ..AgentHook::clone(agent)
+            })),
             ..hook.clone()
         }),
         _ => Cow::Borrowed(hook),
@@ -72,7 +72,7 @@ pub(super) fn run(hook: &HookSpec, gate: &ConsentGate, base: &std::path::Path) -
 fn grade(hook: &HookSpec, report: &HookReport, matched: bool) -> (Level, String) {
     let detail = report.message.as_deref().unwrap_or_default();
     let ms = report.elapsed.unwrap_or_default().as_secs_f64() * 1000.0;
-    let (level, answered) = match (report.status, &report.directive) {
+    let (level, answered) = match (report.status, report.directive.as_deref()) {
         (Status::TimedOut | Status::InvalidOutput, _) => {
             return (
                 Level::Error,

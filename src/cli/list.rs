@@ -395,7 +395,7 @@ fn hook_rows<'a>(
                 shown_command: None,
                 matcher: match rule {
                     Some(_) => crate::config::rules::tool_shown(hook),
-                    None => hook.matcher.as_ref().map(crate::matcher::Matcher::source),
+                    None => hook.matcher.as_deref().map(crate::matcher::Matcher::source),
                 },
                 rule: rule.map(RuleView::of),
                 pattern: hook

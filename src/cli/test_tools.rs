@@ -49,7 +49,7 @@ pub(super) fn unmet<'a>(
             UnmetHook {
                 name: &spec.name,
                 matcher: crate::config::rules::tool_shown(spec)
-                    .or_else(|| spec.matcher.as_ref().map(crate::matcher::Matcher::source))
+                    .or_else(|| spec.matcher.as_deref().map(crate::matcher::Matcher::source))
                     .unwrap_or("(any tool)")
                     .to_owned(),
                 meets: meets(spec),

@@ -34,7 +34,13 @@ pub fn load(options: LoadOptions<'_>) -> Result<HookSet> {
     for (file, scope) in options.rules_files() {
         let (rules, sha256) =
             rules::load_file_noting(&file, scope, options.only, vars, &mut warnings, &mut errors);
-        hooks.extend(rules);
+        // The first file's list is taken as it is: copying a few hundred rules costs a
+        // process the page faults of another list as large.
+        if hooks.is_empty() {
+            hooks = rules;
+        } else {
+            hooks.extend(rules);
+        }
         let absolute = std::path::absolute(&file).unwrap_or(file);
         rules_read.push((crate::ground::paths::normalized(&absolute), scope, sha256));
     }

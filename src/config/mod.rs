@@ -199,7 +199,7 @@ pub struct HookSpec {
     /// The command as declared; with the event, the consent key.
     pub command: String,
     /// The tool matcher (tool events only).
-    pub matcher: Option<Matcher>,
+    pub matcher: Option<Box<Matcher>>,
     /// The deadline for one run.
     pub timeout: Duration,
     /// Block when the hook times out, cannot start, or answers with something unparseable.
@@ -215,7 +215,7 @@ pub enum Source {
     /// consent pin covers the script it names.
     Config,
     /// An Agent Hooks HOOK.md folder.
-    AgentHooks(AgentHook),
+    AgentHooks(Box<AgentHook>),
     /// A rule of a rules file: `command` is the file (approved as one unit), and nothing runs.
     Rules(Box<rules::Rule>),
 }

@@ -364,7 +364,7 @@ pub(crate) fn example(event: Event) -> Option<String> {
 pub(crate) fn tool_shown(hook: &HookSpec) -> Option<&str> {
     let rule = hook.rule()?;
     rule.tool_class
-        .or_else(|| hook.matcher.as_ref().map(Matcher::source))
+        .or_else(|| hook.matcher.as_deref().map(Matcher::source))
 }
 
 /// Whether `file` is a rules file (by its name): its warnings are the `rules` source's.
@@ -570,7 +570,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         line: Some(kept.line),
     };
     HookSpec {
-        matcher: kept.tool.map(|tool| Matcher::compile(&tool).0),
+        matcher: kept.tool.map(|tool| Box::new(Matcher::compile(&tool).0)),
         // Nothing runs: there is nothing to wait for.
         timeout: std::time::Duration::ZERO,
         fail_closed: kept.fail_closed,

@@ -28,7 +28,7 @@ pub(crate) fn manifest_record(hook: &HookSpec) -> Option<Value> {
         "on_failure": agent.on_failure,
         "pattern": agent.pattern.as_ref().map(Matcher::source),
         "sha256": sha256,
-        "tool": hook.matcher.as_ref().map(Matcher::source),
+        "tool": hook.matcher.as_deref().map(Matcher::source),
     }))
 }
 
@@ -375,7 +375,7 @@ impl ApprovedHook<'_> {
             .get("command")
             .and_then(Value::as_str)
             .map_or_else(|| self.script.to_string_lossy().into_owned(), str::to_owned);
-        let source = Source::AgentHooks(AgentHook {
+        let source = Source::AgentHooks(Box::new(AgentHook {
             entry: self.script.clone(),
             argv: Vec::new(),
             pattern: text("pattern").map(|p| Matcher::compile_search(p).0),
@@ -386,9 +386,9 @@ impl ApprovedHook<'_> {
             description: None,
             manifest_sha256: None,
             stand_in: Some(Box::new(stand_in)),
-        });
+        }));
         HookSpec {
-            matcher: text("tool").map(|t| Matcher::compile(t).0),
+            matcher: text("tool").map(|t| Box::new(Matcher::compile(t).0)),
             fail_closed: flag("fail_closed"),
             ..HookSpec::new(
                 self.event,

@@ -516,7 +516,7 @@ fn hook_warning(spec: &HookSpec, report: &HookReport) -> Option<String> {
     let message = report.message.as_deref()?;
     let outcome = match report.status {
         Status::Failed | Status::TimedOut | Status::SpawnFailed | Status::InvalidOutput => {
-            match report.directive {
+            match report.directive.as_deref() {
                 Some(
                     Directive::Block { .. } | Directive::Continue { .. } | Directive::Ask { .. },
                 ) => "",

@@ -80,7 +80,7 @@ pub struct HookReport {
     /// Warnings and errors, or the block message.
     pub message: Option<String>,
     /// What it asked for (within what its event allows).
-    pub directive: Option<Directive>,
+    pub directive: Option<Box<Directive>>,
     /// Its stderr (bounded), for audit views.
     pub stderr: String,
     /// A consent notice for stderr (approved on the spot, not approved, changed, ...).
@@ -290,23 +290,26 @@ fn run_in_order(
     let mut rewritten: Option<Map<String, Value>> = None;
     let mut stopped_by: Option<String> = None;
     let mut reports = Vec::with_capacity(plan.hooks.len());
-    let absorb =
-        |report: &HookReport, rewritten: &mut Option<Map<String, Value>>| match &report.directive {
-            Some(Directive::Block { .. } | Directive::Continue { .. }) => {
-                Some(plan.hooks[report.index].name.clone())
+    let absorb = |report: &HookReport, rewritten: &mut Option<Map<String, Value>>| match report
+        .directive
+        .as_deref()
+    {
+        Some(Directive::Block { .. } | Directive::Continue { .. }) => {
+            Some(plan.hooks[report.index].name.clone())
+        }
+        Some(Directive::Modify { args }) => {
+            let current = rewritten
+                .get_or_insert_with(|| plan.invocation.tool_input.clone().unwrap_or_default());
+            for (key, value) in args {
+                current.insert(key.clone(), value.clone());
             }
-            Some(Directive::Modify { args }) => {
-                let current = rewritten
-                    .get_or_insert_with(|| plan.invocation.tool_input.clone().unwrap_or_default());
-                for (key, value) in args {
-                    current.insert(key.clone(), value.clone());
-                }
-                None
-            }
-            // A person is asked only if no later hook blocks: the rest still run.
-            Some(Directive::Context { .. } | Directive::Ask { .. } | Directive::Text { .. })
-            | None => None,
-        };
+            None
+        }
+        // A person is asked only if no later hook blocks: the rest still run.
+        Some(Directive::Context { .. } | Directive::Ask { .. } | Directive::Text { .. }) | None => {
+            None
+        }
+    };
     for index in 0..plan.hooks.len() {
         if let Some(by) = replaced[index] {
             reports.push(replaced_report(plan, index, by));
@@ -466,7 +469,7 @@ fn rule_report(
     if let Directive::Block { message } = &directive {
         report.message = Some(message.clone());
     }
-    report.directive = Some(directive);
+    report.directive = Some(Box::new(directive));
     report.elapsed = Some(started.elapsed());
     report
 }
@@ -489,10 +492,10 @@ fn denied(plan: &Plan<'_>, index: usize, status: Status, message: &str) -> HookR
             Status::Changed => "changed since it was approved",
             _ => "could not be started",
         };
-        report.directive = Some(crate::engine::response::fail_closed_block(
+        report.directive = Some(Box::new(crate::engine::response::fail_closed_block(
             &format!("{} {}", hook.kind_word(), hook.model_name()),
             what,
-        ));
+        )));
     }
     report
 }
@@ -564,7 +567,7 @@ fn run_decided(
         exit_code,
         elapsed: Some(outcome.elapsed),
         message,
-        directive,
+        directive: directive.map(Box::new),
         stderr: String::from_utf8_lossy(&outcome.stderr).into_owned(),
         notice: None,
         sha256: None,
@@ -597,7 +600,7 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
 /// rewritten input (what runs if the person says yes); else the rewritten input; else the last
 /// new text to speak; else every context, joined by a blank line.
 fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
-    let directives = || hooks.iter().filter_map(|h| h.directive.as_ref());
+    let directives = || hooks.iter().filter_map(|h| h.directive.as_deref());
     if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
         return Some(block.clone());
     }

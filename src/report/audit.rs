@@ -171,7 +171,7 @@ impl<'a> AuditLine<'a> {
                         command: &spec.command,
                         sha256: r.sha256.as_deref(),
                         status: r.status.as_str(),
-                        directive: DirectiveKeys::of(r.directive.as_ref()),
+                        directive: DirectiveKeys::of(r.directive.as_deref()),
                         message: r.message.as_deref(),
                     }
                 })

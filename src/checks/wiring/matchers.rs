@@ -14,7 +14,7 @@ pub(super) fn matchers(set: &HookSet, wired: &[Agent], findings: &mut Vec<Findin
     }
     for hook in set.hooks.iter().filter(|h| h.event.is_tool_event()) {
         let Some(shown) = crate::config::rules::tool_shown(hook)
-            .or_else(|| hook.matcher.as_ref().map(crate::matcher::Matcher::source))
+            .or_else(|| hook.matcher.as_deref().map(crate::matcher::Matcher::source))
         else {
             continue;
         };

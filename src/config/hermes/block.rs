@@ -272,7 +272,7 @@ impl BlockReader {
             line: Some(line),
         };
         Some(HookSpec {
-            matcher,
+            matcher: matcher.map(Box::new),
             timeout,
             fail_closed,
             ..HookSpec::new(event, Source::Config, name, command.to_owned(), origin)
@@ -428,8 +428,8 @@ impl BlockReader {
             let first = kept.iter().find(|k| {
                 k.event == hook.event
                     && k.command == hook.command
-                    && k.matcher.as_ref().map(Matcher::source)
-                        == hook.matcher.as_ref().map(Matcher::source)
+                    && k.matcher.as_deref().map(Matcher::source)
+                        == hook.matcher.as_deref().map(Matcher::source)
             });
             match first {
                 Some(first) => {

@@ -164,7 +164,7 @@ impl Reader<'_> {
             line: Some(1),
         };
         let command = entry.to_string_lossy().into_owned();
-        let source = Source::AgentHooks(AgentHook {
+        let source = Source::AgentHooks(Box::new(AgentHook {
             entry,
             argv,
             pattern,
@@ -175,9 +175,9 @@ impl Reader<'_> {
             description,
             manifest_sha256: None,
             stand_in: None,
-        });
+        }));
         Some(HookSpec {
-            matcher,
+            matcher: matcher.map(Box::new),
             timeout,
             fail_closed,
             ..HookSpec::new(event, source, name, command, origin)
