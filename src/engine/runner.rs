@@ -126,11 +126,12 @@ pub struct RunReport {
 pub(crate) fn run(plan: &Plan<'_>) -> RunReport {
     let replaced = replaced(plan);
     let left_out = bridged(plan.hooks);
+    let left_out_at = |index: usize| left_out.get(index).and_then(Option::as_ref);
     let applies: Vec<bool> = plan
         .hooks
         .iter()
-        .zip(&left_out)
-        .map(|(hook, left_out)| left_out.is_none() && applies(plan, hook))
+        .enumerate()
+        .map(|(index, hook)| left_out_at(index).is_none() && applies(plan, hook))
         .collect();
     let sequential = plan
         .hooks
@@ -143,9 +144,11 @@ pub(crate) fn run(plan: &Plan<'_>) -> RunReport {
         (run_concurrently(plan, &applies, &replaced), None)
     };
     let mut hooks = hooks;
-    for report in &mut hooks {
-        if let Some(why) = &left_out[report.index] {
-            *report = HookReport::skipped(report.index, Status::NotRun, Some(why.clone()));
+    if !left_out.is_empty() {
+        for report in &mut hooks {
+            if let Some(why) = left_out_at(report.index) {
+                *report = HookReport::skipped(report.index, Status::NotRun, Some(why.clone()));
+            }
         }
     }
     let directive = aggregate(&hooks, tool_input);
@@ -155,20 +158,18 @@ pub(crate) fn run(plan: &Plan<'_>) -> RunReport {
 /// The bridge: a config hook whose command is `hermes-hooks run ...`, which Hermes runs to reach
 /// Agent Hooks folders and this tool's consent. Started from here it would call itself, so it is
 /// never run; and where an event has one, its other config hooks are left to Hermes, which runs
-/// them itself (running them here too would run them twice). For each hook, why it is left out.
+/// them itself (running them here too would run them twice). For each hook, why it is left out
+/// (empty where there is no bridge).
 fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
-    let bridges: Vec<bool> = hooks
-        .iter()
-        .map(|hook| matches!(hook.source, Source::Config) && is_bridge(&hook.command))
-        .collect();
-    let Some(bridge) = bridges.iter().position(|b| *b) else {
-        return vec![None; hooks.len()];
+    let is_the_bridge =
+        |hook: &HookSpec| matches!(hook.source, Source::Config) && is_bridge(&hook.command);
+    let Some(bridge) = hooks.iter().position(is_the_bridge) else {
+        return Vec::new();
     };
     hooks
         .iter()
-        .zip(&bridges)
-        .map(|(hook, is_bridge)| match hook.source {
-            Source::Config if *is_bridge => Some(
+        .map(|hook| match hook.source {
+            Source::Config if is_the_bridge(hook) => Some(
                 "the bridge from Hermes into hermes-hooks: run from here it would call itself"
                     .to_owned(),
             ),
@@ -201,10 +202,11 @@ pub(crate) fn is_bridge(command: &str) -> bool {
 }
 
 /// For each hook, the project hook that replaces it. A project hook replaces the user hook of
-/// its name only when it would run itself; otherwise the user hook runs as usual.
+/// its name only when it would run itself; otherwise the user hook runs as usual. Empty where
+/// there are no project hooks of a user hook's name.
 fn replaced(plan: &Plan<'_>) -> Vec<Option<usize>> {
     if plan.replacements.is_empty() {
-        return vec![None; plan.hooks.len()];
+        return Vec::new();
     }
     let work_dir = plan.invocation.work_dir(plan.current_dir);
     crate::config::replaced(plan.hooks, plan.replacements, |hook| {
@@ -311,7 +313,7 @@ fn run_in_order(
         }
     };
     for index in 0..plan.hooks.len() {
-        if let Some(by) = replaced[index] {
+        if let Some(by) = replaced.get(index).copied().flatten() {
             reports.push(replaced_report(plan, index, by));
             continue;
         }
@@ -357,9 +359,9 @@ fn run_concurrently(
     replaced: &[Option<usize>],
 ) -> Vec<HookReport> {
     let todo: Vec<usize> = (0..plan.hooks.len())
-        .filter(|i| applies[*i] && replaced[*i].is_none())
+        .filter(|i| applies[*i] && replaced.get(*i).copied().flatten().is_none())
         .collect();
-    let unstarted = |index: usize| match replaced[index] {
+    let unstarted = |index: usize| match replaced.get(index).copied().flatten() {
         Some(by) => replaced_report(plan, index, by),
         None => HookReport::skipped(index, Status::NotMatched, None),
     };
@@ -600,7 +602,12 @@ fn start_async(plan: &Plan<'_>, index: usize, job: &Job<'_>) -> HookReport {
 /// rewritten input (what runs if the person says yes); else the rewritten input; else the last
 /// new text to speak; else every context, joined by a blank line.
 fn aggregate(hooks: &[HookReport], tool_input: Option<Map<String, Value>>) -> Option<Directive> {
-    let directives = || hooks.iter().filter_map(|h| h.directive.as_deref());
+    // Gathered in one pass: an answer lists every hook, and most have no directive.
+    let given: Vec<&Directive> = hooks
+        .iter()
+        .filter_map(|h| h.directive.as_deref())
+        .collect();
+    let directives = || given.iter().copied();
     if let Some(block) = directives().find(|d| matches!(d, Directive::Block { .. })) {
         return Some(block.clone());
     }

@@ -51,6 +51,15 @@ pub(crate) fn applies(
     invocation: &Invocation,
     tool_input: Option<&Map<String, Value>>,
 ) -> bool {
+    // Once a rule of the call has worked out the programs it runs, a rule about none of them is
+    // told at once: the verdict's own shortcut, without the rest of its work (most rules of an
+    // answer end here).
+    if let Source::Rules(rule) = &hook.source
+        && let Some(Some(call)) = invocation.commands.known_programs()
+        && programs::misses(rule, *call)
+    {
+        return false;
+    }
     match verdict(hook, invocation, tool_input) {
         Verdict::No => false,
         Verdict::Yes => true,

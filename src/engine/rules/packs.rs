@@ -333,6 +333,15 @@ mod tests {
                     hook.name,
                     Value::Object(case.clone())
                 );
+                // And where a rule of the call worked the programs out, `applies` tells at once.
+                let applies = crate::engine::rules::applies(hook, &invocation, input);
+                let undecided = |verdict: &crate::engine::rules::Verdict| match verdict {
+                    crate::engine::rules::Verdict::Undecidable(_) => hook
+                        .rule()
+                        .is_some_and(|r| r.undecidable != crate::config::rules::Undecidable::Allow),
+                    other => *other == crate::engine::rules::Verdict::Yes,
+                };
+                assert_eq!(applies, undecided(&full), "{} on {case:?}", hook.name);
                 let rule = hook.rule().unwrap();
                 passed_by += usize::from(
                     crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
