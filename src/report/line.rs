@@ -328,17 +328,31 @@ impl HookLine<'_> {
     /// The hook's object as [`to_line`] writes it; `plain_command` is the last command found
     /// to need no escaping.
     fn write<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
-        if self.exit_code.is_some() || self.elapsed_ms.is_some() || self.message.is_some() {
-            out.push_str(&to_line(self));
-            return;
-        }
         if let Some(entry) = self.entry {
             out.push_str(&entry.text[entry.start as usize..entry.status as usize]);
         } else {
             self.write_head(out, plain_command);
         }
         out.push_str(self.status);
-        out.push_str("\"}");
+        out.push('"');
+        // A hook that ran (or a rule that answered): its code, time and message, in the order
+        // and form serde gives them.
+        if let Some(code) = self.exit_code {
+            out.push_str(",\"exit_code\":");
+            match code {
+                Some(code) => out.push_str(&code.to_string()),
+                None => out.push_str("null"),
+            }
+        }
+        if let Some(elapsed) = self.elapsed_ms {
+            out.push_str(",\"elapsed_ms\":");
+            out.push_str(&to_line(&elapsed));
+        }
+        if let Some(message) = self.message {
+            out.push_str(",\"message\":");
+            plain_or_json(out, message);
+        }
+        out.push('}');
     }
 
     /// Whether it is written as its kept entry is: not matched, with nothing more to say.
@@ -511,6 +525,32 @@ mod tests {
         assert!(line.contains('é'), "other text stays as it is: {line}");
     }
 
+    /// A hook line for each text, each status and extra field in turn.
+    fn sample_hooks<'a>(odd: &[&'a str]) -> Vec<super::HookLine<'a>> {
+        odd.iter()
+            .enumerate()
+            .map(|(n, text)| super::HookLine {
+                name: text,
+                source: "rules",
+                command: odd[(n + 1) % odd.len()],
+                status: if n % 2 == 0 { "not_matched" } else { "blocked" },
+                exit_code: match n {
+                    2 => Some(Some(2)),
+                    4 => Some(None),
+                    _ => None,
+                },
+                elapsed_ms: match n {
+                    2 => Some(1.5),
+                    1 => Some(0.000_123),
+                    4 => Some(12_345.678_9),
+                    _ => None,
+                },
+                message: (n % 2 == 1 || n == 4).then_some(*text),
+                entry: None,
+            })
+            .collect()
+    }
+
     #[test]
     fn the_written_line_is_the_serialised_one() {
         use super::{DirectiveKeys, Entry, ErrorEntry, Held, HookLine, RunLine};
@@ -539,20 +579,7 @@ mod tests {
                 args: None,
             }),
         ];
-        let hooks: Vec<HookLine<'_>> = odd
-            .iter()
-            .enumerate()
-            .map(|(n, text)| HookLine {
-                name: text,
-                source: "rules",
-                command: odd[(n + 1) % odd.len()],
-                status: "not_matched",
-                exit_code: (n == 2).then_some(Some(2)),
-                elapsed_ms: (n == 2).then_some(1.5),
-                message: (n == 3).then_some(*text),
-                entry: None,
-            })
-            .collect();
+        let hooks = sample_hooks(&odd);
         // Each entry as a rule keeps it, written once in one text: the same text as written on
         // the spot, whether a kept entry stands alone or in a run copied as one.
         let mut text = String::new();
