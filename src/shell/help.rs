@@ -94,7 +94,9 @@ const FAMILIES: &[Family] = &[
         ],
         asks: &["--help", "-help", "-h"],
     },
-    // A git builtin cannot be replaced by an alias of its name.
+    // A git builtin (`stash` and `rebase` are since git 2.22) cannot be replaced by an alias of
+    // its name. Not `filter-branch`, a shell script that hands the words after its options to
+    // rev-list and runs.
     Family {
         programs: &["git"],
         subcommands: &[
@@ -111,7 +113,6 @@ const FAMILIES: &[Family] = &[
             "rm",
             "gc",
             "prune",
-            "filter-branch",
             "worktree",
             "tag",
             "symbolic-ref",

@@ -498,6 +498,8 @@ fn a_request_for_help_is_read_as_the_help_the_program_prints() {
         // A plugin, or a subcommand this reader does not know to be built in.
         "kubectl nuke prod --help",
         "gh nuke-repos --help",
+        // A script, not a builtin: the words after its options are revisions, and it runs.
+        "git filter-branch --tree-filter 'rm -rf x' HEAD --help",
         // A setting that names a program the help runs.
         "git -c man.viewer=x reset --hard --help",
         // BSD rm: after an operand, `--help` is a file.
