@@ -21,13 +21,7 @@ pub(super) fn command(
     let mut texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let program = texts.first().map_or("", |w| basename(w)).to_owned();
     // A request for help is read as what the program does with it: it prints its help.
-    let subcommand_at = Some(options::skip(
-        &texts,
-        1,
-        options::globals(&program).unwrap_or_default(),
-    ))
-    .filter(|at| *at < texts.len());
-    let asked_help = unknown.is_none() && help::asked(&program, &texts, subcommand_at);
+    let asked_help = unknown.is_none() && help::asked(&program, &texts);
     if asked_help {
         texts.truncate(1);
         texts.push("--help".to_owned());

@@ -203,9 +203,8 @@ const HELP_FIRST: &[&str] = &[
     "crontab",
 ];
 
-/// Whether `texts` (the program's word, then its arguments) only ask `program` for help, with
-/// `subcommand_at` the index of its subcommand.
-pub(super) fn asked(program: &str, texts: &[String], subcommand_at: Option<usize>) -> bool {
+/// Whether `texts` (the program's word, then its arguments) only ask `program` for help.
+pub(super) fn asked(program: &str, texts: &[String]) -> bool {
     if (HELP_FIRST.contains(&program) || program.starts_with("mkfs"))
         && texts.get(1).is_some_and(|w| w == "--help")
     {
@@ -214,9 +213,15 @@ pub(super) fn asked(program: &str, texts: &[String], subcommand_at: Option<usize
     let Some(family) = FAMILIES.iter().find(|f| f.programs.contains(&program)) else {
         return false;
     };
-    let Some(at) = subcommand_at else {
+    // Told only for the programs above, after their global options.
+    let at = super::options::skip(
+        texts,
+        1,
+        super::options::globals(program).unwrap_or_default(),
+    );
+    if at >= texts.len() {
         return false;
-    };
+    }
     let subcommand = texts[at].as_str();
     if !family.subcommands.is_empty() && !family.subcommands.contains(&subcommand) {
         return false;
