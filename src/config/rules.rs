@@ -151,6 +151,9 @@ pub struct Condition {
     /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
     /// joined by `|`: compared as text, without the pattern.
     words: Option<String>,
+    /// The words are compared without regard to case (`(?i)^(del|erase)$`, the words in
+    /// lowercase): a text of ASCII characters is compared as text, any other goes to the pattern.
+    fold: bool,
     /// For a pattern that is plain text (`/`), the text: found by looking for it, without the
     /// pattern (which is read from its memo only when a call needs it).
     literal: Option<String>,
@@ -186,14 +189,20 @@ impl Condition {
     /// For a pattern that is an anchored choice of plain words (`^(rm|unlink)$`), the words,
     /// joined by `|`.
     pub(crate) fn words(&self) -> Option<&str> {
-        self.words.as_deref()
+        self.words.as_deref().filter(|_| !self.fold)
     }
 
     /// Whether the pattern is found in `text`, or `None` when that cannot be told (see
     /// [`Matcher::decides`]). A text without what the pattern needs is told at once.
     pub fn decides(&self, text: &str) -> Option<bool> {
         if let Some(words) = &self.words {
-            return Some(crate::matcher::is_in_list(words, text, true));
+            if !self.fold {
+                return Some(crate::matcher::is_in_list(words, text, true));
+            }
+            if text.is_ascii() {
+                let lower = text.to_ascii_lowercase();
+                return Some(crate::matcher::is_in_list(words, &lower, true));
+            }
         }
         if let Some(literal) = &self.literal {
             return Some(text.contains(literal.as_str()));
@@ -624,5 +633,46 @@ mod tests {
             assert_eq!(rules.len(), 1, "{event}");
             assert_eq!(rules[0].event, event);
         }
+    }
+
+    #[test]
+    fn words_that_ignore_case_are_compared_as_the_pattern_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rules.yaml");
+        // The same pattern twice: as words, and (behind an empty group) as a pattern.
+        let text = "rules:\n\
+            - {name: words, event: pre_tool_call, when: {program: '(?i)^(remove-item|rm|ks)$'}}\n\
+            - {name: regex, event: pre_tool_call, when: {program: '(?i)(?:)^(remove-item|rm|ks)$'}}\n";
+        std::fs::write(&file, text).unwrap();
+        let (mut warnings, mut errors) = (Vec::new(), Vec::new());
+        let rules = load_file(
+            &file,
+            Scope::User,
+            None,
+            Vars::default(),
+            &mut warnings,
+            &mut errors,
+        );
+        assert!(warnings.is_empty() && errors.is_empty(), "{errors:?}");
+        let [words, regex] = [&rules[0], &rules[1]].map(|hook| &hook.rule().unwrap().when()[0]);
+        assert!(words.fold && words.words.is_some() && words.words().is_none());
+        assert!(regex.words.is_none());
+        for text in [
+            "rm",
+            "RM",
+            "Rm\n",
+            "Remove-Item",
+            "REMOVE-ITEM",
+            "remove-items",
+            "xrm",
+            "KS",
+            "\u{212a}s",
+            "\u{17f}",
+            "",
+        ] {
+            assert_eq!(words.decides(text), regex.decides(text), "{text:?}");
+        }
+        assert_eq!(words.decides("Remove-Item"), Some(true));
+        assert_eq!(words.decides("\u{212a}S"), Some(true));
     }
 }

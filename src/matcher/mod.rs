@@ -30,12 +30,26 @@ pub(crate) fn words_of(pattern: &str) -> Option<Box<[String]>> {
     (plain && words.iter().all(|word| !word.is_empty())).then(|| words.into_boxed_slice())
 }
 
+/// [`words_of`] for a pattern that ignores case as a whole (`(?i)^(del|erase)$`): the words, in
+/// lowercase, when each is ASCII. A text of ASCII characters is among them when its lowercase
+/// is (Python folds no ASCII letter to another outside ASCII's pairs); any other text is left to
+/// the pattern, since Python pairs `k` with the Kelvin sign and `s` with the long s.
+pub(crate) fn folded_words_of(pattern: &str) -> Option<Box<[String]>> {
+    let words = words_of(pattern.strip_prefix("(?i)")?)?;
+    words
+        .iter()
+        .all(|word| word.is_ascii())
+        .then(|| words.iter().map(|word| word.to_ascii_lowercase()).collect())
+}
+
 /// The deepest nesting of groups [`words_of`] spells out: a pattern from a hostile file may
 /// open thousands, and each is a level of recursion.
 const NESTING_MAX: usize = 4;
 
-/// The most words [`words_of`] spells out: `^(npm|pnpm|yarn)(\.cmd|\.exe)?$` is nine.
-const SPELLED_MAX: usize = 64;
+/// The most words [`words_of`] spells out: `^(npm|pnpm|yarn)(\.cmd|\.exe)?$` is nine, and the
+/// programs that print a file's text (the secrets pack) about eighty. A text is found among them
+/// by one search of the joined words, which costs far less than reading an automaton.
+const SPELLED_MAX: usize = 256;
 
 /// The texts of a choice of sequences (`a|b(c|d)?`), up to its closing `)` when `depth` (how
 /// many groups it is inside) is above 0, or `None` when it holds anything but plain characters,

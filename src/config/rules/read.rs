@@ -352,6 +352,10 @@ fn conditions(
             return Err(Skip(format!("{key}.{field}: {why}")));
         }
         let words = crate::matcher::words_of(&pattern).map(|words| words.join("|"));
+        let folded = words
+            .is_none()
+            .then(|| crate::matcher::folded_words_of(&pattern).map(|words| words.join("|")))
+            .flatten();
         let literal = crate::matcher::literal_of(&pattern).map(str::to_owned);
         conditions.push(Condition {
             field: Cow::Owned(field.clone()),
@@ -360,7 +364,8 @@ fn conditions(
             } else {
                 Matcher::needed(&pattern).and_then(|needed| needed.packed())
             },
-            words,
+            fold: folded.is_some(),
+            words: words.or(folded),
             literal,
             pattern: notes.patterns.len(),
             patterns: None,

@@ -4,7 +4,7 @@
 //! pattern need not even be built for it. `None` where no such set can be told (a pattern that
 //! may match without a literal, `.*` or `[a-z]+`).
 
-use super::{Alt, I, Node, Seq, combine};
+use super::{Alt, ClassItem, I, Node, Seq, combine};
 
 /// At most this many strings in a set: past it, a test would cost what the pattern costs.
 const MOST: usize = 64;
@@ -145,8 +145,47 @@ fn one(node: &Node, flags: u8) -> Option<Needed> {
         } => alternation(body, flags),
         Node::Repeat { min, item, .. } if *min >= 1 => one(item, flags),
         Node::Lit(_) => sequence(&vec![node.clone()], flags),
+        Node::Class {
+            negate: false,
+            items,
+        } => class(items, flags),
         _ => None,
     }
+}
+
+/// The most characters a class is spelled out to (`[$*?]` needs one of three).
+const CLASS_MOST: u32 = 16;
+
+/// A class of a few plain characters (`[$*?]`, `[0-3]`) as the set of its characters; `None`
+/// for a category (`\s`) or many characters, and, without regard to case, for one outside ASCII.
+fn class(items: &[ClassItem], flags: u8) -> Option<Needed> {
+    let fold = flags & I != 0;
+    let mut any_of: Vec<String> = Vec::new();
+    for item in items {
+        let (low, high) = match item {
+            ClassItem::Lit(code) => (*code, *code),
+            ClassItem::Range(low, high) if high.checked_sub(*low)? < CLASS_MOST => (*low, *high),
+            _ => return None,
+        };
+        for code in low..=high {
+            let c = char::from_u32(code)?;
+            if fold && !c.is_ascii() {
+                return None;
+            }
+            let text = if fold {
+                c.to_ascii_lowercase().to_string()
+            } else {
+                c.to_string()
+            };
+            if !any_of.contains(&text) {
+                any_of.push(text);
+            }
+            if any_of.len() > CLASS_MOST as usize {
+                return None;
+            }
+        }
+    }
+    (!any_of.is_empty()).then_some(Needed { any_of, fold })
 }
 
 fn score(needed: &Needed) -> (usize, std::cmp::Reverse<usize>) {
@@ -185,7 +224,8 @@ mod tests {
 
     const PIECES: &[&str] = &[
         "a", "b", "rm", "git", "(", ")", "(?:", "|", "*", "+", "?", "{2}", "\\s", "\\w", ".",
-        "[ab]", "(?=", "(?!", "(?i)", "(?i:", "^", "$", "\\b", "-rf", " ", "K",
+        "[ab]", "(?=", "(?!", "(?i)", "(?i:", "^", "$", "\\b", "-rf", " ", "K", "[kx]", "[a-c]",
+        "[^a]", "[r-]",
     ];
     const TEXTS: &[&str] = &[
         "a", "b", "rm", "RM", "git", " ", "-rf", "k", "\u{212a}", "x",
@@ -237,6 +277,9 @@ mod tests {
         assert!(needed("(?i)DROP").unwrap().fold);
         assert_eq!(set("a(?=secret)"), ["secret"]);
         assert_eq!(set("x(?:ab)+"), ["ab"]);
+        // A class of a few characters needs one of them.
+        assert_eq!(set(r"[$`*?]|[^\[]\[|\[[^\[\s]"), ["$", "`", "*", "?", "["]);
+        assert_eq!(set("(?i)[a-c]"), ["a", "b", "c"]);
     }
 
     #[test]
@@ -249,6 +292,10 @@ mod tests {
             r"\d+",
             "(?!rm)x?",
             r"(?:a)?\w",
+            "[^a]",
+            r"[\sx]",
+            "[a-z]",
+            "(?i)[\u{e9}]",
         ] {
             assert_eq!(needed(pattern), None, "{pattern}");
         }
