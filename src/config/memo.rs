@@ -125,6 +125,22 @@ impl Slot {
         (memo.name == self.name).then_some(memo.body)
     }
 
+    /// [`Self::recall_body`], with the memo's bytes: a body that lends its parts from them
+    /// (rules' bodies, see [`super::rules`]) is read back without copying them out, and keeps
+    /// them.
+    pub(crate) fn recall_body_kept<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> Option<(T, std::sync::Arc<Vec<u8>>)> {
+        let bytes = crate::ground::limits::read_private(
+            &self.body_path(),
+            8 * crate::ground::limits::CONFIG_MAX,
+        )
+        .ok()?;
+        let memo: Body<String, T> = postcard::from_bytes(opened(&bytes)?).ok()?;
+        // Moved, the bytes stay where they are: what the parts lent is still there.
+        (memo.name == self.name).then(|| (memo.body, std::sync::Arc::new(bytes)))
+    }
+
     /// Checks the body memo against `expected`, what reading the file gives now: `None` when
     /// there is none, or it holds exactly that under a check that holds. Any other is removed.
     /// `expected` is asked only when there is a memo.

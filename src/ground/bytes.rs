@@ -12,7 +12,7 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
-struct Visit;
+pub(crate) struct Visit;
 
 impl<'de> Visitor<'de> for Visit {
     type Value = Bytes;

@@ -128,17 +128,17 @@ pub(crate) fn read_private(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 /// Reads an open regular file of `size` bytes (as its stat said), up to `max`. A file that is
 /// no longer than its stat said is read with one `read`: a short read of a regular file is its
 /// end.
-fn read_capped(mut file: File, size: u64, max: u64) -> io::Result<Vec<u8>> {
+fn read_capped(file: File, size: u64, max: u64) -> io::Result<Vec<u8>> {
     let first = usize::try_from(size.min(max) + 1).unwrap_or(usize::MAX);
-    let mut bytes = vec![0; first];
+    // Read into room never written before: zeroing it first touched every page twice.
+    let mut bytes = Vec::with_capacity(first);
     crate::ground::fault::check()?;
     let got = loop {
-        match file.read(&mut bytes) {
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+        match rustix::io::read(&file, rustix::buffer::spare_capacity(&mut bytes)) {
+            Err(rustix::io::Errno::INTR) => {}
             other => break other?,
         }
     };
-    bytes.truncate(got);
     if got == first {
         // It grew since: read on, up to the cap.
         file.take(max + 1 - got as u64).read_to_end(&mut bytes)?;

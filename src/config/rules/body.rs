@@ -3,8 +3,11 @@
 //! call runs the programs of a few: the rest are passed over by their program bits before a
 //! condition is read, so a `run` that read every body back (the conditions' words, literals and
 //! needed texts, the messages) paid for hundreds of rules it never asked. A memo keeps each
-//! rule's body as one run of bytes, copied as they are and read the first time it is asked for.
+//! rule's body as one run of bytes, read the first time it is asked for. Read back from a memo,
+//! a body is a range of the memo's own bytes, kept whole and shared by every rule of the file:
+//! copying each body out cost a `run` as many allocations and the fresh pages they filled.
 
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -19,9 +22,31 @@ type Parts = (Vec<Condition>, Vec<Condition>, String);
 pub struct Body {
     read: OnceLock<Parts>,
     /// Their bytes as a memo keeps them, while they are not read yet.
-    bytes: Option<Box<[u8]>>,
+    bytes: Option<Stored>,
     /// Their file's patterns, given to each condition as it is read.
     patterns: Option<Arc<Patterns>>,
+}
+
+/// Where a body's bytes are.
+#[derive(Clone)]
+enum Stored {
+    /// A copy of their own.
+    Copied(Box<[u8]>),
+    /// Just read back: where they lie in the memo's bytes (an address and a length), until
+    /// [`Body::keep_in`] is given those bytes. Never read from.
+    At(usize, usize),
+    /// A range of the memo's bytes, shared by the file's rules.
+    Kept(Arc<Vec<u8>>, Range<usize>),
+}
+
+impl Stored {
+    fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Self::Copied(bytes) => Some(bytes),
+            Self::At(..) => None,
+            Self::Kept(buffer, range) => buffer.get(range.clone()),
+        }
+    }
 }
 
 impl Body {
@@ -55,6 +80,17 @@ impl Body {
         self.read.get().is_none()
     }
 
+    /// Takes its bytes as a range of `buffer`, the memo it was just read back from (which holds
+    /// them, as it does when the body was read from those very bytes).
+    pub(super) fn keep_in(&mut self, buffer: &Arc<Vec<u8>>) {
+        if let Some(Stored::At(address, len)) = self.bytes {
+            self.bytes = (address.checked_sub(buffer.as_ptr() as usize))
+                .and_then(|start| Some(start..start.checked_add(len)?))
+                .filter(|range| range.end <= buffer.len())
+                .map(|range| Stored::Kept(Arc::clone(buffer), range));
+        }
+    }
+
     /// Gives every condition its file's patterns, now or as it is read.
     pub(super) fn set_patterns(&mut self, patterns: &Arc<Patterns>) {
         if let Some((when, unless, _)) = self.read.get_mut() {
@@ -72,7 +108,8 @@ impl Body {
             // of its tool, and a guard that blocks then blocks too much rather than nothing.
             let (mut when, mut unless, message): Parts = self
                 .bytes
-                .as_deref()
+                .as_ref()
+                .and_then(Stored::bytes)
                 .and_then(|bytes| postcard::from_bytes(bytes).ok())
                 .unwrap_or_default();
             if let Some(patterns) = &self.patterns {
@@ -107,8 +144,20 @@ impl std::fmt::Debug for Body {
 
 impl Serialize for Body {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if let (None, Some(bytes)) = (self.read.get(), &self.bytes) {
-            return s.serialize_bytes(bytes);
+        if self.read.get().is_none() {
+            match &self.bytes {
+                Some(Stored::At(..)) => {
+                    return Err(serde::ser::Error::custom(
+                        "a body not given its memo's bytes",
+                    ));
+                }
+                Some(stored) => {
+                    if let Some(bytes) = stored.bytes() {
+                        return s.serialize_bytes(bytes);
+                    }
+                }
+                None => {}
+            }
         }
         let bytes = postcard::to_stdvec(self.parts()).map_err(serde::ser::Error::custom)?;
         s.serialize_bytes(&bytes)
@@ -117,12 +166,36 @@ impl Serialize for Body {
 
 impl<'de> Deserialize<'de> for Body {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let bytes: crate::ground::bytes::Bytes = Deserialize::deserialize(d)?;
         Ok(Self {
             read: OnceLock::new(),
-            bytes: Some(bytes.0),
+            bytes: Some(d.deserialize_bytes(Visit)?),
             patterns: None,
         })
+    }
+}
+
+/// Reads a body's bytes: where they lie when the reader lends them (a memo read whole), else
+/// a copy.
+struct Visit;
+
+impl<'de> serde::de::Visitor<'de> for Visit {
+    type Value = Stored;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a rule's body")
+    }
+
+    fn visit_borrowed_bytes<E: serde::de::Error>(self, bytes: &'de [u8]) -> Result<Stored, E> {
+        Ok(Stored::At(bytes.as_ptr() as usize, bytes.len()))
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Stored, E> {
+        Ok(Stored::Copied(bytes.into()))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Stored, A::Error> {
+        let bytes = crate::ground::bytes::Visit.visit_seq(seq)?;
+        Ok(Stored::Copied(bytes.0))
     }
 }
 
@@ -141,8 +214,21 @@ mod tests {
         assert!(read.skipped.is_empty(), "{:?}", read.skipped);
         let fresh = &read.rules[0].body;
         let bytes = postcard::to_stdvec(&read).unwrap();
-        let back: read::Read = postcard::from_bytes(&bytes).unwrap();
+        let memo = bytes.clone();
+        let mut back: read::Read = postcard::from_bytes(&memo).unwrap();
+        // Lent by the reader, the body is where it lies in those bytes, and is read from them.
+        assert!(matches!(
+            back.rules[0].body.bytes,
+            Some(super::Stored::At(..))
+        ));
+        // Other bytes do not hold it: nothing is read from them.
+        let mut elsewhere = postcard::from_bytes::<read::Read>(&memo).unwrap();
+        elsewhere.keep_bodies_in(&std::sync::Arc::new(bytes.clone()));
+        assert!(elsewhere.rules[0].body.bytes.is_none());
+        let buffer = std::sync::Arc::new(memo);
+        back.keep_bodies_in(&buffer);
         let kept = &back.rules[0].body;
+        assert!(matches!(kept.bytes, Some(super::Stored::Kept(..))));
         assert!(kept.unread());
         // Written again before it is read, it is the same bytes.
         assert_eq!(postcard::to_stdvec(&back).unwrap(), bytes);
@@ -161,7 +247,7 @@ mod tests {
     fn bytes_that_do_not_read_leave_no_condition_so_the_rule_applies_to_every_call() {
         let kept = super::Body {
             read: std::sync::OnceLock::new(),
-            bytes: Some(vec![0xFF, 0xFF, 0xFF].into()),
+            bytes: Some(super::Stored::Copied(vec![0xFF, 0xFF, 0xFF].into())),
             patterns: None,
         };
         assert!(kept.when().is_empty() && kept.unless().is_empty() && kept.message().is_empty());

@@ -36,6 +36,16 @@ pub(super) struct Read {
     pub patterns: Vec<String>,
 }
 
+impl Read {
+    /// Gives every rule's body the memo this reading was just read back from (see
+    /// [`super::body::Body::keep_in`]).
+    pub(super) fn keep_bodies_in(&mut self, buffer: &std::sync::Arc<Vec<u8>>) {
+        for rule in &mut self.rules {
+            rule.body.keep_in(buffer);
+        }
+    }
+}
+
 /// One rule, checked.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Kept {

@@ -19,13 +19,13 @@ use crate::config::{LoadError, Origin, SourceKind, memo};
 use crate::ground::stamp::Stamp;
 
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 11\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 12\0";
 /// The same for the memo of a rules file's patterns.
 const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 2\0";
 /// The same for the memo of a rules file's patterns built ahead as automata.
 const AUTOMATA_FORMAT: &[u8] = b"hermes-hooks rules automata 2\0";
 /// The same for the memo named by a file's stamp.
-const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 5\0";
+const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 6\0";
 
 /// The patterns of one rules file: in hand when the file was just read, else read from their
 /// memo when a call could first match one; should that memo be gone, the file is read again,
@@ -160,8 +160,10 @@ pub(super) fn reading(
     let stamp_slot = slot(STAMP_FORMAT, &stamp.bytes(), vars);
     if let Some(known) = stamp_slot
         .as_ref()
-        .and_then(memo::Slot::recall_body::<Stamped>)
+        .and_then(memo::Slot::recall_body_kept::<Stamped>)
     {
+        let (mut known, buffer) = known;
+        known.read.keep_bodies_in(&buffer);
         let patterns = Patterns::later(file, &known.sha256, vars);
         return Some((known.read, known.sha256, patterns));
     }
@@ -176,7 +178,11 @@ pub(super) fn reading(
     };
     let recalled = slot(MEMO_FORMAT, hashed.as_bytes(), vars)
         .as_ref()
-        .and_then(memo::Slot::recall_body::<read::Read>);
+        .and_then(memo::Slot::recall_body_kept::<read::Read>)
+        .map(|(mut read, buffer)| {
+            read.keep_bodies_in(&buffer);
+            read
+        });
     let (read, sha256, patterns) = if let Some(read) = recalled {
         let patterns = Patterns::later(file, &hashed, vars);
         (read, hashed.clone(), patterns)
