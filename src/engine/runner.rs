@@ -185,9 +185,15 @@ fn bridged(hooks: &[HookSpec]) -> Vec<Option<String>> {
 /// Whether `command` runs `hermes-hooks run`.
 pub(crate) fn is_bridge(command: &str) -> bool {
     // Without quotes, escapes or `~`, the words are pieces of the command as written: if no
-    // piece can end in "hermes-hooks", no split is needed to tell (this runs for every config
-    // hook of the event, on every call).
-    if !command.contains("hermes-hooks") && !command.contains(['\'', '"', '\\', '~']) {
+    // piece can end in "hermes-hooks", no split is needed to tell. This runs for every config
+    // hook of the event, on every call, so it is one pass over the bytes, not two searches.
+    let bytes = command.as_bytes();
+    let maybe = bytes.iter().enumerate().any(|(at, byte)| match byte {
+        b'\'' | b'"' | b'\\' | b'~' => true,
+        b'h' => bytes[at..].starts_with(b"hermes-hooks"),
+        _ => false,
+    });
+    if !maybe {
         return false;
     }
     let Ok(words) = crate::exec::spawn::split(command) else {
@@ -654,6 +660,8 @@ mod tests {
             "hermes-hoo'ks' run",
             "\"hermes-hooks\" r\\un",
             "hermes\\-hooks run",
+            "/opt/hhermes/hermes-hooks run",
+            "~/bin/hermes-hooks run",
         ] {
             assert!(is_bridge(bridge), "{bridge}");
         }
@@ -663,6 +671,8 @@ mod tests {
             "hermes-hooks-run run",
             "'./guard.sh' run",
             "python3 hermes-hooks run",
+            "/opt/hooks/h/hermes-hook run",
+            "hhermes-hooks run",
         ] {
             assert!(!is_bridge(other), "{other}");
         }

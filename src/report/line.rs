@@ -399,17 +399,21 @@ impl HookLine<'_> {
     }
 }
 
+/// The bytes a JSON string holds as they are: printable ASCII but `"` and `\\`.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut byte = 0x20;
+    while byte < 0x7f {
+        plain[byte] = byte != b'"' as usize && byte != b'\\' as usize;
+        byte += 1;
+    }
+    plain
+};
+
 /// `text` as a JSON string: as it is between quotes when it is printable ASCII with no quote or
 /// backslash (true), else as [`to_line`] escapes it.
 fn plain_or_json(out: &mut String, text: &str) -> bool {
-    // Without a short cut, so that the check is made many bytes at a time.
-    let unusual = text.bytes().fold(0_u8, |unusual, b| {
-        unusual
-            | u8::from(b < 0x20)
-            | u8::from(b >= 0x7f)
-            | u8::from(b == b'"')
-            | u8::from(b == b'\\')
-    }) != 0;
+    let unusual = !text.bytes().all(|b| PLAIN[usize::from(b)]);
     if unusual {
         out.push_str(&to_line(&text));
     } else {
