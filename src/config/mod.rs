@@ -206,6 +206,23 @@ pub struct HookSpec {
     pub fail_closed: bool,
     /// Where it is declared.
     pub origin: Origin,
+    /// Its entry in an answer line, the same on every call: made the first time, where a
+    /// process answers many calls (see [`crate::report::line`]).
+    pub(crate) answer: std::sync::OnceLock<Entry>,
+}
+
+/// A hook's entry in an answer line, in a text written once for the hooks an answer lists side
+/// by side, so that a run of them not matched is copied as one slice.
+#[derive(Clone, Debug)]
+pub(crate) struct Entry {
+    /// The entries of the run, joined by commas.
+    pub text: Arc<str>,
+    /// Where this one starts.
+    pub start: u32,
+    /// Where its status starts (after `"status":"`).
+    pub status: u32,
+    /// Where it ends, written as not matched.
+    pub end: u32,
 }
 
 /// A hook's source, with the data only that source has.
@@ -355,6 +372,7 @@ impl HookSpec {
             timeout: Duration::from_secs(hermes::DEFAULT_TIMEOUT_SECS),
             fail_closed: false,
             origin,
+            answer: std::sync::OnceLock::new(),
         }
     }
 

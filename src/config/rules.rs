@@ -261,26 +261,9 @@ pub struct Rule {
     pub home: Option<Arc<Path>>,
     /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
     pub stand_in: Option<Box<super::StandIn>>,
-    /// Its entry in an answer line, the same on every call: made the first time, where a
-    /// process answers many calls (see [`crate::report::line`]).
-    pub(crate) answer: OnceLock<Entry>,
     /// The programs and subcommands it is about, as bits, made the first time (see
     /// [`crate::engine::rules::programs`]).
     pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
-}
-
-/// A rule's entry in an answer line, in a text written once for the rules an answer lists side
-/// by side, so that a run of them not matched is copied as one slice.
-#[derive(Clone, Debug)]
-pub(crate) struct Entry {
-    /// The entries of the run, joined by commas.
-    pub text: Arc<str>,
-    /// Where this one starts.
-    pub start: u32,
-    /// Where its status starts (after `"status":"`).
-    pub status: u32,
-    /// Where it ends, written as not matched.
-    pub end: u32,
 }
 
 /// What a rule with these `when` conditions is about, as bits (see
@@ -570,7 +553,6 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         undecidable: kept.undecidable,
         home: shared.home.clone(),
         stand_in: None,
-        answer: OnceLock::new(),
         // Read with the rule, kept in its memo: a `run` makes none of them again.
         programs: OnceLock::from(kept.programs),
     };

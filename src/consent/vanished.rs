@@ -290,7 +290,6 @@ fn unknown_rules(
         undecidable: rules::Undecidable::Allow,
         home: None,
         stand_in: Some(Box::new(stand_in.clone())),
-        answer: std::sync::OnceLock::new(),
         programs: std::sync::OnceLock::new(),
     };
     let name = file

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::config::rules::Entry;
+use crate::config::Entry;
 use crate::config::{Event, HookSpec};
 use crate::engine::response::{Directive, Status, ask_as_block};
 use crate::engine::runner::{HookReport, RunReport};
@@ -169,9 +169,9 @@ impl<'a> RunLine<'a> {
         }
     }
 
-    /// Where a process answers many calls, each rule's entry is written the first time, together
-    /// with the entries of the rules of its file listed after it, and kept: a run of rules not
-    /// matched is then one copy.
+    /// Where a process answers many calls, each hook's entry is written the first time, together
+    /// with the entries of the hooks listed after it that have none yet, and kept: a run of
+    /// hooks not matched is then one copy.
     pub(crate) fn keep_entries(&mut self, hooks: &'a [HookSpec], report: &'a RunReport) {
         if !crate::config::rules::many_calls() {
             return;
@@ -179,30 +179,25 @@ impl<'a> RunLine<'a> {
         let specs: Vec<&'a HookSpec> = report.hooks.iter().map(|r| &hooks[r.index]).collect();
         let mut at = 0;
         while at < specs.len() {
-            let Some(rule) = specs[at].rule().filter(|rule| rule.answer.get().is_none()) else {
-                at += 1;
-                continue;
-            };
             let run = specs[at..]
                 .iter()
-                .take_while(|spec| {
-                    spec.rule().is_some_and(|other| {
-                        std::sync::Arc::ptr_eq(&other.file, &rule.file)
-                            && other.answer.get().is_none()
-                    })
-                })
+                .take_while(|spec| spec.answer.get().is_none())
                 .count();
+            if run == 0 {
+                at += 1;
+                continue;
+            }
             write_entries(&specs[at..at + run]);
             at += run;
         }
         for (line, spec) in self.hooks.iter_mut().zip(&specs) {
-            line.entry = spec.rule().and_then(|rule| rule.answer.get());
+            line.entry = spec.answer.get();
         }
     }
 }
 
-/// Writes the entries of `specs` (rules of one file, side by side in an answer) into one text,
-/// and gives each rule its place in it.
+/// Writes the entries of `specs` (hooks side by side in an answer) into one text, and gives
+/// each hook its place in it.
 fn write_entries(specs: &[&HookSpec]) {
     let mut text = String::new();
     let mut places = Vec::with_capacity(specs.len());
@@ -232,16 +227,14 @@ fn write_entries(specs: &[&HookSpec]) {
     };
     let text: std::sync::Arc<str> = text.into();
     for (spec, (start, status, end)) in specs.iter().zip(places) {
-        if let Some(rule) = spec.rule() {
-            // Bounded by `total`, which fits.
-            let place = |at: usize| u32::try_from(at).unwrap_or(total);
-            let _ = rule.answer.set(Entry {
-                text: std::sync::Arc::clone(&text),
-                start: place(start),
-                status: place(status),
-                end: place(end),
-            });
-        }
+        // Bounded by `total`, which fits.
+        let place = |at: usize| u32::try_from(at).unwrap_or(total);
+        let _ = spec.answer.set(Entry {
+            text: std::sync::Arc::clone(&text),
+            start: place(start),
+            status: place(status),
+            end: place(end),
+        });
     }
 }
 
