@@ -116,13 +116,7 @@ impl Slot {
 
     /// What [`Self::keep_body`] wrote for this slot, when it is there and sound.
     pub(crate) fn recall_body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
-        let bytes = crate::ground::limits::read_private(
-            &self.body_path(),
-            8 * crate::ground::limits::CONFIG_MAX,
-        )
-        .ok()?;
-        let memo: Body<String, T> = postcard::from_bytes(opened(&bytes)?).ok()?;
-        (memo.name == self.name).then_some(memo.body)
+        self.recall_body_kept().map(|(body, _)| body)
     }
 
     /// [`Self::recall_body`], with the memo's bytes: a body that lends its parts from them

@@ -268,8 +268,6 @@ impl RunLine<'_> {
         out.push_str(",\"hooks\":[");
         // The hooks of one file share their command: it is checked once.
         let mut plain_command = "";
-        // The last message written, as JSON: after a block, every later hook says the same.
-        let mut last_message: Option<(&str, String)> = None;
         // A run of kept entries, side by side in their text, waiting to be copied as one.
         let mut run: Option<(&str, usize, usize)> = None;
         let mut first = true;
@@ -303,7 +301,7 @@ impl RunLine<'_> {
                 out.push_str(&text[from..until]);
             }
             separate(&mut out);
-            hook.write(&mut out, &mut plain_command, &mut last_message);
+            hook.write(&mut out, &mut plain_command);
         }
         if let Some((text, from, until)) = run.take() {
             separate(&mut out);
@@ -322,14 +320,7 @@ impl RunLine<'_> {
 impl HookLine<'_> {
     /// The hook's object as [`to_line`] writes it; `plain_command` is the last command found
     /// to need no escaping.
-    /// `last_message` is the last message written and its JSON text, written again as it is
-    /// for the same message.
-    fn write<'a>(
-        &'a self,
-        out: &mut String,
-        plain_command: &mut &'a str,
-        last_message: &mut Option<(&'a str, String)>,
-    ) {
+    fn write<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
         if let Some(entry) = self.entry {
             out.push_str(&entry.text[entry.start as usize..entry.status as usize]);
         } else {
@@ -352,15 +343,7 @@ impl HookLine<'_> {
         }
         if let Some(message) = self.message {
             out.push_str(",\"message\":");
-            match last_message {
-                Some((said, json)) if *said == message => out.push_str(json),
-                _ => {
-                    let mut json = String::with_capacity(message.len() + 2);
-                    plain_or_json(&mut json, message);
-                    out.push_str(&json);
-                    *last_message = Some((message, json));
-                }
-            }
+            plain_or_json(out, message);
         }
         out.push('}');
     }
