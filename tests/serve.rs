@@ -1241,6 +1241,36 @@ fn the_project_hooks_folder_appearing_going_or_switched_counts_from_the_next_req
     }
 }
 
+#[test]
+fn a_project_made_moved_or_cut_off_above_the_calls_folder_counts_from_the_next_request() {
+    for way in WAYS {
+        let env = TestEnv::new();
+        let project = env.work().join("app");
+        let deep = project.join("src/deep");
+        std::fs::create_dir_all(&deep).unwrap();
+        let mut both = Beside::new(&env, way, &[]);
+        let payload = serde_json::json!({"tool_name": "terminal", "cwd": deep});
+        let mut hooks = || names(&both.ask("pre_tool_call", &payload));
+        settle();
+        assert!(hooks().is_empty(), "{way}");
+        hook_folder(&project.join(".agents/hooks/audit"), "first");
+        assert_eq!(hooks(), ["first"], "{way}: a project made above");
+        assert_eq!(hooks(), ["first"], "{way}");
+        // The project renamed, and a folder of the same name made without hooks.
+        std::fs::rename(&project, env.work().join("moved")).unwrap();
+        std::fs::create_dir_all(&deep).unwrap();
+        assert!(hooks().is_empty(), "{way}: the project moved away");
+        std::fs::remove_dir_all(&project).unwrap();
+        std::fs::rename(env.work().join("moved"), &project).unwrap();
+        assert_eq!(hooks(), ["first"], "{way}: back");
+        // A repository between the call's folder and the project ends the search below it.
+        std::fs::create_dir_all(project.join("src/.git")).unwrap();
+        assert!(hooks().is_empty(), "{way}: cut off by a repository");
+        std::fs::remove_dir_all(project.join("src/.git")).unwrap();
+        assert_eq!(hooks(), ["first"], "{way}");
+    }
+}
+
 /// How many inotify watches process `pid` holds (0 without an inotify descriptor).
 fn watches(pid: u32) -> usize {
     let mut count = 0;

@@ -9,11 +9,13 @@
 //! - a watch (inotify, Linux) on the folder or file itself: a folder's watch sees its listing
 //!   change, a file's sees every write, `chmod` or new link, made through whichever of its
 //!   names (a hard link elsewhere too); all watches are asked with one `read`;
+//! - for the top of each source (config.yaml, `.env`, each rules file and hooks folder), a
+//!   watch on every folder on the way to it, for the next name: a folder on the way renamed,
+//!   removed or made a symlink, or the missing name made, is an event in the folder above;
 //! - a `stat` of its path, compared by device and inode, where the path may lead elsewhere
-//!   without an event in a watched folder: the top of each source (config.yaml, each hooks
-//!   folder), whose path is outside every watch, and every symlink inside the hooks folders
-//!   (a symlink anywhere along its target's path can be switched, as a dotfiles manager
-//!   switches generations);
+//!   without an event in a watched folder: a top whose way goes through a symlink or cannot be
+//!   watched, and every symlink inside the hooks folders (a symlink anywhere along its
+//!   target's path can be switched, as a dotfiles manager switches generations);
 //! - a `stat` compared by device, inode, size, modification and change times and mode, where
 //!   there is no watch (another system, a file system another machine writes to, past the
 //!   watch limit). Every write moves the change time, which no program can set; but a change
@@ -23,6 +25,7 @@
 //! The consent allowlist is kept apart (`consent::KeptList`, by the same stamp); the pin hashes
 //! each script right before it starts.
 
+mod walk;
 mod watch;
 
 use std::collections::HashMap;
@@ -43,6 +46,8 @@ const ENTRIES_MAX: usize = 512;
 #[derive(Debug)]
 pub struct HookCache {
     entries: HashMap<Key, Entry>,
+    /// The projects found, by where the search started.
+    walks: HashMap<walk::Key, walk::Walked>,
     watch: Watch,
 }
 
@@ -96,6 +101,7 @@ impl HookCache {
     fn with(watch: Watch) -> Self {
         Self {
             entries: HashMap::new(),
+            walks: HashMap::new(),
             watch,
         }
     }
@@ -356,6 +362,7 @@ impl Taking<'_> {
         // symlink is bound to what its folder's listing says.
         // Stamped before it is watched: a watch on a file swapped in after the stamp is on
         // another inode than the stamp, which then differs at the next use.
+        let listed = listed || self.along(path);
         let (stamp, bound) = if listed {
             match std::fs::symlink_metadata(path) {
                 Ok(meta) if meta.file_type().is_symlink() => (Stamp::of(path), false),
@@ -375,7 +382,8 @@ impl Taking<'_> {
         };
         let token = match role {
             Role::Folder(names) if stamp.is_dir() => {
-                self.watch.add(path, names, true, stamp.identity().0)
+                self.watch
+                    .add(path, names, (true, true), stamp.identity().0)
             }
             // A file where a folder could be: only what it is counts, and a listed file
             // becomes a folder only through its folder's listing.
@@ -385,7 +393,9 @@ impl Taking<'_> {
                 }
                 return false;
             }
-            Role::File => self.watch.add(path, &Names::Any, false, stamp.identity().0),
+            Role::File => self
+                .watch
+                .add(path, &Names::Any, (false, true), stamp.identity().0),
         };
         match token {
             Some(token) => {
@@ -397,6 +407,67 @@ impl Taking<'_> {
             None => self.stat(path, Some(stamp), Compare::Whole),
         }
         stamp.is_dir()
+    }
+
+    /// Watches each folder on the way to `path` for the next name on it, so that where the path
+    /// leads cannot change without an event: a folder on the way renamed, removed, replaced or
+    /// made a symlink, or its mode or owner changed, is an event in the folder above it, and a
+    /// name that is missing is watched for where it would appear. Then the path's own name is
+    /// listed, as a path inside a hooks folder is. Gives false (the path is statted on each use
+    /// instead) where that cannot be proven: a path that is not absolute and plain, a folder on
+    /// the way that is a symlink (its target's own path is elsewhere) or cannot be looked at, or
+    /// a folder that cannot be watched. A file system mounted over a folder on the way makes no
+    /// event; the statted paths see that, these do not.
+    fn along(&mut self, path: &Path) -> bool {
+        let mut parts = path.components();
+        if parts.next() != Some(Component::RootDir) {
+            return false;
+        }
+        let mut names = Vec::new();
+        for part in parts {
+            match part {
+                Component::Normal(name) => names.push(name),
+                _ => return false,
+            }
+        }
+        let mut dir = PathBuf::from("/");
+        let Ok(mut meta) = std::fs::symlink_metadata(&dir) else {
+            return false;
+        };
+        for (at, name) in names.iter().enumerate() {
+            use std::os::unix::fs::MetadataExt as _;
+            let Some(token) = self.watch.add(
+                &dir,
+                &Names::Only(vec![(*name).to_owned()]),
+                (true, false),
+                meta.dev(),
+            ) else {
+                return false;
+            };
+            self.deps.watched.push(token);
+            if at + 1 == names.len() {
+                break;
+            }
+            // Looked at after its folder is watched: a change from now on is an event.
+            dir.push(name);
+            meta = match std::fs::symlink_metadata(&dir) {
+                Ok(next) if next.is_dir() => next,
+                Ok(next) if next.file_type().is_symlink() => return false,
+                // A file where a folder would be: the path leads nowhere until that name
+                // changes, which the watch above sees.
+                Ok(_) => return true,
+                Err(err)
+                    if matches!(
+                        err.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    return true;
+                }
+                Err(_) => return false,
+            };
+        }
+        true
     }
 
     fn stat(&mut self, path: &Path, stamp: Option<Stamp>, compare: Compare) {
@@ -615,24 +686,112 @@ mod tests {
 
     #[test]
     #[cfg(target_os = "linux")]
+    fn a_folder_on_the_way_swapped_or_a_missing_one_made_is_seen_with_no_stat() {
+        let outer = tempfile::tempdir().unwrap();
+        let home = outer.path().join("home");
+        let hooks = home.join("hooks");
+        let later = outer.path().join("later").join("hooks");
+        let hook = |hooks: &Path| {
+            fs::create_dir_all(hooks.join("audit/scripts")).unwrap();
+            fs::write(
+                hooks.join("audit/HOOK.md"),
+                "---\ntrigger: pre-tool-call\n---\n",
+            )
+            .unwrap();
+        };
+        hook(&hooks);
+        let config = home.join("config.yaml");
+        let dotenv = home.join(".env");
+        let mut cache = HookCache::with(Watch::new(Limit::Chosen));
+        let count = |cache: &mut HookCache| {
+            let got = cache.get(
+                LoadOptions {
+                    config: &config,
+                    managed: None,
+                    dotenv: Some(&dotenv),
+                    user_hooks: Some(&hooks),
+                    project_hooks: Some(&later),
+                    nested_hooks: &[],
+                    only: None,
+                    user_rules: None,
+                    project: None,
+                },
+                Event::parse("pre_tool_call").unwrap().event,
+            );
+            (got.set.unwrap().hooks.len(), got.fresh)
+        };
+        assert_eq!(count(&mut cache), (1, true));
+        assert_eq!(count(&mut cache), (1, false), "kept");
+        // Nothing is statted on a use: config.yaml and .env (missing), the hooks folder and the
+        // one two levels from being made are all proven by watches on the folders above them.
+        let statted: Vec<_> = cache
+            .entries
+            .values()
+            .flat_map(|e| &e.deps.statted)
+            .collect();
+        assert!(statted.is_empty(), "{statted:?}");
+        // A busy folder on the way (a log written beside the home) changes nothing.
+        let log = outer.path().join("busy.log");
+        for line in 0..50 {
+            fs::write(&log, format!("{line}\n")).unwrap();
+        }
+        fs::write(home.join("notes.txt"), "x").unwrap();
+        assert_eq!(
+            count(&mut cache),
+            (1, false),
+            "kept through writes beside it"
+        );
+        // The folder above the hooks folder is swapped for another: no event reaches the old
+        // hooks folder's own watch, but its name moved in the folder above.
+        fs::rename(&home, outer.path().join("old")).unwrap();
+        fs::create_dir_all(&hooks).unwrap();
+        assert_eq!(count(&mut cache), (0, true), "the new folder has no hook");
+        assert_eq!(count(&mut cache), (0, false));
+        // A project hooks folder whose parent did not exist yet.
+        hook(&later);
+        assert_eq!(count(&mut cache), (1, true), "made where it was missing");
+        // A folder on the way made a symlink: statted from then on.
+        fs::rename(&home, outer.path().join("older")).unwrap();
+        std::os::unix::fs::symlink(outer.path().join("old"), &home).unwrap();
+        assert_eq!(
+            count(&mut cache),
+            (2, true),
+            "the first hooks folder is back, by a link"
+        );
+        let statted = cache.entries.values().flat_map(|e| &e.deps.statted).count();
+        assert!(statted > 0, "a path through a symlink is statted");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
     fn watches_no_set_uses_are_given_back() {
         let tree = Tree::new();
         let mut cache = HookCache::with(Watch::new(Limit::Chosen));
         assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 1);
         assert_eq!(tree.get(&mut cache, "post_tool_call").0, 0);
-        // config.yaml; the hooks folder, the hook folder, its HOOK.md and scripts/.
-        assert_eq!(cache.watch.len(), 5);
+        // Every folder on the way to config.yaml and the hooks folder (the tree's folder
+        // included); config.yaml; the hooks folder, the hook folder, its HOOK.md and scripts/.
+        let along = tree.dir.path().ancestors().count();
+        assert_eq!(cache.watch.len(), along + 5);
         fs::create_dir_all(tree.hooks().join("second/scripts")).unwrap();
         fs::write(tree.hooks().join("second/HOOK.md"), "").unwrap();
         assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 1);
-        assert_eq!(cache.watch.len(), 8, "the old set gave back what both use");
+        assert_eq!(
+            cache.watch.len(),
+            along + 8,
+            "the old set gave back what both use"
+        );
         fs::remove_dir_all(tree.hooks().join("second")).unwrap();
         fs::remove_dir_all(tree.hooks().join("audit")).unwrap();
         assert_eq!(tree.get(&mut cache, "pre_tool_call").0, 0);
         // The post_tool_call set still holds what is left of its folders: none is left.
-        assert_eq!(cache.watch.len(), 2, "config.yaml and the hooks folder");
+        assert_eq!(
+            cache.watch.len(),
+            along + 2,
+            "config.yaml and the hooks folder"
+        );
         assert_eq!(tree.get(&mut cache, "post_tool_call").0, 0);
-        assert_eq!(cache.watch.len(), 2);
+        assert_eq!(cache.watch.len(), along + 2);
         assert!(cache.notice().is_none());
     }
 

@@ -210,15 +210,17 @@ impl Watch {
     fn unwatch(&self, _id: i32) {}
 
     /// Watches `path`, a folder (for changes to `names` in it) or a file (`folder` false: for
-    /// every change to it), on device `dev`. `None` when it cannot be watched (no inotify, not
-    /// a folder, a file system another machine can change, the limit), and the caller stats
-    /// instead.
+    /// every change to it), on device `dev`. `contents` false: writes to the files in the folder
+    /// do not matter, only names made, removed, moved or changed in mode or owner (a folder on
+    /// the way to a source, which may be as busy as `/tmp`). `None` when it cannot be watched
+    /// (no inotify, not a folder, a file system another machine can change, the limit), and the
+    /// caller stats instead.
     #[cfg(target_os = "linux")]
     pub(super) fn add(
         &mut self,
         path: &Path,
         names: &Names,
-        folder: bool,
+        (folder, contents): (bool, bool),
         dev: u64,
     ) -> Option<Token> {
         use rustix::fs::inotify::{self, WatchFlags};
@@ -227,15 +229,18 @@ impl Watch {
             return None;
         }
         let fd = self.inotify.as_ref()?;
+        // Added to what the watch already asks for, when another set watches the same folder.
         let mut flags = WatchFlags::CREATE
             | WatchFlags::DELETE
             | WatchFlags::MOVED_FROM
             | WatchFlags::MOVED_TO
-            | WatchFlags::MODIFY
-            | WatchFlags::CLOSE_WRITE
             | WatchFlags::ATTRIB
             | WatchFlags::DELETE_SELF
-            | WatchFlags::MOVE_SELF;
+            | WatchFlags::MOVE_SELF
+            | WatchFlags::MASK_ADD;
+        if contents || !folder {
+            flags |= WatchFlags::MODIFY | WatchFlags::CLOSE_WRITE;
+        }
         if folder {
             flags |= WatchFlags::ONLYDIR;
         }
@@ -280,7 +285,7 @@ impl Watch {
         &mut self,
         _path: &Path,
         _names: &Names,
-        _folder: bool,
+        _kind: (bool, bool),
         _dev: u64,
     ) -> Option<Token> {
         None

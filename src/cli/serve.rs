@@ -25,7 +25,7 @@ use crate::dispatch::{self, HookSource, Request, Talk};
 use crate::engine::payload::PayloadError;
 use crate::ground::exit::ExitStatus;
 use crate::ground::interrupt;
-use crate::ground::paths::Paths;
+use crate::ground::paths::{Paths, Start};
 use crate::ground::pyjson::{self, JsonError};
 use crate::output::Printer;
 use crate::report::line::to_line;
@@ -105,6 +105,10 @@ impl HookSource for Kept {
         self.narrowed
             .insert((event, sources), (set, Rc::clone(&narrowed)));
         Ok(narrowed)
+    }
+
+    fn paths(&mut self, options: &dispatch::Options<'_>, start: &Start<'_>) -> Result<Paths> {
+        self.cache.paths(start, || options.paths_for(start))
     }
 
     fn announce_safe_mode(&mut self) -> bool {

@@ -287,7 +287,7 @@ pub struct ConsentGate {
 }
 
 struct Snapshot {
-    list: Allowlist,
+    list: Arc<Allowlist>,
     problem: Option<String>,
 }
 
@@ -314,9 +314,9 @@ impl ConsentGate {
         let read = || match &self.kept {
             Some(kept) => match kept.lock() {
                 Ok(mut kept) => kept.read(&self.path),
-                Err(_) => store::read(&self.path),
+                Err(_) => store::read(&self.path).map(|list| list.map(Arc::new)),
             },
-            None => store::read(&self.path),
+            None => store::read(&self.path).map(|list| list.map(Arc::new)),
         };
         self.snapshot.get_or_init(|| match read() {
             Ok(list) => Snapshot {
@@ -324,7 +324,7 @@ impl ConsentGate {
                 problem: None,
             },
             Err(err) => Snapshot {
-                list: Allowlist::default(),
+                list: Arc::default(),
                 problem: Some(err.to_string()),
             },
         })

@@ -3,6 +3,7 @@
 //! [`crate::ground::statefile`] (locked read-modify-write, atomic replace, mode 0600).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde_json::{Map, Value};
@@ -199,29 +200,37 @@ pub(crate) fn read(path: &Path) -> Result<Option<Allowlist>, StoreError> {
 /// the stamp, so a decision never rests on an allowlist older than the file.
 #[derive(Debug, Default)]
 pub(crate) struct KeptList {
-    last: Option<(PathBuf, Stamp, Allowlist)>,
+    last: Option<(PathBuf, Stamp, Arc<Allowlist>)>,
 }
 
 impl KeptList {
-    /// What [`read`] gives for `path` now.
-    pub(crate) fn read(&mut self, path: &Path) -> Result<Option<Allowlist>, StoreError> {
+    /// What [`read`] gives for `path` now, shared with the read it was kept from.
+    pub(crate) fn read(&mut self, path: &Path) -> Result<Option<Arc<Allowlist>>, StoreError> {
         // Before the file is looked at: a change after this moment gives it a later stamp.
         let now = SystemTime::now();
-        let before = Stamp::of(path);
+        let before = match std::fs::metadata(path) {
+            Ok(meta) => Some(Stamp::from(&meta)),
+            // Not there: what reading it would give, without looking twice more.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                self.last = None;
+                return Ok(None);
+            }
+            Err(_) => None,
+        };
         if let (Some(stamp), Some((kept_path, kept_stamp, list))) = (&before, &self.last)
             && kept_path == path
             && kept_stamp == stamp
         {
-            return Ok(Some(list.clone()));
+            return Ok(Some(Arc::clone(list)));
         }
         self.last = None;
-        let read = read(path)?;
+        let read = read(path)?.map(Arc::new);
         let after = Stamp::of(path);
         if let (Some(list), Some(stamp)) = (&read, before)
             && after.as_ref() == Some(&stamp)
             && !stamp.racy(now)
         {
-            self.last = Some((path.to_path_buf(), stamp, list.clone()));
+            self.last = Some((path.to_path_buf(), stamp, Arc::clone(list)));
         }
         Ok(read)
     }

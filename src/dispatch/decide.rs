@@ -121,12 +121,15 @@ fn prepare(
         &request.agent,
     );
     let paths = match &named {
-        Some((root, named_by)) => options.paths_for(&Start::Agent {
-            root,
-            named_by,
-            cwd: Some(&start),
-        })?,
-        None => options.paths_for(&Start::Dir(&start))?,
+        Some((root, named_by)) => source.paths(
+            options,
+            &Start::Agent {
+                root,
+                named_by,
+                cwd: Some(&start),
+            },
+        )?,
+        None => source.paths(options, &Start::Dir(&start))?,
     };
     if !names_profile {
         // As Hermes names it: from the Hermes home (`~/.hermes/profiles/work` is `work`).

@@ -155,6 +155,11 @@ pub(crate) trait HookSource {
     /// prints them on every call, `serve` when it reads the files).
     fn hooks(&mut self, paths: &Paths, event: Event, talk: &impl Talk) -> Result<Rc<HookSet>>;
 
+    /// The locations for a call whose project search starts at `start`.
+    fn paths(&mut self, options: &Options<'_>, start: &Start<'_>) -> Result<Paths> {
+        options.paths_for(start)
+    }
+
     /// Whether to say that `HERMES_SAFE_MODE` keeps every hook from running (once is enough).
     fn announce_safe_mode(&mut self) -> bool {
         true

@@ -402,15 +402,16 @@ fn foreign_on_the_way(root: &Path, start: &Path, me: u32) -> Option<(PathBuf, u3
 /// The managed scope's folder, found as Hermes finds it: `$HERMES_MANAGED_DIR` when set (and
 /// then only if it is a directory), else `/etc/hermes` when it is one.
 pub(crate) fn managed_dir() -> Option<PathBuf> {
+    Some(managed_dir_path()).filter(|dir| dir.is_dir())
+}
+
+/// Where the managed scope's folder would be, whether or not it is there.
+pub(crate) fn managed_dir_path() -> PathBuf {
     match env::var_os(env::HERMES_MANAGED_DIR) {
         Some(dir) if !dir.to_string_lossy().trim().is_empty() => {
-            let dir = PathBuf::from(dir.to_string_lossy().trim());
-            dir.is_dir().then_some(dir)
+            PathBuf::from(dir.to_string_lossy().trim())
         }
-        _ => {
-            let dir = Path::new(MANAGED_DEFAULT);
-            dir.is_dir().then(|| dir.to_path_buf())
-        }
+        _ => PathBuf::from(MANAGED_DEFAULT),
     }
 }
 
