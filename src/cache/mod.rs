@@ -419,55 +419,7 @@ impl Taking<'_> {
     /// a folder that cannot be watched. A file system mounted over a folder on the way makes no
     /// event; the statted paths see that, these do not.
     fn along(&mut self, path: &Path) -> bool {
-        let mut parts = path.components();
-        if parts.next() != Some(Component::RootDir) {
-            return false;
-        }
-        let mut names = Vec::new();
-        for part in parts {
-            match part {
-                Component::Normal(name) => names.push(name),
-                _ => return false,
-            }
-        }
-        let mut dir = PathBuf::from("/");
-        let Ok(mut meta) = std::fs::symlink_metadata(&dir) else {
-            return false;
-        };
-        for (at, name) in names.iter().enumerate() {
-            use std::os::unix::fs::MetadataExt as _;
-            let Some(token) = self.watch.add(
-                &dir,
-                &Names::Only(vec![(*name).to_owned()]),
-                (true, false),
-                meta.dev(),
-            ) else {
-                return false;
-            };
-            self.deps.watched.push(token);
-            if at + 1 == names.len() {
-                break;
-            }
-            // Looked at after its folder is watched: a change from now on is an event.
-            dir.push(name);
-            meta = match std::fs::symlink_metadata(&dir) {
-                Ok(next) if next.is_dir() => next,
-                Ok(next) if next.file_type().is_symlink() => return false,
-                // A file where a folder would be: the path leads nowhere until that name
-                // changes, which the watch above sees.
-                Ok(_) => return true,
-                Err(err)
-                    if matches!(
-                        err.kind(),
-                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
-                    return true;
-                }
-                Err(_) => return false,
-            };
-        }
-        true
+        walk::along(self.watch, path, &mut self.deps.watched)
     }
 
     fn stat(&mut self, path: &Path, stamp: Option<Stamp>, compare: Compare) {

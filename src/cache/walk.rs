@@ -82,11 +82,11 @@ impl HookCache {
             .folders()
             .into_iter()
             .all(|folder| way(&mut self.watch, folder, &mut watched))
-            && along(
-                &mut self.watch,
-                &crate::ground::paths::managed_dir_path(),
-                &mut watched,
-            );
+            && {
+                // Only whether it is a folder counts, which a symlink could change unseen.
+                let managed = crate::ground::paths::managed_dir_path();
+                along(&mut self.watch, &managed, &mut watched) && !is_link(&managed)
+            };
         let moment = self.watch.now();
         let paths = resolve();
         match (&paths, bound) {
@@ -204,23 +204,36 @@ fn way(watch: &mut Watch, folder: &Path, tokens: &mut Vec<Token>) -> bool {
     true
 }
 
-/// Watches every folder on the way to `path` for the next name (the path itself may be
-/// missing: its folder is watched for it). False through a symlink or where a watch is refused.
-fn along(watch: &mut Watch, path: &Path, tokens: &mut Vec<Token>) -> bool {
+/// Watches every folder on the way to `path` for the next name, each before what is in it is
+/// looked at (the path itself may be missing, or a file where a folder would be: the folder
+/// above is watched for it). False for a path that is not absolute and plain, through a
+/// symlink, past a folder that cannot be looked at, or where a watch is refused.
+pub(super) fn along(watch: &mut Watch, path: &Path, tokens: &mut Vec<Token>) -> bool {
     let Some(names) = names(path) else {
         return false;
     };
     let mut dir = PathBuf::from("/");
-    for name in names {
+    for (at, name) in names.iter().enumerate() {
         if !watch_for(watch, &dir, &[name], tokens) {
             return false;
+        }
+        if at + 1 == names.len() {
+            break;
         }
         dir.push(name);
         match std::fs::symlink_metadata(&dir) {
             Ok(meta) if meta.is_dir() => {}
             Ok(meta) if meta.file_type().is_symlink() => return false,
-            // Missing (or a file): the folder above is watched for it.
-            _ => return true,
+            Ok(_) => return true,
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return true;
+            }
+            Err(_) => return false,
         }
     }
     true
