@@ -73,9 +73,8 @@ impl HookCache {
         {
             return Ok(walked.paths.clone());
         }
-        if let Some(old) = self.walks.remove(&key) {
-            release(&mut self.watch, old.watched);
-        }
+        // Given back after the new watches are taken: a folder both ways share stays watched.
+        let old = self.walks.remove(&key);
         // Watched before the walk: a change from now on is seen at the next request.
         let mut watched = Vec::new();
         let bound = key
@@ -88,6 +87,9 @@ impl HookCache {
                 along(&mut self.watch, &managed, &mut watched) && !is_link(&managed)
             };
         let moment = self.watch.now();
+        if let Some(old) = old {
+            release(&mut self.watch, old.watched);
+        }
         let paths = resolve();
         match (&paths, bound) {
             (Ok(paths), true) => {
