@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::programs::{COMPRESSORS, READERS, RUNNERS, SHELLS};
 use crate::shell::Command;
 
 /// What a call would do to a path.
@@ -22,113 +23,6 @@ pub(super) enum Act {
     /// when `untracked` (`stash -u`).
     Discard { untracked: bool },
 }
-
-/// Programs that only read the files they name (or name no file at all): with the options
-/// that make some of them write handled below (`sort -o`, `yq -i`, `awk -i inplace`).
-const READERS: &[&str] = &[
-    "[",
-    "ack",
-    "ag",
-    "awk",
-    "b2sum",
-    "base32",
-    "base64",
-    "basename",
-    "bat",
-    "batcat",
-    "cat",
-    "cd",
-    "cksum",
-    "cmp",
-    "colordiff",
-    "column",
-    "comm",
-    "cut",
-    "df",
-    "diff",
-    "dirname",
-    "du",
-    "echo",
-    "egrep",
-    "eza",
-    "exa",
-    "false",
-    "fgrep",
-    "file",
-    "fmt",
-    "fold",
-    "gawk",
-    "getfacl",
-    "gojq",
-    "grep",
-    "hd",
-    "head",
-    "hermes",
-    "hermes-hooks",
-    "hexdump",
-    "jq",
-    "join",
-    "less",
-    "ls",
-    "lsattr",
-    "lsd",
-    "md5",
-    "md5sum",
-    "more",
-    "most",
-    "namei",
-    "nl",
-    "od",
-    "paste",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "readlink",
-    "realpath",
-    "rev",
-    "rg",
-    "sha1sum",
-    "sha224sum",
-    "sha256sum",
-    "sha384sum",
-    "sha512sum",
-    "shasum",
-    "shellcheck",
-    "sort",
-    "stat",
-    "strings",
-    "sum",
-    "tac",
-    "tail",
-    "test",
-    "tree",
-    "true",
-    "type",
-    "uniq",
-    "wc",
-    "whereis",
-    "which",
-    "xxd",
-    "yamllint",
-    "yq",
-    "zcat",
-    "zgrep",
-    "zless",
-];
-
-/// Programs that run a script file given as their first operand: the script is read; any other
-/// path they are given is theirs to write.
-const RUNNERS: &[&str] = &[
-    "bash", "bun", "dash", "deno", "fish", "ksh", "lua", "node", "nodejs", "perl", "php", "pypy",
-    "pypy3", "python", "python2", "python3", "ruby", "sh", "source", ".", "zsh",
-];
-
-/// Compressors that replace the file they are given unless told to keep it.
-const COMPRESSORS: &[&str] = &[
-    "brotli", "bzip2", "bunzip2", "compress", "gunzip", "gzip", "lz4", "lzip", "lzma", "pigz",
-    "unxz", "unzstd", "xz", "zstd",
-];
 
 /// What `command` does to which paths.
 pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
@@ -363,9 +257,6 @@ fn others(command: &Command) -> Vec<(PathBuf, Act)> {
         _ => writes_all(),
     }
 }
-
-/// Programs whose code given on the line this reader reads as commands in turn (`bash -c`).
-const SHELLS: &[&str] = &["bash", "dash", "ksh", "sh", "zsh"];
 
 /// The paths written inside the words a program is given as code or text rather than as files
 /// (`python3 -c "open('/p/config.yaml', 'w')"`, `perl -e 'unlink "..."'`, `awk '{print >

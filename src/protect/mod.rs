@@ -11,16 +11,17 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
-
 use crate::engine::payload::Invocation;
 use crate::shell::Command;
 use acts::{Act, acts};
 use patterns::{Pattern, Target};
+use person_only::{person_only, raw_text_person_only, runs_ours_inside};
 
 mod acts;
 mod git_index;
 mod patterns;
+mod person_only;
+mod programs;
 
 /// What the model reads when a call is kept from the guard's files.
 pub(crate) const MODEL_MESSAGE: &str = "hermes-hooks blocked this call: it would change the \
@@ -219,170 +220,6 @@ fn switched_on(path: &Path) -> bool {
         .flatten()
         .and_then(|settings| settings.self_protection)
         .unwrap_or(true)
-}
-
-/// What in the command's text (not its reading) is only a person's to run: setting
-/// `HERMES_HOOKS_ACCEPT` or `HERMES_HOOKS_DEPTH`, and an assignment in front of a command (which
-/// the reading drops) that starts OpenCode or Kilo Code with no plugin.
-fn raw_text_person_only(input: Option<&Map<String, Value>>) -> Option<String> {
-    let text = raw_command(input)?;
-    if text.contains("HERMES_HOOKS_ACCEPT=") {
-        return Some("a command that sets HERMES_HOOKS_ACCEPT (approving on the spot)".to_owned());
-    }
-    if text.contains(&format!("{}=", crate::ground::env::HERMES_HOOKS_DEPTH)) {
-        return Some(format!(
-            "a command that sets {} (hermes-hooks then refuses to run the hooks of what it starts)",
-            crate::ground::env::HERMES_HOOKS_DEPTH
-        ));
-    }
-    ["OPENCODE_PURE", "KILO_PURE"]
-        .into_iter()
-        .find(|name| text.contains(&format!("{name}=")))
-        .map(|name| format!("a command that sets {name} (an agent started with no plugin)"))
-}
-
-/// The shell command as given (a string), for what the reading leaves out.
-fn raw_command(input: Option<&Map<String, Value>>) -> Option<&str> {
-    input?.get("command")?.as_str()
-}
-
-/// Why `command` is only a person's to run: `hermes-hooks approve`, `revoke`, `install`,
-/// `uninstall`, `new --rules`, or any with `--accept-hooks`; or an agent's own command that turns
-/// its hooks off (see [`switches_hooks_off`]).
-fn person_only(command: &Command) -> Option<&'static str> {
-    if switches_hooks_off(command) {
-        return Some("turns an agent's hooks off, a person's decision");
-    }
-    let ours = command.program == "hermes-hooks"
-        || command.program == "hermes_hooks"
-        || (matches!(command.program.as_str(), "npx" | "pipx" | "uvx" | "bunx")
-            && command
-                .args
-                .iter()
-                .any(|arg| arg.starts_with("hermes-hooks")));
-    if !ours {
-        return None;
-    }
-    if command.args.iter().any(|arg| arg == "--accept-hooks") {
-        return Some("approves hooks on the spot (`--accept-hooks`)");
-    }
-    let sub = command
-        .args
-        .iter()
-        .find(|arg| !arg.starts_with('-') && !arg.starts_with("hermes-hooks"))?;
-    match sub.as_str() {
-        "approve" => Some("approves hooks, a person's decision"),
-        "revoke" => Some("revokes approvals, a person's decision"),
-        "install" => Some("changes an agent's wiring, a person's decision"),
-        "uninstall" => Some("unwires an agent, a person's decision"),
-        "setup" => Some("approves rules and wires agents, a person's decision"),
-        "new"
-            if command
-                .args
-                .iter()
-                .any(|arg| arg == "--rules" || arg.starts_with("--rules=")) =>
-        {
-            Some("adds a rules pack, a person's decision")
-        }
-        _ => None,
-    }
-}
-
-/// Why `command`, an interpreter given code on its command line (`python3 -c`, `node -e`,
-/// `perl -e`, ...), is only a person's to run: the code names hermes-hooks with a command only a
-/// person may run (`os.system("hermes-hooks revoke ...")`). The shell reader cannot follow a
-/// program's own code, so the code is read as text; without a person-only word it goes on.
-fn runs_ours_inside(command: &Command) -> Option<&'static str> {
-    let program = command.program.rsplit('/').next().unwrap_or_default();
-    let interpreter = program.starts_with("python")
-        || program.starts_with("pypy")
-        || matches!(
-            program,
-            "node"
-                | "nodejs"
-                | "deno"
-                | "bun"
-                | "perl"
-                | "ruby"
-                | "php"
-                | "lua"
-                | "Rscript"
-                | "osascript"
-                | "tclsh"
-                | "pwsh"
-                | "powershell"
-                | "awk"
-                | "gawk"
-        );
-    if !interpreter {
-        return None;
-    }
-    let code = command.args.join(" ");
-    let at = code
-        .find("hermes-hooks")
-        .or_else(|| code.find("hermes_hooks"))?;
-    let after = &code[at..];
-    let person = [
-        "approve",
-        "revoke",
-        "install",
-        "uninstall",
-        "setup",
-        "--accept-hooks",
-        "--rules",
-    ];
-    after
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .any(|word| person.contains(&word))
-        .then_some("runs hermes-hooks from a program's code with a command only a person may run")
-}
-
-/// Whether `command` is an agent's own way to run without hooks: `codex features disable
-/// hooks` (or `--disable hooks`, `-c features.hooks=false`, a session started so),
-/// `hermes plugins disable|remove|uninstall hermes-hooks`, `hermes config set|unset hooks...`
-/// or `hermes config edit`, a `claude` given settings with
-/// `disableAllHooks`, OpenCode or Kilo started `--pure` (or a command given the variable that
-/// means it, as `export` is; an assignment in front of a command is found in the raw text),
-/// Pi started `--no-extensions`: each runs the agent with no plugin.
-fn switches_hooks_off(command: &Command) -> bool {
-    let has = |word: &str| command.args.iter().any(|arg| arg == word);
-    let mentions = |text: &str| command.args.iter().any(|arg| arg.contains(text));
-    if [
-        "OPENCODE_PURE",
-        "KILO_PURE",
-        crate::ground::env::HERMES_HOOKS_DEPTH,
-    ]
-    .iter()
-    .any(|name| mentions(name))
-    {
-        return true;
-    }
-    match command.program.as_str() {
-        "opencode" | "kilo" | "kilocode" => has("--pure"),
-        "pi" => has("--no-extensions"),
-        "codex" => {
-            ((has("disable") || has("--disable")) && has("hooks"))
-                || has("--disable=hooks")
-                || command.args.iter().any(|arg| {
-                    let arg = arg.replace(' ', "");
-                    arg.contains("hooks=false") || arg.contains("hooks=0")
-                })
-        }
-        // Hermes's own command that rewrites config.yaml's hooks (`hermes config set
-        // hooks_auto_accept true`, `hermes config unset hooks`), or edits it in an editor.
-        "hermes" => {
-            let plugin_off = has("plugins")
-                && (has("disable") || has("remove") || has("uninstall") || has("rm"))
-                && mentions("hermes-hooks");
-            let config_hooks = has("config")
-                && (has("edit")
-                    || ((has("set") || has("unset"))
-                        && command.args.iter().any(|arg| arg.starts_with("hooks"))));
-            plugin_off || config_hooks
-        }
-        "claude" => mentions("disableAllHooks"),
-        _ => false,
-    }
 }
 
 /// The guard's own paths: `places`, each wired agent's settings, the approved scripts, the
