@@ -29,7 +29,7 @@ fn hook(event: &str) -> HookSpec {
         "h".to_owned(),
         "/bin/h".to_owned(),
         Origin {
-            file: "config.yaml".into(),
+            file: std::path::Path::new("config.yaml").into(),
             line: Some(1),
         },
     )

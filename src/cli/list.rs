@@ -385,9 +385,7 @@ fn hook_rows<'a>(
                     .agent()
                     .map(|agent| agent.scope.as_str())
                     .or_else(|| rule.map(|rule| rule.scope.as_str()))
-                    .or_else(|| {
-                        (judge.managed == Some(hook.origin.file.as_path())).then_some("managed")
-                    }),
+                    .or_else(|| (judge.managed == Some(&*hook.origin.file)).then_some("managed")),
                 name: &hook.name,
                 description: hook.agent().and_then(|agent| agent.description.as_deref()),
                 events: Vec::new(),

@@ -105,7 +105,7 @@ fn config_error(path: &Path, at: Option<(u64, u64)>, message: String) -> LoadErr
     LoadError {
         source: SourceKind::Config,
         origin: Origin {
-            file: path.to_path_buf(),
+            file: std::sync::Arc::from(path),
             line: at.map(|(line, _)| line),
         },
         column: at.map(|(_, column)| column),

@@ -58,8 +58,9 @@ impl SourceKind {
 /// A place in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
-    /// The file, as it was named (relative for project files).
-    pub file: PathBuf,
+    /// The file, as it was named (relative for project files); shared by every hook and
+    /// warning of that file.
+    pub file: Arc<Path>,
     /// The 1-based line, when known.
     pub line: Option<u64>,
 }

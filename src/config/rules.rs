@@ -453,8 +453,9 @@ fn from_reading(
     warnings: &mut Vec<Warning>,
     errors: &mut Vec<LoadError>,
 ) -> Vec<HookSpec> {
+    let named: Arc<Path> = Arc::from(file);
     let origin = |line: Option<u64>| Origin {
-        file: file.to_path_buf(),
+        file: Arc::clone(&named),
         line,
     };
     if let Some((line, column, message)) = read.unusable {
@@ -504,7 +505,7 @@ fn from_reading(
         command: absolute.to_string_lossy().into_owned(),
         sha256: Arc::clone(sha256),
         scope,
-        file,
+        file: Arc::clone(&named),
         patterns: Arc::new(patterns),
         home: vars.home.map(Arc::from),
     };
@@ -526,18 +527,19 @@ fn from_reading(
 }
 
 /// What the rules of one file have in common.
-struct Shared<'a> {
+struct Shared {
     absolute: Arc<Path>,
     command: String,
     sha256: Arc<str>,
     scope: Scope,
-    file: &'a Path,
+    /// The file as it was named, for each rule's origin.
+    file: Arc<Path>,
     patterns: Arc<Patterns>,
     home: Option<Arc<Path>>,
 }
 
 /// The hook of one checked rule.
-fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
+fn build(mut kept: read::Kept, event: Event, shared: &Shared) -> HookSpec {
     kept.body.set_patterns(&shared.patterns);
     let tool_class = kept
         .tool_class
@@ -557,7 +559,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared<'_>) -> HookSpec {
         programs: OnceLock::from(kept.programs),
     };
     let origin = Origin {
-        file: shared.file.to_path_buf(),
+        file: Arc::clone(&shared.file),
         line: Some(kept.line),
     };
     HookSpec {

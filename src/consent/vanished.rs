@@ -303,7 +303,7 @@ fn unknown_rules(
             name,
             file.to_string_lossy().into_owned(),
             Origin {
-                file: file.to_path_buf(),
+                file: std::sync::Arc::from(file),
                 line: None,
             },
         )
@@ -395,7 +395,7 @@ impl ApprovedHook<'_> {
                 name,
                 command,
                 Origin {
-                    file: manifest,
+                    file: std::sync::Arc::from(manifest),
                     line: None,
                 },
             )

@@ -130,7 +130,7 @@ mod tests {
             r#"sh -c 'cat >/dev/null; printf "{\"action\": \"continue\", \"message\": \"tests fail\"}"'"#
                 .to_owned(),
             Origin {
-                file: dir.path().join("config.yaml"),
+                file: dir.path().join("config.yaml").into(),
                 line: Some(1),
             },
         );

@@ -78,7 +78,7 @@ pub(crate) fn of_set(set: &HookSet, event: Event) -> Vec<RunnerError> {
                 SourceKind::Rules => Unread::Rules,
                 _ => Unread::AgentHooks,
             },
-            file: Some(err.origin.file.clone()),
+            file: Some(err.origin.file.to_path_buf()),
             line: err.origin.line,
             why: err.message.clone(),
             message: err.to_string(),
@@ -203,7 +203,7 @@ mod tests {
             name.to_owned(),
             format!("/hooks/{name}.sh"),
             Origin {
-                file: "config.yaml".into(),
+                file: std::path::Path::new("config.yaml").into(),
                 line: Some(1),
             },
         );

@@ -28,7 +28,7 @@ impl BlockReader {
         self.out.warnings.push(Warning {
             kind,
             origin: Origin {
-                file: file.to_path_buf(),
+                file: std::sync::Arc::from(file),
                 line: (line > 0).then_some(line),
             },
             message,
@@ -268,7 +268,7 @@ impl BlockReader {
             },
         );
         let origin = Origin {
-            file: file.to_path_buf(),
+            file: std::sync::Arc::from(file),
             line: Some(line),
         };
         Some(HookSpec {

@@ -418,7 +418,7 @@ fn the_managed_config_wins_per_event() {
     let got: Vec<_> = cfg
         .hooks
         .iter()
-        .map(|h| (h.command.as_str(), h.origin.file == managed))
+        .map(|h| (h.command.as_str(), *h.origin.file == *managed))
         .collect();
     assert_eq!(
         got,

@@ -160,7 +160,7 @@ impl Reader<'_> {
         let (matcher, pattern) = self.matchers(raw.matcher.as_ref(), event);
         let (entry, argv) = entry_of(folder);
         let origin = Origin {
-            file: self.file.to_path_buf(),
+            file: std::sync::Arc::from(self.file),
             line: Some(1),
         };
         let command = entry.to_string_lossy().into_owned();

@@ -172,7 +172,7 @@ fn warning(file: &Path, line: Option<u64>, kind: WarningKind, message: String) -
     Warning {
         kind,
         origin: Origin {
-            file: file.to_path_buf(),
+            file: std::sync::Arc::from(file),
             line,
         },
         message,

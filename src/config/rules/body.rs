@@ -20,7 +20,8 @@ type Parts = (Vec<Condition>, Vec<Condition>, String);
 
 /// The body of one rule: in hand, or as its memo's bytes until first asked for.
 pub struct Body {
-    read: OnceLock<Parts>,
+    /// Boxed: most bodies are never read, and a rule's size is paid for every rule of a file.
+    read: OnceLock<Box<Parts>>,
     /// Their bytes as a memo keeps them, while they are not read yet.
     bytes: Option<Stored>,
     /// Their file's patterns, given to each condition as it is read.
@@ -53,7 +54,7 @@ impl Body {
     /// A body in hand.
     pub(crate) fn new(when: Vec<Condition>, unless: Vec<Condition>, message: String) -> Self {
         Self {
-            read: OnceLock::from((when, unless, message)),
+            read: OnceLock::from(Box::new((when, unless, message))),
             bytes: None,
             patterns: None,
         }
@@ -93,7 +94,8 @@ impl Body {
 
     /// Gives every condition its file's patterns, now or as it is read.
     pub(super) fn set_patterns(&mut self, patterns: &Arc<Patterns>) {
-        if let Some((when, unless, _)) = self.read.get_mut() {
+        if let Some(parts) = self.read.get_mut() {
+            let (when, unless, _) = &mut **parts;
             for condition in when.iter_mut().chain(unless) {
                 condition.patterns = Some(Arc::clone(patterns));
             }
@@ -117,7 +119,7 @@ impl Body {
                     condition.patterns = Some(Arc::clone(patterns));
                 }
             }
-            (when, unless, message)
+            Box::new((when, unless, message))
         })
     }
 }

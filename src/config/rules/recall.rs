@@ -140,7 +140,7 @@ pub(super) fn reading(
             errors.push(LoadError {
                 source: SourceKind::Rules,
                 origin: Origin {
-                    file: file.to_path_buf(),
+                    file: std::sync::Arc::from(file),
                     line: None,
                 },
                 column: None,
