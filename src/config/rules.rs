@@ -261,16 +261,18 @@ pub struct Rule {
     pub home: Option<Arc<Path>>,
     /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
     pub stand_in: Option<Box<super::StandIn>>,
-    /// The programs and subcommands it is about, as bits, made the first time (see
-    /// [`crate::engine::rules::programs`]).
+    /// The programs and subcommands it is about, and the fields a command may leave empty that
+    /// its `when` reads, as bits, made the first time (see [`crate::engine::rules::programs`]).
     pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
 }
 
 /// What a rule with these `when` conditions is about, as bits (see
 /// [`crate::engine::rules::programs`]): the plain words each field of
-/// [`crate::shell::programs::FIELDS`] names; `None` for a rule that could be about any call.
+/// [`crate::shell::programs::FIELDS`] names, and which fields of
+/// [`crate::shell::programs::SPARSE`] a condition reads; `None` for a rule that could be about
+/// any call.
 pub(crate) fn masks_of(when: &[Condition]) -> Option<crate::shell::programs::Masks> {
-    use crate::shell::programs::{FIELDS, Masks, bits};
+    use crate::shell::programs::{FIELDS, Masks, bits, sparse_bit};
     let mut masks = Masks::default();
     for (at, field) in FIELDS.iter().enumerate() {
         let words = when.iter().find(|c| c.field == *field);
@@ -280,6 +282,7 @@ pub(crate) fn masks_of(when: &[Condition]) -> Option<crate::shell::programs::Mas
                 .fold(0, |mask, w| mask | bits(w.as_bytes()));
         }
     }
+    masks.1 = when.iter().fold(0, |bits, c| bits | sparse_bit(&c.field));
     (masks != Masks::default()).then_some(masks)
 }
 

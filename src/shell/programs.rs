@@ -1,6 +1,8 @@
 //! What a call runs, as bits: the programs and subcommands of its commands, each set kept as a
-//! small mask, so a rule about other programs is told at once that the call is none of its
-//! business (a rule's side is in the rules' `programs`).
+//! small mask, and which of the fields that a command may leave empty (its paths, redirections,
+//! input, ...) any command has, so a rule about other programs, or about a field no command
+//! has, is told at once that the call is none of its business (a rule's side is in the rules'
+//! `programs`).
 
 use super::Reading;
 
@@ -11,10 +13,34 @@ pub(crate) type Mask = u128;
 /// The fields told this way, each with its own masks.
 pub(crate) const FIELDS: [&str; 2] = ["program", "subcommand"];
 
+/// The fields of a command that may have no value (a command always has a program and a
+/// line), each a bit of [`Masks`]'s second part, in this order.
+pub(crate) const SPARSE: [&str; 9] = [
+    "args",
+    "flags",
+    "subcommand",
+    "paths",
+    "target",
+    "expansions",
+    "redirects",
+    "input",
+    "through",
+];
+
 /// What a call runs, or a rule is about: one mask per field of [`FIELDS`] (for a rule, 0 where
-/// it names no plain words for that field, so any call has it).
+/// it names no plain words for that field, so any call has it); and a bit per field of
+/// [`SPARSE`]: for a call, that some command has a value for it; for a rule, that a `when`
+/// condition reads it (no command without a value can meet it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Masks(pub(crate) [Mask; 2]);
+pub(crate) struct Masks(pub(crate) [Mask; 2], pub(crate) u16);
+
+/// The bit of a field of [`SPARSE`]; 0 for any other.
+pub(crate) fn sparse_bit(field: &str) -> u16 {
+    SPARSE
+        .iter()
+        .position(|sparse| *sparse == field)
+        .map_or(0, |at| 1 << at)
+}
 
 /// The bits of one word (FNV-1a).
 pub(crate) fn bits(word: &[u8]) -> Mask {
@@ -45,6 +71,21 @@ pub(crate) fn of_reading(reading: &Reading) -> Option<Masks> {
         }
         masks.0[0] |= value_bits(&command.program);
         masks.0[1] |= command.subcommand.as_deref().map_or(0, value_bits);
+        // In the order of SPARSE.
+        let has = [
+            !command.args.is_empty(),
+            !command.flags.is_empty(),
+            command.subcommand.is_some(),
+            !command.paths.is_empty(),
+            command.target.is_some(),
+            !command.expansions.is_empty(),
+            !command.redirects.is_empty(),
+            command.input.is_some(),
+            !command.through.is_empty(),
+        ];
+        for (at, has) in has.into_iter().enumerate() {
+            masks.1 |= u16::from(has) << at;
+        }
     }
     Some(masks)
 }

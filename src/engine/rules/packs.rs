@@ -175,7 +175,7 @@ mod tests {
 
     use std::path::Path;
 
-    use serde_json::{Map, Value};
+    use serde_json::{Map, Value, json};
 
     use super::PACKS;
     use crate::config::rules::{self, Vars};
@@ -352,6 +352,37 @@ mod tests {
         }
         // The shortcut is taken, for most rules on most calls.
         assert!(passed_by > calls.len() * hooks.len() / 2, "{passed_by}");
+    }
+
+    #[test]
+    fn a_rule_about_a_field_no_command_has_is_passed_by_without_its_body() {
+        let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
+        let rule = hooks
+            .iter()
+            .find(|hook| hook.name == "destructive-redirect-to-disk-device")
+            .and_then(HookSpec::rule)
+            .unwrap();
+        let call = |command: &str| {
+            let mut input = Map::new();
+            input.insert("tool_name".to_owned(), Value::from("terminal"));
+            input.insert("tool_input".to_owned(), json!({ "command": command }));
+            input.insert("cwd".to_owned(), Value::from(PROJECT));
+            let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
+            let input = invocation.tool_input.as_ref();
+            crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
+                .and_then(|reading| invocation.commands.programs(reading))
+                .unwrap()
+        };
+        // Its one `when` reads the redirections: a line with none is none of its business.
+        assert!(crate::engine::rules::programs::misses(rule, call("ls -la")));
+        assert!(!crate::engine::rules::programs::misses(
+            rule,
+            call("ls > /dev/sda")
+        ));
+        assert!(!crate::engine::rules::programs::misses(
+            rule,
+            call("ls; cat < x")
+        ));
     }
 
     #[test]

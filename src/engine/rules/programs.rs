@@ -9,7 +9,8 @@ use super::Rule;
 use crate::shell::programs::Masks;
 
 /// What a rule is about, when its `when` names plain words for a field of [`FIELDS`]
-/// (`program: '^(rm|unlink)$'`); `None` for a rule that could be about any call.
+/// (`program: '^(rm|unlink)$'`) or reads a field a command may leave empty (`redirects`);
+/// `None` for a rule that could be about any call.
 pub(crate) fn of_rule(rule: &Rule) -> Option<Masks> {
     *rule
         .programs
@@ -17,8 +18,9 @@ pub(crate) fn of_rule(rule: &Rule) -> Option<Masks> {
 }
 
 /// Whether a call that runs `call` (from [`of_reading`]) runs nothing `rule` is about. Where this
-/// says yes, no command has a value the rule's `when` needs for one of the fields, and none leaves
-/// anything unknown, so the rule does not apply: the verdict its conditions would reach.
+/// says yes, no command has a value the rule's `when` needs for one of the fields (or any value
+/// for a field it reads), and none leaves anything unknown, so the rule does not apply: the
+/// verdict its conditions would reach.
 pub(crate) fn misses(rule: &Rule, call: Masks) -> bool {
     of_rule(rule).is_some_and(|wanted| {
         wanted
@@ -26,5 +28,8 @@ pub(crate) fn misses(rule: &Rule, call: Masks) -> bool {
             .iter()
             .zip(call.0)
             .any(|(wanted, has)| *wanted != 0 && wanted & has == 0)
+            // A field a `when` reads that no command has a value for: that condition holds for
+            // no command.
+            || wanted.1 & !call.1 != 0
     })
 }
