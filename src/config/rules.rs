@@ -264,6 +264,10 @@ pub struct Rule {
     /// The programs and subcommands it is about, and the fields a command may leave empty that
     /// its `when` reads, as bits, made the first time (see [`crate::engine::rules::programs`]).
     pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
+    /// What a command's program must hold for the rule's `when` on `program` to match it, where
+    /// that is a pattern rather than plain words (which `programs` has as bits): read with the
+    /// rule, so a call whose programs hold none of it passes the rule by unread.
+    pub(crate) program_needed: Option<Packed>,
 }
 
 /// What a rule with these `when` conditions is about, as bits (see
@@ -560,6 +564,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared) -> HookSpec {
         stand_in: None,
         // Read with the rule, kept in its memo: a `run` makes none of them again.
         programs: OnceLock::from(kept.programs),
+        program_needed: kept.program_needed,
     };
     let origin = Origin {
         file: Arc::clone(&shared.file),

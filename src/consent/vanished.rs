@@ -291,6 +291,7 @@ fn unknown_rules(
         home: None,
         stand_in: Some(Box::new(stand_in.clone())),
         programs: std::sync::OnceLock::new(),
+        program_needed: None,
     };
     let name = file
         .file_name()

@@ -61,6 +61,9 @@ pub(super) struct Kept {
     pub body: super::body::Body,
     /// What the rule is about, as bits ([`super::masks_of`]).
     pub programs: Option<crate::shell::programs::Masks>,
+    /// What a program must hold for the `when` on `program` to match, when that is a pattern
+    /// ([`super::Rule::program_needed`]).
+    pub program_needed: Option<crate::matcher::Packed>,
     pub action: Action,
     pub fail_closed: bool,
     pub priority: u16,
@@ -247,6 +250,11 @@ fn rule(
         fail_closed = false;
     }
     let programs = super::masks_of(&when);
+    let program_needed = when
+        .iter()
+        .find(|c| c.field == "program")
+        .filter(|c| c.words.is_none())
+        .and_then(|c| c.needed.clone());
     Ok(Kept {
         line,
         name,
@@ -255,6 +263,7 @@ fn rule(
         tool_class,
         body: super::body::Body::new(when, unless, message),
         programs,
+        program_needed,
         action,
         fail_closed,
         priority,

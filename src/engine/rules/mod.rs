@@ -120,6 +120,9 @@ pub(crate) fn verdict_with(
             return Verdict::No;
         }
     }
+    if shortcuts && runs_none_of(rule, &fields) {
+        return Verdict::No;
+    }
     if shortcuts && passes_by(rule, &fields) {
         return Verdict::No;
     }
@@ -206,6 +209,23 @@ fn passes_by(rule: &Rule, fields: &Fields<'_>) -> bool {
             .commands
             .iter()
             .any(|c| program.decides(&c.program).unwrap_or(true))
+}
+
+/// [`passes_by`] for a rule whose `when` on `program` is a pattern, told before its body is read:
+/// every command of the line is read and known, and no program holds what the pattern needs.
+fn runs_none_of(rule: &Rule, fields: &Fields<'_>) -> bool {
+    let Some(needed) = &rule.program_needed else {
+        return false;
+    };
+    let Some(reading) = fields.reading(rule.home.as_deref()) else {
+        return false;
+    };
+    reading.undecidable.is_none()
+        && reading.commands.iter().all(|c| c.unknown.is_none())
+        && !reading
+            .commands
+            .iter()
+            .any(|c| needed.may_match(&c.program))
 }
 
 /// The values a command field has in one command: one text, or a list (no list is made).

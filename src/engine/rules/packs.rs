@@ -386,6 +386,34 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_whose_program_pattern_needs_what_no_program_holds_is_passed_by_unread() {
+        let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
+        let rule = hooks
+            .iter()
+            .find(|hook| hook.name == "services-pip-uninstall")
+            .and_then(HookSpec::rule)
+            .unwrap();
+        assert!(rule.program_needed.is_some());
+        let passed_by = |command: &str| {
+            let mut input = Map::new();
+            input.insert("tool_name".to_owned(), Value::from("terminal"));
+            input.insert("tool_input".to_owned(), json!({ "command": command }));
+            input.insert("cwd".to_owned(), Value::from(PROJECT));
+            let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
+            let fields = crate::engine::rules::Fields {
+                invocation: &invocation,
+                input: invocation.tool_input.as_ref(),
+            };
+            crate::engine::rules::runs_none_of(rule, &fields)
+        };
+        assert!(passed_by("ls -la"));
+        assert!(!passed_by("pip3 uninstall -y requests"));
+        assert!(!passed_by("ls; python3 -m pip uninstall x"));
+        // A program that is not known (a variable) could be any.
+        assert!(!passed_by("$PIP uninstall x"));
+    }
+
+    #[test]
     fn every_pack_together_stops_what_the_tuned_corpus_calls_destructive_and_little_else() {
         let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
         let (mut destructive, mut stopped, mut safe, mut wrong) = (0_u32, 0_u32, 0_u32, Vec::new());
