@@ -180,13 +180,21 @@ def _child_env():
     return env
 
 
+_resolve_agent_cwd = None
+
+
 def _session_cwd():
     """The session's working directory: Hermes's own answer (a gateway chat's directory, else
-    TERMINAL_CWD, else where Hermes runs)."""
+    TERMINAL_CWD, else where Hermes runs). Hermes's function is looked up once it imports (the
+    lookup cost a call as much as the answer)."""
+    global _resolve_agent_cwd
     try:
-        from agent.runtime_cwd import resolve_agent_cwd
+        resolve = _resolve_agent_cwd
+        if resolve is None:
+            from agent.runtime_cwd import resolve_agent_cwd as resolve
 
-        return str(resolve_agent_cwd())
+            _resolve_agent_cwd = resolve
+        return str(resolve())
     except Exception:
         pass
     configured = os.environ.get("TERMINAL_CWD", "").strip()
@@ -202,6 +210,12 @@ def _session_cwd():
 
 _encode_string = json.encoder.encode_basestring_ascii
 _END = object()
+# What json.dumps(value, default=str) makes for each call, made once: dumps builds a new encoder
+# whenever it is given an option, which cost each tool call more than writing its JSON.
+_ENCODERS = {
+    False: json.JSONEncoder(default=str),
+    True: json.JSONEncoder(default=str, sort_keys=True),
+}
 
 
 def _dumps(value, sort_keys=False):
@@ -210,7 +224,7 @@ def _dumps(value, sort_keys=False):
     without recursion. Raises ValueError or TypeError for what json cannot write (a value that
     contains itself, a key of another type)."""
     try:
-        return json.dumps(value, sort_keys=sort_keys, default=str)
+        return _ENCODERS[bool(sort_keys)].encode(value)
     except RecursionError:
         return _dumps_flat(value, sort_keys)
 
