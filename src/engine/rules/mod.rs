@@ -200,15 +200,11 @@ fn passes_by(rule: &Rule, fields: &Fields<'_>) -> bool {
     let Some(program) = rule.when().iter().find(|c| c.field == "program") else {
         return false;
     };
-    let Some(reading) = fields.reading(rule.home.as_deref()) else {
-        return false;
-    };
-    reading.undecidable.is_none()
-        && reading.commands.iter().all(|c| c.unknown.is_none())
-        && !reading
-            .commands
+    known_commands(rule, fields).is_some_and(|commands| {
+        !commands
             .iter()
             .any(|c| program.decides(&c.program).unwrap_or(true))
+    })
 }
 
 /// [`passes_by`] for a rule whose `when` on `program` is a pattern, told before its body is read:
@@ -217,15 +213,16 @@ fn runs_none_of(rule: &Rule, fields: &Fields<'_>) -> bool {
     let Some(needed) = &rule.program_needed else {
         return false;
     };
-    let Some(reading) = fields.reading(rule.home.as_deref()) else {
-        return false;
-    };
-    reading.undecidable.is_none()
-        && reading.commands.iter().all(|c| c.unknown.is_none())
-        && !reading
-            .commands
-            .iter()
-            .any(|c| needed.may_match(&c.program))
+    known_commands(rule, fields)
+        .is_some_and(|commands| !commands.iter().any(|c| needed.may_match(&c.program)))
+}
+
+/// The commands of a shell call when the whole line is read and each command is known (what a
+/// shortcut past a rule needs: nothing left to when the line runs).
+fn known_commands<'f>(rule: &Rule, fields: &'f Fields<'_>) -> Option<&'f [Command]> {
+    let reading = fields.reading(rule.home.as_deref())?;
+    (reading.undecidable.is_none() && reading.commands.iter().all(|c| c.unknown.is_none()))
+        .then_some(reading.commands.as_slice())
 }
 
 /// The values a command field has in one command: one text, or a list (no list is made).

@@ -354,6 +354,15 @@ mod tests {
         assert!(passed_by > calls.len() * hooks.len() / 2, "{passed_by}");
     }
 
+    /// A shell call of `command` in the project.
+    fn shell_call(command: &str) -> Invocation {
+        let mut input = Map::new();
+        input.insert("tool_name".to_owned(), Value::from("terminal"));
+        input.insert("tool_input".to_owned(), json!({ "command": command }));
+        input.insert("cwd".to_owned(), Value::from(PROJECT));
+        Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes)
+    }
+
     #[test]
     fn a_rule_about_a_field_no_command_has_is_passed_by_without_its_body() {
         let hooks: Vec<HookSpec> = PACKS.iter().flat_map(|pack| load(pack.text)).collect();
@@ -363,11 +372,7 @@ mod tests {
             .and_then(HookSpec::rule)
             .unwrap();
         let call = |command: &str| {
-            let mut input = Map::new();
-            input.insert("tool_name".to_owned(), Value::from("terminal"));
-            input.insert("tool_input".to_owned(), json!({ "command": command }));
-            input.insert("cwd".to_owned(), Value::from(PROJECT));
-            let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
+            let invocation = shell_call(command);
             let input = invocation.tool_input.as_ref();
             crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
                 .and_then(|reading| invocation.commands.programs(reading))
@@ -395,11 +400,7 @@ mod tests {
             .unwrap();
         assert!(rule.program_needed.is_some());
         let passed_by = |command: &str| {
-            let mut input = Map::new();
-            input.insert("tool_name".to_owned(), Value::from("terminal"));
-            input.insert("tool_input".to_owned(), json!({ "command": command }));
-            input.insert("cwd".to_owned(), Value::from(PROJECT));
-            let invocation = Invocation::from_input(input, PROJECT, &crate::agents::Agent::Hermes);
+            let invocation = shell_call(command);
             let fields = crate::engine::rules::Fields {
                 invocation: &invocation,
                 input: invocation.tool_input.as_ref(),
