@@ -489,6 +489,17 @@ impl Event {
         (0..EVENTS.len()).map(|index| Self(u8::try_from(index).expect("the table is small")))
     }
 
+    /// Its place in the table, as a memo keeps it (a memo is this binary's own, so the table
+    /// it was written with is this one).
+    pub(crate) const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The event at `index` in the table, if there is one.
+    pub(crate) fn at(index: u8) -> Option<Self> {
+        (usize::from(index) < EVENTS.len()).then_some(Self(index))
+    }
+
     /// This event's row.
     pub fn def(self) -> &'static EventDef {
         &EVENTS[usize::from(self.0)]

@@ -262,8 +262,9 @@ pub struct Rule {
     /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
     pub stand_in: Option<Box<super::StandIn>>,
     /// The programs and subcommands it is about, and the fields a command may leave empty that
-    /// its `when` reads, as bits, made the first time (see [`crate::engine::rules::programs`]).
-    pub(crate) programs: OnceLock<Option<crate::shell::programs::Masks>>,
+    /// its `when` reads, as bits, made when the rule is read (see
+    /// [`crate::engine::rules::programs`]).
+    pub(crate) programs: Option<crate::shell::programs::Masks>,
     /// What a command's program must hold for the rule's `when` on `program` to match it, where
     /// that is a pattern rather than plain words (which `programs` has as bits): read with the
     /// rule, so a call whose programs hold none of it passes the rule by unread.
@@ -518,9 +519,7 @@ fn from_reading(
     };
     let mut rules: Vec<HookSpec> = Vec::with_capacity(read.rules.len());
     for kept in read.rules {
-        let Ok(event) = Event::parse(&kept.event).map(|parsed| parsed.event) else {
-            continue;
-        };
+        let event = kept.event;
         if only.is_none_or(|only| only == event) {
             rules.push(build(kept, event, &shared));
         }
@@ -563,7 +562,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared) -> HookSpec {
         home: shared.home.clone(),
         stand_in: None,
         // Read with the rule, kept in its memo: a `run` makes none of them again.
-        programs: OnceLock::from(kept.programs),
+        programs: kept.programs,
         program_needed: kept.program_needed,
     };
     let origin = Origin {

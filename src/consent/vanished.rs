@@ -290,7 +290,7 @@ fn unknown_rules(
         undecidable: rules::Undecidable::Allow,
         home: None,
         stand_in: Some(Box::new(stand_in.clone())),
-        programs: std::sync::OnceLock::new(),
+        programs: None,
         program_needed: None,
     };
     let name = file

@@ -31,8 +31,50 @@ pub(crate) const SPARSE: [&str; 9] = [
 /// it names no plain words for that field, so any call has it); and a bit per field of
 /// [`SPARSE`]: for a call, that some command has a value for it; for a rule, that a `when`
 /// condition reads it (no command without a value can meet it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Masks(pub(crate) [Mask; 2], pub(crate) u16);
+
+/// How long [`Masks`] is in a memo: each mask and the field bits, little-endian.
+const MASKS_LEN: usize = 2 * 16 + 2;
+
+/// A memo keeps [`Masks`] as one run of bytes, read back with one copy: a mask is mostly high
+/// bits, which postcard's variable-length integers spread over 19 bytes read one by one.
+impl serde::Serialize for Masks {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = [0_u8; MASKS_LEN];
+        bytes[..16].copy_from_slice(&self.0[0].to_le_bytes());
+        bytes[16..32].copy_from_slice(&self.0[1].to_le_bytes());
+        bytes[32..].copy_from_slice(&self.1.to_le_bytes());
+        s.serialize_bytes(&bytes)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Masks {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Masks;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{MASKS_LEN} bytes of program masks")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Masks, E> {
+                let bytes: &[u8; MASKS_LEN] = bytes
+                    .try_into()
+                    .map_err(|_| E::invalid_length(bytes.len(), &self))?;
+                let mask = |at: usize| {
+                    let mut one = [0_u8; 16];
+                    one.copy_from_slice(&bytes[at..at + 16]);
+                    Mask::from_le_bytes(one)
+                };
+                Ok(Masks(
+                    [mask(0), mask(16)],
+                    u16::from_le_bytes([bytes[32], bytes[33]]),
+                ))
+            }
+        }
+        d.deserialize_bytes(Visit)
+    }
+}
 
 /// The bit of a field of [`SPARSE`]; 0 for any other.
 pub(crate) fn sparse_bit(field: &str) -> u16 {
@@ -92,7 +134,32 @@ pub(crate) fn of_reading(reading: &Reading) -> Option<Masks> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Mask, bits};
+    use super::{MASKS_LEN, Mask, Masks, bits};
+
+    #[test]
+    fn masks_come_back_from_a_memo_as_they_went_in_and_short_bytes_do_not_read() {
+        let masks = Masks(
+            [set(&["rm", "git"]) | (1 << 127), set(&["push"])],
+            0b1_0100_0001,
+        );
+        let bytes = postcard::to_allocvec(&Some(masks)).expect("written");
+        assert_eq!(bytes.len(), 1 + 1 + MASKS_LEN);
+        let back: Option<Masks> = postcard::from_bytes(&bytes).expect("read");
+        assert_eq!(back, Some(masks));
+        let short = postcard::to_allocvec(&Some(serde_bytes_of(&[1, 2, 3]))).expect("written");
+        assert!(postcard::from_bytes::<Option<Masks>>(&short).is_err());
+    }
+
+    /// Bytes written as postcard writes a run of bytes.
+    fn serde_bytes_of(bytes: &[u8]) -> impl serde::Serialize + '_ {
+        struct Run<'a>(&'a [u8]);
+        impl serde::Serialize for Run<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        Run(bytes)
+    }
 
     fn set(words: &[&str]) -> Mask {
         words.iter().fold(0, |mask, w| mask | bits(w.as_bytes()))

@@ -51,8 +51,8 @@ impl Read {
 pub(super) struct Kept {
     pub line: u64,
     pub name: String,
-    #[serde(with = "name")]
-    pub event: Cow<'static, str>,
+    #[serde(with = "event_index")]
+    pub event: Event,
     /// A tool name pattern (`tool:` that is not a class).
     pub tool: Option<String>,
     /// The tool class, by its index in [`TOOL_CLASSES`].
@@ -70,13 +70,28 @@ pub(super) struct Kept {
     pub undecidable: Undecidable,
 }
 
-/// A name a rule is made of (an event, a field) as a memo keeps it: read back without a copy
-/// when it is one this tool knows, which nearly every one is.
+/// A rule's event as a memo keeps it: its place in the table.
+mod event_index {
+    use crate::config::Event;
+
+    // serde's `with` hands a field over by reference.
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    pub(crate) fn serialize<S: serde::Serializer>(event: &Event, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(event.index())
+    }
+
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Event, D::Error> {
+        let index = <u8 as serde::Deserialize>::deserialize(d)?;
+        Event::at(index).ok_or_else(|| serde::de::Error::custom("no such event"))
+    }
+}
+
+/// A condition's field as a memo keeps it: read back without a copy when it is one this tool
+/// knows, which nearly every one is.
 pub(super) mod name {
     use std::borrow::Cow;
 
     use super::super::{COMMAND_FIELDS, TOOL_CLASSES};
-    use crate::config::Event;
 
     /// The fields a rule names most, besides the command fields.
     const FIELDS: [&str; 6] = ["command", "path", "file_path", "pattern", "glob", "include"];
@@ -113,7 +128,6 @@ pub(super) mod name {
             .chain(&TOOL_CLASSES)
             .copied()
             .find(|name| *name == text)
-            .or_else(|| Event::all().map(Event::name).find(|name| *name == text))
     }
 }
 
@@ -258,7 +272,7 @@ fn rule(
     Ok(Kept {
         line,
         name,
-        event: Cow::Borrowed(event.name()),
+        event,
         tool,
         tool_class,
         body: super::body::Body::new(when, unless, message),

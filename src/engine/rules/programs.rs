@@ -12,9 +12,7 @@ use crate::shell::programs::Masks;
 /// (`program: '^(rm|unlink)$'`) or reads a field a command may leave empty (`redirects`);
 /// `None` for a rule that could be about any call.
 pub(crate) fn of_rule(rule: &Rule) -> Option<Masks> {
-    *rule
-        .programs
-        .get_or_init(|| crate::config::rules::masks_of(rule.when()))
+    rule.programs
 }
 
 /// Whether a call that runs `call` (from [`of_reading`]) runs nothing `rule` is about. Where this
