@@ -72,8 +72,8 @@ pub use cache::{Cached, HookCache};
 pub use checks::{Checkup, Finding, Level, examine};
 pub use config::event::{EventDef, Resolved, UnknownEvent};
 pub use config::{
-    AgentHook, Effects, Event, HookSet, HookSpec, LoadError, LoadOptions, Namesake, Origin,
-    Replacement, Scope, Source, SourceKind, Warning, WarningKind, load,
+    AgentHook, Effects, Event, HookSet, HookSpec, HookText, LoadError, LoadOptions, Namesake,
+    Origin, Replacement, Scope, Source, SourceKind, Warning, WarningKind, load,
 };
 pub use consent::fingerprint::{script_path, sha256_file};
 pub use consent::store::Approval;

@@ -219,7 +219,7 @@ fn hook_finding(level: Level, hook: &HookSpec, message: String) -> Finding {
         level,
         check: "plugin",
         event: Some(hook.event.name()),
-        hook: Some(hook.command.clone()),
+        hook: Some(hook.command.to_string()),
         source: Some(hook.source.as_str()),
         at: hook.origin.to_string(),
         message,

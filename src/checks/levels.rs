@@ -124,8 +124,8 @@ fn user_guards(set: &HookSet) -> Vec<String> {
     let mut guards: Vec<String> = Vec::new();
     for hook in set.hooks.iter().filter(|hook| !is_project(&hook.source)) {
         let name = match &hook.source {
-            Source::Rules(_) => hook.command.clone(),
-            _ => hook.name.clone(),
+            Source::Rules(_) => hook.command.to_string(),
+            _ => hook.name.to_string(),
         };
         if !guards.contains(&name) {
             guards.push(name);

@@ -308,7 +308,7 @@ fn hooks(checkup: &Checkup<'_>, list: &Allowlist, findings: &mut Vec<Finding>) {
             level,
             check,
             event: Some(hook.event.name()),
-            hook: Some(hook.command.clone()),
+            hook: Some(hook.command.to_string()),
             source: Some(hook.source.as_str()),
             at: hook.origin.to_string(),
             message,
@@ -382,7 +382,7 @@ fn script_finding(
     let shown = assessment
         .script
         .as_ref()
-        .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+        .map_or_else(|| hook.command.to_string(), |p| p.display().to_string());
     match script {
         ScriptState::Ok => {
             let how = match hook.agent() {

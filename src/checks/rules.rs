@@ -199,7 +199,7 @@ impl Shipped {
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .unwrap_or_default();
             let unchanged = crate::engine::rules::packs::unchanged_rules(&text, &shipped);
-            files.push((hook.command.clone(), unchanged));
+            files.push((hook.command.to_string(), unchanged));
         }
         Self { files }
     }
@@ -233,9 +233,9 @@ fn file_consent(
         level,
         check: "consent",
         event: Some(hook.consent_event()),
-        hook: Some(hook.command.clone()),
+        hook: Some(hook.command.to_string()),
         source: Some(hook.source.as_str()),
-        at: hook.command.clone(),
+        at: hook.command.to_string(),
         message: format!(
             "rules file ({count} {}): {message}",
             if count == 1 { "rule" } else { "rules" }
@@ -250,7 +250,7 @@ fn finding(hook: &HookSpec, level: Level, check: &'static str, message: String) 
         level,
         check,
         event: Some(hook.event.name()),
-        hook: Some(hook.name.clone()),
+        hook: Some(hook.name.to_string()),
         source: Some(hook.source.as_str()),
         at: hook.origin.to_string(),
         message,

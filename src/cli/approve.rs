@@ -124,10 +124,10 @@ fn decision_for<'h>(
         source: hook.source.as_str(),
         name: match hook.rule() {
             Some(rule) => format!("{} rules", rule.scope.as_str()),
-            None => hook.name.clone(),
+            None => hook.name.to_string(),
         },
         description: hook.agent().and_then(|agent| agent.description.clone()),
-        command: hook.command.clone(),
+        command: hook.command.to_string(),
         script: assessment.script.as_ref().map(|p| p.display().to_string()),
         sha256: assessment.sha256.clone(),
         was: assessment.state.as_str(),
@@ -327,7 +327,7 @@ fn cannot_run(hook: &HookSpec, assessment: &Assessment, base: &std::path::Path) 
     let script = assessment
         .script
         .as_ref()
-        .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+        .map_or_else(|| hook.command.to_string(), |p| p.display().to_string());
     match crate::consent::script_state(hook, base) {
         ScriptState::NotExecutable => Some(format!(
             "it cannot run yet: {script} is not executable (chmod +x it)"

@@ -368,7 +368,7 @@ fn read_rules(file: &Path, text: &str, scope: Scope) -> Result<Vec<String>> {
     }
     let mut declared: Vec<(Option<u64>, String)> = hooks
         .into_iter()
-        .map(|hook| (hook.origin.line, hook.name))
+        .map(|hook| (hook.origin.line, hook.name.into()))
         .collect();
     declared.sort();
     let mut names: Vec<String> = Vec::new();

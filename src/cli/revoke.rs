@@ -94,8 +94,8 @@ fn commands_named(given: &str, paths: &Paths, event: Option<Event>) -> Result<Ve
     let mut commands = vec![given.to_owned()];
     if let Ok(set) = crate::config::load(crate::dispatch::load_options(paths, event)) {
         for hook in &set.hooks {
-            if names(hook, given, &base) && !commands.contains(&hook.command) {
-                commands.push(hook.command.clone());
+            if names(hook, given, &base) && !commands.iter().any(|c| *c == hook.command) {
+                commands.push(hook.command.to_string());
             }
         }
     }

@@ -5,6 +5,7 @@ mod expand;
 pub(crate) mod glance;
 pub(crate) mod hermes;
 pub(crate) mod hook_md;
+mod hook_text;
 pub(crate) mod in_process;
 mod loading;
 mod memo;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use event::{Effects, Event};
+pub use hook_text::HookText;
 pub use loading::load;
 pub(crate) use memo::{Mended, key_path as memo_key_path};
 
@@ -196,9 +198,9 @@ pub struct HookSpec {
     /// what only that source declares.
     pub source: Source,
     /// A short name for people: the script's file name (config hooks), or the HOOK.md name.
-    pub name: String,
+    pub name: HookText,
     /// The command as declared; with the event, the consent key.
-    pub command: String,
+    pub command: HookText,
     /// The tool matcher (tool events only).
     pub matcher: Option<Box<Matcher>>,
     /// The deadline for one run.
@@ -360,15 +362,15 @@ impl HookSpec {
     pub fn new(
         event: Event,
         source: Source,
-        name: String,
-        command: String,
+        name: impl Into<HookText>,
+        command: impl Into<HookText>,
         origin: Origin,
     ) -> Self {
         Self {
             event,
             source,
-            name,
-            command,
+            name: name.into(),
+            command: command.into(),
             matcher: None,
             timeout: Duration::from_secs(hermes::DEFAULT_TIMEOUT_SECS),
             fail_closed: false,

@@ -13,7 +13,8 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Effects, Event, HookSpec, LoadError, Origin, Scope, Source, SourceKind, Warning, WarningKind,
+    Effects, Event, HookSpec, HookText, LoadError, Origin, Scope, Source, SourceKind, Warning,
+    WarningKind,
 };
 use crate::matcher::{Matcher, Packed};
 pub(crate) use body::Body;
@@ -510,7 +511,8 @@ fn from_reading(
     // What every rule of the file shares, made once.
     let shared = Shared {
         absolute: Arc::from(absolute.as_path()),
-        command: absolute.to_string_lossy().into_owned(),
+        command: HookText::shared(&Arc::from(absolute.to_string_lossy())),
+        names: Arc::from(read.names),
         sha256: Arc::clone(sha256),
         scope,
         file: Arc::clone(&named),
@@ -535,7 +537,10 @@ fn from_reading(
 /// What the rules of one file have in common.
 struct Shared {
     absolute: Arc<Path>,
-    command: String,
+    /// The file, as every rule's command.
+    command: HookText,
+    /// Every rule's name, each a slice of it.
+    names: Arc<str>,
     sha256: Arc<str>,
     scope: Scope,
     /// The file as it was named, for each rule's origin.
@@ -577,7 +582,7 @@ fn build(mut kept: read::Kept, event: Event, shared: &Shared) -> HookSpec {
         ..HookSpec::new(
             event,
             Source::Rules(Box::new(rule)),
-            kept.name,
+            HookText::slice(&shared.names, kept.name.0 as usize..kept.name.1 as usize),
             shared.command.clone(),
             origin,
         )

@@ -247,7 +247,7 @@ pub(crate) fn approval_for(hook: &HookSpec, assessment: &Assessment) -> Approval
         .map(|meta| clock::python_mtime(&meta));
     Approval {
         event: hook.consent_event().to_owned(),
-        command: hook.command.clone(),
+        command: hook.command.to_string(),
         script: assessment
             .script
             .as_deref()
@@ -367,7 +367,7 @@ impl ConsentGate {
             let script = assessment
                 .script
                 .as_ref()
-                .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+                .map_or_else(|| hook.command.to_string(), |p| p.display().to_string());
             let why = assessment.unreadable.as_deref().unwrap_or("refused");
             return Verdict::Refused {
                 message: format!("script {script}: {why}"),
@@ -396,7 +396,7 @@ impl ConsentGate {
                 let shown = assessment
                     .script
                     .as_ref()
-                    .map_or_else(|| hook.command.clone(), |p| p.display().to_string());
+                    .map_or_else(|| hook.command.to_string(), |p| p.display().to_string());
                 let now = assessment.sha256.as_deref().map_or_else(
                     || "unreadable".to_owned(),
                     |s| fingerprint::short_sha256(Some(s)),

@@ -303,7 +303,7 @@ fn run_in_order(
         .as_deref()
     {
         Some(Directive::Block { .. } | Directive::Continue { .. }) => {
-            Some(plan.hooks[report.index].name.clone())
+            Some(plan.hooks[report.index].name.to_string())
         }
         Some(Directive::Modify { args }) => {
             let current = rewritten

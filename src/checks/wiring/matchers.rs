@@ -54,7 +54,7 @@ pub(super) fn matchers(set: &HookSet, wired: &[Agent], findings: &mut Vec<Findin
             level: Level::Warning,
             check: "tools",
             event: Some(hook.event.name()),
-            hook: Some(hook.command.clone()),
+            hook: Some(hook.command.to_string()),
             source: Some(hook.source.as_str()),
             at: hook.origin.to_string(),
             message,

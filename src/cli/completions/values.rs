@@ -119,7 +119,7 @@ pub(super) fn hooks(
             } else {
                 &hook.command
             };
-            names.push(name.clone());
+            names.push(name.to_string());
         }
     }
     let allowlist = approved.then(|| crate::consent::store::read(&paths.allowlist));

@@ -22,6 +22,8 @@ use crate::matcher::Matcher;
 pub(super) struct Read {
     /// The rules that can be used, in file order.
     pub rules: Vec<Kept>,
+    /// Every rule's name, one after another: a rule has its place in this text.
+    pub names: String,
     /// Softer problems: `(line, message)`.
     pub notes: Vec<(u64, String)>,
     /// Patterns naming a folder there is none of: `(line, message)`.
@@ -50,7 +52,8 @@ impl Read {
 #[derive(Serialize, Deserialize)]
 pub(super) struct Kept {
     pub line: u64,
-    pub name: String,
+    /// Where its name is in [`Read::names`].
+    pub name: (u32, u32),
     #[serde(with = "event_index")]
     pub event: Event,
     /// A tool name pattern (`tool:` that is not a class).
@@ -197,7 +200,14 @@ pub(super) fn read(bytes: &[u8], vars: Vars<'_>) -> Read {
             patterns: &mut out.patterns,
         };
         match rule(&item.value, line, vars, &mut names, &mut notes) {
-            Ok(kept) => out.rules.push(kept),
+            Ok((name, mut kept)) => {
+                let start = out.names.len();
+                out.names.push_str(&name);
+                // A file is far smaller than 4 GiB (see `limits::MANIFEST_MAX`).
+                let at = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+                kept.name = (at(start), at(out.names.len()));
+                out.rules.push(kept);
+            }
             Err(Skip(why)) => out.skipped.push((line, format!("{who} is skipped: {why}"))),
         }
     }
@@ -210,7 +220,7 @@ fn rule(
     vars: Vars<'_>,
     names: &mut Vec<String>,
     notes: &mut Notes<'_>,
-) -> Result<Kept, Skip> {
+) -> Result<(String, Kept), Skip> {
     let Value::Object(map) = item else {
         return Err(Skip(format!(
             "a rule is a mapping with a name, not {}",
@@ -269,9 +279,9 @@ fn rule(
         .find(|c| c.field == "program")
         .filter(|c| c.words.is_none())
         .and_then(|c| c.needed.clone());
-    Ok(Kept {
+    let kept = Kept {
         line,
-        name,
+        name: (0, 0),
         event,
         tool,
         tool_class,
@@ -282,7 +292,8 @@ fn rule(
         fail_closed,
         priority,
         undecidable,
-    })
+    };
+    Ok((name, kept))
 }
 
 fn undecidable(raw: Option<&Value>) -> Result<Undecidable, Skip> {

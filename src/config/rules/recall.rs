@@ -19,13 +19,13 @@ use crate::config::{LoadError, Origin, SourceKind, memo};
 use crate::ground::stamp::Stamp;
 
 /// Changes whenever what a rules memo holds changes.
-const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 15\0";
+const MEMO_FORMAT: &[u8] = b"hermes-hooks rules memo 16\0";
 /// The same for the memo of a rules file's patterns.
 const PATTERNS_FORMAT: &[u8] = b"hermes-hooks rules patterns 2\0";
 /// The same for the memo of a rules file's patterns built ahead as automata.
 const AUTOMATA_FORMAT: &[u8] = b"hermes-hooks rules automata 2\0";
 /// The same for the memo named by a file's stamp.
-const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 9\0";
+const STAMP_FORMAT: &[u8] = b"hermes-hooks rules stamp 10\0";
 
 /// The patterns of one rules file: in hand when the file was just read, else read from their
 /// memo when a call could first match one; should that memo be gone, the file is read again,
