@@ -296,8 +296,8 @@ fn execute(
             talk.warn(warning);
         }
     }
+    crate::report::line::keep_entries(&prepared.set.hooks, report);
     let mut line = RunLine::new(event, &prepared.set.hooks, report);
-    line.keep_entries(&prepared.set.hooks, report);
     line.loop_guard = outcome.released;
     line.errors = ErrorEntry::all(&errors);
     Answer {

@@ -31,7 +31,7 @@ pub(crate) struct RunLine<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ErrorEntry<'a>>,
     /// Every hook declared for the event, in order.
-    pub hooks: Vec<HookLine<'a>>,
+    pub hooks: HookLines<'a>,
     /// Set when the loop guard overrode a "keep working" answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loop_guard: Option<crate::engine::loop_guard::Released>,
@@ -160,39 +160,77 @@ impl<'a> RunLine<'a> {
             directive: DirectiveKeys::of(report.directive.as_ref()),
             held: Held::of(report.directive.as_ref()),
             errors: Vec::new(),
-            hooks: report
-                .hooks
-                .iter()
-                .map(|r| HookLine::new(&hooks[r.index], r))
-                .collect(),
+            hooks: HookLines::Of {
+                specs: hooks,
+                reports: &report.hooks,
+            },
             loop_guard: None,
         }
     }
+}
 
-    /// Where a process answers many calls, each hook's entry is written the first time, together
-    /// with the entries of the hooks listed after it that have none yet, and kept: a run of
-    /// hooks not matched is then one copy.
-    pub(crate) fn keep_entries(&mut self, hooks: &'a [HookSpec], report: &'a RunReport) {
-        if !crate::config::rules::many_calls() {
-            return;
+/// Where a process answers many calls, each hook's entry is written the first time, together
+/// with the entries of the hooks listed after it that have none yet, and kept: a run of
+/// hooks not matched is then one copy.
+pub(crate) fn keep_entries(hooks: &[HookSpec], report: &RunReport) {
+    if !crate::config::rules::many_calls() {
+        return;
+    }
+    let specs: Vec<&HookSpec> = report.hooks.iter().map(|r| &hooks[r.index]).collect();
+    let mut at = 0;
+    while at < specs.len() {
+        let run = specs[at..]
+            .iter()
+            .take_while(|spec| spec.answer.get().is_none())
+            .count();
+        if run == 0 {
+            at += 1;
+            continue;
         }
-        let specs: Vec<&'a HookSpec> = report.hooks.iter().map(|r| &hooks[r.index]).collect();
-        let mut at = 0;
-        while at < specs.len() {
-            let run = specs[at..]
-                .iter()
-                .take_while(|spec| spec.answer.get().is_none())
-                .count();
-            if run == 0 {
-                at += 1;
-                continue;
+        write_entries(&specs[at..at + run]);
+        at += run;
+    }
+}
+
+/// The hooks of an answer, each made into its [`HookLine`] as it is written: an answer lists
+/// every hook of its event, and a list of them made ahead cost a `run` with every pack approved
+/// a page of memory for each 36 rules.
+pub(crate) enum HookLines<'a> {
+    /// The hooks `reports` name, in their order.
+    Of {
+        specs: &'a [HookSpec],
+        reports: &'a [HookReport],
+    },
+    /// Lines given as they are.
+    #[cfg(test)]
+    Given(Vec<HookLine<'a>>),
+}
+
+impl<'a> HookLines<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Self::Of { reports, .. } => reports.len(),
+            #[cfg(test)]
+            Self::Given(lines) => lines.len(),
+        }
+    }
+
+    /// Each line, in order.
+    fn iter(&self) -> impl Iterator<Item = HookLine<'a>> + '_ {
+        (0..self.len()).map(|at| match self {
+            Self::Of { specs, reports } => {
+                let report = &reports[at];
+                HookLine::new(&specs[report.index], report)
             }
-            write_entries(&specs[at..at + run]);
-            at += run;
-        }
-        for (line, spec) in self.hooks.iter_mut().zip(&specs) {
-            line.entry = spec.answer.get();
-        }
+            #[cfg(test)]
+            Self::Given(lines) => lines[at].clone(),
+        })
+    }
+}
+
+impl Serialize for HookLines<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
 }
 
@@ -216,7 +254,7 @@ fn write_entries(specs: &[&HookSpec]) {
             entry: None,
         };
         let start = text.len();
-        line.write_head(&mut text, &mut "");
+        line.write_head(&mut text, &mut Tail::default());
         let status = text.len();
         text.push_str(line.status);
         text.push_str("\"}");
@@ -266,8 +304,8 @@ impl RunLine<'_> {
             out.push_str(&to_line(&self.errors));
         }
         out.push_str(",\"hooks\":[");
-        // The hooks of one file share their command: it is checked once.
-        let mut plain_command = "";
+        // The hooks of one file share their source and command: written once.
+        let mut tail = Tail::default();
         // A run of kept entries, side by side in their text, waiting to be copied as one.
         let mut run: Option<(&str, usize, usize)> = None;
         let mut first = true;
@@ -276,7 +314,7 @@ impl RunLine<'_> {
                 out.push(',');
             }
         };
-        for hook in &self.hooks {
+        for hook in self.hooks.iter() {
             if let Some(entry) = hook.entry.filter(|_| hook.is_plain_not_matched()) {
                 let (start, end) = (entry.start as usize, entry.end as usize);
                 match &mut run {
@@ -301,7 +339,7 @@ impl RunLine<'_> {
                 out.push_str(&text[from..until]);
             }
             separate(&mut out);
-            hook.write(&mut out, &mut plain_command);
+            hook.write(&mut out, &mut tail);
         }
         if let Some((text, from, until)) = run.take() {
             separate(&mut out);
@@ -317,14 +355,13 @@ impl RunLine<'_> {
     }
 }
 
-impl HookLine<'_> {
-    /// The hook's object as [`to_line`] writes it; `plain_command` is the last command found
-    /// to need no escaping.
-    fn write<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
+impl<'a> HookLine<'a> {
+    /// The hook's object as [`to_line`] writes it; `tail` is the end of the last head written.
+    fn write(&self, out: &mut String, tail: &mut Tail<'a>) {
         if let Some(entry) = self.entry {
             out.push_str(&entry.text[entry.start as usize..entry.status as usize]);
         } else {
-            self.write_head(out, plain_command);
+            self.write_head(out, tail);
         }
         out.push_str(self.status);
         out.push('"');
@@ -356,40 +393,53 @@ impl HookLine<'_> {
             && self.message.is_none()
     }
 
-    /// The entry up to its status: `{"name":...,"source":...,"command":...,"status":"`.
-    fn write_head<'a>(&'a self, out: &mut String, plain_command: &mut &'a str) {
+    /// The entry up to its status: `{"name":...,"source":...,"command":...,"status":"`; what
+    /// follows the name is `tail`'s, written anew when this hook's source or command differs.
+    fn write_head(&self, out: &mut String, tail: &mut Tail<'a>) {
         out.push_str("{\"name\":");
         plain_or_json(out, self.name);
-        // `source` and `status` are this tool's own words, plain ASCII.
-        out.push_str(",\"source\":\"");
-        out.push_str(self.source);
-        out.push_str("\",\"command\":");
-        if self.command == *plain_command {
-            out.push('"');
-            out.push_str(self.command);
-            out.push('"');
-        } else if plain_or_json(out, self.command) {
-            *plain_command = self.command;
+        let same = tail.source == self.source
+            && (std::ptr::eq(tail.command, self.command) || tail.command == self.command);
+        if !same || tail.text.is_empty() {
+            tail.text.clear();
+            // `source` and `status` are this tool's own words, plain ASCII.
+            tail.text.push_str(",\"source\":\"");
+            tail.text.push_str(self.source);
+            tail.text.push_str("\",\"command\":");
+            plain_or_json(&mut tail.text, self.command);
+            tail.text.push_str(",\"status\":\"");
+            tail.source = self.source;
+            tail.command = self.command;
         }
-        out.push_str(",\"status\":\"");
+        out.push_str(&tail.text);
     }
 }
 
-/// The bytes a JSON string holds as they are: printable ASCII but `"` and `\\`.
-const PLAIN: [bool; 256] = {
-    let mut plain = [false; 256];
-    let mut byte = 0x20;
-    while byte < 0x7f {
-        plain[byte] = byte != b'"' as usize && byte != b'\\' as usize;
-        byte += 1;
-    }
-    plain
-};
+/// What follows a hook's name in its entry up to its status, kept while the hooks written
+/// after it share it (the rules of one file share their source and command).
+#[derive(Default)]
+struct Tail<'a> {
+    source: &'static str,
+    command: &'a str,
+    text: String,
+}
+
+/// Whether a JSON string holds `byte` as it is: printable ASCII but `"` and `\\`.
+const fn is_plain(byte: u8) -> bool {
+    matches!(byte, 0x20..=0x7e) && byte != b'"' && byte != b'\\'
+}
 
 /// `text` as a JSON string: as it is between quotes when it is printable ASCII with no quote or
 /// backslash (true), else as [`to_line`] escapes it.
 fn plain_or_json(out: &mut String, text: &str) -> bool {
-    let unusual = !text.bytes().all(|b| PLAIN[usize::from(b)]);
+    // Sixteen bytes at a time without stopping inside them, which the compiler does as one
+    // comparison of many bytes.
+    let chunks = text.as_bytes().chunks_exact(16);
+    let rest = chunks.remainder();
+    let unusual = !(chunks
+        .into_iter()
+        .all(|chunk| chunk.iter().fold(true, |plain, &b| plain & is_plain(b)))
+        && rest.iter().all(|&b| is_plain(b)));
     if unusual {
         out.push_str(&to_line(&text));
     } else {
@@ -440,7 +490,8 @@ impl<'a> HookLine<'a> {
             exit_code: report.exit_code,
             elapsed_ms: report.elapsed.map(elapsed_ms),
             message: report.message.as_deref(),
-            entry: None,
+            // Where a process answers many calls, written by `keep_entries`.
+            entry: spec.answer.get(),
         }
     }
 }
@@ -550,7 +601,7 @@ mod tests {
 
     #[test]
     fn the_written_line_is_the_serialised_one() {
-        use super::{DirectiveKeys, Entry, ErrorEntry, Held, HookLine, RunLine};
+        use super::{DirectiveKeys, Entry, ErrorEntry, Held, HookLine, HookLines, RunLine};
         use crate::engine::response::Directive;
         let odd = [
             "plain",
@@ -558,6 +609,9 @@ mod tests {
             "tab\there",
             "é\u{202e}\u{1b}[2J",
             "",
+            "sixteen bytes in: \"a quote\" after them",
+            "fifteen bytes, \u{7f} then plain text for a while",
+            "thirty-two bytes of plain text!!\\",
         ];
         let mut args = serde_json::Map::new();
         args.insert("hooks".to_owned(), serde_json::json!([]));
@@ -586,7 +640,7 @@ mod tests {
                 text.push(',');
             }
             let start = text.len();
-            hook.write_head(&mut text, &mut "");
+            hook.write_head(&mut text, &mut super::Tail::default());
             let status = text.len();
             text.push_str("not_matched\"}");
             places.push((start, status, text.len()));
@@ -630,7 +684,7 @@ mod tests {
                     } else {
                         Vec::new()
                     },
-                    hooks: hooks.iter().take(many).map(HookLine::clone).collect(),
+                    hooks: HookLines::Given(hooks.iter().take(many).map(HookLine::clone).collect()),
                     loop_guard: with_errors.then_some(crate::engine::loop_guard::Released {
                         consecutive: 4,
                         limit: 3,
