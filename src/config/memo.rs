@@ -2,8 +2,10 @@
 //! `run` when the file is large, yet the readers use only two top-level entries (`hooks`,
 //! `hooks_auto_accept`), and a command about one event only that event's lists. What they use,
 //! as the one reader gives it (values, lines, repeated keys), is written to
-//! `<cache folder>/hermes-hooks/parsed/<name>.json`, where the name is the sha-256 of the file's
-//! bytes, of this binary and of the event: a later command with the same file, binary and event
+//! `<cache folder>/hermes-hooks/parsed/<name>.json`, where the name is the BLAKE3 hash of the
+//! file's bytes, of this binary and of the event (BLAKE3 rather than sha-256, whose check of
+//! the processor would cost every start a few more `cpuid` instructions, each a trip to the
+//! hypervisor on a virtual machine, while the keyed check below needs BLAKE3 anyway): a later command with the same file, binary and event
 //! reads it back instead of parsing. A memo can only ever stand for the bytes it was made from
 //! (other bytes give another name, and the memo repeats its name inside), so the file is read
 //! exactly as before. A memo that is missing, malformed, not the user's own or
@@ -26,7 +28,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest as _, Sha256};
 
 use super::Event;
 use super::yaml::pyyaml::{Mapping, Node, Value};
@@ -69,7 +70,7 @@ impl Slot {
     /// cannot be statted).
     pub(crate) fn of(bytes: &[u8], only: Option<Event>) -> Option<Self> {
         Self::named(FORMAT, |hash| {
-            hash.update(only.map_or("", Event::name));
+            hash.update(only.map_or("", Event::name).as_bytes());
             hash.update(b"\0");
             hash.update(bytes);
         })
@@ -81,14 +82,14 @@ impl Slot {
     pub(crate) fn keyed(kind: &[u8], parts: &[&[u8]]) -> Option<Self> {
         Self::named(kind, |hash| {
             for part in parts {
-                hash.update(u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
+                hash.update(&u64::try_from(part.len()).unwrap_or(u64::MAX).to_le_bytes());
                 hash.update(part);
             }
         })
     }
 
     /// The slot named by the hash of `kind`, this binary, and what `rest` adds.
-    fn named(kind: &[u8], rest: impl FnOnce(&mut Sha256)) -> Option<Self> {
+    fn named(kind: &[u8], rest: impl FnOnce(&mut blake3::Hasher)) -> Option<Self> {
         // Unit tests never touch the user's cache; the integration tests, each with a home of
         // its own, test the memo.
         // Asked once per process: the cache folder (the user's home, the environment) and this
@@ -106,11 +107,11 @@ impl Slot {
                 Some((folder, binary_identity()?))
             })
             .clone()?;
-        let mut hash = Sha256::new();
+        let mut hash = blake3::Hasher::new();
         hash.update(kind);
-        hash.update(identity);
+        hash.update(&identity);
         rest(&mut hash);
-        let name = crate::ground::digest::hex(&hash.finalize());
+        let name = crate::ground::digest::hex(hash.finalize().as_bytes());
         Some(Self { folder, name })
     }
 
