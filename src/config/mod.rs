@@ -237,7 +237,7 @@ pub enum Source {
     /// An Agent Hooks HOOK.md folder.
     AgentHooks(Box<AgentHook>),
     /// A rule of a rules file: `command` is the file (approved as one unit), and nothing runs.
-    Rules(Box<rules::Rule>),
+    Rules(rules::RuleRef),
 }
 
 impl Source {

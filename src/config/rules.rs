@@ -6,19 +6,18 @@
 mod body;
 mod read;
 mod recall;
+mod table;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Effects, Event, HookSpec, HookText, LoadError, Origin, Scope, Source, SourceKind, Warning,
-    WarningKind,
-};
+use super::{Effects, Event, HookSpec, LoadError, Scope, SourceKind, Warning};
 use crate::matcher::{Matcher, Packed};
 pub(crate) use body::Body;
 use recall::Patterns;
+pub(crate) use table::RuleRef;
 
 /// The event a rules file's approval is recorded under: the file is approved as one unit.
 pub(crate) const CONSENT_EVENT: &str = "rules";
@@ -404,12 +403,12 @@ pub(crate) fn load_file_noting(
         return (Vec::new(), None);
     };
     let sha256: Arc<str> = Arc::from(sha256);
-    let hooks = from_reading(
+    let hooks = table::from_reading(
         file,
         scope,
         only,
         vars,
-        (read, &sha256, patterns),
+        (read, &sha256, patterns, None),
         warnings,
         errors,
     );
@@ -435,158 +434,15 @@ pub(crate) fn load_approved(
     let patterns = Patterns::given(std::mem::take(&mut read.patterns), None);
     let sha256: Arc<str> = Arc::from(sha256);
     let (mut warnings, mut errors) = (Vec::new(), Vec::new());
-    let mut hooks = from_reading(
+    table::from_reading(
         file,
         scope,
         only,
         vars,
-        (read, &sha256, patterns),
+        (read, &sha256, patterns, Some(stand_in)),
         &mut warnings,
         &mut errors,
-    );
-    for hook in &mut hooks {
-        if let Source::Rules(rule) = &mut hook.source {
-            rule.stand_in = Some(Box::new(stand_in.clone()));
-        }
-    }
-    hooks
-}
-
-/// The hooks of one reading of `file`, its notes said as warnings and errors.
-fn from_reading(
-    file: &Path,
-    scope: Scope,
-    only: Option<Event>,
-    vars: Vars<'_>,
-    (read, sha256, patterns): (read::Read, &Arc<str>, Patterns),
-    warnings: &mut Vec<Warning>,
-    errors: &mut Vec<LoadError>,
-) -> Vec<HookSpec> {
-    let named: Arc<Path> = Arc::from(file);
-    let origin = |line: Option<u64>| Origin {
-        file: Arc::clone(&named),
-        line,
-    };
-    if let Some((line, column, message)) = read.unusable {
-        errors.push(LoadError {
-            source: SourceKind::Rules,
-            origin: origin(line),
-            column,
-            message: format!("{message}; none of its rules are used"),
-        });
-        return Vec::new();
-    }
-    for (line, message) in read.notes {
-        warnings.push(Warning {
-            kind: WarningKind::InvalidValue,
-            origin: origin(Some(line)),
-            message,
-        });
-    }
-    for (line, message) in read.no_folder {
-        warnings.push(Warning {
-            kind: WarningKind::NoFolder,
-            origin: origin(Some(line)),
-            message,
-        });
-    }
-    for (line, message) in read.skipped {
-        warnings.push(Warning {
-            kind: WarningKind::SkippedEntry,
-            origin: origin(Some(line)),
-            message: message.clone(),
-        });
-        // A rule that could not be read may have been a guard of any event.
-        errors.push(LoadError {
-            source: SourceKind::Rules,
-            origin: origin(Some(line)),
-            column: None,
-            message,
-        });
-    }
-    let absolute = std::path::absolute(file).map_or_else(
-        |_| crate::ground::paths::normalized(file),
-        |path| crate::ground::paths::normalized(&path),
-    );
-    // What every rule of the file shares, made once.
-    let shared = Shared {
-        absolute: Arc::from(absolute.as_path()),
-        command: HookText::shared(&Arc::from(absolute.to_string_lossy())),
-        names: Arc::from(read.names),
-        sha256: Arc::clone(sha256),
-        scope,
-        file: Arc::clone(&named),
-        patterns: Arc::new(patterns),
-        home: vars.home.map(Arc::from),
-    };
-    let mut rules: Vec<HookSpec> = Vec::with_capacity(read.rules.len());
-    for kept in read.rules {
-        let event = kept.event;
-        if only.is_none_or(|only| only == event) {
-            rules.push(build(kept, event, &shared));
-        }
-    }
-    // Stable: equal priorities keep their file order. Most files give none, and are in order.
-    let first = |hook: &HookSpec| std::cmp::Reverse(hook.rule().map_or(0, |rule| rule.priority));
-    if !rules.is_sorted_by_key(first) {
-        rules.sort_by_key(first);
-    }
-    rules
-}
-
-/// What the rules of one file have in common.
-struct Shared {
-    absolute: Arc<Path>,
-    /// The file, as every rule's command.
-    command: HookText,
-    /// Every rule's name, each a slice of it.
-    names: Arc<str>,
-    sha256: Arc<str>,
-    scope: Scope,
-    /// The file as it was named, for each rule's origin.
-    file: Arc<Path>,
-    patterns: Arc<Patterns>,
-    home: Option<Arc<Path>>,
-}
-
-/// The hook of one checked rule.
-fn build(mut kept: read::Kept, event: Event, shared: &Shared) -> HookSpec {
-    kept.body.set_patterns(&shared.patterns);
-    let tool_class = kept
-        .tool_class
-        .and_then(|class| TOOL_CLASSES.get(usize::from(class)).copied());
-    let rule = Rule {
-        file: Arc::clone(&shared.absolute),
-        sha256: Arc::clone(&shared.sha256),
-        scope: shared.scope,
-        tool_class,
-        body: kept.body,
-        action: kept.action,
-        priority: kept.priority,
-        undecidable: kept.undecidable,
-        home: shared.home.clone(),
-        stand_in: None,
-        // Read with the rule, kept in its memo: a `run` makes none of them again.
-        programs: kept.programs,
-        program_needed: kept.program_needed,
-    };
-    let origin = Origin {
-        file: Arc::clone(&shared.file),
-        line: Some(kept.line),
-    };
-    HookSpec {
-        matcher: kept.tool.map(|tool| Box::new(Matcher::compile(&tool).0)),
-        // Nothing runs: there is nothing to wait for.
-        timeout: std::time::Duration::ZERO,
-        fail_closed: kept.fail_closed,
-        ..HookSpec::new(
-            event,
-            Source::Rules(Box::new(rule)),
-            HookText::slice(&shared.names, kept.name.0 as usize..kept.name.1 as usize),
-            shared.command.clone(),
-            origin,
-        )
-    }
+    )
 }
 
 /// `text` escaped for a Python `re` pattern (every ASCII punctuation character but `/`, which

@@ -300,7 +300,7 @@ fn unknown_rules(
         timeout: std::time::Duration::ZERO,
         ..HookSpec::new(
             only.unwrap_or(Event::PRE_TOOL_CALL),
-            Source::Rules(Box::new(rule)),
+            Source::Rules(rules::RuleRef::one(rule)),
             name,
             file.to_string_lossy().into_owned(),
             Origin {
