@@ -115,7 +115,7 @@ fn is_project(source: &Source) -> bool {
     match source {
         Source::Config => false,
         Source::AgentHooks(hook) => hook.scope == Scope::Project,
-        Source::Rules(rule) => rule.scope == Scope::Project,
+        Source::Rules(rule) => rule.of.scope == Scope::Project,
     }
 }
 

@@ -123,7 +123,7 @@ fn decision_for<'h>(
         event: hook.consent_event(),
         source: hook.source.as_str(),
         name: match hook.rule() {
-            Some(rule) => format!("{} rules", rule.scope.as_str()),
+            Some(rule) => format!("{} rules", rule.of.scope.as_str()),
             None => hook.name.to_string(),
         },
         description: hook.agent().and_then(|agent| agent.description.clone()),
@@ -463,7 +463,7 @@ impl<'h> Reviewer<'h> {
         let heading = match hook.rule() {
             Some(rule) => format!(
                 "{} rules file {}",
-                rule.scope.as_str(),
+                rule.of.scope.as_str(),
                 self.short.path(&hook.command)
             ),
             None => format!(

@@ -323,7 +323,7 @@ impl<'a> RuleEntry<'a> {
         Some(Self {
             name: &hook.name,
             file: &hook.command,
-            scope: rule.scope.as_str(),
+            scope: rule.of.scope.as_str(),
             tool: crate::config::rules::tool_shown(hook),
             rule: RuleView::of(rule),
         })

@@ -384,7 +384,7 @@ fn hook_rows<'a>(
                 scope: hook
                     .agent()
                     .map(|agent| agent.scope.as_str())
-                    .or_else(|| rule.map(|rule| rule.scope.as_str()))
+                    .or_else(|| rule.map(|rule| rule.of.scope.as_str()))
                     .or_else(|| (judge.managed == Some(&*hook.origin.file)).then_some("managed")),
                 name: &hook.name,
                 description: hook.agent().and_then(|agent| agent.description.as_deref()),

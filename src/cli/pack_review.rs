@@ -115,7 +115,7 @@ pub(crate) fn review<'h>(file: &Path, hooks: &[&'h HookSpec]) -> FileReview<'h> 
     let text = crate::ground::limits::read(file, crate::ground::limits::MANIFEST_MAX)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok());
-    let sha256 = hooks.iter().find_map(|hook| Some(&*hook.rule()?.sha256));
+    let sha256 = hooks.iter().find_map(|hook| Some(&*hook.rule()?.of.sha256));
     let is_pack = PACKS
         .iter()
         .find(|pack| {
@@ -184,7 +184,7 @@ struct Decided {
 
 impl Decided {
     fn load(file: &Path, hooks: &[&HookSpec]) -> Self {
-        let Some(scope) = hooks.iter().find_map(|hook| Some(hook.rule()?.scope)) else {
+        let Some(scope) = hooks.iter().find_map(|hook| Some(hook.rule()?.of.scope)) else {
             return Self { hooks: Vec::new() };
         };
         let home = crate::ground::paths::home_dir();

@@ -146,7 +146,7 @@ fn commands_read(specs: &[HookSpec], invocation: &Invocation) -> Option<Commands
     }
     let home = specs
         .iter()
-        .find_map(|hook| hook.rule().and_then(|rule| rule.home.clone()));
+        .find_map(|hook| hook.rule().and_then(|rule| rule.of.home.clone()));
     crate::engine::rules::commands(invocation, invocation.tool_input.as_ref(), home.as_deref())
         .map(CommandsView::of)
 }

@@ -398,7 +398,7 @@ impl HookSpec {
     /// When this hook stands in for an approved guard that vanished or changed: how.
     pub fn stand_in(&self) -> Option<&StandIn> {
         match &self.source {
-            Source::Rules(rule) => rule.stand_in.as_deref(),
+            Source::Rules(rule) => rule.of.stand_in.as_ref(),
             Source::AgentHooks(agent) => agent.stand_in.as_deref(),
             Source::Config => None,
         }

@@ -235,9 +235,9 @@ impl Condition {
     }
 }
 
-/// What a rules file declares for one rule beyond the common fields.
+/// What every rule of one rules file shares.
 #[derive(Clone, Debug)]
-pub struct Rule {
+pub struct RuleFile {
     /// The rules file, absolute and normalised: what the approval names and pins.
     pub file: Arc<Path>,
     /// The sha256 of the file's bytes as they were read: the rules evaluated are exactly the
@@ -245,6 +245,18 @@ pub struct Rule {
     pub sha256: Arc<str>,
     /// The level of the file.
     pub scope: Scope,
+    /// The home folder `${home}` stands for: the one a command's `~` and `$HOME` are read as.
+    pub home: Option<Arc<Path>>,
+    /// Set when the rules are the approved copy's, standing in for a file that vanished or
+    /// changed.
+    pub stand_in: Option<super::StandIn>,
+}
+
+/// What a rules file declares for one rule beyond the common fields.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// Its file, shared with the file's other rules.
+    pub of: Arc<RuleFile>,
     /// The tool class the rule is for (`tool: shell`), when it names a class.
     pub tool_class: Option<&'static str>,
     /// `when` (every one must match for the rule to apply), `unless` (when every one matches,
@@ -257,10 +269,6 @@ pub struct Rule {
     /// What it does with a call whose commands cannot be known (only for a rule that names a
     /// command field).
     pub undecidable: Undecidable,
-    /// The home folder `${home}` stands for: the one a command's `~` and `$HOME` are read as.
-    pub home: Option<Arc<Path>>,
-    /// Set when the rule is the approved copy's, standing in for a file that vanished or changed.
-    pub stand_in: Option<Box<super::StandIn>>,
     /// The programs and subcommands it is about, and the fields a command may leave empty that
     /// its `when` reads, as bits, made when the rule is read (see
     /// [`crate::engine::rules::programs`]).

@@ -144,7 +144,7 @@ pub(crate) fn assess(list: &Allowlist, hook: &HookSpec, base: &Path) -> Assessme
     // A rule is pinned by the bytes it was read from: the rules that decide are exactly the ones
     // the pin covers, and nothing is read twice.
     let hashed = match &hook.source {
-        Source::Rules(rule) => Some(Ok(rule.sha256.to_string())),
+        Source::Rules(rule) => Some(Ok(rule.of.sha256.to_string())),
         _ => script.as_deref().map(fingerprint::sha256_file),
     };
     let (sha256, unreadable, refused) = match hashed {
@@ -203,7 +203,7 @@ pub(crate) fn would_run(
 pub(crate) fn pinned_file(hook: &HookSpec, base: &Path) -> Option<PathBuf> {
     match &hook.source {
         Source::AgentHooks(agent) => Some(agent.entry.clone()),
-        Source::Rules(rule) => Some(rule.file.to_path_buf()),
+        Source::Rules(rule) => Some(rule.of.file.to_path_buf()),
         Source::Config => fingerprint::script_path(&hook.command, base),
     }
 }
@@ -233,7 +233,7 @@ pub(crate) fn script_state(hook: &HookSpec, base: &Path) -> fingerprint::ScriptS
                 .is_some_and(|program| Path::new(program) == agent.entry);
             fingerprint::path_state(&agent.entry, is_program)
         }
-        Source::Rules(rule) => fingerprint::path_state(&rule.file, false),
+        Source::Rules(rule) => fingerprint::path_state(&rule.of.file, false),
         Source::Config => fingerprint::script_state(&hook.command, base),
     }
 }

@@ -245,7 +245,7 @@ fn pin(entry: &Map<String, Value>) -> Option<&str> {
 /// Puts `approved` where the rules of `file` were. Rules come before every other hook, so the
 /// indices of the others move by the difference.
 fn replace_rules_of(set: &mut HookSet, file: &Path, approved: Vec<HookSpec>) {
-    let of_file = |hook: &HookSpec| hook.rule().is_some_and(|rule| *rule.file == *file);
+    let of_file = |hook: &HookSpec| hook.rule().is_some_and(|rule| *rule.of.file == *file);
     let before = set.hooks.len();
     let at = set
         .hooks
@@ -280,16 +280,18 @@ fn unknown_rules(
     stand_in: &StandIn,
 ) -> HookSpec {
     let rule = rules::Rule {
-        file: file.into(),
-        sha256: sha256.into(),
-        scope,
+        of: std::sync::Arc::new(rules::RuleFile {
+            file: file.into(),
+            sha256: sha256.into(),
+            scope,
+            home: None,
+            stand_in: Some(stand_in.clone()),
+        }),
         tool_class: None,
         body: rules::Body::new(Vec::new(), Vec::new(), String::new()),
         action: rules::Action::Block,
         priority: 0,
         undecidable: rules::Undecidable::Allow,
-        home: None,
-        stand_in: Some(Box::new(stand_in.clone())),
         programs: None,
         program_needed: None,
     };

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::recall::Patterns;
-use super::{Rule, TOOL_CLASSES, Vars, read};
+use super::{Rule, RuleFile, TOOL_CLASSES, Vars, read};
 use crate::config::{
     Event, HookSpec, HookText, LoadError, Origin, Scope, Source, SourceKind, Warning, WarningKind,
 };
@@ -76,28 +76,30 @@ pub(super) fn from_reading(
     );
     // What every rule of the file shares, made once.
     let shared = Shared {
-        absolute: Arc::from(absolute.as_path()),
+        of: Arc::new(RuleFile {
+            file: Arc::from(absolute.as_path()),
+            sha256: Arc::clone(sha256),
+            scope,
+            home: vars.home.map(Arc::from),
+            stand_in: stand_in.cloned(),
+        }),
         command: HookText::shared(&Arc::from(absolute.to_string_lossy())),
         names: Arc::from(read.names),
-        sha256: Arc::clone(sha256),
-        scope,
         file: Arc::clone(&named),
         patterns: Arc::new(patterns),
-        home: vars.home.map(Arc::from),
-        stand_in,
     };
-    // The rules of the file in one table, which each rule's hook points into.
-    let count = read.rules.len();
-    let (mut table, mut heads) = (Vec::with_capacity(count), Vec::with_capacity(count));
-    for kept in read
-        .rules
+    // The rules of the file in one table, which each rule's hook points into. The table takes
+    // the room its reading had (a rule and its reading are the same size), so that a start
+    // touches the pages of one list, not two.
+    let mut kept = read.rules;
+    let wanted = |kept: &read::Kept| only.is_none_or(|only| only == kept.event);
+    let mut heads: Vec<Head> = Vec::with_capacity(kept.len());
+    heads.extend(kept.iter_mut().filter(|kept| wanted(kept)).map(Head::take));
+    let table: Vec<Rule> = kept
         .into_iter()
-        .filter(|kept| only.is_none_or(|only| only == kept.event))
-    {
-        let (rule, head) = split(kept, &shared);
-        table.push(rule);
-        heads.push(head);
-    }
+        .filter(wanted)
+        .map(|kept| rule(kept, &shared))
+        .collect();
     let table = Arc::new(table);
     let mut rules: Vec<HookSpec> = heads
         .into_iter()
@@ -113,19 +115,16 @@ pub(super) fn from_reading(
 }
 
 /// What the rules of one file have in common.
-struct Shared<'a> {
-    absolute: Arc<Path>,
+struct Shared {
+    /// What every rule holds of its file.
+    of: Arc<RuleFile>,
     /// The file, as every rule's command.
     command: HookText,
     /// Every rule's name, each a slice of it.
     names: Arc<str>,
-    sha256: Arc<str>,
-    scope: Scope,
     /// The file as it was named, for each rule's origin.
     file: Arc<Path>,
     patterns: Arc<Patterns>,
-    home: Option<Arc<Path>>,
-    stand_in: Option<&'a crate::config::StandIn>,
 }
 
 /// What a rule's hook holds besides the rule.
@@ -138,8 +137,19 @@ struct Head {
 }
 
 impl Head {
+    /// What `kept`'s hook holds besides its rule, taken from it.
+    fn take(kept: &mut read::Kept) -> Self {
+        Self {
+            event: kept.event,
+            name: kept.name,
+            line: kept.line,
+            tool: kept.tool.take(),
+            fail_closed: kept.fail_closed,
+        }
+    }
+
     /// The hook of `rule`.
-    fn hook(self, rule: RuleRef, shared: &Shared<'_>) -> HookSpec {
+    fn hook(self, rule: RuleRef, shared: &Shared) -> HookSpec {
         let origin = Origin {
             file: Arc::clone(&shared.file),
             line: Some(self.line),
@@ -161,35 +171,23 @@ impl Head {
     }
 }
 
-/// One checked rule, and what its hook holds besides.
-fn split(mut kept: read::Kept, shared: &Shared<'_>) -> (Rule, Head) {
+/// The rule of one checked reading.
+fn rule(mut kept: read::Kept, shared: &Shared) -> Rule {
     kept.body.set_patterns(&shared.patterns);
     let tool_class = kept
         .tool_class
         .and_then(|class| TOOL_CLASSES.get(usize::from(class)).copied());
-    let rule = Rule {
-        file: Arc::clone(&shared.absolute),
-        sha256: Arc::clone(&shared.sha256),
-        scope: shared.scope,
+    Rule {
+        of: Arc::clone(&shared.of),
         tool_class,
         body: kept.body,
         action: kept.action,
         priority: kept.priority,
         undecidable: kept.undecidable,
-        home: shared.home.clone(),
-        stand_in: shared.stand_in.map(|stand_in| Box::new(stand_in.clone())),
         // Read with the rule, kept in its memo: a `run` makes none of them again.
         programs: kept.programs,
         program_needed: kept.program_needed,
-    };
-    let head = Head {
-        event: kept.event,
-        name: kept.name,
-        line: kept.line,
-        tool: kept.tool,
-        fail_closed: kept.fail_closed,
-    };
-    (rule, head)
+    }
 }
 
 /// A rule in its file's table: the rules of a file are read into one list, which their hooks
@@ -229,5 +227,16 @@ impl std::ops::Deref for RuleRef {
 impl std::fmt::Debug for RuleRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_rule_takes_the_room_of_its_reading() {
+        // Collected in place only while this holds (see `from_reading`).
+        use std::mem::{align_of, size_of};
+        assert!(size_of::<super::Rule>() <= size_of::<super::read::Kept>());
+        assert_eq!(align_of::<super::Rule>(), align_of::<super::read::Kept>());
     }
 }

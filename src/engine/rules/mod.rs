@@ -113,7 +113,7 @@ pub(crate) fn verdict_with(
             .copied()
             .unwrap_or_else(|| {
                 fields
-                    .reading(rule.home.as_deref())
+                    .reading(rule.of.home.as_deref())
                     .and_then(|reading| invocation.commands.programs(reading))
             });
         if call.is_some_and(|call| programs::misses(rule, call)) {
@@ -150,7 +150,7 @@ pub(crate) fn verdict_with(
         let excepted = !rule.unless().is_empty() && call_unless_holds();
         return if excepted { Verdict::No } else { Verdict::Yes };
     }
-    let Some(reading) = fields.reading(rule.home.as_deref()) else {
+    let Some(reading) = fields.reading(rule.of.home.as_deref()) else {
         // Not a shell call: no command has the fields, so a `when` on one never holds, and an
         // `unless` on one never excepts.
         return if command_when().next().is_none() {
@@ -220,7 +220,7 @@ fn runs_none_of(rule: &Rule, fields: &Fields<'_>) -> bool {
 /// The commands of a shell call when the whole line is read and each command is known (what a
 /// shortcut past a rule needs: nothing left to when the line runs).
 fn known_commands<'f>(rule: &Rule, fields: &'f Fields<'_>) -> Option<&'f [Command]> {
-    let reading = fields.reading(rule.home.as_deref())?;
+    let reading = fields.reading(rule.of.home.as_deref())?;
     (reading.undecidable.is_none() && reading.commands.iter().all(|c| c.unknown.is_none()))
         .then_some(reading.commands.as_slice())
 }

@@ -344,7 +344,7 @@ mod tests {
                 assert_eq!(applies, undecided(&full), "{} on {case:?}", hook.name);
                 let rule = hook.rule().unwrap();
                 passed_by += usize::from(
-                    crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
+                    crate::engine::rules::commands(&invocation, input, rule.of.home.as_deref())
                         .and_then(|reading| invocation.commands.programs(reading))
                         .is_some_and(|call| crate::engine::rules::programs::misses(rule, call)),
                 );
@@ -374,7 +374,7 @@ mod tests {
         let call = |command: &str| {
             let invocation = shell_call(command);
             let input = invocation.tool_input.as_ref();
-            crate::engine::rules::commands(&invocation, input, rule.home.as_deref())
+            crate::engine::rules::commands(&invocation, input, rule.of.home.as_deref())
                 .and_then(|reading| invocation.commands.programs(reading))
                 .unwrap()
         };
