@@ -20,8 +20,8 @@ impl HookText {
         Self::slice(text, 0..text.len())
     }
 
-    /// `range` of `text`, where it lies on character boundaries inside it; else all of `text`
-    /// is not taken, and the slice is empty.
+    /// `range` of `text`, where it lies inside it on character boundaries; else an empty text
+    /// (never another part of `text`).
     pub fn slice(text: &Arc<str>, range: Range<usize>) -> Self {
         let fits = text.get(range.clone()).is_some();
         match (u32::try_from(range.start), u32::try_from(range.end)) {
