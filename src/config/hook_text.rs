@@ -47,12 +47,6 @@ impl HookText {
     }
 }
 
-impl Default for HookText {
-    fn default() -> Self {
-        Self::from("")
-    }
-}
-
 impl Deref for HookText {
     type Target = str;
 
@@ -61,27 +55,9 @@ impl Deref for HookText {
     }
 }
 
-impl AsRef<str> for HookText {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
 impl AsRef<std::ffi::OsStr> for HookText {
     fn as_ref(&self) -> &std::ffi::OsStr {
         self.as_str().as_ref()
-    }
-}
-
-impl AsRef<std::path::Path> for HookText {
-    fn as_ref(&self) -> &std::path::Path {
-        self.as_str().as_ref()
-    }
-}
-
-impl std::borrow::Borrow<str> for HookText {
-    fn borrow(&self) -> &str {
-        self.as_str()
     }
 }
 
@@ -129,18 +105,6 @@ impl std::hash::Hash for HookText {
     }
 }
 
-impl PartialOrd for HookText {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for HookText {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
 impl PartialEq<str> for HookText {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
@@ -156,12 +120,6 @@ impl PartialEq<&str> for HookText {
 impl PartialEq<String> for HookText {
     fn eq(&self, other: &String) -> bool {
         self.as_str() == other
-    }
-}
-
-impl PartialEq<HookText> for str {
-    fn eq(&self, other: &HookText) -> bool {
-        self == other.as_str()
     }
 }
 
