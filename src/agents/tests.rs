@@ -41,3 +41,28 @@ fn an_agents_own_names_resolve_and_near_misses_suggest_them() {
     );
     assert!(Agent::Gemini.resolve("pre_tool_call").unwrap().is_some());
 }
+
+#[test]
+fn each_agent_reads_its_own_contract_from_the_table() {
+    for (at, agent) in Agent::ALL.into_iter().enumerate() {
+        assert_eq!(
+            agent as usize, at,
+            "{agent:?} is out of the enum's order in ALL"
+        );
+        let name = match agent {
+            Agent::Hermes => "hermes",
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Cursor => "cursor",
+            Agent::Copilot => "copilot",
+            Agent::Droid => "droid",
+            Agent::Qwen => "qwen",
+            Agent::OpenCode => "opencode",
+            Agent::Kilo => "kilo",
+            Agent::Pi => "pi",
+            Agent::Cline => "cline",
+        };
+        assert_eq!(agent.name(), name, "{agent:?}");
+    }
+}
