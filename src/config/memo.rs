@@ -5,8 +5,8 @@
 //! `<cache folder>/hermes-hooks/parsed/<name>.json`, where the name is the BLAKE3 hash of the
 //! file's bytes, of this binary and of the event (BLAKE3 rather than sha-256, whose check of
 //! the processor would cost every start a few more `cpuid` instructions, each a trip to the
-//! hypervisor on a virtual machine, while the keyed check below needs BLAKE3 anyway): a later command with the same file, binary and event
-//! reads it back instead of parsing. A memo can only ever stand for the bytes it was made from
+//! hypervisor on a virtual machine, while the keyed check below needs BLAKE3 anyway): a later
+//! command with the same file, binary and event reads it back instead of parsing. A memo can only ever stand for the bytes it was made from
 //! (other bytes give another name, and the memo repeats its name inside), so the file is read
 //! exactly as before. A memo that is missing, malformed, not the user's own or
 //! writable by others is ignored and made again; a cache folder that cannot be written costs
