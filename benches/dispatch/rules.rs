@@ -137,7 +137,7 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
             &mut || timed(&mut run_rules(&fx.home, &homes.project), MISS),
         ],
     );
-    let [blocked, _] = side_by_side(
+    let [blocked, none_beside] = side_by_side(
         200,
         [
             &mut || timed(&mut run_rules(&homes.packs, &homes.project), RM_ROOT),
@@ -145,7 +145,9 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
         ],
     );
     let ratio = ms(passed.median) / ms(none.median);
-    let blocked_ratio = ms(blocked.median) / ms(none.median);
+    // Each ratio against the baseline taken in its own turns: the machine's speed may have
+    // moved between the two pairs.
+    let blocked_ratio = ms(blocked.median) / ms(none_beside.median);
     vec![
         Row {
             figure: "run, rules only (every pack), `ls -la` / none applies",
@@ -163,7 +165,7 @@ pub(super) fn run_rows(fx: &Fixture) -> Vec<Row> {
             measured: format!(
                 "{:.2} / {:.2} ms = {blocked_ratio:.2}x",
                 ms(blocked.median),
-                ms(none.median)
+                ms(none_beside.median)
             ),
             target: "<= 1.3x",
             met: Some(blocked_ratio <= 1.3),
