@@ -4,8 +4,8 @@ run. Not a check: it prints a table and asserts nothing.
     latency.py BINARY [CALLS]
 
 Each row pools PASSES `hermes -z` runs (agent_loop.py's Run: scratch homes, a scripted model
-on 127.0.0.1) whose model asks for CALLS / PASSES read_file calls each (CALLS default 32, 8 a
-message). The rows take turns, in order and then in reverse, so that a machine whose speed
+on 127.0.0.1) whose model asks for CALLS read_file calls each (default 32, 8 a message; a shorter
+run would weigh its first message, while the plugin's server warms up, more). The rows take turns, in order and then in reverse, so that a machine whose speed
 drifts moves both sides of a ratio (the plugin against the direct shell hook) alike. A timing plugin (hook_timer/)
 measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 `tool_request` middleware plus `invoke_hook`. The rows:
@@ -171,11 +171,10 @@ PASSES = 2
 
 def pooled(rows, calls):
     """Every row's times over PASSES runs taken in turns: (label, times or None, why)."""
-    per_pass = max(8, calls // PASSES)
     order, kept = [], {}
     for turn in range(PASSES):
         for labels, setup in (rows if turn % 2 == 0 else list(reversed(rows))):
-            for label, times, why in measure(labels, setup, per_pass):
+            for label, times, why in measure(labels, setup, calls):
                 if label not in kept:
                     order.append(label)
                     kept[label] = (times, why)
