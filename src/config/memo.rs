@@ -1,19 +1,19 @@
-//! config.yaml's parse, kept by content. Parsing Hermes's whole configuration costs most of a
-//! `run` when the file is large, yet the readers use only two top-level entries (`hooks`,
-//! `hooks_auto_accept`), and a command about one event only that event's lists. What they use,
-//! as the one reader gives it (values, lines, repeated keys), is written to
+//! config.yaml's parse, kept by content. Parsing Hermes's whole configuration costs most of a `run`
+//! when the file is large, yet the readers use only two top-level entries (`hooks`,
+//! `hooks_auto_accept`), and a command about one event only that event's lists. What they use, as
+//! the one reader gives it (values, lines, repeated keys), is written to
 //! `<cache folder>/hermes-hooks/parsed/<name>.json`, where the name is the BLAKE3 hash of the
-//! file's bytes, of this binary and of the event (BLAKE3 rather than sha-256, whose check of
-//! the processor would cost every start a few more `cpuid` instructions, each a trip to the
-//! hypervisor on a virtual machine, while the keyed check below needs BLAKE3 anyway): a later
-//! command with the same file, binary and event reads it back instead of parsing. A memo can only ever stand for the bytes it was made from
-//! (other bytes give another name, and the memo repeats its name inside), so the file is read
-//! exactly as before. A memo that is missing, malformed, not the user's own or
+//! file's bytes, of this binary and of the event (BLAKE3 rather than sha-256, whose check of the
+//! processor would cost every start a few more `cpuid` instructions, each a trip to the hypervisor
+//! on a virtual machine, while the keyed check below needs BLAKE3 anyway): a later command with the
+//! same file, binary and event reads it back instead of parsing. A memo can only ever stand for the
+//! bytes it was made from (other bytes give another name, and the memo repeats its name inside), so
+//! the file is read exactly as before. A memo that is missing, malformed, not the user's own or
 //! writable by others is ignored and made again; a cache folder that cannot be written costs
-//! nothing but the parse. Memos older than a week go when another is written, in a sweep made
-//! at most once an hour (one still in use is made again by the next command). Other readers
-//! (rules files) keep their own reading in the same folder, in a compact binary form
-//! (`<name>.body`), named by what it depends on.
+//! nothing but the parse. Memos older than a week go when another is written, in a sweep made at
+//! most once an hour (one still in use is made again by the next command). Other readers (rules
+//! files) keep their own reading in the same folder, in a compact binary form (`<name>.body`),
+//! named by what it depends on.
 //!
 //! Every memo ends with a keyed check (BLAKE3 keyed with 32 random bytes kept, mode 0600, in
 //! `<data folder>/hermes-hooks/memo.key`, outside the cache folder): a memo rewritten by anything

@@ -4,9 +4,10 @@ run. Not a check: it prints a table and asserts nothing.
     latency.py BINARY [CALLS]
 
 Each row pools PASSES `hermes -z` runs (agent_loop.py's Run: scratch homes, a scripted model
-on 127.0.0.1) whose model asks for CALLS read_file calls each (default 32, 8 a message; a shorter
-run would weigh its first message, while the plugin's server warms up, more). The rows take turns, in order and then in reverse, so that a machine whose speed
-drifts moves both sides of a ratio (the plugin against the direct shell hook) alike. A timing plugin (hook_timer/)
+on 127.0.0.1) whose model asks for CALLS read_file calls each (default 32, 8 a message; a
+shorter run would weigh its first message, while the plugin's server warms up, more). The rows
+take turns, in order and then in reverse, so that a machine whose speed drifts moves both sides
+of a ratio (the plugin against the direct shell hook) alike. A timing plugin (hook_timer/)
 measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 `tool_request` middleware plus `invoke_hook`. The rows:
 
@@ -180,9 +181,9 @@ def pooled(rows, calls):
                     kept[label] = (times, why)
                     continue
                 had, _ = kept[label]
-                if had is None or times is None:
-                    kept[label] = (None, why if times is None else kept[label][1])
-                else:
+                if times is None:
+                    kept[label] = (None, why)
+                elif had is not None:
                     kept[label] = (had + times[1:], None)
     return [(label, *kept[label]) for label in order]
 
@@ -191,8 +192,8 @@ def main():
     agent_loop.BINARY = os.path.abspath(sys.argv[1])
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 32
     rows = pooled(setups(agent_loop.has_plugin()), calls)
-    print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a row, "
-          f"{agent_loop.BINARY})")
+    print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a run, "
+          f"{PASSES} runs a row, {agent_loop.BINARY})")
     print(f"{'wiring':<28} {'first':>8} {'median':>8} {'p90':>8} {'min':>8}")
     for label, times, why in rows:
         if times is None:
