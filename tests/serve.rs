@@ -564,6 +564,42 @@ fn sigterm_ends_the_running_hook_and_leaves_only_whole_answers() {
     );
 }
 
+/// The answer goes out before the audit line is appended; the line still lands before the next
+/// request is read, without waiting for one, and a TERM right after the answer waits for it.
+#[test]
+fn an_answered_requests_audit_line_lands_before_the_next_request_and_outlives_a_term() {
+    let env = TestEnv::new();
+    let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
+    env.config(&format!(
+        "hooks:\n  pre_tool_call:\n    - command: {}\n",
+        hook.display()
+    ));
+    env.approve("pre_tool_call", &hook.display().to_string());
+    let log = env.path("audit.jsonl");
+    let logged = || std::fs::read_to_string(&log).map_or(0, |text| text.lines().count());
+    let mut cmd = env.std_cmd();
+    cmd.args(["serve", "--audit-log"]).arg(&log);
+    let mut server = Server::spawn(cmd);
+    let call = serde_json::json!({"tool_name": "terminal", "args": {"command": "ls"}});
+    for id in 1..=3 {
+        let answer = server.ask(&request(id, "pre_tool_call", &call));
+        assert_eq!(answer["exit"], 0, "{answer}");
+        // No next request comes until the line is there.
+        let until = Instant::now() + PROMPTLY;
+        while logged() < usize::try_from(id).unwrap() {
+            assert!(Instant::now() < until, "no audit line for request {id}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    let answer = server.ask(&request(4, "pre_tool_call", &call));
+    assert_eq!(answer["exit"], 0, "{answer}");
+    let pid = Pid::from_raw(i32::try_from(server.child.id()).unwrap()).unwrap();
+    kill_process(pid, Signal::TERM).unwrap();
+    let code = wait(&mut server.child);
+    assert_eq!(code, 143);
+    assert_eq!(logged(), 4, "the answered request's line outlived the TERM");
+}
+
 #[test]
 fn the_python_client_in_examples_drives_the_bundled_example() {
     let env = TestEnv::new();

@@ -2,7 +2,8 @@
 //! (`{"id", "event", "payload", "dry_run", "agent", "sources"}`), and each gets one JSON line on stdout, in order:
 //! what `run` prints for that event and payload, with the request's `id` and the `exit` status
 //! `run` would have. The hooks are kept between requests and read again when their files change
-//! (see [`crate::cache`]); everything else is `run`'s own path ([`crate::dispatch`]).
+//! (see [`crate::cache`]), and a request's audit line is appended once its answer is out;
+//! everything else is `run`'s own path ([`crate::dispatch`]).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead as _};
@@ -21,7 +22,7 @@ use crate::cache::HookCache;
 use crate::config::sources::{ConfigFiles, Sources};
 use crate::config::{Event, HookSet};
 use crate::consent::KeptList;
-use crate::dispatch::{self, HookSource, Request, Talk};
+use crate::dispatch::{self, HookSource, Pending, Request, Talk};
 use crate::engine::payload::PayloadError;
 use crate::ground::exit::ExitStatus;
 use crate::ground::interrupt;
@@ -59,6 +60,8 @@ struct Kept {
     narrowed: HashMap<(Event, Option<Sources>), Narrowed>,
     /// The allowlist as last read, read again when it changes.
     allowlist: Arc<Mutex<KeptList>>,
+    /// The audit line of the request being answered, appended once the answer is out.
+    audit: Option<Pending>,
 }
 
 impl HookSource for Kept {
@@ -114,6 +117,12 @@ impl HookSource for Kept {
     fn announce_safe_mode(&mut self) -> bool {
         !std::mem::replace(&mut self.said_safe_mode, true)
     }
+
+    fn audit(&mut self, pending: Pending, talk: &impl Talk) {
+        if let Some(earlier) = self.audit.replace(pending) {
+            earlier.append(talk);
+        }
+    }
 }
 
 /// A kept set, and what a request's sources make of it.
@@ -143,6 +152,7 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         sources: None,
         narrowed: HashMap::new(),
         allowlist: Arc::default(),
+        audit: None,
     };
     let options = args.dispatch.options(global);
     let mut stdin = io::stdin().lock();
@@ -159,10 +169,11 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        // What is said on stderr names the request it is about.
+        let mut about = None;
         let reply = match parse(&line) {
             Ok(request) => {
-                // What is said on stderr names the request it is about.
-                let talk = printer.about(&format!("request {}", to_line(&request.id)));
+                let talk = printer.about(about.insert(format!("request {}", to_line(&request.id))));
                 source.sources = request.sources;
                 let answered = dispatch::answer_from(
                     &options,
@@ -187,6 +198,9 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
                 if let ExitStatus::Signaled(_) = answered.status
                     && answered.line.is_none()
                 {
+                    if let Some(pending) = source.audit.take() {
+                        pending.append(&talk);
+                    }
                     return Ok(answered.status); // a signal ended the hooks: no half answer
                 }
                 let body = if request.agent.is_hermes() {
@@ -198,9 +212,13 @@ pub(crate) fn run(global: &GlobalArgs, args: &ServeArgs, printer: &Printer) -> R
             }
             Err(refused) => (to_line(&refused), String::new()),
         };
-        // A signal while the line is written waits for the line to be whole.
+        // A signal while the line is written, or the audit line after it, waits for both to be
+        // whole. The answer goes first: the agent waits for it, the log does not.
         let busy = interrupt::busy();
         let written = printer.line_of(&[&reply.0, reply.1.get(1..).unwrap_or_default()]);
+        if let Some(pending) = source.audit.take() {
+            pending.append(&printer.about(about.as_deref().unwrap_or("request")));
+        }
         drop(busy);
         if let Some(signal) = interrupt::received() {
             dispatch::say_interrupted(signal, printer);

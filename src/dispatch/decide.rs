@@ -68,8 +68,8 @@ pub(super) fn decide(
                 stand_in(&mut prepared, &gate, bypass, event);
             }
             match prepared.payload_error.take() {
-                Some(err) => unreadable(options, request, event, &prepared, &err, talk),
-                None => execute(options, request, resolved, &prepared, &gate, talk),
+                Some(err) => unreadable(options, request, event, &prepared, &err, source, talk),
+                None => execute(options, request, resolved, &prepared, &gate, source, talk),
             }
         }
         Err(err) => {
@@ -212,6 +212,7 @@ fn execute(
     resolved: Resolved,
     prepared: &Prepared,
     gate: &ConsentGate,
+    source: &mut impl HookSource,
     talk: &impl Talk,
 ) -> Answer {
     let event = resolved.event;
@@ -273,8 +274,10 @@ fn execute(
     unseen_terminal(&mut outcome, prepared);
     let report = &outcome.report;
     let status = outcome.status;
-    if !request.dry_run {
-        record::audit(options, event, prepared, report, &errors, status, talk);
+    if !request.dry_run
+        && let Some(pending) = record::audit(options, event, prepared, report, &errors, status)
+    {
+        source.audit(pending, talk);
     }
     if let Some(signal) = outcome.interrupted {
         said::say_interrupted(signal, talk);
@@ -471,6 +474,7 @@ fn unreadable(
     event: Event,
     prepared: &Prepared,
     err: &anyhow::Error,
+    source: &mut impl HookSource,
     talk: &impl Talk,
 ) -> Answer {
     talk.error(err);
@@ -481,16 +485,11 @@ fn unreadable(
     let mut errors = vec![payload];
     errors.extend(fail_closed::of_set(&prepared.set, event));
     let report = &outcome.report;
-    if !request.dry_run {
-        record::audit(
-            options,
-            event,
-            prepared,
-            report,
-            &errors,
-            outcome.status,
-            talk,
-        );
+    if !request.dry_run
+        && let Some(pending) =
+            record::audit(options, event, prepared, report, &errors, outcome.status)
+    {
+        source.audit(pending, talk);
     }
     let mut line = RunLine::new(event, &prepared.set.hooks, report);
     line.error = Some(&why);

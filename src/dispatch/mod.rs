@@ -26,6 +26,7 @@ use crate::ground::env;
 use crate::ground::exit::ExitStatus;
 use crate::ground::paths::{Locations, Paths, Start};
 
+pub(crate) use record::Pending;
 pub(crate) use said::{
     consent_warnings, load_problems, location_warnings, missing_home, say_interrupted,
 };
@@ -168,6 +169,12 @@ pub(crate) trait HookSource {
     /// Where the allowlist is kept between events, for a source that answers many.
     fn kept_allowlist(&self) -> Option<Arc<Mutex<KeptList>>> {
         None
+    }
+
+    /// Appends an event's audit line now, or keeps it to append later (`serve` appends it once
+    /// its answer is out, before it reads the next request).
+    fn audit(&mut self, pending: Pending, talk: &impl Talk) {
+        pending.append(talk);
     }
 }
 

@@ -1,5 +1,7 @@
 //! The audit log's line for one decided event, and where it goes.
 
+use std::path::PathBuf;
+
 use super::prepared::Prepared;
 use super::{Options, Talk};
 use crate::config::Event;
@@ -10,10 +12,11 @@ use crate::ground::exit::ExitStatus;
 use crate::report::audit::{self, AuditLine};
 use crate::report::line::ErrorEntry;
 
-/// Appends the event's line to the audit log: a log named by the person gets every event, the
-/// default one (`<hermes home>/hermes-hooks/audit.jsonl`) the events where a hook applied or
-/// the runner could not check the call; none with `HERMES_HOOKS_AUDIT_LOG=off`. A failure is a
-/// warning (the decision stands).
+/// The event's line for the audit log, made ready to append: a log named by the person gets
+/// every event, the default one (`<hermes home>/hermes-hooks/audit.jsonl`) the events where a
+/// hook applied or the runner could not check the call; none with `HERMES_HOOKS_AUDIT_LOG=off`.
+/// The caller appends it ([`Pending::append`]) when it likes: `serve` does so once its answer
+/// is out.
 pub(super) fn audit(
     options: &Options<'_>,
     event: Event,
@@ -21,8 +24,7 @@ pub(super) fn audit(
     report: &RunReport,
     errors: &[RunnerError],
     status: ExitStatus,
-    talk: &impl Talk,
-) {
+) -> Option<Pending> {
     let target = audit::Target::of(options.audit_log, &prepared.home);
     let rotate = matches!(target, audit::Target::Default(_));
     let applied = !errors.is_empty()
@@ -30,9 +32,7 @@ pub(super) fn audit(
             .hooks
             .iter()
             .any(|hook| hook.status != Status::NotMatched);
-    let Some(path) = target.path().filter(|_| applied || !rotate) else {
-        return;
-    };
+    let path = target.path().filter(|_| applied || !rotate)?.to_path_buf();
     let invocation = &prepared.invocation;
     let stamp = audit::Stamp::now();
     let mut line = AuditLine::new(
@@ -58,15 +58,36 @@ pub(super) fn audit(
     if options.audit_payload() {
         line.payload = Some(invocation.hermes_wire(event, invocation.tool_input.as_ref()));
     }
-    match audit::append(path, &mut line, rotate) {
-        Ok(audit::Appended::Whole) => {}
-        Ok(audit::Appended::WithoutPayload) => talk.warn(format!(
-            "the audit log {} can be read by others (chmod 600 it): the payload was left out",
-            path.display()
-        )),
-        Err(err) => talk.warn(format!(
-            "cannot append to the audit log {}: {err}",
-            path.display()
-        )),
+    Some(Pending {
+        line: audit::Ready::of(&mut line).map_err(std::io::Error::other),
+        path,
+        rotate,
+    })
+}
+
+/// One event's audit line, not yet appended.
+pub(crate) struct Pending {
+    path: PathBuf,
+    rotate: bool,
+    line: std::io::Result<audit::Ready>,
+}
+
+impl Pending {
+    /// Appends the line; a failure is a warning (the decision stands).
+    pub(crate) fn append(self, talk: &impl Talk) {
+        let appended = self
+            .line
+            .and_then(|line| audit::append(&self.path, &line, self.rotate));
+        match appended {
+            Ok(audit::Appended::Whole) => {}
+            Ok(audit::Appended::WithoutPayload) => talk.warn(format!(
+                "the audit log {} can be read by others (chmod 600 it): the payload was left out",
+                self.path.display()
+            )),
+            Err(err) => talk.warn(format!(
+                "cannot append to the audit log {}: {err}",
+                self.path.display()
+            )),
+        }
     }
 }

@@ -322,13 +322,48 @@ pub(crate) enum Appended {
     WithoutPayload,
 }
 
+/// One line of the log made ready to append: its bytes (newline included), and the same line
+/// without the payload and the tool call's command, for a log that others can read.
+pub(crate) struct Ready {
+    whole: Vec<u8>,
+    /// `None` when the line has neither.
+    bare: Option<Vec<u8>>,
+    with_payload: bool,
+}
+
+impl Ready {
+    /// `line` made into bytes: once whole, and once without what others may not read.
+    pub(crate) fn of(line: &mut AuditLine<'_>) -> serde_json::Result<Self> {
+        let to_bytes = |line: &AuditLine<'_>| -> serde_json::Result<Vec<u8>> {
+            let mut bytes = serde_json::to_vec(line)?;
+            bytes.push(b'\n');
+            Ok(bytes)
+        };
+        let whole = to_bytes(line)?;
+        let with_payload = line.payload.is_some();
+        let bare = if with_payload || line.tool_command.is_some() {
+            line.payload = None;
+            line.tool_command = None;
+            Some(to_bytes(line)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            whole,
+            bare,
+            with_payload,
+        })
+    }
+}
+
 /// Appends `line` to the log at `path` with one `write`: on a local file system, appends of
 /// concurrent runs land whole, one after the other. The log is created mode 0600; a symlink in
-/// its place, or anything but a regular file, is refused; a payload is never written into a log
-/// that group or others can read (the line goes in without it). With `rotate` (the default
-/// log), its folder is made (mode 0700) when missing, and a log past [`ROTATE_AT`] is renamed
-/// to [`older`] first, under a lock, so that two runs never both start it anew.
-pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>, rotate: bool) -> io::Result<Appended> {
+/// its place, or anything but a regular file, is refused; a payload or a command is never
+/// written into a log that group or others can read (the line goes in without them). With
+/// `rotate` (the default log), its folder is made (mode 0700) when missing, and a log past
+/// [`ROTATE_AT`] is renamed to [`older`] first, under a lock, so that two runs never both start
+/// it anew.
+pub(crate) fn append(path: &Path, line: &Ready, rotate: bool) -> io::Result<Appended> {
     let open = || {
         let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
         OpenOptions::new()
@@ -361,17 +396,18 @@ pub(crate) fn append(path: &Path, line: &mut AuditLine<'_>, rotate: bool) -> io:
             "not a regular file",
         ));
     }
-    let mut appended = Appended::Whole;
-    if meta.permissions().mode() & 0o077 != 0 {
-        line.tool_command = None;
-        if line.payload.is_some() {
-            line.payload = None;
-            appended = Appended::WithoutPayload;
-        }
-    }
-    let mut bytes = serde_json::to_vec(&*line).map_err(io::Error::other)?;
-    bytes.push(b'\n');
-    let written = file.write(&bytes)?;
+    let (bytes, appended) = match &line.bare {
+        Some(bare) if meta.permissions().mode() & 0o077 != 0 => (
+            bare,
+            if line.with_payload {
+                Appended::WithoutPayload
+            } else {
+                Appended::Whole
+            },
+        ),
+        _ => (&line.whole, Appended::Whole),
+    };
+    let written = file.write(bytes)?;
     if written == bytes.len() {
         Ok(appended)
     } else {
