@@ -120,6 +120,10 @@ class Run:
             "HTTPS_PROXY": "http://127.0.0.1:9",
             "HTTP_PROXY": "http://127.0.0.1:9",
             "NO_PROXY": "127.0.0.1,localhost",
+            # Else every start runs `pip install edge-tts` in the background (its text-to-speech
+            # tool, a lazy install the proxy above makes fail, so each run tries again): seconds
+            # of CPU beside the calls latency.py times.
+            "HERMES_DISABLE_LAZY_INSTALLS": "1",
         }
         env.update(self.extra_env)
         return env
