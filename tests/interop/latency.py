@@ -7,7 +7,8 @@ Each row pools PASSES `hermes -z` runs (agent_loop.py's Run: scratch homes, a sc
 on 127.0.0.1) whose model asks for CALLS read_file calls each (default 32, 8 a message; a
 shorter run would weigh its first message, while the plugin's server warms up, more). The rows
 take turns, in order and then in reverse, so that a machine whose speed drifts moves both sides
-of a ratio (the plugin against the direct shell hook) alike. A timing plugin (hook_timer/)
+of a ratio (the plugin against the direct shell hook) alike; those two rows, whose ratio the
+bench holds to its bar, take RATIO_PASSES runs each, their extra runs in turns too. A timing plugin (hook_timer/)
 measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
 `tool_request` middleware plus `invoke_hook`. The rows:
 
@@ -168,13 +169,23 @@ def measure(labels, setup, calls):
 # Runs a row is pooled from. Each run's first call starts what that run starts (the plugin's
 # server), so only the first run's is shown, apart; the others' are left out.
 PASSES = 2
+# The two rows whose ratio the bench holds to its bar get this many runs each: two Hermes runs of
+# one wiring can differ by a fifth, more than the bar's margin.
+RATIO_PASSES = 4
+RATIO_ROWS = ("plugin, one trivial hook", "shell hook, direct")
 
 
 def pooled(rows, calls):
-    """Every row's times over PASSES runs taken in turns: (label, times or None, why)."""
+    """Every row's times over PASSES runs taken in turns (RATIO_PASSES for RATIO_ROWS, the extra
+    runs of the two also in turns): (label, times or None, why)."""
     order, kept = [], {}
-    for turn in range(PASSES):
-        for labels, setup in (rows if turn % 2 == 0 else list(reversed(rows))):
+    pair = [row for row in rows if row[0] in RATIO_ROWS]
+    turns = [rows if turn % 2 == 0 else list(reversed(rows)) for turn in range(PASSES)]
+    if len(pair) == len(RATIO_ROWS):
+        turns += [pair if turn % 2 == 0 else list(reversed(pair))
+                  for turn in range(PASSES, RATIO_PASSES)]
+    for turn in turns:
+        for labels, setup in turn:
             for label, times, why in measure(labels, setup, calls):
                 if label not in kept:
                     order.append(label)
@@ -193,7 +204,8 @@ def main():
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 32
     rows = pooled(setups(agent_loop.has_plugin()), calls)
     print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a run, "
-          f"{PASSES} runs a row, {agent_loop.BINARY})")
+          f"{PASSES} runs a row, {RATIO_PASSES} for the plugin's one hook and the direct shell "
+          f"hook, {agent_loop.BINARY})")
     print(f"{'wiring':<28} {'first':>8} {'median':>8} {'p90':>8} {'min':>8}")
     for label, times, why in rows:
         if times is None:
