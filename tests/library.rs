@@ -115,11 +115,7 @@ fn a_library_caller_gets_the_answer_run_prints() {
 fn a_library_caller_speaks_the_agents_contract_as_run_agent_does() {
     let env = TestEnv::new();
     let guard = guard(&env);
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        guard.display()
-    ));
-    env.approve("pre_tool_call", &guard.display().to_string());
+    env.one_approved_hook(&guard);
     let bash = r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}"#;
 
     let (answer, _) = answered(&env, Agent::ClaudeCode, "PreToolUse", bash);

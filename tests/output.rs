@@ -31,11 +31,7 @@ fn one_line_with_the_directive_then_the_hooks() {
         "b.sh",
         r#"cat >/dev/null; printf '{"action": "block", "message": "stop"}'"#,
     );
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
     assert_eq!(code(&out), 2);
     let text = String::from_utf8(out.stdout.clone()).unwrap();
@@ -61,11 +57,7 @@ fn no_hooks_means_the_empty_directive() {
 fn failing_hooks_fail_open_with_exit_0() {
     let env = TestEnv::new();
     let hook = env.script("f.sh", "cat >/dev/null; echo boom >&2; exit 1");
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
     assert_eq!(code(&out), 0);
     let line = json(&out);

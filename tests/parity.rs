@@ -89,11 +89,7 @@ fn big_integers_reach_the_hook_with_their_digits() {
     let env = TestEnv::new();
     let seen = env.path("seen.json");
     let hook = env.script("see.sh", &format!("cat > {}", seen.display()));
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let out = env.run(
         "pre_tool_call",
         r#"{"tool_name": "t", "args": {"n": 100000000000000000000, "m": -98765432109876543210987, "f": 1E5, "g": 2.50}, "x": NaN}"#,

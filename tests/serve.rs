@@ -518,11 +518,7 @@ fn every_change_between_two_requests_counts_from_the_next_one() {
 fn end_of_input_ends_it_once_the_running_hook_is_done() {
     let env = TestEnv::new();
     let slow = env.script("slow.sh", "cat >/dev/null; sleep 1; echo '{}'");
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        slow.display()
-    ));
-    env.approve("pre_tool_call", &slow.display().to_string());
+    env.one_approved_hook(&slow);
     let mut server = Server::start(&env, &[]);
     server.send(&request(1, "pre_tool_call", &serde_json::json!({})).to_string());
     drop(server.stdin.take());
@@ -543,11 +539,7 @@ fn sigterm_ends_the_running_hook_and_leaves_only_whole_answers() {
             pid_file.display()
         ),
     );
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        stubborn.display()
-    ));
-    env.approve("pre_tool_call", &stubborn.display().to_string());
+    env.one_approved_hook(&stubborn);
     let mut server = Server::start(&env, &[]);
     let answer = server.ask(&request(1, "on_session_end", &serde_json::json!({})));
     assert_eq!(answer["exit"], 0);
@@ -570,11 +562,7 @@ fn sigterm_ends_the_running_hook_and_leaves_only_whole_answers() {
 fn an_answered_requests_audit_line_lands_before_the_next_request_and_outlives_a_term() {
     let env = TestEnv::new();
     let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let log = env.path("audit.jsonl");
     let logged = || std::fs::read_to_string(&log).map_or(0, |text| text.lines().count());
     let mut cmd = env.std_cmd();
@@ -1213,11 +1201,7 @@ fn an_allowlist_changed_in_any_way_counts_from_the_next_request() {
             "guard.sh",
             r#"cat >/dev/null; echo '{"action": "block", "message": "no"}'"#,
         );
-        env.config(&format!(
-            "hooks:\n  pre_tool_call:\n    - command: {}\n",
-            guard.display()
-        ));
-        env.approve("pre_tool_call", &guard.display().to_string());
+        env.one_approved_hook(&guard);
         let approved = std::fs::read_to_string(env.allowlist_path()).unwrap();
         let none = r#"{"approvals": []}"#;
         let dotfiles = env.home().join("dotfiles");
@@ -1487,11 +1471,7 @@ fn config_guard_and_agent_rewrite(env: &TestEnv) {
         "guard.sh",
         r#"cat >/dev/null; echo '{"action": "block", "message": "config says no"}'"#,
     );
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        guard.display()
-    ));
-    env.approve("pre_tool_call", &guard.display().to_string());
+    env.one_approved_hook(&guard);
     let entry = env.hook_md(
         &env.project_hooks(),
         "soften",

@@ -178,11 +178,7 @@ fn a_block_is_exit_2_even_when_nobody_reads_stdout() {
         "guard.sh",
         "cat >/dev/null; echo 'no, not this' >&2; exit 2",
     );
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let mut child = env
         .std_cmd()
         .args(["run", "pre_tool_call"])
@@ -475,11 +471,7 @@ fn a_replacement_that_changes_before_it_starts_gives_the_guard_back() {
             entry.display()
         ),
     );
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        editor.display()
-    ));
-    env.approve("pre_tool_call", &editor.display().to_string());
+    env.one_approved_hook(&editor);
     let out = env.run("pre_tool_call", r#"{"tool_name": "terminal"}"#);
     let line = json(&out);
     assert_eq!(code(&out), 2, "{line}");
@@ -831,11 +823,7 @@ fn the_audit_log_keeps_payloads_from_other_eyes_and_never_follows_a_link() {
     use std::os::unix::fs::PermissionsExt as _;
     let env = TestEnv::new();
     let hook = env.script("ok.sh", "cat >/dev/null; printf '{}'");
-    env.config(&format!(
-        "hooks:\n  pre_tool_call:\n    - command: {}\n",
-        hook.display()
-    ));
-    env.approve("pre_tool_call", &hook.display().to_string());
+    env.one_approved_hook(&hook);
     let run_with_log = |log: &std::path::Path| {
         env.cmd()
             .args(["run", "pre_tool_call", "--audit-payload", "--audit-log"])

@@ -126,6 +126,15 @@ impl TestEnv {
         fs::write(self.hermes_home().join("config.yaml"), yaml).unwrap();
     }
 
+    /// A config whose one hook is `script` for `pre_tool_call`, approved.
+    pub fn one_approved_hook(&self, script: &Path) {
+        self.config(&format!(
+            "hooks:\n  pre_tool_call:\n    - command: {}\n",
+            script.display()
+        ));
+        self.approve("pre_tool_call", &script.display().to_string());
+    }
+
     /// A file in the temporary root (for markers written by hooks).
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
