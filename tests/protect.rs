@@ -367,6 +367,36 @@ fn a_guard_file_named_through_a_glob_or_a_variable_is_still_named() {
     }
 }
 
+/// What a command quotes is not expanded by the shell: braces, brackets, parentheses and `$`
+/// in quotes name themselves, so a request body that reads like a brace list or a glob does
+/// not stand for the guard's files; the same characters unquoted still do.
+#[test]
+fn quoted_text_that_reads_like_a_pattern_names_only_itself() {
+    let env = guarded();
+    let rules = env.work().join(".agents/rules.yaml");
+    assert!(rules.is_file());
+    for command in [
+        r#"curl -X PATCH https://api.example.com/graphql -d 'mutation { setConfig(input: {key: "cache", value: "redis://prod"}) { ok } }'"#,
+        r#"curl -s https://api.example.com/q -d "{\"query\": \"{ items(first: 5) { id } }\"}""#,
+        "touch '{x,y}/[a' 'notes (draft)/$v' \\*",
+        "printf '%s' 'a/*/b' '[rules]/*' | wc -c",
+        "touch .agents/rules.yaml'{'",
+    ] {
+        let answer = bash(&env, command);
+        assert!(!denied(&answer), "{command}: {answer}");
+    }
+    for command in [
+        "rm -f .agents/rules.y?ml",
+        "rm -f .agents/{rules,x}.yaml",
+        "rm -f .agents/'rules'.*",
+        "rm -f '.agents/rules.yaml'",
+    ] {
+        let answer = bash(&env, command);
+        assert!(denied(&answer), "{command}: {answer}");
+    }
+    assert!(rules.is_file());
+}
+
 /// A link or a move put in place of a link to the guard's home takes the home away with all
 /// it holds.
 #[test]

@@ -4,8 +4,11 @@
 //! names a guard's file through one of them (`rm ~/.hermes/*`, `mv ~/.hermes/config.y?ml x`)
 //! names it as surely as by its name.
 //!
-//! A pattern is matched against each of the guard's own paths one component at a time. Quoting
-//! is not told apart (`rm '*'` reads as `rm *`): a guard's file is never let through for it.
+//! A pattern is matched against each of the guard's own paths one component at a time. What the
+//! command quoted comes escaped with a backslash and names itself, as the shell leaves it (`rm
+//! '*'` removes a file called `*`; `curl -d '{"q": "{ a(b: $c) }"}'` names no pattern), and so
+//! does a bracket or brace that is never closed (`a{`); a glob that cannot be read otherwise
+//! stands for any name, so a guard's file is never let through for it.
 //! A variable this process does not know stands for any run of folders, but only where a name
 //! is written after it, and only to name a guard's path itself (`rm $dir/config.yaml`); a
 //! delete of a whole unknown folder (`rm -rf "$dir"`, `rm -rf "$dir/build"`) is left to the
@@ -61,11 +64,12 @@ pub(super) enum Target {
 const STEPS_MAX: u32 = 10_000;
 
 /// `path` as the shell would read it: a plain path when nothing in it expands, else a pattern.
+/// A character escaped with a backslash (one the command quoted) names itself.
 pub(super) fn target(path: &Path) -> Target {
     let Some(text) = path.to_str() else {
         return Target::Path(path.to_path_buf());
     };
-    if !text.contains(['*', '?', '[', '{', '$']) {
+    if !text.contains(['*', '?', '[', '{', '$', '\\']) {
         return Target::Path(path.to_path_buf());
     }
     let (text, unknown) = known_variables(text);
@@ -77,7 +81,13 @@ pub(super) fn target(path: &Path) -> Target {
     let absolute = text.starts_with('/');
     let plain = |p: &Part| matches!(p, Part::Name(_));
     if parts.iter().all(plain) {
-        return Target::Path(crate::ground::paths::normalized(Path::new(&text)));
+        let written: PathBuf = std::iter::once(if absolute { "/" } else { "" })
+            .chain(parts.iter().map(|p| match p {
+                Part::Name(name) => name.as_str(),
+                _ => "",
+            }))
+            .collect();
+        return Target::Path(crate::ground::paths::normalized(&written));
     }
     // Behind an unknown variable with no name written after it, nothing can be told.
     if unknown && !parts.last().is_some_and(plain) {
@@ -93,6 +103,20 @@ pub(super) fn target(path: &Path) -> Target {
         loose: unknown,
         fixed,
     })
+}
+
+/// Each character of `text` with whether a backslash escapes it (the backslash left out).
+fn chars(text: &str) -> impl Iterator<Item = (char, bool)> + '_ {
+    let mut rest = text.chars();
+    std::iter::from_fn(move || match rest.next()? {
+        '\\' => Some(rest.next().map_or(('\\', false), |c| (c, true))),
+        c => Some((c, false)),
+    })
+}
+
+/// Whether `text` holds one of `set` that no backslash escapes.
+fn holds_bare(text: &str, set: &[char]) -> bool {
+    chars(text).any(|(c, escaped)| !escaped && set.contains(&c))
 }
 
 /// The path of the plain names `parts` start with.
@@ -113,7 +137,7 @@ fn known_variables(text: &str) -> (String, bool) {
     let mut out = String::with_capacity(text.len());
     let mut unknown = false;
     let mut rest = text;
-    while let Some(at) = rest.find('$') {
+    while let Some(at) = bare_dollar(rest) {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
         let (name, len) = if let Some(inner) = after.strip_prefix('{') {
@@ -143,34 +167,78 @@ fn known_variables(text: &str) -> (String, bool) {
     (out, unknown)
 }
 
+/// Where the first `$` that no backslash escapes is in `text`.
+fn bare_dollar(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            '$' if !escaped => return Some(at),
+            '\\' if !escaped => escaped = true,
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
 /// One component read.
 fn part(name: &str) -> Part {
-    if name.contains('$') || name.contains("**") {
+    let mut star = false;
+    let any_depth = chars(name).any(|(c, escaped)| {
+        let doubled = star && c == '*' && !escaped;
+        star = c == '*' && !escaped;
+        doubled || (c == '$' && !escaped)
+    });
+    if any_depth {
         return Part::AnyDepth;
     }
-    if !name.contains(['*', '?', '[', '{', '(']) {
-        return Part::Name(name.to_owned());
+    if !holds_bare(name, &['*', '?', '[', '{', '(']) {
+        return Part::Name(chars(name).map(|(c, _)| c).collect());
     }
     // A ksh or zsh extended glob (`@(a|b)`, `!(x)`) is taken as any name, as is `*`.
-    if name.contains('(') || name == "*" {
+    if holds_bare(name, &['(']) || name == "*" {
         return Part::AnyName;
     }
     Part::Glob(name.to_owned(), std::sync::OnceLock::new())
+}
+
+/// `written` as a glob; a bracket or brace the shell would leave as it is because it is never
+/// closed (or never opened) names itself. `None`: it cannot be read.
+fn glob(written: &str) -> Option<globset::GlobMatcher> {
+    let build = |text: &str| {
+        globset::GlobBuilder::new(text)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .ok()
+            .map(|glob| glob.compile_matcher())
+    };
+    build(written).or_else(|| {
+        let count = |c: char| chars(written).filter(|&(x, e)| x == c && !e).count();
+        let lone: Vec<char> = [('[', ']'), ('{', '}')]
+            .into_iter()
+            .filter(|&(open, close)| count(open) != count(close))
+            .flat_map(|(open, close)| [open, close])
+            .collect();
+        if lone.is_empty() {
+            return None;
+        }
+        let mut text = String::with_capacity(written.len() + 4);
+        for (c, escaped) in chars(written) {
+            if escaped || lone.contains(&c) {
+                text.push('\\');
+            }
+            text.push(c);
+        }
+        build(&text)
+    })
 }
 
 impl Part {
     fn matches(&self, name: &str) -> bool {
         match self {
             Self::Name(own) => own == name,
-            Self::Glob(written, glob) => glob
-                .get_or_init(|| {
-                    globset::GlobBuilder::new(written)
-                        .literal_separator(true)
-                        .backslash_escape(true)
-                        .build()
-                        .ok()
-                        .map(|glob| glob.compile_matcher())
-                })
+            Self::Glob(written, compiled) => compiled
+                .get_or_init(|| glob(written))
                 .as_ref()
                 // A glob that cannot be read is taken as any name.
                 .is_none_or(|glob| glob.is_match(name)),
@@ -365,6 +433,40 @@ mod tests {
             target(Path::new("/p/${NO_SUCH_VARIABLE_HERE}/*")),
             Target::Path(_)
         ));
+    }
+
+    #[test]
+    fn an_escaped_character_names_itself() {
+        for (written, path) in [
+            ("/p/\\{a,b\\}", "/p/{a,b}"),
+            ("/p/\\$HOME/x", "/p/$HOME/x"),
+            ("/p/a\\*b/\\[c\\]", "/p/a*b/[c]"),
+            ("/p/a\\\\b", "/p/a\\b"),
+            (
+                "/p/m \\{ f\\(k: \\{v: \"redis:/prod\"\\}\\) \\}",
+                "/p/m { f(k: {v: \"redis:/prod\"}) }",
+            ),
+        ] {
+            match target(Path::new(written)) {
+                Target::Path(p) => assert_eq!(p, Path::new(path), "{written}"),
+                Target::Pattern(_) => panic!("{written} read as a pattern"),
+            }
+        }
+        let own = "/p/.agents/rules.yaml";
+        assert!(reach("/p/.agents/\\{x\\}*", "/p/.agents/{x}.yaml").same);
+        assert_eq!(reach("/p/.agents/\\{x\\}*", own), Reach::default());
+        assert_eq!(reach("/p/.agents/\\$x*", own), Reach::default());
+    }
+
+    #[test]
+    fn a_bracket_or_brace_never_closed_names_itself() {
+        let own = "/p/.agents/rules.yaml";
+        assert_eq!(reach("/p/.agents/rules.yaml{*", own), Reach::default());
+        assert_eq!(reach("/p/*/[rules.yaml", own), Reach::default());
+        assert!(reach("/p/*/[rules.yaml", "/p/x/[rules.yaml").same);
+        assert!(reach("/p/.agents/rul}es*", "/p/.agents/rul}es.yaml").same);
+        // Read but not closed the way globs close them: any name, never let through.
+        assert!(reach("/p/.agents/[z-a]*", own).same);
     }
 
     #[test]

@@ -20,8 +20,9 @@ pub(super) struct Word {
     /// The expansions in it that are known only when it runs, as written (`$TOKEN`,
     /// `${#KEY}`, `$(pwd)`); not those in single quotes, which are text.
     pub expansions: Vec<String>,
-    /// Where in `text` a glob character was quoted or escaped (`'*'`, `"a?"`, `\[`): one the
-    /// shell leaves as it is, naming itself.
+    /// Where in `text` a character the shell would expand in a path was quoted or escaped
+    /// (`'*'`, `"a?"`, `\[`, `'{a,b}'`, `'$x'`, and a backslash itself): one the shell leaves
+    /// as it is, naming itself.
     pub quoted_globs: Vec<usize>,
 }
 
@@ -36,8 +37,9 @@ impl Word {
         }
     }
 
-    /// The text as a path pattern: the glob characters that were quoted escaped with a
-    /// backslash, so a quoted `*` names a file called `*` (`None`: none was quoted).
+    /// The text as a path pattern: the characters that were quoted escaped with a backslash,
+    /// so a quoted `*` names a file called `*` and `'$x'` one called `$x` (`None`: none was
+    /// quoted).
     pub(super) fn as_pattern(&self) -> Option<String> {
         if self.quoted_globs.is_empty() {
             return None;
@@ -52,13 +54,19 @@ impl Word {
         Some(out)
     }
 
-    /// Notes each glob character of `quoted`, about to be added to the text, as quoted.
+    /// Notes each character of `quoted` that a path pattern reads, about to be added to the
+    /// text, as quoted.
     fn quoting(&mut self, quoted: &str) {
         let base = self.text.len();
         self.quoted_globs.extend(
             quoted
                 .char_indices()
-                .filter(|(_, c)| matches!(c, '*' | '?' | '['))
+                .filter(|(_, c)| {
+                    matches!(
+                        c,
+                        '*' | '?' | '[' | ']' | '{' | '}' | '(' | ')' | '$' | '\\'
+                    )
+                })
                 .map(|(at, _)| base + at),
         );
     }
