@@ -450,6 +450,31 @@ pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
     }
 }
 
+/// Where `path` really is, every link on the way and at its end followed, as
+/// [`std::fs::canonicalize`] has it. On Linux the kernel says so in one walk of the path (an
+/// `O_PATH` descriptor and its name in `/proc/self/fd`), where following each folder in turn
+/// walks the path once per folder; elsewhere, or when `/proc` does not answer plainly, it is
+/// `canonicalize`.
+pub(crate) fn real(path: &Path) -> std::io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{Mode, OFlags};
+        use std::os::fd::AsRawFd as _;
+        use std::os::unix::ffi::OsStringExt as _;
+        let fd = rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?;
+        let name = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        if let Ok(real) = rustix::fs::readlink(name.as_str(), Vec::new()) {
+            let real = std::ffi::OsString::from_vec(real.into_bytes());
+            let plain = real.as_encoded_bytes().starts_with(b"/")
+                && !real.as_encoded_bytes().ends_with(b" (deleted)");
+            if plain {
+                return Ok(PathBuf::from(real));
+            }
+        }
+    }
+    std::fs::canonicalize(path)
+}
+
 /// `path` with `.` parts dropped and each `..` taking away the part before it, without looking
 /// at the file system (as SPEC 7 asks of approval keys: the same hook, approved from one
 /// directory, is approved from every other). `..` at the root stays at the root.
@@ -492,8 +517,40 @@ fn expand_tilde_path(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{expand_tilde, lock_path, normalized};
+    use super::{expand_tilde, lock_path, normalized, real};
     use std::path::Path;
+
+    #[test]
+    fn real_follows_every_link_as_canonicalize_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(base.join("a/b")).unwrap();
+        std::fs::write(base.join("a/b/file"), "x").unwrap();
+        std::os::unix::fs::symlink(base.join("a"), base.join("to-a")).unwrap();
+        std::os::unix::fs::symlink("b/file", base.join("a/to-file")).unwrap();
+        std::os::unix::fs::symlink(base.join("gone"), base.join("dangling")).unwrap();
+        for named in [
+            "a/b/file",
+            "to-a/b/file",
+            "to-a/to-file",
+            "to-a/b/../b",
+            "to-a",
+        ] {
+            let path = base.join(named);
+            assert_eq!(
+                real(&path).unwrap(),
+                std::fs::canonicalize(&path).unwrap(),
+                "{named}"
+            );
+        }
+        assert_eq!(
+            real(&base.join("to-a/to-file")).unwrap(),
+            base.join("a/b/file")
+        );
+        for missing in ["dangling", "to-a/nothing", "nothing/file"] {
+            assert!(real(&base.join(missing)).is_err(), "{missing}");
+        }
+    }
 
     #[test]
     fn lock_is_a_sidecar() {

@@ -190,10 +190,16 @@ pub(crate) const SETTINGS_FILE: &str = "settings.yaml";
 /// The approved scripts, when any guard is approved and the person did not turn this off
 /// (`self_protection: false` in the settings file); else `None`, and the call goes on.
 pub(crate) fn guarded(places: &Places) -> Option<Vec<PathBuf>> {
+    // A process that answers many calls reads the allowlist again only when it changed.
+    static KEPT: std::sync::Mutex<crate::consent::store::KeptList> =
+        std::sync::Mutex::new(crate::consent::store::KeptList::new());
     if !switched_on(&places.home.join("hermes-hooks").join(SETTINGS_FILE)) {
         return None;
     }
-    let list = crate::consent::store::read(&places.allowlist).ok()??;
+    let list = match KEPT.lock() {
+        Ok(mut kept) => kept.read(&places.allowlist).ok()??,
+        Err(_) => std::sync::Arc::new(crate::consent::store::read(&places.allowlist).ok()??),
+    };
     let mut any = false;
     let scripts = list
         .entries()
@@ -224,24 +230,33 @@ fn switched_on(path: &Path) -> bool {
 
 /// The guard's own paths: `places`, each wired agent's settings, the approved scripts, the
 /// memos, the plugin and this binary; each as named and, where it exists, as it really is.
-fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<Own> {
-    type Kept = (Places, Option<PathBuf>, Vec<PathBuf>, Vec<Own>);
+fn own_paths(
+    places: &Places,
+    home: Option<&Path>,
+    scripts: &[PathBuf],
+) -> std::sync::Arc<Vec<Own>> {
+    type Kept = (
+        Places,
+        Option<PathBuf>,
+        Vec<PathBuf>,
+        std::sync::Arc<Vec<Own>>,
+    );
     // A process that answers many calls keeps the list for the same places and approvals
     // (only the links below are looked at again on every call).
     static KEPT: std::sync::Mutex<Option<Kept>> = std::sync::Mutex::new(None);
     let kept = KEPT.lock().ok().and_then(|kept| {
         kept.as_ref()
             .filter(|(p, h, s, _)| p == places && h.as_deref() == home && s == scripts)
-            .map(|(_, _, _, own)| own.clone())
+            .map(|(_, _, _, own)| std::sync::Arc::clone(own))
     });
-    let mut own = kept.unwrap_or_else(|| {
-        let own = named_own_paths(places, home, scripts);
+    let own = kept.unwrap_or_else(|| {
+        let own = std::sync::Arc::new(named_own_paths(places, home, scripts));
         if let Ok(mut kept) = KEPT.lock() {
             *kept = Some((
                 places.clone(),
                 home.map(Path::to_path_buf),
                 scripts.to_vec(),
-                own.clone(),
+                std::sync::Arc::clone(&own),
             ));
         }
         own
@@ -262,7 +277,7 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
         if &real == root {
             continue;
         }
-        for entry in &own {
+        for entry in own.iter() {
             if within(&entry.path, root) {
                 let rest = &entry.path.as_os_str().as_encoded_bytes()
                     [root.as_os_str().len().min(entry.path.as_os_str().len())..];
@@ -274,8 +289,12 @@ fn own_paths(places: &Places, home: Option<&Path>, scripts: &[PathBuf]) -> Vec<O
             }
         }
     }
-    own.extend(aliases);
-    own
+    if aliases.is_empty() {
+        return own;
+    }
+    let mut all = Vec::clone(&own);
+    all.extend(aliases);
+    std::sync::Arc::new(all)
 }
 
 /// Where the folder `root` really is. A process that answers many calls keeps the answer while
@@ -292,7 +311,7 @@ fn real_root(root: &Path) -> Option<PathBuf> {
     {
         return Some(real.clone());
     }
-    let real = std::fs::canonicalize(root).ok()?;
+    let real = crate::ground::paths::real(root).ok()?;
     if let Ok(mut known) = KNOWN.lock() {
         known.retain(|(r, _, _)| r != root);
         if known.len() < 64 {
@@ -540,10 +559,10 @@ fn copies(path: &Path) -> impl Iterator<Item = PathBuf> {
 
 /// `path` with its folder's symbolic links followed (the file itself may not exist yet).
 fn real_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = std::fs::canonicalize(path) {
+    if let Ok(real) = crate::ground::paths::real(path) {
         return Some(real);
     }
     let name = path.file_name()?;
-    let folder = std::fs::canonicalize(path.parent()?).ok()?;
+    let folder = crate::ground::paths::real(path.parent()?).ok()?;
     Some(folder.join(name))
 }

@@ -292,7 +292,7 @@ impl Pattern {
                 _ => None,
             }))
             .collect();
-        let real = std::fs::canonicalize(&named).ok()?;
+        let real = crate::ground::paths::real(&named).ok()?;
         if real == named {
             return None;
         }
