@@ -451,17 +451,35 @@ pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
 }
 
 /// Where `path` really is, every link on the way and at its end followed, as
-/// [`std::fs::canonicalize`] has it. On Linux the kernel says so in one walk of the path (an
-/// `O_PATH` descriptor and its name in `/proc/self/fd`), where following each folder in turn
-/// walks the path once per folder; elsewhere, or when `/proc` does not answer plainly, it is
-/// `canonicalize`.
+/// [`std::fs::canonicalize`] has it. On Linux the kernel says so in one walk of the path: a
+/// plain absolute path is asked whether any link lies on its way (`openat2` refusing links),
+/// and only one that has a link is followed, by its descriptor's name in `/proc/self/fd`;
+/// following each folder in turn walks the path once per folder. Elsewhere, or where the
+/// kernel does not answer plainly, it is `canonicalize`.
 pub(crate) fn real(path: &Path) -> std::io::Result<PathBuf> {
     #[cfg(target_os = "linux")]
     {
-        use rustix::fs::{Mode, OFlags};
+        use rustix::fs::{CWD, Mode, OFlags, ResolveFlags};
+        use rustix::io::Errno;
         use std::os::fd::AsRawFd as _;
         use std::os::unix::ffi::OsStringExt as _;
-        let fd = rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?;
+        use std::path::Component;
+        let flags = OFlags::PATH | OFlags::CLOEXEC;
+        let plain = path.is_absolute()
+            && path
+                .components()
+                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        if plain {
+            match rustix::fs::openat2(CWD, path, flags, Mode::empty(), ResolveFlags::NO_SYMLINKS) {
+                // No link on the way: it is where it is named.
+                Ok(_) => return Ok(path.components().collect()),
+                // A folder on the way is not there, before any link: so it is, followed.
+                Err(err @ (Errno::NOENT | Errno::NOTDIR | Errno::ACCESS)) => return Err(err.into()),
+                // A link (or a kernel without `openat2`): followed below.
+                Err(_) => {}
+            }
+        }
+        let fd = rustix::fs::open(path, flags, Mode::empty())?;
         let name = format!("/proc/self/fd/{}", fd.as_raw_fd());
         if let Ok(real) = rustix::fs::readlink(name.as_str(), Vec::new()) {
             let real = std::ffi::OsString::from_vec(real.into_bytes());
@@ -547,7 +565,7 @@ mod tests {
             real(&base.join("to-a/to-file")).unwrap(),
             base.join("a/b/file")
         );
-        for missing in ["dangling", "to-a/nothing", "nothing/file"] {
+        for missing in ["dangling", "to-a/nothing", "nothing/file", "a/b/file/x"] {
             assert!(real(&base.join(missing)).is_err(), "{missing}");
         }
     }

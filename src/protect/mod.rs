@@ -371,7 +371,7 @@ fn within(path: &Path, top: &Path) -> bool {
 }
 
 /// Whether `act` on a path (its `forms`: as named, and as it really is) reaches `own`.
-fn overlaps(forms: &[PathBuf; 2], act: Act, own: &Own) -> bool {
+fn overlaps(forms: &[PathBuf], act: Act, own: &Own) -> bool {
     forms.iter().map(PathBuf::as_path).any(|path| {
         let inside = within(path, &own.path);
         // A folder taken away with all it holds reaches only a guard's file that is there.
@@ -502,10 +502,13 @@ fn reached<'o>(
     match patterns::target(path) {
         Target::Path(named) => {
             let named = crate::ground::paths::normalized(&named);
-            let real = real_path(&named).unwrap_or_else(|| named.clone());
-            let forms = [named, real];
+            let real = real_path(&named).filter(|real| *real != named);
+            let forms: &[PathBuf] = match &real {
+                Some(real) => &[named, real.clone()],
+                None => std::slice::from_ref(&named),
+            };
             own.iter()
-                .find(|own| overlaps(&forms, act, own) && named_so(own))
+                .find(|own| overlaps(forms, act, own) && named_so(own))
         }
         Target::Pattern(pattern) => {
             let real = pattern.real();
