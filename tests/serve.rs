@@ -1704,3 +1704,41 @@ fn every_pack_answers_as_run_does_call_after_call() {
     let (code, _) = server.finish();
     assert_eq!(code, 0);
 }
+
+/// A project moved while `serve` runs and reached through a link where it was: its rules file
+/// is kept at the place it now really is, from the next request on.
+#[test]
+fn a_project_moved_behind_a_link_keeps_its_rules_file_where_it_now_is() {
+    let env = TestEnv::new();
+    let named = env.work();
+    std::fs::create_dir_all(named.join(".git")).unwrap();
+    for args in [
+        &["new", "--rules", "destructive", "--project", "."][..],
+        &["approve", "--yes"],
+    ] {
+        let out = env.cmd().args(args).output().unwrap();
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    let mut server = Server::start(&env, &[]);
+    let write = |id: u32, path: &Path| {
+        serde_json::json!({"id": id, "event": "pre_tool_call", "payload": {
+            "tool_name": "write_file",
+            "args": {"path": path, "content": "rules: []\n"},
+            "cwd": named,
+            "session_id": "s1",
+        }})
+    };
+    let answer = server.ask(&write(1, &named.join("notes.txt")));
+    assert_eq!(answer["exit"], 0, "{answer}");
+    let answer = server.ask(&write(2, &named.join(".agents/rules.yaml")));
+    assert_eq!(answer["exit"], 2, "{answer}");
+    let moved = named.with_file_name("moved-project");
+    std::fs::rename(&named, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &named).unwrap();
+    let answer = server.ask(&write(3, &moved.join(".agents/rules.yaml")));
+    assert_eq!(answer["exit"], 2, "{answer}");
+    let answer = server.ask(&write(4, &moved.join("notes.txt")));
+    assert_eq!(answer["exit"], 0, "{answer}");
+    let (status, _) = server.finish();
+    assert_eq!(status, 0);
+}

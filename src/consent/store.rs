@@ -204,11 +204,6 @@ pub(crate) struct KeptList {
 }
 
 impl KeptList {
-    /// Nothing read yet.
-    pub(crate) const fn new() -> Self {
-        Self { last: None }
-    }
-
     /// What [`read`] gives for `path` now, shared with the read it was kept from.
     pub(crate) fn read(&mut self, path: &Path) -> Result<Option<Arc<Allowlist>>, StoreError> {
         // Before the file is looked at: a change after this moment gives it a later stamp.

@@ -228,7 +228,7 @@ fn execute(
         talk.warn(problem);
     }
     let state = prepared.home.join(loop_guard::STATE_FILE);
-    let kept = protected(event, prepared, request);
+    let kept = protected(event, prepared, request, gate);
     let before_hooks = kept.as_ref().is_some_and(|kept| !kept.sweeping);
     let mut outcome = if before_hooks {
         blocked_for_the_person(prepared)
@@ -252,7 +252,7 @@ fn execute(
             }),
         )
     };
-    let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared));
+    let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared, gate));
     if kept.is_some() && !before_hooks && outcome.interrupted.is_none() {
         outcome = blocked_for_the_person(prepared);
     }
@@ -319,6 +319,7 @@ fn protected(
     event: Event,
     prepared: &Prepared,
     request: &Request<'_>,
+    gate: &ConsentGate,
 ) -> Option<crate::protect::Kept> {
     if event != Event::PRE_TOOL_CALL || request.dry_run {
         return None;
@@ -328,7 +329,7 @@ fn protected(
         &prepared.invocation,
         &prepared.places,
         home.as_deref(),
-        || crate::protect::guarded(&prepared.places),
+        || crate::protect::guarded(&prepared.places, gate.allowlist()),
         false,
     )
 }
@@ -339,6 +340,7 @@ fn still_kept(
     kept: crate::protect::Kept,
     outcome: &decision::Outcome,
     prepared: &Prepared,
+    gate: &ConsentGate,
 ) -> Option<crate::protect::Kept> {
     if !kept.sweeping {
         return Some(kept);
@@ -350,7 +352,7 @@ fn still_kept(
             invocation,
             &prepared.places,
             home.as_deref(),
-            || crate::protect::guarded(&prepared.places),
+            || crate::protect::guarded(&prepared.places, gate.allowlist()),
             true,
         )
     };

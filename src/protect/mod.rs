@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::consent::store::Allowlist;
 use crate::engine::payload::Invocation;
 use crate::shell::Command;
 use acts::{Act, acts};
@@ -187,19 +188,13 @@ pub(crate) fn check(
 /// The settings file where a person turns this off: `<hermes home>/hermes-hooks/settings.yaml`.
 pub(crate) const SETTINGS_FILE: &str = "settings.yaml";
 
-/// The approved scripts, when any guard is approved and the person did not turn this off
-/// (`self_protection: false` in the settings file); else `None`, and the call goes on.
-pub(crate) fn guarded(places: &Places) -> Option<Vec<PathBuf>> {
-    // A process that answers many calls reads the allowlist again only when it changed.
-    static KEPT: std::sync::Mutex<crate::consent::store::KeptList> =
-        std::sync::Mutex::new(crate::consent::store::KeptList::new());
+/// The approved scripts, when any guard is approved in `list` (the allowlist as the call's
+/// consent reads it) and the person did not turn this off (`self_protection: false` in the
+/// settings file); else `None`, and the call goes on.
+pub(crate) fn guarded(places: &Places, list: &Allowlist) -> Option<Vec<PathBuf>> {
     if !switched_on(&places.home.join("hermes-hooks").join(SETTINGS_FILE)) {
         return None;
     }
-    let list = match KEPT.lock() {
-        Ok(mut kept) => kept.read(&places.allowlist).ok()??,
-        Err(_) => std::sync::Arc::new(crate::consent::store::read(&places.allowlist).ok()??),
-    };
     let mut any = false;
     let scripts = list
         .entries()
@@ -271,7 +266,7 @@ fn own_paths(
         .collect();
     let mut aliases = Vec::new();
     for root in &roots {
-        let Some(real) = real_root(root) else {
+        let Ok(real) = crate::ground::paths::real(root) else {
             continue;
         };
         if &real == root {
@@ -295,30 +290,6 @@ fn own_paths(
     let mut all = Vec::clone(&own);
     all.extend(aliases);
     std::sync::Arc::new(all)
-}
-
-/// Where the folder `root` really is. A process that answers many calls keeps the answer while
-/// the folder `root` leads to is the same one (its device and inode, one look): following every
-/// link of a path again costs a look per folder of it.
-fn real_root(root: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt as _;
-    type Known = Vec<(PathBuf, (u64, u64), PathBuf)>;
-    static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(Vec::new());
-    let meta = std::fs::metadata(root).ok()?;
-    let id = (meta.dev(), meta.ino());
-    if let Ok(known) = KNOWN.lock()
-        && let Some((_, _, real)) = known.iter().find(|(r, i, _)| r == root && *i == id)
-    {
-        return Some(real.clone());
-    }
-    let real = crate::ground::paths::real(root).ok()?;
-    if let Ok(mut known) = KNOWN.lock() {
-        known.retain(|(r, _, _)| r != root);
-        if known.len() < 64 {
-            known.push((root.to_path_buf(), id, real.clone()));
-        }
-    }
-    Some(real)
 }
 
 /// The guard's own paths as they are named (normalised), before any link is followed.
