@@ -3,7 +3,9 @@
 //! one `hermes-hooks serve` as an agent asks it. Prints, as Markdown, how many lines labelled
 //! destructive are stopped (recall) and how many labelled safe are stopped (false positives), per
 //! category and per pack, for the lines the packs were tuned on and the held-out ones apart, and
-//! what a request took. Where this project's documented stance labels a line otherwise
+//! what a request took: with this process and the server on one CPU, as the dispatch bench times
+//! `serve` (held to the target), beside the same lines where no rule is approved and as the
+//! kernel places the two processes. Where this project's documented stance labels a line otherwise
 //! (`benches/corpus/stance.jsonl`, each with its reason in docs/choices.md), the line counts as
 //! the stance says, and the tables say how many such lines there are. The tuned lines the packs
 //! get wrong are written to `<target>/corpus/misses.txt`; the held-out ones are never listed.
@@ -19,6 +21,9 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+#[path = "common/cpu.rs"]
+mod cpu;
 
 /// The recall every pack together must reach, on each split.
 const RECALL_MIN: f64 = 0.95;
@@ -55,7 +60,14 @@ fn main() -> ExitCode {
         dir.path().display()
     );
     let (home, project) = fixture(dir.path());
-    let verdicts = ask(dir.path(), &home, &project, &lines);
+    // As an agent's server is placed by the kernel: the verdicts, and the time as a reference.
+    let (verdicts, _) = ask(dir.path(), &home, &project, &lines, false);
+    // On one CPU, as the dispatch bench times `serve`: the figure held to the target. And the
+    // same lines where nothing applies (a home with no rules), the floor of this client.
+    let (pinned, one_cpu) = ask(dir.path(), &home, &project, &lines, true);
+    let bare = dir.path().join("bare");
+    std::fs::create_dir_all(&bare).expect("a home with nothing");
+    let (floor, _) = ask(dir.path(), &bare, &project, &lines, true);
     let mut out = String::new();
     let mut met = true;
     for (name, held_out) in [("tuned on", false), ("held out", true)] {
@@ -66,15 +78,17 @@ fn main() -> ExitCode {
             .collect();
         met &= table(&mut out, name, &chosen);
     }
-    let mut times: Vec<Duration> = verdicts.iter().map(|verdict| verdict.took).collect();
-    times.sort();
-    let median = times[times.len() / 2].as_secs_f64() * 1e6;
-    let slowest = times.last().map_or(0.0, |took| took.as_secs_f64() * 1e6);
+    let (median, slowest) = spread(&pinned);
+    let (placed, _) = spread(&verdicts);
+    let (none, _) = spread(&floor);
     let _ = writeln!(
         out,
-        "\nA request to `serve` with every pack: median {median:.1} us, slowest {slowest:.0} us \
-         ({} requests; target: median <= {REQUEST_MAX_US} us).",
-        times.len()
+        "\nA request to `serve` with every pack, the two processes on one CPU{}: median \
+         {median:.1} us, slowest {slowest:.0} us ({} requests; target: median <= {REQUEST_MAX_US} \
+         us). Where no rule is approved, the same lines: {none:.1} us. As the kernel places the \
+         two processes (a reference): {placed:.1} us.",
+        if one_cpu { "" } else { " (could not pin them)" },
+        pinned.len()
     );
     met &= median <= REQUEST_MAX_US;
     print!("{out}");
@@ -197,8 +211,18 @@ fn fixture(dir: &Path) -> (PathBuf, PathBuf) {
     (home, project)
 }
 
-/// Each line's verdict, from one `serve` in the project, as a Hermes shell call.
-fn ask(dir: &Path, home: &Path, project: &Path, lines: &[Line]) -> Vec<Verdict> {
+/// The median and the slowest request of `verdicts`, in microseconds.
+fn spread(verdicts: &[Verdict]) -> (f64, f64) {
+    let mut times: Vec<Duration> = verdicts.iter().map(|verdict| verdict.took).collect();
+    times.sort();
+    let median = times[times.len() / 2].as_secs_f64() * 1e6;
+    let slowest = times.last().map_or(0.0, |took| took.as_secs_f64() * 1e6);
+    (median, slowest)
+}
+
+/// Each line's verdict, from one `serve` in the project, as a Hermes shell call; with `pin`,
+/// this process and the server on one CPU (and whether they could be).
+fn ask(dir: &Path, home: &Path, project: &Path, lines: &[Line], pin: bool) -> (Vec<Verdict>, bool) {
     let mut child = tool(dir, home)
         .arg("serve")
         .current_dir(project)
@@ -209,49 +233,57 @@ fn ask(dir: &Path, home: &Path, project: &Path, lines: &[Line]) -> Vec<Verdict> 
         .expect("serve");
     let mut input = child.stdin.take().expect("stdin");
     let mut output = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut verdicts = Vec::with_capacity(lines.len());
-    let mut answer = String::new();
-    for (id, line) in lines.iter().enumerate() {
-        let request = json!({
-            "id": id,
-            "event": "pre_tool_call",
-            "payload": {
-                "tool_name": "terminal",
-                "args": {"command": line.command},
-                "cwd": project,
-                "session_id": "corpus",
-            },
-        });
-        let mut text = request.to_string();
-        text.push('\n');
-        let start = Instant::now();
-        input.write_all(text.as_bytes()).expect("a request");
-        input.flush().expect("a request");
-        answer.clear();
-        output.read_line(&mut answer).expect("an answer");
-        let took = start.elapsed();
-        let value: Value = serde_json::from_str(&answer).expect("an answer");
-        // Blocked, or handed to a person (which Hermes, asked here, cannot do: a block too).
-        let stopped = value["exit"] == 2;
-        let mut packs: Vec<String> = value["hooks"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-            .iter()
-            .filter(|hook| matches!(hook["status"].as_str(), Some("blocked" | "asked")))
-            .filter_map(|hook| hook["name"].as_str())
-            .map(pack_of)
-            .collect();
-        packs.dedup();
-        verdicts.push(Verdict {
-            stopped,
-            packs,
-            took,
-        });
-    }
+    let mut asking = || {
+        let mut verdicts = Vec::with_capacity(lines.len());
+        let mut answer = String::new();
+        for (id, line) in lines.iter().enumerate() {
+            let request = json!({
+                "id": id,
+                "event": "pre_tool_call",
+                "payload": {
+                    "tool_name": "terminal",
+                    "args": {"command": line.command},
+                    "cwd": project,
+                    "session_id": "corpus",
+                },
+            });
+            let mut text = request.to_string();
+            text.push('\n');
+            let start = Instant::now();
+            input.write_all(text.as_bytes()).expect("a request");
+            input.flush().expect("a request");
+            answer.clear();
+            output.read_line(&mut answer).expect("an answer");
+            let took = start.elapsed();
+            let value: Value = serde_json::from_str(&answer).expect("an answer");
+            // Blocked, or handed to a person (which Hermes, asked here, cannot do: a block too).
+            let stopped = value["exit"] == 2;
+            let mut packs: Vec<String> = value["hooks"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter(|hook| matches!(hook["status"].as_str(), Some("blocked" | "asked")))
+                .filter_map(|hook| hook["name"].as_str())
+                .map(pack_of)
+                .collect();
+            packs.dedup();
+            verdicts.push(Verdict {
+                stopped,
+                packs,
+                took,
+            });
+        }
+        verdicts
+    };
+    let (verdicts, pinned) = if pin {
+        cpu::on_one_cpu(&[child.id()], asking)
+    } else {
+        (asking(), false)
+    };
     drop(input);
     let _ = child.wait();
-    verdicts
+    (verdicts, pinned)
 }
 
 /// The pack a shipped rule's name comes from: the longest pack name it starts with.

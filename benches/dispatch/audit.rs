@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Row, Server, ms, on_one_cpu, request, rules, side_by_side, timed, tool, us};
+use super::cpu::on_one_cpu;
+use super::{Row, Server, ms, request, rules, side_by_side, timed, tool, us};
 
 /// A shell call the fixture's rule blocks.
 const CURL: &[u8] = br#"{"tool_name": "terminal", "args": {"command": "curl x"}, "session_id": "bench", "tool_call_id": "c1"}"#;

@@ -6,9 +6,8 @@ use std::process::{Command, Stdio};
 
 use hermes_hooks::{Approval, record, sha256_file};
 
-use super::{
-    Fixture, MISS, PAYLOAD, Row, Server, ms, on_one_cpu, request, side_by_side, timed, tool, us,
-};
+use super::cpu::on_one_cpu;
+use super::{Fixture, MISS, PAYLOAD, Row, Server, ms, request, side_by_side, timed, tool, us};
 
 /// A shell call the destructive pack blocks.
 const RM_ROOT: &[u8] = br#"{"tool_name": "terminal", "args": {"command": "rm -rf /"}, "session_id": "bench", "tool_call_id": "c1"}"#;
