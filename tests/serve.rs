@@ -1742,3 +1742,52 @@ fn a_project_moved_behind_a_link_keeps_its_rules_file_where_it_now_is() {
     let (status, _) = server.finish();
     assert_eq!(status, 0);
 }
+
+/// `serve` keeps its audit log open between requests only while the path still names that
+/// file: a log renamed away (rotated by another process) or removed is started anew at the
+/// path, and a link put in its place is refused, never written through.
+#[test]
+fn the_audit_log_kept_open_follows_its_path() {
+    let env = TestEnv::new();
+    let log = env.path("audit.jsonl");
+    let mut cmd = env.std_cmd();
+    cmd.args(["serve", "--audit-log"]).arg(&log);
+    let mut server = Server::spawn(cmd);
+    let ask = |server: &mut Server, id: u32| {
+        let request = serde_json::json!({"id": id, "event": "on_session_start",
+            "payload": {"session_id": "s"}});
+        let answer = server.ask(&request);
+        assert_eq!(answer["id"], id, "{answer}");
+    };
+    let count = |path: &Path| std::fs::read_to_string(path).map_or(0, |text| text.lines().count());
+    // The line is appended after the answer: waited for.
+    let settled = |want: (usize, usize), rotated: &Path| {
+        let deadline = Instant::now() + PROMPTLY;
+        while (count(&log), count(rotated)) != want && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        (count(&log), count(rotated))
+    };
+    let rotated = env.path("audit.jsonl.old");
+    ask(&mut server, 1);
+    assert_eq!(settled((1, 0), &rotated), (1, 0));
+    std::fs::rename(&log, &rotated).unwrap();
+    ask(&mut server, 2);
+    assert_eq!(settled((1, 1), &rotated), (1, 1));
+    std::fs::remove_file(&log).unwrap();
+    ask(&mut server, 3);
+    assert_eq!(settled((1, 1), &rotated), (1, 1));
+    let victim = env.path("victim.txt");
+    std::fs::write(&victim, "").unwrap();
+    std::fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&victim, &log).unwrap();
+    ask(&mut server, 4);
+    let (status, err) = server.finish();
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "");
+    assert_eq!(
+        (count(&rotated), std::fs::read_link(&log).ok()),
+        (1, Some(victim))
+    );
+    assert!(err.contains("cannot append to the audit log"), "{err}");
+}

@@ -362,7 +362,8 @@ impl Ready {
 /// written into a log that group or others can read (the line goes in without them). With
 /// `rotate` (the default log), its folder is made (mode 0700) when missing, and a log past
 /// [`ROTATE_AT`] is renamed to [`older`] first, under a lock, so that two runs never both start
-/// it anew.
+/// it anew. A process that answers many calls keeps the log open between them, while its path
+/// still names that regular file.
 pub(crate) fn append(path: &Path, line: &Ready, rotate: bool) -> io::Result<Appended> {
     let open = || {
         let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
@@ -373,18 +374,23 @@ pub(crate) fn append(path: &Path, line: &Ready, rotate: bool) -> io::Result<Appe
             .custom_flags(i32::try_from(flags.bits()).unwrap_or(0))
             .open(path)
     };
-    let mut file = match open() {
-        Err(err) if rotate && err.kind() == io::ErrorKind::NotFound => {
-            let folder = path.parent().unwrap_or(Path::new("."));
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(folder)?;
-            open()?
-        }
-        opened => opened?,
+    let (mut file, mut meta) = if let Some(kept) = still_open(path) {
+        kept
+    } else {
+        let file = match open() {
+            Err(err) if rotate && err.kind() == io::ErrorKind::NotFound => {
+                let folder = path.parent().unwrap_or(Path::new("."));
+                std::fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(folder)?;
+                open()?
+            }
+            opened => opened?,
+        };
+        let meta = file.metadata()?;
+        (file, meta)
     };
-    let mut meta = file.metadata()?;
     if rotate && meta.is_file() && meta.len() >= ROTATE_AT {
         start_anew(path, &meta)?;
         file = open()?;
@@ -408,6 +414,7 @@ pub(crate) fn append(path: &Path, line: &Ready, rotate: bool) -> io::Result<Appe
         _ => (&line.whole, Appended::Whole),
     };
     let written = file.write(bytes)?;
+    keep_open(path, file, &meta);
     if written == bytes.len() {
         Ok(appended)
     } else {
@@ -415,6 +422,33 @@ pub(crate) fn append(path: &Path, line: &Ready, rotate: bool) -> io::Result<Appe
             io::ErrorKind::WriteZero,
             format!("only {written} of {} bytes were appended", bytes.len()),
         ))
+    }
+}
+
+/// The log a process that answers many calls keeps open between them, with its device and
+/// inode: written again only while its path still names that very file.
+static KEPT: std::sync::Mutex<Option<KeptLog>> = std::sync::Mutex::new(None);
+
+/// A log kept open: its path, the file, and its device and inode.
+type KeptLog = (PathBuf, std::fs::File, (u64, u64));
+
+/// The log kept open at `path`, with what it is now, when the path still names that regular
+/// file (one look, where opening it again costs more); else `None`, and it is closed.
+fn still_open(path: &Path) -> Option<(std::fs::File, std::fs::Metadata)> {
+    use std::os::unix::fs::MetadataExt as _;
+    let (kept_path, file, id) = KEPT.lock().ok()?.take()?;
+    if kept_path != path {
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    (meta.is_file() && (meta.dev(), meta.ino()) == id).then_some((file, meta))
+}
+
+/// Keeps `file`, the log at `path` that `meta` describes, open for the next call.
+fn keep_open(path: &Path, file: std::fs::File, meta: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt as _;
+    if let Ok(mut kept) = KEPT.lock() {
+        *kept = Some((path.to_path_buf(), file, (meta.dev(), meta.ino())));
     }
 }
 
