@@ -675,12 +675,22 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             "cd src && git -C .. checkout -- .claude",
             "cd src && git -C.. restore .claude/settings.json",
             "git -C src -C .. checkout -- .claude/settings.json",
+            // Git expands a pathspec's glob itself, quoted or not, and its `*` crosses folders.
+            "git checkout -- '.claude/*'",
+            "git restore '*.json'",
+            "git restore '.cl?ude'",
+            "git rm -f '.agents/*.yaml'",
+            "git rm -r --cached '*rules*'",
         ],
         &[
             "git restore --staged .",
             "git checkout -- main.rs",
             "cd src && git -C .. checkout -- main.rs",
             "git stash list",
+            "git restore '*.rs'",
+            "git checkout -- 'src/*'",
+            "git rm '*.log'",
+            "rm '.agents/*'",
         ],
     );
     // Committed as they are: nothing the guard keeps would change.

@@ -77,6 +77,8 @@ struct Touch {
     by: String,
     /// The names a `find` keeps to (`-name`), when it keeps to some.
     names: Option<Vec<(String, bool)>>,
+    /// A git pathspec, which git itself expands, quoted or not.
+    pathspec: bool,
 }
 
 /// The call's effect on the guard's state, when it has one: `None` lets it go on to the rules
@@ -123,6 +125,7 @@ pub(crate) fn check(
                     act: Act::Write,
                     by: "an edit".to_owned(),
                     names: None,
+                    pathspec: false,
                 });
             }
         }
@@ -150,7 +153,13 @@ pub(crate) fn check(
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
         .filter_map(|t| {
-            let hit = reached(&t.path, t.act, &own, t.names.as_deref())?;
+            let hit = if t.pathspec
+                && let Some(hit) = pathspec_reached(&t.path, t.act, &own)
+            {
+                hit
+            } else {
+                reached(&t.path, t.act, &own, t.names.as_deref())?
+            };
             let sweeping = broad(&t.path, t.act);
             Some((t.path, t.act, t.by, hit.path.clone(), sweeping))
         })
@@ -390,6 +399,7 @@ fn shell_touches(
                     act: Act::Whole,
                     by: command.line.clone(),
                     names,
+                    pathspec: false,
                 });
                 continue;
             }
@@ -398,6 +408,7 @@ fn shell_touches(
                 act,
                 by: command.line.clone(),
                 names: names.clone(),
+                pathspec: command.program == "git",
             });
         }
         for path in acts::named_in_code(command, home) {
@@ -411,6 +422,7 @@ fn shell_touches(
                 act,
                 by: command.line.clone(),
                 names: None,
+                pathspec: false,
             });
         }
         let through: Vec<Touch> = touched[first..]
@@ -427,6 +439,7 @@ fn shell_touches(
                         act: touch.act,
                         by: touch.by.clone(),
                         names: touch.names.clone(),
+                        pathspec: touch.pathspec,
                     })
                 })
             })
@@ -529,6 +542,47 @@ fn copies(path: &Path) -> impl Iterator<Item = PathBuf> {
                     .is_some_and(|c| c.as_encoded_bytes().starts_with(name))
             })
         })
+}
+
+/// The first of `own` that `act` reaches through a git pathspec with a glob in it: git expands
+/// `*`, `?` and `[...]` itself, quoted or not, and its `*` crosses folders (`git restore
+/// '*.yaml'` puts back every such file below where it runs); a pathspec that matches a folder
+/// reaches what is in it. `None` when the pathspec holds no glob.
+fn pathspec_reached<'o>(path: &Path, act: Act, own: &'o [Own]) -> Option<&'o Own> {
+    let text = path.to_str()?;
+    if !text.contains(['*', '?', '[']) {
+        return None;
+    }
+    // The glob characters the command quoted are git's all the same.
+    let spec = text
+        .replace("\\*", "*")
+        .replace("\\?", "?")
+        .replace("\\[", "[")
+        .replace("\\]", "]");
+    let glob = globset::GlobBuilder::new(&spec)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .ok()
+        .map(|glob| glob.compile_matcher());
+    // A pathspec that cannot be read stands for all below the folder written before it.
+    let fixed: PathBuf = Path::new(&spec)
+        .components()
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+        .collect();
+    let (act, untracked) = match act {
+        Act::Discard { untracked } => (Act::Whole, Some(untracked)),
+        act => (act, None),
+    };
+    own.iter().find(|own| {
+        let named = match &glob {
+            Some(glob) => own.path.ancestors().any(|p| glob.is_match(p)),
+            None => within(&own.path, &fixed),
+        };
+        named
+            && (act != Act::Whole || std::fs::symlink_metadata(&own.path).is_ok())
+            && untracked.is_none_or(|untracked| git_index::at_risk(&own.path, untracked))
+    })
 }
 
 /// `path` with its folder's symbolic links followed (the file itself may not exist yet).
