@@ -681,6 +681,13 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             "git restore '.cl?ude'",
             "git rm -f '.agents/*.yaml'",
             "git rm -r --cached '*rules*'",
+            // Pathspec magic, and pathspecs the line does not show.
+            "git restore ':(glob)**/*.json'",
+            "cd src && git restore ':/.claude'",
+            "cd src && git checkout -- ':(top,icase).CLAUDE'",
+            "git restore ':(literal).claude/settings.json'",
+            "git restore --pathspec-from-file=list.txt",
+            "git rm --pathspec-from-file=-",
         ],
         &[
             "git restore --staged .",
@@ -691,6 +698,9 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
             "git checkout -- 'src/*'",
             "git rm '*.log'",
             "rm '.agents/*'",
+            "git restore ':(exclude)*.json'",
+            "git restore ':/*.rs'",
+            "git restore ':(literal)*.json'",
         ],
     );
     // Committed as they are: nothing the guard keeps would change.

@@ -101,7 +101,13 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
         // `of=` as the reader resolved it, where dd runs.
         "dd" => out.extend(option_values(command, &["of"])),
         "git" => match command.subcommand.as_deref() {
-            Some("rm" | "mv" | "clean") => out.extend(paths().map(|p| (p, Act::Whole))),
+            Some("rm" | "mv" | "clean") => {
+                out.extend(paths().map(|p| (p, Act::Whole)));
+                // Pathspecs read from a file or the input: any of the work tree.
+                if from_file(command) {
+                    out.push((work_tree(Path::new(&command.folder)), Act::Whole));
+                }
+            }
             Some("apply" | "am" | "mergetool") => {
                 out.extend(paths().map(|p| (p, Act::Write)));
             }
@@ -152,11 +158,7 @@ fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
         .map(|value| crate::ground::paths::normalized(&Path::new(&command.folder).join(value)))
         .collect();
     // The whole work tree, wherever in it git runs.
-    let folder = || {
-        here.ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .map_or_else(|| here.clone(), Path::to_path_buf)
-    };
+    let folder = || work_tree(&here);
     // The paths it names are relative to where it runs; each is also checked as the line
     // resolved it, where the command runs.
     let named = || -> Vec<(PathBuf, Act)> {
@@ -184,13 +186,17 @@ fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let keep = Act::Discard { untracked: false };
-    let forced = has("-f") || has("--force") || has("--discard-changes");
+    let forced = has("-f") || has("--force") || has("--discard-changes") || from_file(command);
     match sub {
         "checkout" | "switch" if forced => vec![(folder(), keep)],
         "checkout" => named(),
         "restore" => {
             let worktree = has("-W") || has("--worktree") || !(has("-S") || has("--staged"));
-            if worktree { named() } else { Vec::new() }
+            match (worktree, from_file(command)) {
+                (false, _) => Vec::new(),
+                (true, true) => vec![(folder(), keep)],
+                (true, false) => named(),
+            }
         }
         "reset" if has("--hard") || has("--merge") || has("--keep") => vec![(folder(), keep)],
         "stash" if matches!(after.first().copied(), None | Some("push" | "save")) => {
@@ -203,6 +209,22 @@ fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Whether a git call reads its pathspecs from a file or its input (`--pathspec-from-file`),
+/// which the line does not show.
+fn from_file(command: &Command) -> bool {
+    command
+        .flags
+        .iter()
+        .any(|f| f == "--pathspec-from-file" || f.starts_with("--pathspec-from-file="))
+}
+
+/// The work tree `dir` lies in: the nearest folder holding `.git`, else `dir`.
+pub(super) fn work_tree(dir: &Path) -> PathBuf {
+    dir.ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
 }
 
 /// What the programs that do not delete or copy do: the readers nothing, unless an option

@@ -544,40 +544,95 @@ fn copies(path: &Path) -> impl Iterator<Item = PathBuf> {
         })
 }
 
-/// The first of `own` that `act` reaches through a git pathspec with a glob in it: git expands
+/// The first of `own` that `act` reaches through a git pathspec as git reads it: git expands
 /// `*`, `?` and `[...]` itself, quoted or not, and its `*` crosses folders (`git restore
 /// '*.yaml'` puts back every such file below where it runs); a pathspec that matches a folder
-/// reaches what is in it. `None` when the pathspec holds no glob.
+/// reaches what is in it; magic (`:/`, `:(top)`, `:(icase)`, `:(glob)`, `:(literal)`) is read
+/// for what it names, from the work tree's top where it says so. `None` when the pathspec is a
+/// plain path, left to [`reached`].
 fn pathspec_reached<'o>(path: &Path, act: Act, own: &'o [Own]) -> Option<&'o Own> {
+    use std::path::Component;
     let text = path.to_str()?;
-    if !text.contains(['*', '?', '[']) {
-        return None;
-    }
     // The glob characters the command quoted are git's all the same.
-    let spec = text
+    let mut spec = text
         .replace("\\*", "*")
         .replace("\\?", "?")
         .replace("\\[", "[")
         .replace("\\]", "]");
-    let glob = globset::GlobBuilder::new(&spec)
-        .literal_separator(false)
-        .backslash_escape(true)
-        .build()
-        .ok()
-        .map(|glob| glob.compile_matcher());
-    // A pathspec that cannot be read stands for all below the folder written before it.
+    let (mut literal, mut fold) = (false, false);
+    let parts: Vec<Component<'_>> = Path::new(text).components().collect();
+    if let Some(at) = parts
+        .iter()
+        .position(|c| c.as_os_str().as_encoded_bytes().starts_with(b":"))
+    {
+        let base: PathBuf = parts[..at].iter().collect();
+        let rest: PathBuf = parts[at..].iter().collect();
+        let rest = rest
+            .to_string_lossy()
+            .replace("\\*", "*")
+            .replace("\\?", "?")
+            .replace("\\(", "(")
+            .replace("\\)", ")");
+        let (magic, named) = if let Some(inner) = rest.strip_prefix(":(") {
+            inner.split_once(')').unwrap_or((inner, ""))
+        } else if let Some(named) = rest.strip_prefix(":/") {
+            ("top", named)
+        } else if rest == ":" {
+            ("top", "")
+        } else {
+            // `:!x`, `:^x`: an exclusion, which names nothing of its own.
+            return None;
+        };
+        let words: Vec<&str> = magic.split(',').map(str::trim).collect();
+        if words.iter().any(|w| matches!(*w, "exclude")) {
+            return None;
+        }
+        literal = words.contains(&"literal");
+        fold = words.contains(&"icase");
+        let base = if words.contains(&"top") {
+            acts::work_tree(&base)
+        } else {
+            base
+        };
+        spec = base
+            .join(named.trim_start_matches('/'))
+            .to_string_lossy()
+            .into_owned();
+    } else if !text.contains(['*', '?', '[']) {
+        return None;
+    }
+    let glob = (!literal && spec.contains(['*', '?', '[']))
+        .then(|| {
+            globset::GlobBuilder::new(&spec)
+                .literal_separator(false)
+                .backslash_escape(true)
+                .case_insensitive(fold)
+                .build()
+                .ok()
+                .map(|glob| glob.compile_matcher())
+        })
+        .flatten();
+    // A plain or literal pathspec names itself; one that cannot be read stands for all below
+    // the folder written before it.
     let fixed: PathBuf = Path::new(&spec)
         .components()
-        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+        .take_while(|c| literal || !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
         .collect();
     let (act, untracked) = match act {
         Act::Discard { untracked } => (Act::Whole, Some(untracked)),
         act => (act, None),
     };
+    let same = |a: &Path, b: &Path| {
+        if fold {
+            a.to_string_lossy().to_lowercase() == b.to_string_lossy().to_lowercase()
+        } else {
+            a == b
+        }
+    };
     own.iter().find(|own| {
         let named = match &glob {
             Some(glob) => own.path.ancestors().any(|p| glob.is_match(p)),
-            None => within(&own.path, &fixed),
+            None => own.path.ancestors().any(|p| same(p, &fixed)),
         };
         named
             && (act != Act::Whole || std::fs::symlink_metadata(&own.path).is_ok())
