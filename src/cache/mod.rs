@@ -25,6 +25,7 @@
 //! The consent allowlist is kept apart (`consent::KeptList`, by the same stamp); the pin hashes
 //! each script right before it starts.
 
+mod places;
 mod walk;
 mod watch;
 
@@ -48,7 +49,12 @@ pub struct HookCache {
     entries: HashMap<Key, Entry>,
     /// The projects found, by where the search started.
     walks: HashMap<walk::Key, walk::Walked>,
+    /// Where the guard's folders really are.
+    places: HashMap<PathBuf, places::Place>,
     watch: Watch,
+    /// The watch was read for this call's project ([`Self::paths`]), so its hooks need not
+    /// read it again: what the person changed before the call is in that read.
+    drained: bool,
 }
 
 /// A set from the cache.
@@ -102,7 +108,9 @@ impl HookCache {
         Self {
             entries: HashMap::new(),
             walks: HashMap::new(),
+            places: HashMap::new(),
             watch,
+            drained: false,
         }
     }
 
@@ -115,7 +123,9 @@ impl HookCache {
     /// The hooks `options` declare for `event`: kept, when none of their files changed since
     /// they were read, else read now.
     pub fn get(&mut self, options: LoadOptions<'_>, event: Event) -> Cached {
-        self.watch.drain();
+        if !std::mem::take(&mut self.drained) {
+            self.watch.drain();
+        }
         let key = Key {
             config: options.config.to_path_buf(),
             managed: options.managed.map(Path::to_path_buf),

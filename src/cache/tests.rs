@@ -335,3 +335,57 @@ fn past_the_watch_limit_files_are_statted_and_that_is_said_once() {
     assert_eq!(tree.get(&mut cache, "pre_tool_call"), (0, true));
     assert!(cache.notice().is_none(), "said once");
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_folder_kept_where_it_is_is_asked_again_once_its_way_changes() {
+    let outer = tempfile::tempdir().unwrap();
+    let outer = outer.path().canonicalize().unwrap();
+    let project = outer.join("work/project");
+    let later = outer.join("later/hooks");
+    fs::create_dir_all(&project).unwrap();
+    let mut cache = HookCache::with(Watch::new(Limit::Chosen));
+    // What the kernel would say each time, and whether the cache kept an answer.
+    let ask = |cache: &mut HookCache, folder: &Path| {
+        cache.watch.drain();
+        let real = cache.real_folder(folder).ok();
+        (real, cache.places.contains_key(folder))
+    };
+    assert_eq!(ask(&mut cache, &project), (Some(project.clone()), true));
+    assert_eq!(
+        ask(&mut cache, &later),
+        (None, true),
+        "missing, and kept so"
+    );
+    // The project moved away and its name made a link to where it went.
+    let moved = outer.join("elsewhere");
+    fs::rename(&project, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &project).unwrap();
+    assert_eq!(
+        ask(&mut cache, &project),
+        (Some(moved.clone()), false),
+        "behind a link: asked of the kernel on every call"
+    );
+    assert_eq!(ask(&mut cache, &project), (Some(moved), false));
+    // A folder above it swapped the same way.
+    fs::remove_file(&project).unwrap();
+    fs::create_dir_all(&project).unwrap();
+    assert_eq!(ask(&mut cache, &project), (Some(project.clone()), true));
+    let work = outer.join("work");
+    let old = outer.join("old-work");
+    fs::rename(&work, &old).unwrap();
+    std::os::unix::fs::symlink(&old, &work).unwrap();
+    assert_eq!(
+        ask(&mut cache, &project),
+        (Some(old.join("project")), false),
+        "a folder on the way made a link"
+    );
+    // The missing folder made, as a link.
+    fs::create_dir_all(outer.join("later")).unwrap();
+    std::os::unix::fs::symlink(&old, &later).unwrap();
+    assert_eq!(
+        ask(&mut cache, &later),
+        (Some(old), false),
+        "made, by a link"
+    );
+}

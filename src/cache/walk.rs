@@ -64,6 +64,7 @@ impl HookCache {
         resolve: impl FnOnce() -> Result<Paths>,
     ) -> Result<Paths> {
         self.watch.drain();
+        self.drained = true;
         let key = Key::of(start);
         if let Some(walked) = self.walks.get(&key)
             && !walked

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -112,6 +112,10 @@ impl HookSource for Kept {
 
     fn paths(&mut self, options: &dispatch::Options<'_>, start: &Start<'_>) -> Result<Paths> {
         self.cache.paths(start, || options.paths_for(start))
+    }
+
+    fn real_folder(&mut self, folder: &Path) -> io::Result<PathBuf> {
+        self.cache.real_folder(folder)
     }
 
     fn announce_safe_mode(&mut self) -> bool {

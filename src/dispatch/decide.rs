@@ -228,7 +228,7 @@ fn execute(
         talk.warn(problem);
     }
     let state = prepared.home.join(loop_guard::STATE_FILE);
-    let kept = protected(event, prepared, request, gate);
+    let kept = protected(event, prepared, request, gate, source);
     let before_hooks = kept.as_ref().is_some_and(|kept| !kept.sweeping);
     let mut outcome = if before_hooks {
         blocked_for_the_person(prepared)
@@ -252,7 +252,7 @@ fn execute(
             }),
         )
     };
-    let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared, gate));
+    let kept = kept.and_then(|kept| still_kept(kept, &outcome, prepared, gate, source));
     if kept.is_some() && !before_hooks && outcome.interrupted.is_none() {
         outcome = blocked_for_the_person(prepared);
     }
@@ -320,6 +320,7 @@ fn protected(
     prepared: &Prepared,
     request: &Request<'_>,
     gate: &ConsentGate,
+    source: &mut impl HookSource,
 ) -> Option<crate::protect::Kept> {
     if event != Event::PRE_TOOL_CALL || request.dry_run {
         return None;
@@ -330,6 +331,7 @@ fn protected(
         &prepared.places,
         home.as_deref(),
         || crate::protect::guarded(&prepared.places, gate.allowlist()),
+        &mut |folder| source.real_folder(folder),
         false,
     )
 }
@@ -341,18 +343,20 @@ fn still_kept(
     outcome: &decision::Outcome,
     prepared: &Prepared,
     gate: &ConsentGate,
+    source: &mut impl HookSource,
 ) -> Option<crate::protect::Kept> {
     if !kept.sweeping {
         return Some(kept);
     }
     // Looked into now, the sweep included.
-    let again = |invocation: &Invocation| {
+    let mut again = |invocation: &Invocation| {
         let home = crate::ground::paths::home_dir();
         crate::protect::check(
             invocation,
             &prepared.places,
             home.as_deref(),
             || crate::protect::guarded(&prepared.places, gate.allowlist()),
+            &mut |folder| source.real_folder(folder),
             true,
         )
     };

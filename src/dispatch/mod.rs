@@ -161,6 +161,12 @@ pub(crate) trait HookSource {
         options.paths_for(start)
     }
 
+    /// Where a folder the guard's files live under really is
+    /// ([`crate::ground::paths::real`]), for a source that may keep the answer.
+    fn real_folder(&mut self, folder: &Path) -> std::io::Result<PathBuf> {
+        crate::ground::paths::real(folder)
+    }
+
     /// Whether to say that `HERMES_SAFE_MODE` keeps every hook from running (once is enough).
     fn announce_safe_mode(&mut self) -> bool {
         true

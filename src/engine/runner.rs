@@ -431,8 +431,12 @@ fn run_one(plan: &Plan<'_>, index: usize, tool_input: Option<&Map<String, Value>
     if crate::ground::interrupt::received().is_some() {
         return HookReport::skipped(index, Status::NotRun, Some("interrupted".to_owned()));
     }
-    let work_dir = plan.invocation.work_dir(plan.current_dir);
     let rule = hook.rule();
+    // A rule is known by its file's absolute path and runs nothing: no folder is looked at.
+    let work_dir = match rule {
+        Some(_) => plan.current_dir.to_path_buf(),
+        None => plan.invocation.work_dir(plan.current_dir),
+    };
     let payload =
         (!plan.dry_run && rule.is_none()).then(|| wire_for(hook, plan.invocation, tool_input));
     let (verdict, sha256) = match hook.stand_in() {

@@ -457,29 +457,17 @@ pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
 /// following each folder in turn walks the path once per folder. Elsewhere, or where the
 /// kernel does not answer plainly, it is `canonicalize`.
 pub(crate) fn real(path: &Path) -> std::io::Result<PathBuf> {
+    match link_free(path) {
+        Some(Ok(())) => return Ok(path.components().collect()),
+        Some(Err(err)) => return Err(err),
+        None => {}
+    }
     #[cfg(target_os = "linux")]
     {
-        use rustix::fs::{CWD, Mode, OFlags, ResolveFlags};
-        use rustix::io::Errno;
+        use rustix::fs::{Mode, OFlags};
         use std::os::fd::AsRawFd as _;
         use std::os::unix::ffi::OsStringExt as _;
-        use std::path::Component;
-        let flags = OFlags::PATH | OFlags::CLOEXEC;
-        let plain = path.is_absolute()
-            && path
-                .components()
-                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
-        if plain {
-            match rustix::fs::openat2(CWD, path, flags, Mode::empty(), ResolveFlags::NO_SYMLINKS) {
-                // No link on the way: it is where it is named.
-                Ok(_) => return Ok(path.components().collect()),
-                // A folder on the way is not there, before any link: so it is, followed.
-                Err(err @ (Errno::NOENT | Errno::NOTDIR | Errno::ACCESS)) => return Err(err.into()),
-                // A link (or a kernel without `openat2`): followed below.
-                Err(_) => {}
-            }
-        }
-        let fd = rustix::fs::open(path, flags, Mode::empty())?;
+        let fd = rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())?;
         let name = format!("/proc/self/fd/{}", fd.as_raw_fd());
         if let Ok(real) = rustix::fs::readlink(name.as_str(), Vec::new()) {
             let real = std::ffi::OsString::from_vec(real.into_bytes());
@@ -491,6 +479,56 @@ pub(crate) fn real(path: &Path) -> std::io::Result<PathBuf> {
         }
     }
     std::fs::canonicalize(path)
+}
+
+/// Where `path` would be with the links on its way followed, also when it is not there yet (a
+/// file about to be written): where it is named when no link lies on the way to what is there,
+/// else its folder's real place and its name; `None` when, past a link, that folder cannot be
+/// found.
+pub(crate) fn real_or_planned(path: &Path) -> Option<PathBuf> {
+    if let Some(Err(err)) = link_free(path)
+        && err.kind() == std::io::ErrorKind::NotFound
+    {
+        // Walked up to the missing part without meeting a link.
+        return Some(path.components().collect());
+    }
+    if let Ok(real) = real(path) {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let folder = real(path.parent()?).ok()?;
+    Some(folder.join(name))
+}
+
+/// The kernel's word on a plain absolute path, asked without following any link (Linux
+/// `openat2`): `Ok` when it is there with no link on its way, the error when a part of it is
+/// missing (or not a folder, or closed to this user) before any link; `None` when a link lies
+/// on the way, the path is not plain, or the kernel cannot say.
+fn link_free(path: &Path) -> Option<std::io::Result<()>> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, Mode, OFlags, ResolveFlags};
+        use rustix::io::Errno;
+        use std::path::Component;
+        let plain = path.is_absolute()
+            && path
+                .components()
+                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        if plain {
+            let flags = OFlags::PATH | OFlags::CLOEXEC;
+            match rustix::fs::openat2(CWD, path, flags, Mode::empty(), ResolveFlags::NO_SYMLINKS) {
+                Ok(_) => return Some(Ok(())),
+                Err(err @ (Errno::NOENT | Errno::NOTDIR | Errno::ACCESS)) => {
+                    return Some(Err(err.into()));
+                }
+                // A link (or a kernel without `openat2`).
+                Err(_) => {}
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = path;
+    None
 }
 
 /// `path` with `.` parts dropped and each `..` taking away the part before it, without looking

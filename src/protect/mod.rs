@@ -90,6 +90,7 @@ pub(crate) fn check(
     places: &Places,
     home: Option<&Path>,
     approved: impl FnOnce() -> Option<Vec<PathBuf>>,
+    real_folder: &mut dyn FnMut(&Path) -> std::io::Result<PathBuf>,
     sweeping: bool,
 ) -> Option<Kept> {
     // A delete that sweeps the guard away with far more (the home folder, the project or a
@@ -149,7 +150,8 @@ pub(crate) fn check(
             sweeping: false,
         });
     }
-    let own = own_paths(places, home, &scripts);
+    let own = own_paths(places, home, &scripts, real_folder);
+    let mut real_of = each_once();
     let mut hits: Vec<(PathBuf, Act, String, PathBuf, bool)> = touched
         .into_iter()
         .filter_map(|t| {
@@ -158,7 +160,7 @@ pub(crate) fn check(
             {
                 hit
             } else {
-                reached(&t.path, t.act, &own, t.names.as_deref())?
+                reached(&t.path, t.act, &own, t.names.as_deref(), &mut real_of)?
             };
             let sweeping = broad(&t.path, t.act);
             Some((t.path, t.act, t.by, hit.path.clone(), sweeping))
@@ -192,6 +194,20 @@ pub(crate) fn check(
                 }
             ),
         })
+}
+
+/// Where a path really is ([`crate::ground::paths::real_or_planned`]), each path a line names
+/// more than once looked up once.
+fn each_once() -> impl FnMut(&Path) -> Option<PathBuf> {
+    let mut looked: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    move |named: &Path| {
+        if let Some((_, real)) = looked.iter().find(|(path, _)| path == named) {
+            return real.clone();
+        }
+        let real = crate::ground::paths::real_or_planned(named);
+        looked.push((named.to_path_buf(), real.clone()));
+        real
+    }
 }
 
 /// The settings file where a person turns this off: `<hermes home>/hermes-hooks/settings.yaml`.
@@ -238,6 +254,7 @@ fn own_paths(
     places: &Places,
     home: Option<&Path>,
     scripts: &[PathBuf],
+    real_folder: &mut dyn FnMut(&Path) -> std::io::Result<PathBuf>,
 ) -> std::sync::Arc<Vec<Own>> {
     type Kept = (
         Places,
@@ -266,19 +283,29 @@ fn own_paths(
         own
     });
     // Where a folder the guard's files live under is reached through a link, the files are
-    // also known by where they really are: one look per folder, not per file.
-    let roots: Vec<PathBuf> = std::iter::once(places.home.clone())
+    // also known by where they really are: one look per folder, not per file. The deepest
+    // first: a folder found where it is named has no link on its way, nor has any folder
+    // above it, which is then not looked at.
+    let mut roots: Vec<PathBuf> = std::iter::once(places.home.clone())
         .chain(home.map(Path::to_path_buf))
         .chain(places.project.clone())
         .chain(crate::ground::paths::cache_dir())
         .chain(places.hook_folders.iter().cloned())
+        .map(|root| crate::ground::paths::normalized(&root))
         .collect();
+    roots.sort_by_key(|root| std::cmp::Reverse(root.as_os_str().len()));
+    roots.dedup();
+    let mut plain: Vec<&Path> = Vec::new();
     let mut aliases = Vec::new();
     for root in &roots {
-        let Ok(real) = crate::ground::paths::real(root) else {
+        if root.is_absolute() && plain.iter().any(|below| within(below, root)) {
+            continue;
+        }
+        let Ok(real) = real_folder(root) else {
             continue;
         };
         if &real == root {
+            plain.push(root);
             continue;
         }
         for entry in own.iter() {
@@ -473,6 +500,7 @@ fn reached<'o>(
     act: Act,
     own: &'o [Own],
     find_names: Option<&[(String, bool)]>,
+    real_of: &mut dyn FnMut(&Path) -> Option<PathBuf>,
 ) -> Option<&'o Own> {
     // Discarding work reaches what a removal would, where git would really change it.
     let (act, untracked) = match act {
@@ -486,7 +514,7 @@ fn reached<'o>(
     match patterns::target(path) {
         Target::Path(named) => {
             let named = crate::ground::paths::normalized(&named);
-            let real = real_path(&named).filter(|real| *real != named);
+            let real = real_of(&named).filter(|real| *real != named);
             let forms: &[PathBuf] = match &real {
                 Some(real) => &[named, real.clone()],
                 None => std::slice::from_ref(&named),
@@ -638,14 +666,4 @@ fn pathspec_reached<'o>(path: &Path, act: Act, own: &'o [Own]) -> Option<&'o Own
             && (act != Act::Whole || std::fs::symlink_metadata(&own.path).is_ok())
             && untracked.is_none_or(|untracked| git_index::at_risk(&own.path, untracked))
     })
-}
-
-/// `path` with its folder's symbolic links followed (the file itself may not exist yet).
-fn real_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = crate::ground::paths::real(path) {
-        return Some(real);
-    }
-    let name = path.file_name()?;
-    let folder = crate::ground::paths::real(path.parent()?).ok()?;
-    Some(folder.join(name))
 }

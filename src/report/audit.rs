@@ -12,7 +12,7 @@ use std::fs::OpenOptions;
 use std::io::{self, Write as _};
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
@@ -283,14 +283,25 @@ pub(crate) fn run_id(now: SystemTime) -> String {
         })
         .unwrap_or(clock);
     let millis = clock.max(previous.saturating_add(1));
-    let pid = u64::from(
-        rustix::process::getpid()
-            .as_raw_nonzero()
-            .get()
-            .unsigned_abs(),
-    );
+    let pid = u64::from(own_pid());
     let raw = ((millis << PID_BITS) | (pid & ((1 << PID_BITS) - 1))) & ID_MASK;
     encode(mix(raw))
+}
+
+/// This process's id, asked of the kernel once (the process never forks without exec).
+fn own_pid() -> u32 {
+    static PID: AtomicU32 = AtomicU32::new(0);
+    match PID.load(Ordering::Relaxed) {
+        0 => {
+            let pid = rustix::process::getpid()
+                .as_raw_nonzero()
+                .get()
+                .unsigned_abs();
+            PID.store(pid, Ordering::Relaxed);
+            pid
+        }
+        pid => pid,
+    }
 }
 
 /// A bijection of 60-bit numbers that spreads every input bit over the whole output.
