@@ -4,11 +4,12 @@
 //! destructive are stopped (recall) and how many labelled safe are stopped (false positives), per
 //! category and per pack, for the lines the packs were tuned on and the held-out ones apart, and
 //! what a request took: with this process and the server on one CPU, as the dispatch bench times
-//! `serve` (held to the target), beside the same lines where no rule is approved and as the
-//! kernel places the two processes. Where this project's documented stance labels a line otherwise
-//! (`benches/corpus/stance.jsonl`, each with its reason in docs/choices.md), the line counts as
-//! the stance says, and the tables say how many such lines there are. The tuned lines the packs
-//! get wrong are written to `<target>/corpus/misses.txt`; the held-out ones are never listed.
+//! `serve` (held to the target; the median of several passes), beside the same lines where no
+//! rule is approved and as the kernel places the two processes. Where this project's documented
+//! stance labels a line otherwise (`benches/corpus/stance.jsonl`, each with its reason in
+//! docs/choices.md), the line counts as the stance says, and the tables say how many such lines
+//! there are. The tuned lines the packs get wrong are written to `<target>/corpus/misses.txt`;
+//! the held-out ones are never listed.
 //! Exits 1 when a target is missed: 95% recall, at most 1% false positives, 100 us a request.
 
 #![allow(clippy::print_stdout)] // the tables on stdout are this harness's output
@@ -31,6 +32,8 @@ const RECALL_MIN: f64 = 0.95;
 const FALSE_MAX: f64 = 0.01;
 /// The median time of one request, in microseconds.
 const REQUEST_MAX_US: f64 = 100.0;
+/// How many times the lines are timed on one CPU (the median pass counts).
+const PASSES: usize = 5;
 
 /// One labelled command line.
 struct Line {
@@ -63,11 +66,20 @@ fn main() -> ExitCode {
     // As an agent's server is placed by the kernel: the verdicts, and the time as a reference.
     let (verdicts, _) = ask(dir.path(), &home, &project, &lines, false);
     // On one CPU, as the dispatch bench times `serve`: the figure held to the target. And the
-    // same lines where nothing applies (a home with no rules), the floor of this client.
-    let (pinned, one_cpu) = ask(dir.path(), &home, &project, &lines, true);
+    // same lines where nothing applies (a home with no rules), the floor of this client. Each
+    // pass takes about a second; the machine's busy spells last longer, so the two are timed in
+    // turns, several passes each, and the median pass counts.
     let bare = dir.path().join("bare");
     std::fs::create_dir_all(&bare).expect("a home with nothing");
-    let (floor, _) = ask(dir.path(), &bare, &project, &lines, true);
+    let mut passes = Vec::new();
+    let mut floors = Vec::new();
+    let mut one_cpu = true;
+    for _ in 0..PASSES {
+        let (pinned, pinned_here) = ask(dir.path(), &home, &project, &lines, true);
+        one_cpu &= pinned_here;
+        passes.push(spread(&pinned));
+        floors.push(spread(&ask(dir.path(), &bare, &project, &lines, true).0).0);
+    }
     let mut out = String::new();
     let mut met = true;
     for (name, held_out) in [("tuned on", false), ("held out", true)] {
@@ -78,17 +90,22 @@ fn main() -> ExitCode {
             .collect();
         met &= table(&mut out, name, &chosen);
     }
-    let (median, slowest) = spread(&pinned);
+    passes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (median, slowest) = passes[passes.len() / 2];
+    let medians: Vec<String> = passes.iter().map(|p| format!("{:.1}", p.0)).collect();
+    floors.sort_by(f64::total_cmp);
+    let none = floors[floors.len() / 2];
     let (placed, _) = spread(&verdicts);
-    let (none, _) = spread(&floor);
     let _ = writeln!(
         out,
         "\nA request to `serve` with every pack, the two processes on one CPU{}: median \
-         {median:.1} us, slowest {slowest:.0} us ({} requests; target: median <= {REQUEST_MAX_US} \
-         us). Where no rule is approved, the same lines: {none:.1} us. As the kernel places the \
-         two processes (a reference): {placed:.1} us.",
+         {median:.1} us, slowest {slowest:.0} us (the median of {PASSES} passes of {} requests, \
+         whose medians were {} us; target: median <= {REQUEST_MAX_US} us). Where no rule is \
+         approved, the same lines: {none:.1} us. As the kernel places the two processes (a \
+         reference): {placed:.1} us.",
         if one_cpu { "" } else { " (could not pin them)" },
-        pinned.len()
+        lines.len(),
+        medians.join(", ")
     );
     met &= median <= REQUEST_MAX_US;
     print!("{out}");

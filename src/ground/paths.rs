@@ -458,7 +458,7 @@ pub(crate) fn expand_tilde(word: &str) -> Cow<'_, str> {
 /// kernel does not answer plainly, it is `canonicalize`.
 pub(crate) fn real(path: &Path) -> std::io::Result<PathBuf> {
     match link_free(path) {
-        Some(Ok(())) => return Ok(path.components().collect()),
+        Some(Ok(())) => return Ok(rebuilt(path)),
         Some(Err(err)) => return Err(err),
         None => {}
     }
@@ -490,7 +490,7 @@ pub(crate) fn real_or_planned(path: &Path) -> Option<PathBuf> {
         && err.kind() == std::io::ErrorKind::NotFound
     {
         // Walked up to the missing part without meeting a link.
-        return Some(path.components().collect());
+        return Some(rebuilt(path));
     }
     if let Ok(real) = real(path) {
         return Some(real);
@@ -498,6 +498,15 @@ pub(crate) fn real_or_planned(path: &Path) -> Option<PathBuf> {
     let name = path.file_name()?;
     let folder = real(path.parent()?).ok()?;
     Some(folder.join(name))
+}
+
+/// `path` part by part (a doubled or trailing `/` dropped), in one allocation.
+fn rebuilt(path: &Path) -> PathBuf {
+    let mut out = PathBuf::with_capacity(path.as_os_str().len());
+    for part in path.components() {
+        out.push(part);
+    }
+    out
 }
 
 /// The kernel's word on a plain absolute path, asked without following any link (Linux
@@ -536,7 +545,7 @@ fn link_free(path: &Path) -> Option<std::io::Result<()>> {
 /// directory, is approved from every other). `..` at the root stays at the root.
 pub(crate) fn normalized(path: &Path) -> PathBuf {
     use std::path::Component;
-    let mut out = PathBuf::new();
+    let mut out = PathBuf::with_capacity(path.as_os_str().len());
     for part in path.components() {
         match part {
             Component::CurDir => {}
