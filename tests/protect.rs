@@ -114,6 +114,20 @@ fn commands_only_a_person_may_run_are_blocked() {
         "hermes-hooks list --accept-hooks",
         "HERMES_HOOKS_ACCEPT=1 hermes-hooks run pre_tool_call",
         "npx hermes-hooks approve --yes",
+        // Runners read past their own words, and a program known only when it runs.
+        "pipx run hermes-hooks approve --yes",
+        "npm exec hermes-hooks@latest -- approve --yes",
+        "pnpm dlx hermes-hooks revoke x",
+        "uv tool run hermes-hooks new --rules secrets",
+        "$(which hermes-hooks) approve --yes",
+        "h=hermes-hooks; $h revoke x",
+        "\"$HH\" --accept-hooks run pre_tool_call",
+        // Programs that run the text they are given.
+        "script -qc 'hermes-hooks approve --yes' /dev/null",
+        "script -q -c 'rm .agents/rules.yaml' /dev/null",
+        "expect -c 'spawn hermes-hooks approve; expect *; send y\\r'",
+        "tmux new-session -d 'hermes-hooks revoke x'",
+        "ssh localhost hermes-hooks approve --yes",
         "bash -c 'hermes-hooks approve --yes'",
         // Detached, and with the agents' variables taken out: what the refusal inside
         // `revoke` cannot see, this reading does.
@@ -139,6 +153,12 @@ fn commands_only_a_person_may_run_are_blocked() {
     }
     for command in [
         "setsid -f sleep 1",
+        "pipx run hermes-hooks list",
+        "npx hermes-hooks doctor",
+        "npm install hermes-hooks",
+        "$NPM install left-pad",
+        "script -qc 'ls -la' /dev/null",
+        "git commit -m 'docs: run hermes-hooks approve after cloning'",
         "python3 -c \"import subprocess; subprocess.run(['hermes-hooks', 'list'])\"",
         "python3 -c 'print(1)'",
         "codex features list",

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::shell::Command;
+use crate::shell::{Command, Unknown};
 
 /// What in the command's text (not its reading) is only a person's to run: setting
 /// `HERMES_HOOKS_ACCEPT` or `HERMES_HOOKS_DEPTH`, and an assignment in front of a command (which
@@ -38,23 +38,32 @@ pub(super) fn person_only(command: &Command) -> Option<&'static str> {
     if switches_hooks_off(command) {
         return Some("turns an agent's hooks off, a person's decision");
     }
-    let ours = command.program == "hermes-hooks"
-        || command.program == "hermes_hooks"
-        || (matches!(command.program.as_str(), "npx" | "pipx" | "uvx" | "bunx")
-            && command
-                .args
-                .iter()
-                .any(|arg| arg.starts_with("hermes-hooks")));
-    if !ours {
+    // Its own words: after the program, or after the package a runner fetches and starts
+    // (`npx hermes-hooks@latest approve`, `pipx run hermes-hooks approve`, `uv tool run ...`).
+    let words: &[String] = if matches!(command.program.as_str(), "hermes-hooks" | "hermes_hooks") {
+        &command.args
+    } else if RUNNERS.contains(&command.program.as_str())
+        && let Some(at) = command.args.iter().position(|arg| is_ours(arg))
+    {
+        &command.args[at + 1..]
+    } else if matches!(command.unknown, Some(Unknown::Program(_))) {
+        // A program known only when it runs (`$(which hermes-hooks) approve`, `$h revoke`),
+        // given the words of a command only a person may run: taken as ours.
+        let first = command.args.iter().find(|arg| !arg.starts_with('-'));
+        let ours = command.args.iter().any(|arg| arg == "--accept-hooks")
+            || first
+                .is_some_and(|word| matches!(word.as_str(), "approve" | "revoke" | "uninstall"));
+        if !ours {
+            return None;
+        }
+        &command.args
+    } else {
         return None;
-    }
-    if command.args.iter().any(|arg| arg == "--accept-hooks") {
+    };
+    if words.iter().any(|arg| arg == "--accept-hooks") {
         return Some("approves hooks on the spot (`--accept-hooks`)");
     }
-    let sub = command
-        .args
-        .iter()
-        .find(|arg| !arg.starts_with('-') && !arg.starts_with("hermes-hooks"))?;
+    let sub = words.iter().find(|arg| !arg.starts_with('-'))?;
     match sub.as_str() {
         "approve" => Some("approves hooks, a person's decision"),
         "revoke" => Some("revokes approvals, a person's decision"),
@@ -62,8 +71,7 @@ pub(super) fn person_only(command: &Command) -> Option<&'static str> {
         "uninstall" => Some("unwires an agent, a person's decision"),
         "setup" => Some("approves rules and wires agents, a person's decision"),
         "new"
-            if command
-                .args
+            if words
                 .iter()
                 .any(|arg| arg == "--rules" || arg.starts_with("--rules=")) =>
         {
@@ -73,13 +81,63 @@ pub(super) fn person_only(command: &Command) -> Option<&'static str> {
     }
 }
 
+/// The programs that fetch a package and start its program with the words after it.
+const RUNNERS: &[&str] = &[
+    "npx", "pnpx", "bunx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", "uv", "pip-run",
+];
+
+/// Whether a runner's word names this package (`hermes-hooks`, `hermes-hooks@1.2`,
+/// `hermes_hooks==1.2`).
+fn is_ours(word: &str) -> bool {
+    ["hermes-hooks", "hermes_hooks"].iter().any(|name| {
+        word.strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['@', '=', '<', '>', '~', '[']))
+    })
+}
+
+/// The programs that run text they are given as a command, with no shell word for it to be
+/// read by: a terminal recorder or multiplexer, a remote or sandboxed shell, a scheduler.
+const RUN_TEXT: &[&str] = &[
+    "script",
+    "expect",
+    "tmux",
+    "screen",
+    "ssh",
+    "sshpass",
+    "systemd-run",
+    "at",
+    "batch",
+    "xvfb-run",
+    "dbus-run-session",
+    "bwrap",
+    "firejail",
+    "unshare",
+    "nsenter",
+    "chroot",
+    "sg",
+    "flatpak-spawn",
+    "distrobox-enter",
+    "toolbox",
+    "nix-shell",
+    "nix",
+    "direnv",
+    "poetry",
+    "pipenv",
+    "conda",
+    "mamba",
+    "micromamba",
+    "pixi",
+];
+
 /// Why `command`, an interpreter given code on its command line (`python3 -c`, `node -e`,
 /// `perl -e`, ...), is only a person's to run: the code names hermes-hooks with a command only a
 /// person may run (`os.system("hermes-hooks revoke ...")`). The shell reader cannot follow a
 /// program's own code, so the code is read as text; without a person-only word it goes on.
 pub(super) fn runs_ours_inside(command: &Command) -> Option<&'static str> {
     let program = command.program.rsplit('/').next().unwrap_or_default();
-    let interpreter = program.starts_with("python")
+    let interpreter = RUN_TEXT.contains(&program)
+        || RUNNERS.contains(&program)
+        || program.starts_with("python")
         || program.starts_with("pypy")
         || matches!(
             program,

@@ -252,6 +252,39 @@ impl Walker<'_> {
                         return false;
                     }
                 }
+                // util-linux's terminal recorder: `-c` runs its text in a shell.
+                "script" => {
+                    let mut script = None;
+                    options::walk(
+                        texts,
+                        1,
+                        spec(
+                            "cEIOBTmo",
+                            &[
+                                "command",
+                                "echo",
+                                "log-in",
+                                "log-out",
+                                "log-io",
+                                "log-timing",
+                                "logging-format",
+                                "output-limit",
+                            ],
+                        ),
+                        |opt| {
+                            if let Opt::Short('c', value) | Opt::Long("command", value) = opt {
+                                script = value;
+                            }
+                            true
+                        },
+                    );
+                    let Some(script) = script else {
+                        return false;
+                    };
+                    let word = next.words.iter().find(|w| w.text == script);
+                    self.script_word(word, script, &through(program), next.depth);
+                    return true;
+                }
                 "busybox" => {
                     if texts.get(1).is_some_and(|w| SHELLS.contains(&w.as_str())) {
                         return false;
