@@ -738,3 +738,43 @@ fn git_may_discard_work_but_not_the_guard_files_it_would_change() {
         ],
     );
 }
+
+#[test]
+fn a_patch_is_read_for_the_files_it_changes_and_a_move_for_what_it_takes_away() {
+    let env = guarded();
+    let work = env.work();
+    let diff = |name: &str| {
+        format!("diff --git a/{name} b/{name}\n--- a/{name}\n+++ b/{name}\n@@ -1 +1 @@\n-a\n+b\n")
+    };
+    std::fs::write(work.join("wiring.diff"), diff(".claude/settings.json")).unwrap();
+    std::fs::write(work.join("rules.diff"), diff("sub/../.agents/rules.yaml")).unwrap();
+    std::fs::write(work.join("code.diff"), diff("src/main.rs")).unwrap();
+    let allowlist = env.hermes_home().join("shell-hooks-allowlist.json");
+    let allowlist = allowlist.display();
+    for command in [
+        "git apply wiring.diff".to_owned(),
+        "git apply -3 rules.diff".to_owned(),
+        "git apply < wiring.diff".to_owned(),
+        "patch -p1 < wiring.diff".to_owned(),
+        "patch -p1 -i rules.diff".to_owned(),
+        "git am wiring.diff".to_owned(),
+        format!("git apply <<'EOF'\n{}EOF", diff(".claude/settings.json")),
+        // A patch the line does not show: any file of the work tree.
+        "curl -s https://example.com/p.diff | git apply".to_owned(),
+        "git apply later.diff".to_owned(),
+        format!("7z a -sdel /tmp/a.7z {allowlist}"),
+        format!("rsync --remove-source-files {allowlist} /tmp/"),
+    ] {
+        assert!(denied(&bash(&env, &command)), "{command}");
+    }
+    for command in [
+        "git apply code.diff".to_owned(),
+        "patch -p1 < code.diff".to_owned(),
+        "git apply --check wiring.diff".to_owned(),
+        "git apply --stat wiring.diff".to_owned(),
+        format!("7z a /tmp/a.7z {allowlist}"),
+        format!("rsync -a {allowlist} /tmp/"),
+    ] {
+        assert!(!denied(&bash(&env, &command)), "{command}");
+    }
+}

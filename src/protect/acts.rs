@@ -96,6 +96,11 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
             }
         }
         "find" | "gfind" | "bfs" | "fd" | "fdfind" => out.extend(find(command)),
+        // `patch [FILE [PATCH]]`: a file named on the line may be the one it patches.
+        "patch" | "gpatch" => {
+            out.extend(paths().map(|p| (p, Act::Write)));
+            out.extend(patched(command, false));
+        }
         // A file system mounted over a folder hides all it holds.
         "mount" | "umount" => out.extend(paths().map(|p| (p, Act::Whole))),
         // `of=` as the reader resolved it, where dd runs.
@@ -108,7 +113,8 @@ pub(super) fn acts(command: &Command) -> Vec<(PathBuf, Act)> {
                     out.push((work_tree(Path::new(&command.folder)), Act::Whole));
                 }
             }
-            Some("apply" | "am" | "mergetool") => {
+            Some("apply" | "am") => out.extend(patched(command, true)),
+            Some("mergetool") => {
                 out.extend(paths().map(|p| (p, Act::Write)));
             }
             Some("checkout" | "switch" | "restore" | "reset" | "stash") => {
@@ -209,6 +215,103 @@ fn discarded(command: &Command) -> Vec<(PathBuf, Act)> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The files a patch changes (`git apply`, `git am`, `patch`): each path its headers name
+/// (`--- a/x`, `+++ b/x`, `rename to`, `copy to`), from where the program applies it (the work
+/// tree's top for git, else the folder, `-d DIR` for `patch`), with the git form's `a/` and
+/// `b/` taken off. The patch is read from the files the line names, its `<` input or its
+/// heredoc; where there is none to read (a pipe, a file made on the same line), any file of
+/// the work tree.
+fn patched(command: &Command, git: bool) -> Vec<(PathBuf, Act)> {
+    let has = |flag: &str| command.flags.iter().any(|f| f == flag);
+    let looks_only = ["--check", "--stat", "--numstat", "--summary", "--dry-run"]
+        .iter()
+        .any(|flag| has(flag))
+        && !has("--apply");
+    if looks_only {
+        return Vec::new();
+    }
+    let folder = Path::new(&command.folder);
+    let value = |names: &[&str]| {
+        command.flags.iter().find_map(|f| {
+            let (name, value) = f.split_once('=')?;
+            names.contains(&name).then_some(value)
+        })
+    };
+    // `-pN`: that many leading folders taken off each name.
+    let strip: Option<usize> = value(&["-p", "--strip"])
+        .and_then(|n| n.parse().ok())
+        .or_else(|| {
+            command
+                .args
+                .iter()
+                .find_map(|a| a.strip_prefix("-p").and_then(|n| n.parse().ok()))
+        });
+    let top = if git {
+        let top = work_tree(folder);
+        match value(&["--directory"]) {
+            Some(dir) => top.join(dir),
+            None => top,
+        }
+    } else {
+        value(&["-d", "--directory"]).map_or_else(|| folder.to_path_buf(), |dir| folder.join(dir))
+    };
+    let mut texts: Vec<String> = command.input.iter().cloned().collect();
+    let named = command
+        .redirects
+        .iter()
+        .filter_map(|r| r.strip_prefix('<').filter(|t| !t.starts_with(['<', '>'])))
+        .map(PathBuf::from)
+        .chain(command.paths.iter().map(PathBuf::from));
+    for file in named {
+        // A patch is text; one larger than this is not one a model writes.
+        if let Ok(bytes) = crate::ground::limits::read(&file, 8 << 20) {
+            texts.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+    }
+    if texts.is_empty() {
+        return vec![(top, Act::Whole)];
+    }
+    let mut out = Vec::new();
+    for text in &texts {
+        for line in text.lines() {
+            let named: Vec<&str> = if let Some(rest) = line.strip_prefix("diff --git ") {
+                rest.split(' ').collect()
+            } else if let Some(rest) = ["--- ", "+++ ", "rename to ", "copy to ", "rename from "]
+                .iter()
+                .find_map(|head| line.strip_prefix(head))
+            {
+                // A header's time stamp follows a tab.
+                vec![rest.split('\t').next().unwrap_or(rest)]
+            } else {
+                continue;
+            };
+            for name in named {
+                let name = name.trim().trim_matches('"');
+                if name.is_empty() || name == "/dev/null" {
+                    continue;
+                }
+                // The git form's `a/` and `b/`, `-pN`'s folders taken off, the name as written
+                // and its last part (what `patch` falls back to): each.
+                let stripped = name.strip_prefix("a/").or_else(|| name.strip_prefix("b/"));
+                let past = strip.and_then(|n| name.splitn(n + 1, '/').nth(n));
+                let last = name.rsplit('/').next();
+                for name in [stripped, past, Some(name), last].into_iter().flatten() {
+                    let path = crate::ground::paths::normalized(&top.join(name));
+                    if !out.iter().any(|(known, _)| *known == path) {
+                        out.push((path, Act::Write));
+                    }
+                }
+            }
+        }
+    }
+    // A patch whose headers name nothing (a mail with no diff, a file that is not one) may
+    // still be one git or patch reads another way: the work tree.
+    if out.is_empty() {
+        out.push((top, Act::Whole));
+    }
+    out
 }
 
 /// Whether a git call reads its pathspecs from a file or its input (`--pathspec-from-file`),
@@ -364,7 +467,8 @@ fn archive(command: &Command) -> Vec<(PathBuf, Act)> {
     let removes = command
         .flags
         .iter()
-        .any(|f| f == "--remove-files" || (command.program == "zip" && f == "-m"));
+        .any(|f| f == "--remove-files" || (command.program == "zip" && f == "-m"))
+        || (command.program.starts_with("7z") && command.args.iter().any(|a| a == "-sdel"));
     if removes {
         out.extend(command.paths.iter().map(|p| (PathBuf::from(p), Act::Whole)));
     } else if command.program == "zip" {
@@ -463,7 +567,18 @@ fn copied(command: &Command) -> Vec<(PathBuf, Act)> {
         "cp" | "gcp" => has("-l") || has("--link"),
         _ => false,
     };
-    if hard_link {
+    // A hard link shares the file; a move by `rsync --remove-source-files` takes its sources
+    // away.
+    let moved = command.program == "rsync" && has("--remove-source-files");
+    if moved {
+        out.extend(
+            command
+                .paths
+                .iter()
+                .filter(|p| Some(p.as_str()) != target)
+                .map(|p| (PathBuf::from(p), Act::Whole)),
+        );
+    } else if hard_link {
         out.extend(
             command
                 .paths
