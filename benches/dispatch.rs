@@ -890,7 +890,7 @@ fn inside_hermes(binary: &OsStr) -> Vec<Row> {
         (Some(blocked), Some(passed)) => Row {
             figure: "inside Hermes: plugin, a rule blocks / none applies",
             measured: format!(
-                "{blocked:.2} / {passed:.2} ms = {:.2}x (one run; no hooks: {none:.2} ms)",
+                "{blocked:.2} / {passed:.2} ms = {:.2}x (the same runs; no hooks: {none:.2} ms)",
                 blocked / passed
             ),
             target: "<= 1.1x",

@@ -8,9 +8,11 @@ on 127.0.0.1) whose model asks for CALLS read_file calls each (default 32, 8 a m
 shorter run would weigh its first message, while the plugin's server warms up, more). The rows
 take turns, in order and then in reverse, so that a machine whose speed drifts moves both sides
 of a ratio (the plugin against the direct shell hook) alike; those two rows, whose ratio the
-bench holds to its bar, take RATIO_PASSES runs each, their extra runs in turns too. A timing plugin (hook_timer/)
-measures inside Hermes how long the `pre_tool_call` dispatch takes per call: the
-`tool_request` middleware plus `invoke_hook`. The rows:
+bench holds to its bar, take RATIO_PASSES runs each, their extra runs in turns too, and so do
+the runs of a rule's two rows (two runs of 32 calls of each kind left their ratio anywhere from
+0.7x to 1.6x). A timing plugin (hook_timer/) measures inside Hermes how long the
+`pre_tool_call` dispatch takes per call: the `tool_request` middleware plus `invoke_hook`. The
+rows:
 
 - nothing: no hook at all (what dispatch costs anyway);
 - plugin, none applies: the hermes-hooks plugin, no Agent Hooks guard for the event;
@@ -170,19 +172,23 @@ def measure(labels, setup, calls):
 # server), so only the first run's is shown, apart; the others' are left out.
 PASSES = 2
 # The two rows whose ratio the bench holds to its bar get this many runs each: two Hermes runs of
-# one wiring can differ by a fifth, more than the bar's margin.
+# one wiring can differ by a fifth, more than the bar's margin. The rule's two rows, whose ratio
+# the bench holds to a bar too, come from one setup and get as many runs.
 RATIO_PASSES = 4
 RATIO_ROWS = ("plugin, one trivial hook", "shell hook, direct")
+RULE_ROWS = ("plugin, a rule blocks", "plugin, a rule lets through")
 
 
 def pooled(rows, calls):
-    """Every row's times over PASSES runs taken in turns (RATIO_PASSES for RATIO_ROWS, the extra
-    runs of the two also in turns): (label, times or None, why)."""
+    """Every row's times over PASSES runs taken in turns (RATIO_PASSES for RATIO_ROWS and the
+    rule's setup, the extra runs also in turns): (label, times or None, why)."""
     order, kept = [], {}
     pair = [row for row in rows if row[0] in RATIO_ROWS]
+    extra = pair if len(pair) == len(RATIO_ROWS) else []
+    extra += [row for row in rows if row[0] == RULE_ROWS]
     turns = [rows if turn % 2 == 0 else list(reversed(rows)) for turn in range(PASSES)]
-    if len(pair) == len(RATIO_ROWS):
-        turns += [pair if turn % 2 == 0 else list(reversed(pair))
+    if extra:
+        turns += [extra if turn % 2 == 0 else list(reversed(extra))
                   for turn in range(PASSES, RATIO_PASSES)]
     for turn in turns:
         for labels, setup in turn:
@@ -204,8 +210,8 @@ def main():
     calls = int(sys.argv[2]) if len(sys.argv) > 2 else 32
     rows = pooled(setups(agent_loop.has_plugin()), calls)
     print(f"pre_tool_call dispatch inside Hermes, ms per tool call ({calls} calls a run, "
-          f"{PASSES} runs a row, {RATIO_PASSES} for the plugin's one hook and the direct shell "
-          f"hook, {agent_loop.BINARY})")
+          f"{PASSES} runs a row, {RATIO_PASSES} for the plugin's one hook, the direct shell hook "
+          f"and the rule's rows, {agent_loop.BINARY})")
     print(f"{'wiring':<28} {'first':>8} {'median':>8} {'p90':>8} {'min':>8}")
     for label, times, why in rows:
         if times is None:
