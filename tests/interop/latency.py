@@ -184,8 +184,8 @@ def pooled(rows, calls):
     rule's setup, the extra runs also in turns): (label, times or None, why)."""
     order, kept = [], {}
     pair = [row for row in rows if row[0] in RATIO_ROWS]
-    extra = pair if len(pair) == len(RATIO_ROWS) else []
-    extra += [row for row in rows if row[0] == RULE_ROWS]
+    extra = (pair if len(pair) == len(RATIO_ROWS) else []) + [
+        row for row in rows if row[0] == RULE_ROWS]
     turns = [rows if turn % 2 == 0 else list(reversed(rows)) for turn in range(PASSES)]
     if extra:
         turns += [extra if turn % 2 == 0 else list(reversed(extra))
