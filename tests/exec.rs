@@ -238,6 +238,42 @@ fn a_hook_that_never_reads_stdin_is_fine() {
 }
 
 #[test]
+fn a_payload_beyond_the_pipe_and_an_answer_written_at_once_arrive_whole() {
+    let env = TestEnv::new();
+    // 200 KiB of payload: more than a pipe holds before the start, fed as the hook reads.
+    let big = format!(
+        r#"{{"tool_name": "terminal", "args": {{"blob": "{}"}}}}"#,
+        "x".repeat(200 * 1024)
+    );
+    let hook = run_hook(
+        &env,
+        "pre_tool_call",
+        r#"n=$(wc -c | tr -d ' '); printf '{"decision": "block", "reason": "read %s"}' "$n""#,
+        "",
+        &big,
+    );
+    let message = hook["message"].as_str().unwrap_or_default();
+    let read: usize = message
+        .rsplit("read ")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{hook}"));
+    assert!(read > 200 * 1024, "{hook}");
+    // An answer of 900 KiB, written in one go before a quick exit, is read to its end.
+    let reason = "y".repeat(900 * 1024);
+    let hook = run_hook(
+        &env,
+        "pre_tool_call",
+        "cat >/dev/null; r=$(head -c 921600 /dev/zero | tr '\\0' y)\n\
+         printf '{\"decision\": \"block\", \"reason\": \"%s\"}' \"$r\"",
+        "",
+        "{}",
+    );
+    assert_eq!(hook["status"], "blocked");
+    assert_eq!(hook["message"].as_str().map(str::len), Some(reason.len()));
+}
+
+#[test]
 fn non_utf8_output_is_read_lossily() {
     let env = TestEnv::new();
     let hook = run_hook(&env, "on_session_start", r"printf '\377\376'", "", "{}");

@@ -1,11 +1,17 @@
 //! Watching a started hook from one thread: feed stdin, drain stdout and stderr (capped), notice
 //! the exit (a pidfd on Linux, a short backing-off tick elsewhere), enforce the deadline, and end
 //! whatever is left of the hook's process group.
+//!
+//! With a pidfd, the output pipes start quiet: they are made large and looked into on a slow
+//! tick, not waited on, so a hook that writes a little and exits wakes this process once (at
+//! its exit) instead of at each write and at each pipe's close. A pipe found with anything in
+//! it is waited on from then on, as it is where there is no pidfd.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt as _;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdout, ExitStatus};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
@@ -20,6 +26,12 @@ const READS_PER_WAKE: usize = 16;
 const READ_CHUNK: usize = 8 * 1024;
 /// Longest sleep between exit checks where there is no `pidfd`.
 const MAX_TICK: Duration = Duration::from_millis(25);
+/// The size asked for a quiet pipe: all of what stdout may hold, so a hook writing its answer
+/// never waits for this process (the kernel may give less; the tick then finds it full).
+const QUIET_PIPE: usize = super::STDOUT_CAP;
+/// The first look into quiet pipes after the start, and the longest time between two looks.
+const FIRST_LOOK: Duration = Duration::from_millis(5);
+const LAST_LOOK: Duration = Duration::from_millis(100);
 /// Poll interval while waiting for a group sent SIGTERM to go away.
 const GROUP_TICK: Duration = Duration::from_millis(10);
 
@@ -31,25 +43,29 @@ pub(super) struct Report {
     pub(super) stderr: Vec<u8>,
 }
 
-/// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone. From
-/// `guard_at` on (if the hook still runs then), the guard watches the group too, in case this
-/// program is killed outright.
+/// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone, feeding
+/// `stdin`'s pipe the bytes that did not fit in it before the start. From `guard_at` on (if the
+/// hook still runs then), the guard watches the group too, in case this program is killed
+/// outright.
 pub(super) fn supervise(
     mut child: Child,
-    stdin: &[u8],
+    stdin: (Option<File>, &[u8]),
     deadline: Instant,
     guard_at: Option<Instant>,
 ) -> Report {
     let pid = Pid::from_child(&child);
+    let pidfd = open_pidfd(pid);
+    let quiet = pidfd.is_some();
     let mut watch = Watch {
         guard_at,
         guarded: false,
-        pidfd: open_pidfd(pid),
+        pidfd,
         pid,
-        stdin: Feeder::new(child.stdin.take(), stdin),
-        out: Capture::new(child.stdout.take(), STDOUT_CAP),
-        err: Capture::new(child.stderr.take(), STDERR_CAP),
+        stdin: Feeder::new(stdin.0, stdin.1),
+        out: Capture::new(child.stdout.take(), STDOUT_CAP, quiet),
+        err: Capture::new(child.stderr.take(), STDERR_CAP, quiet),
         buf: vec![0; READ_CHUNK],
+        look: (Instant::now() + FIRST_LOOK, FIRST_LOOK),
         child,
     };
     let end = match watch.pump_until(deadline, true) {
@@ -70,7 +86,8 @@ pub(super) fn supervise(
         guard::release(pid);
     }
     // Whatever is still buffered in the pipes, without waiting for writers outside the group.
-    watch.drain_pipes();
+    watch.out.drain_all(&mut watch.buf);
+    watch.err.drain_all(&mut watch.buf);
     Report {
         end,
         stdout: watch.out.kept,
@@ -109,6 +126,8 @@ struct Watch<'a> {
     out: Capture<ChildStdout>,
     err: Capture<ChildStderr>,
     buf: Vec<u8>,
+    /// When to look into the quiet pipes next, and the step after that.
+    look: (Instant, Duration),
 }
 
 /// A descriptor to watch, what to wait for, and which it is.
@@ -172,6 +191,12 @@ impl Watch<'_> {
                 wait = wait.min(tick);
                 tick = (tick * 2).min(MAX_TICK);
             }
+            if !(self.out.watched && self.err.watched) {
+                if now >= self.look.0 {
+                    self.look_into_quiet_pipes(now);
+                }
+                wait = wait.min(self.look.0.saturating_duration_since(now));
+            }
             let ready = self.poll(wait, true, interruptible);
             if ready.stdin {
                 self.stdin.feed();
@@ -183,6 +208,14 @@ impl Watch<'_> {
                 self.err.drain(&mut self.buf);
             }
         }
+    }
+
+    /// Reads what the quiet pipes hold; one that held anything is waited on from now on.
+    fn look_into_quiet_pipes(&mut self, now: Instant) {
+        self.out.look(&mut self.buf);
+        self.err.look(&mut self.buf);
+        let step = self.look.1;
+        self.look = (now + step, (step * 2).min(LAST_LOOK));
     }
 
     /// The main process exited in time: end anything still running in its group (TERM, grace,
@@ -206,6 +239,8 @@ impl Watch<'_> {
     /// grace to exit, then KILL the group and reap.
     fn end_after_deadline(&mut self) {
         self.stdin.close();
+        self.out.watched = true;
+        self.err.watched = true;
         let _ = kill_process_group(self.pid, Signal::TERM);
         if !matches!(
             self.pump_until(Instant::now() + KILL_GRACE, false),
@@ -228,13 +263,9 @@ impl Watch<'_> {
         }
     }
 
-    fn drain_pipes(&mut self) {
-        self.out.drain(&mut self.buf);
-        self.err.drain(&mut self.buf);
-    }
-
     /// One `poll` over the open descriptors (and the pidfd when `exit` is wanted, and the
-    /// interrupt's wake-up when `wake` is).
+    /// interrupt's wake-up when `wake` is). While the main process runs (`exit`), quiet pipes
+    /// are left out.
     fn poll(&self, wait: Duration, exit: bool, wake: bool) -> Ready {
         let pidfd = if exit {
             self.pidfd.as_ref().map(AsFd::as_fd)
@@ -244,8 +275,8 @@ impl Watch<'_> {
         let wake = if wake { interrupt::wake_fd() } else { None };
         let candidates: [Watched<'_>; 5] = [
             (self.stdin.fd(), PollFlags::OUT, Source::Stdin),
-            (self.out.fd(), PollFlags::IN, Source::Stdout),
-            (self.err.fd(), PollFlags::IN, Source::Stderr),
+            (self.out.fd_to_wait_on(exit), PollFlags::IN, Source::Stdout),
+            (self.err.fd_to_wait_on(exit), PollFlags::IN, Source::Stderr),
             (pidfd, PollFlags::IN, Source::Exit),
             (wake, PollFlags::IN, Source::Wake),
         ];
@@ -286,14 +317,15 @@ impl Watch<'_> {
 /// Writes the payload to the hook's stdin as fast as it reads, then closes it. A hook that exits
 /// or closes stdin early is fine: the rest is dropped.
 struct Feeder<'a> {
-    pipe: Option<ChildStdin>,
+    /// The pipe's write end, not blocking.
+    pipe: Option<File>,
     data: &'a [u8],
     written: usize,
 }
 
 impl<'a> Feeder<'a> {
-    fn new(pipe: Option<ChildStdin>, data: &'a [u8]) -> Self {
-        let pipe = pipe.filter(|p| !data.is_empty() && rustix::io::ioctl_fionbio(p, true).is_ok());
+    fn new(pipe: Option<File>, data: &'a [u8]) -> Self {
+        let pipe = pipe.filter(|_| !data.is_empty());
         let mut feeder = Self {
             pipe,
             data,
@@ -334,16 +366,25 @@ struct Capture<R> {
     kept: Vec<u8>,
     cap: usize,
     overflow: bool,
+    /// The loop waits on this pipe's readiness (else it is quiet: looked into on a tick).
+    watched: bool,
 }
 
 impl<R: Read + AsFd> Capture<R> {
-    fn new(pipe: Option<R>, cap: usize) -> Self {
+    /// `quiet`: the pipe is made as large as the kernel allows up to [`QUIET_PIPE`] and is not
+    /// waited on until it holds something.
+    fn new(pipe: Option<R>, cap: usize, quiet: bool) -> Self {
         let pipe = pipe.filter(|p| rustix::io::ioctl_fionbio(p, true).is_ok());
+        if let Some(pipe) = pipe.as_ref().filter(|_| quiet) {
+            // Refused (a limit on pipe memory): the tick finds it full all the same.
+            let _ = rustix::pipe::fcntl_setpipe_size(pipe, QUIET_PIPE);
+        }
         Self {
             pipe,
             kept: Vec::new(),
             cap,
             overflow: false,
+            watched: !quiet,
         }
     }
 
@@ -351,23 +392,51 @@ impl<R: Read + AsFd> Capture<R> {
         self.pipe.as_ref().map(AsFd::as_fd)
     }
 
-    /// Reads what is available now (a bounded amount); closes the pipe at end of file.
-    fn drain(&mut self, buf: &mut [u8]) {
-        for _ in 0..READS_PER_WAKE {
+    /// The pipe, when the main loop (`running`) waits on it, or always once the hook exited.
+    fn fd_to_wait_on(&self, running: bool) -> Option<BorrowedFd<'_>> {
+        if running && !self.watched {
+            return None;
+        }
+        self.fd()
+    }
+
+    /// Reads what is available now (a bounded amount); closes the pipe at end of file. Returns
+    /// whether anything was read.
+    fn drain(&mut self, buf: &mut [u8]) -> bool {
+        self.drain_reads(buf, READS_PER_WAKE)
+    }
+
+    /// Reads all the pipe holds (bounded by what a quiet pipe can hold), as the hook is gone.
+    fn drain_all(&mut self, buf: &mut [u8]) {
+        self.drain_reads(buf, QUIET_PIPE / READ_CHUNK + READS_PER_WAKE);
+    }
+
+    /// Reads a quiet pipe; one that held anything (or ended) is waited on from now on.
+    fn look(&mut self, buf: &mut [u8]) {
+        if !self.watched && (self.drain(buf) || self.pipe.is_none()) {
+            self.watched = true;
+        }
+    }
+
+    fn drain_reads(&mut self, buf: &mut [u8], reads: usize) -> bool {
+        let mut read = false;
+        for _ in 0..reads {
             let Some(pipe) = self.pipe.as_mut() else {
-                return;
+                break;
             };
             match pipe.read(buf) {
                 Ok(0) => self.pipe = None,
                 Ok(n) => {
+                    read = true;
                     let take = n.min(self.cap - self.kept.len());
                     self.kept.extend_from_slice(&buf[..take]);
                     self.overflow |= take < n;
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
                 Err(_) => self.pipe = None,
             }
         }
+        read
     }
 }
