@@ -71,14 +71,13 @@ impl Input {
     /// The child's stdin, and what is left to feed it once it started. A payload that fits in
     /// the pipe is written before the start, so the hook reads it at once, however late this
     /// process is scheduled again; only the rest (if any) is fed as the hook reads.
-    fn stdio(&self) -> io::Result<(Stdio, Option<File>, &[u8])> {
+    fn stdio(&self) -> io::Result<(Stdio, Option<io::PipeWriter>, &[u8])> {
         let bytes = match self {
             Self::Bytes(bytes) => bytes.as_slice(),
             Self::File(_) => return Ok((Stdio::from(self.to_file()?), None, &[])),
         };
-        let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (read, mut write) = io::pipe()?;
         rustix::io::ioctl_fionbio(&write, true)?;
-        let mut write = File::from(write);
         let mut written = 0;
         while written < bytes.len() {
             match write.write(&bytes[written..]) {

@@ -7,7 +7,6 @@
 //! its exit) instead of at each write and at each pipe's close. A pipe found with anything in
 //! it is waited on from then on, as it is where there is no pidfd.
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt as _;
@@ -49,7 +48,7 @@ pub(super) struct Report {
 /// outright.
 pub(super) fn supervise(
     mut child: Child,
-    stdin: (Option<File>, &[u8]),
+    stdin: (Option<io::PipeWriter>, &[u8]),
     deadline: Instant,
     guard_at: Option<Instant>,
 ) -> Report {
@@ -113,6 +112,17 @@ fn open_pidfd(pid: Pid) -> Option<OwnedFd> {
 fn open_pidfd(_: Pid) -> Option<OwnedFd> {
     None
 }
+
+/// Asks for a pipe of [`QUIET_PIPE`] bytes. Refused (a limit on pipe memory), the tick finds the
+/// pipe full all the same.
+#[cfg(target_os = "linux")]
+fn enlarge(pipe: &impl AsFd) {
+    let _ = rustix::pipe::fcntl_setpipe_size(pipe, QUIET_PIPE);
+}
+
+/// Pipes keep their size here (quiet pipes are Linux's: they need a pidfd).
+#[cfg(not(target_os = "linux"))]
+fn enlarge(_: &impl AsFd) {}
 
 struct Watch<'a> {
     /// When to hand the group to the guard, if not yet done.
@@ -318,13 +328,13 @@ impl Watch<'_> {
 /// or closes stdin early is fine: the rest is dropped.
 struct Feeder<'a> {
     /// The pipe's write end, not blocking.
-    pipe: Option<File>,
+    pipe: Option<io::PipeWriter>,
     data: &'a [u8],
     written: usize,
 }
 
 impl<'a> Feeder<'a> {
-    fn new(pipe: Option<File>, data: &'a [u8]) -> Self {
+    fn new(pipe: Option<io::PipeWriter>, data: &'a [u8]) -> Self {
         let pipe = pipe.filter(|_| !data.is_empty());
         let mut feeder = Self {
             pipe,
@@ -376,8 +386,7 @@ impl<R: Read + AsFd> Capture<R> {
     fn new(pipe: Option<R>, cap: usize, quiet: bool) -> Self {
         let pipe = pipe.filter(|p| rustix::io::ioctl_fionbio(p, true).is_ok());
         if let Some(pipe) = pipe.as_ref().filter(|_| quiet) {
-            // Refused (a limit on pipe memory): the tick finds it full all the same.
-            let _ = rustix::pipe::fcntl_setpipe_size(pipe, QUIET_PIPE);
+            enlarge(pipe);
         }
         Self {
             pipe,
