@@ -68,30 +68,23 @@ impl Input {
         }
     }
 
-    /// The child's stdin, and what is left to feed it once it started. A payload that fits in
-    /// the pipe is written before the start, so the hook reads it at once, however late this
-    /// process is scheduled again; only the rest (if any) is fed as the hook reads.
-    fn stdio(&self) -> io::Result<(Stdio, Option<io::PipeWriter>, &[u8])> {
-        let bytes = match self {
-            Self::Bytes(bytes) => bytes.as_slice(),
-            Self::File(_) => return Ok((Stdio::from(self.to_file()?), None, &[])),
-        };
-        let (read, mut write) = io::pipe()?;
-        rustix::io::ioctl_fionbio(&write, true)?;
-        let mut written = 0;
-        while written < bytes.len() {
-            match write.write(&bytes[written..]) {
-                Ok(0) => break,
-                Ok(n) => written += n,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
-                Err(err) => return Err(err),
+    /// The child's stdin, and its feeder. A payload that fits in the pipe is written before the
+    /// start, so the hook reads it at once, however late this process is scheduled again; only
+    /// the rest (if any) is fed as the hook reads.
+    fn stdio(&self) -> io::Result<(Stdio, supervise::Feeder<'_>)> {
+        match self {
+            Self::Bytes(bytes) => {
+                let (read, write) = io::pipe()?;
+                Ok((
+                    Stdio::from(read),
+                    supervise::Feeder::new(Some(write), bytes),
+                ))
             }
+            Self::File(_) => Ok((
+                Stdio::from(self.to_file()?),
+                supervise::Feeder::new(None, &[]),
+            )),
         }
-        let rest = &bytes[written..];
-        // All in the pipe: its write end closes here, and the hook sees the end after it.
-        let feed = (!rest.is_empty()).then_some(write);
-        Ok((Stdio::from(read), feed, rest))
     }
 }
 
@@ -176,12 +169,12 @@ pub(crate) fn run(job: &Job<'_>) -> Outcome {
     let (child, feed) = match words
         .and_then(|words| spawn::build(&words, job.cwd, job.env))
         .and_then(|mut cmd| {
-            let (stdio, pipe, rest) = job
+            let (stdio, feed) = job
                 .stdin
                 .stdio()
                 .map_err(|err| format!("cannot hold the payload: {err}"))?;
             cmd.stdin(stdio);
-            spawn::start(cmd).map(|child| (child, (pipe, rest)))
+            spawn::start(cmd).map(|child| (child, feed))
         }) {
         Ok(started_child) => started_child,
         Err(reason) => {

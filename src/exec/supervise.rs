@@ -43,12 +43,12 @@ pub(super) struct Report {
 }
 
 /// Watches `child` until it ends or `deadline` passes, then makes sure its group is gone, feeding
-/// `stdin`'s pipe the bytes that did not fit in it before the start. From `guard_at` on (if the
+/// its stdin what did not fit in the pipe before the start. From `guard_at` on (if the
 /// hook still runs then), the guard watches the group too, in case this program is killed
 /// outright.
 pub(super) fn supervise(
     mut child: Child,
-    stdin: (Option<io::PipeWriter>, &[u8]),
+    stdin: Feeder<'_>,
     deadline: Instant,
     guard_at: Option<Instant>,
 ) -> Report {
@@ -60,7 +60,7 @@ pub(super) fn supervise(
         guarded: false,
         pidfd,
         pid,
-        stdin: Feeder::new(stdin.0, stdin.1),
+        stdin,
         out: Capture::new(child.stdout.take(), STDOUT_CAP, quiet),
         err: Capture::new(child.stderr.take(), STDERR_CAP, quiet),
         buf: vec![0; READ_CHUNK],
@@ -324,18 +324,18 @@ impl Watch<'_> {
     }
 }
 
-/// Writes the payload to the hook's stdin as fast as it reads, then closes it. A hook that exits
-/// or closes stdin early is fine: the rest is dropped.
-struct Feeder<'a> {
-    /// The pipe's write end, not blocking.
+/// Writes the payload to the hook's stdin as fast as it reads, then closes it: what the pipe
+/// takes at once when made (before the start), the rest as the hook reads. A hook that exits or
+/// closes stdin early is fine: the rest is dropped.
+pub(super) struct Feeder<'a> {
     pipe: Option<io::PipeWriter>,
     data: &'a [u8],
     written: usize,
 }
 
 impl<'a> Feeder<'a> {
-    fn new(pipe: Option<io::PipeWriter>, data: &'a [u8]) -> Self {
-        let pipe = pipe.filter(|_| !data.is_empty());
+    pub(super) fn new(pipe: Option<io::PipeWriter>, data: &'a [u8]) -> Self {
+        let pipe = pipe.filter(|p| !data.is_empty() && rustix::io::ioctl_fionbio(p, true).is_ok());
         let mut feeder = Self {
             pipe,
             data,
