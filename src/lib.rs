@@ -39,6 +39,8 @@
 //!   path, [`answer`]);
 //! - the command line: `output` (all printing) and `cli` (one module per subcommand).
 
+#![forbid(unsafe_code)] // the one `unsafe` of the package is the binary's entry point (src/main.rs)
+
 mod ground;
 mod matcher;
 mod shell;
@@ -102,4 +104,12 @@ pub fn command() -> clap::Command {
 /// Parses the command line, runs the command and returns the process exit code.
 pub fn main() -> u8 {
     cli::main().code()
+}
+
+/// [`main`] for a binary entered at C's `main`, without the standard library's start-up (the
+/// GNU/Linux build of `hermes-hooks`): does what of that start-up the program needs (the standard
+/// descriptors, `SIGPIPE`, a panic's status, stdout flushed), runs [`main`] and returns the
+/// status for C's `main` to return.
+pub fn main_without_std_start() -> i32 {
+    cli::bare_start::run(main)
 }

@@ -284,3 +284,48 @@ fn a_shell_call_logs_its_command_only_into_a_log_its_owner_alone_reads() {
     assert!(lines[2].get("tool_command").is_none(), "{}", lines[2]);
     assert!(!fs::read_to_string(&log).unwrap().contains("ls -la"));
 }
+
+/// Started with its standard descriptors closed (a caller that closed them before the exec),
+/// `run` holds them open on `/dev/null` before it opens any file, as std's start-up does: its
+/// answer and its talk go nowhere, never into the audit log, whose every line stays its own.
+#[test]
+fn run_started_with_its_standard_descriptors_closed_writes_into_no_file() {
+    let env = TestEnv::new();
+    let hook = env.script(
+        "ok.sh",
+        "cat >/dev/null\necho 'from the hook' >&2\nprintf '{}'",
+    );
+    env.one_approved_hook(&hook);
+    let log = env.path("audit.jsonl");
+    let payload = env.path("payload.json");
+    fs::write(
+        &payload,
+        r#"{"tool_name": "terminal", "args": {"command": "ls"}}"#,
+    )
+    .unwrap();
+    let binary = assert_cmd::cargo::cargo_bin!("hermes-hooks");
+    for closing in ["<&- >&- 2>&-", "<\"$1\" >&- 2>&-", "<\"$1\" >&-"] {
+        let status = env
+            .std_cmd_of(std::path::Path::new("/bin/sh"))
+            .arg("-c")
+            .arg(format!("exec \"$0\" run pre_tool_call {closing}"))
+            .arg(binary)
+            .arg(&payload)
+            .env("HERMES_HOOKS_AUDIT_LOG", &log)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(
+            status.code().is_some(),
+            "{closing}: ended by a signal: {status}"
+        );
+    }
+    let written = lines(&log);
+    assert_eq!(written.len(), 3, "{written:?}");
+    for line in &written {
+        assert!(
+            line["time"].is_string() && line["run_id"].is_string(),
+            "{line}"
+        );
+    }
+}

@@ -5,6 +5,7 @@
 #![allow(clippy::doc_markdown)]
 
 mod approve;
+pub(crate) mod bare_start;
 mod completions;
 mod doctor;
 mod events;
