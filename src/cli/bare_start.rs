@@ -46,13 +46,10 @@ fn hold_standard_descriptors() {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    let closed: Vec<bool> = match poll(&mut fds, Some(&now)) {
-        Ok(_) => fds
-            .iter()
-            .map(|fd| fd.revents().contains(PollFlags::NVAL))
-            .collect(),
+    let closed = match poll(&mut fds, Some(&now)) {
+        Ok(_) => fds.map(|fd| fd.revents().contains(PollFlags::NVAL)),
         // Where poll cannot say (too little memory), each descriptor is asked on its own.
-        Err(_) => vec![is_closed(&stdin), is_closed(&stdout), is_closed(&stderr)],
+        Err(_) => [is_closed(&stdin), is_closed(&stdout), is_closed(&stderr)],
     };
     for (number, closed) in closed.into_iter().enumerate() {
         if closed && !reopen_on(number) {
