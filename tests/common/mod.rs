@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each test module uses a different part
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
@@ -347,9 +347,11 @@ pub fn pty_pair() -> (fs::File, fs::File) {
     grantpt(&master).unwrap();
     unlockpt(&master).unwrap();
     let name = ptsname(&master, Vec::new()).unwrap();
+    // Never the test process's controlling terminal.
     let tty = fs::OpenOptions::new()
         .read(true)
         .write(true)
+        .custom_flags(rustix::fs::OFlags::NOCTTY.bits().cast_signed())
         .open(name.to_str().unwrap())
         .unwrap();
     (fs::File::from(master), tty)
@@ -427,20 +429,32 @@ fn asked_on_a_terminal(
         .spawn()
         .unwrap();
     let screen = Arc::new(Mutex::new(String::new()));
+    // Told when everything shown on the terminal has been read.
+    let (done, read) = std::sync::mpsc::channel();
     {
         let screen = Arc::clone(&screen);
         let mut reader = master.try_clone().unwrap();
         std::thread::spawn(move || {
             let mut buf = [0_u8; 4096];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            // EIO says nobody holds the terminal any longer, which a kernel may report while the
+            // last of the output is on its way: the terminal is read once more a moment later.
+            let mut closed = false;
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => screen
+                        .lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n])),
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) if !closed => {
+                        closed = true;
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    Err(_) => break,
                 }
-                screen
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
+            let _ = done.send(());
         });
     }
     let pid = rustix::process::Pid::from_raw(i32::try_from(child.id()).unwrap()).unwrap();
@@ -463,6 +477,8 @@ fn asked_on_a_terminal(
     }
     let watchdog = kill_after(pid, PROMPTLY);
     let out = child.wait_with_output().unwrap();
+    // The command's last words on the terminal may still be on their way to the reader.
+    let _ = read.recv_timeout(PROMPTLY);
     let shown = screen.lock().unwrap().clone();
     assert!(!watchdog.join().unwrap(), "still waiting, killed: {shown}");
     (shown, out)
@@ -559,10 +575,12 @@ fn command_on_a_terminal(mut cmd: std::process::Command, (cols, rows): (u16, u16
     let mut modes = tcgetattr(&tty).unwrap();
     modes.output_modes = rustix::termios::OutputModes::empty();
     tcsetattr(&tty, OptionalActions::Now, &modes).unwrap();
+    // Its stderr, kept to explain a command that ended early.
+    let mut talk = tempfile::tempfile().unwrap();
     let mut child = cmd
         .stdin(std::process::Stdio::null())
         .stdout(tty.try_clone().unwrap())
-        .stderr(std::process::Stdio::null())
+        .stderr(talk.try_clone().unwrap())
         .spawn()
         .unwrap();
     // The command keeps its copy of the terminal until it is dropped.
@@ -570,14 +588,35 @@ fn command_on_a_terminal(mut cmd: std::process::Command, (cols, rows): (u16, u16
     drop(tty);
     let mut shown = Vec::new();
     let mut buf = [0_u8; 4096];
-    // Reading ends with EIO once the child (the last holder of the terminal) has exited.
-    while let Ok(n) = master.read(&mut buf) {
-        if n == 0 {
-            break;
+    let mut status = None;
+    // Reading ends with EIO once nobody holds the terminal, which a kernel may report while the
+    // last of the output is still on its way: after the command has exited, the terminal is read
+    // once more, until it is empty.
+    loop {
+        match master.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => shown.extend_from_slice(&buf[..n]),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) if status.is_none() => status = Some(child.wait().unwrap()),
+            Err(_) => break,
         }
-        shown.extend_from_slice(&buf[..n]);
     }
-    child.wait().unwrap();
+    let status = status.unwrap_or_else(|| child.wait().unwrap());
+    assert!(
+        status.code().is_some(),
+        "the command ended on a signal ({status}): {}",
+        String::from_utf8_lossy(&shown)
+    );
+    if !status.success() {
+        // The harness keeps what `println!` prints, and shows it only when the test fails.
+        let mut said = String::new();
+        std::io::Seek::rewind(&mut talk).unwrap();
+        talk.read_to_string(&mut said).unwrap();
+        #[allow(clippy::print_stdout)]
+        {
+            println!("the command on a terminal ended with {status}; its stderr:\n{said}");
+        }
+    }
     String::from_utf8_lossy(&shown).into_owned()
 }
 
